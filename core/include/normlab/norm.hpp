@@ -1,0 +1,138 @@
+// NormLab core: the normalization engine (double precision, the interactive path).
+//
+// [SECTION] Notation        — the RMSNorm paper's (Zhang & Sennrich, 2019)
+// [SECTION] Norm kinds      — names, parsing, pRMSNorm's k
+// [SECTION] Group statistics — μ, σ₀, the ε-denominator, computed without overflow
+// [SECTION] Layer forward / backward — a = W x, y = norm(a) ⊙ g + b and its gradients
+//
+// Notation: a batch of B cases x (B×m, one case per row), weights W (n×m), summed inputs
+// a = x Wᵀ (B×n, eq. 1 of the paper per case: a_i = w_iᵀ x), normalized ā (B×n), output
+// y = ā ⊙ g + b (B×n; eq. 2/4 with f = identity). Gradients are those of L = Σ dy ⊙ y.
+//
+// Which values a norm's statistics run over (a "group"):
+//   layernorm, rmsnorm, prmsnorm, l2norm — each case (row of a), over its n features;
+//   batchnorm                            — each feature (column of a), over the B cases;
+//   weightnorm                           — each weight row w_i (length m): ā_i = a_i / ‖w_i‖;
+//   none                                 — no statistics, ā = a.
+#pragma once
+
+#include <Eigen/Dense>
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace normlab {
+
+using Mat = Eigen::MatrixXd;
+using Vec = Eigen::VectorXd;
+
+// [SECTION] Norm kinds ----------------------------------------------------------------------
+
+enum class Norm { None, LayerNorm, RMSNorm, PRMSNorm, L2Norm, BatchNorm, WeightNorm };
+
+// Where ε enters the denominator:
+//   InsideSqrt — D = sqrt(σ₀² + ε)   (PyTorch, HF, the paper's TensorFlow code; the default)
+//   AddToRms   — D = σ₀ + ε          (the paper's PyTorch file: a / (RMS + ε))
+enum class EpsMode { InsideSqrt, AddToRms };
+
+// pRMSNorm's k from n and p: the paper defines k = ⌈n·p⌉; the authors' PyTorch file uses
+// int(n·p) = ⌊n·p⌋. Both are clamped to [1, n].
+enum class PartialRounding { Ceil, Floor };
+
+struct NormSpec {
+    Norm norm = Norm::LayerNorm;
+    double eps = 1e-5;                         // ≥ 0
+    EpsMode eps_mode = EpsMode::InsideSqrt;
+    double p = 0.0625;                         // pRMSNorm only, 0 < p ≤ 1 (paper: 6.25%)
+    PartialRounding rounding = PartialRounding::Ceil;
+};
+
+inline constexpr Norm kAllNorms[] = {Norm::None,   Norm::LayerNorm, Norm::RMSNorm,   Norm::PRMSNorm,
+                                     Norm::L2Norm, Norm::BatchNorm, Norm::WeightNorm};
+
+std::string_view to_string(Norm norm);          // "layernorm", "rmsnorm", ... (the CLI's names)
+std::string_view display_name(Norm norm);       // "LayerNorm", "RMSNorm", "pRMSNorm", ...
+std::optional<Norm> parse_norm(std::string_view name);
+std::string_view to_string(EpsMode mode);       // "inside_sqrt" | "add_to_rms"
+std::optional<EpsMode> parse_eps_mode(std::string_view name);
+
+// Number of leading entries pRMSNorm estimates the RMS from: ⌈n·p⌉ or ⌊n·p⌋ in [1, n].
+// n·p is rounded to the nearest integer first when it lies within 1e-9 of one, so that
+// n = 10, p = 0.3 gives k = 3 rather than 4 from 3.0000000000000004.
+Eigen::Index partial_k(Eigen::Index n, double p, PartialRounding rounding);
+
+// [SECTION] Group statistics ----------------------------------------------------------------
+
+// Statistics of one group of values v (length N), computed in units of s = max|v| so that
+// values of 1e200 or 1e-320 neither overflow nor underflow when squared:
+//   mean   μ  = (1/N) Σ v_i                      (0 when the norm does not centre)
+//   sigma0 σ₀ = sqrt((1/divisor) Σ_{i<k} (v_i − μ)²)   (std, RMS or ‖v‖; no ε)
+//   denom  D  = sqrt(σ₀² + ε) or σ₀ + ε           (what ā divides by)
+//   denom_u = D / s (may be +inf when s is tiny and ε > 0: then ā → 0, its true limit)
+struct GroupStats {
+    double mean = 0.0;
+    double scale = 0.0;    // s = max |v_i|; 0 for an all-zero group
+    double sigma0 = 0.0;
+    double denom = 0.0;
+    double denom_u = 0.0;
+};
+
+// What a norm's forward caches for its backward (llm.c style: statistics, not ā).
+// One GroupStats per group: per case (row norms), per feature (batchnorm), per weight row
+// (weightnorm); empty for none.
+struct NormCache {
+    std::vector<GroupStats> groups;
+    Eigen::Index k = 0;    // entries the RMS is taken over (n, or pRMSNorm's k)
+};
+
+// Per-case summary of the summed inputs a (independent of the norm), for display and the CLI:
+// mean, biased variance (may be +inf when it exceeds the double range, e.g. a ~ 1e200),
+// std = sqrt(var) (always finite), rms = sqrt(mean(a²)) (no ε).
+struct CaseStats {
+    double mean = 0.0;
+    double var = 0.0;
+    double std = 0.0;
+    double rms = 0.0;
+};
+std::vector<CaseStats> case_stats(const Mat& a);   // a: B×n → B entries
+
+// [SECTION] Layer forward / backward --------------------------------------------------------
+
+// The user's layer. W absent means a = x (n = m; for weightnorm, W = I).
+struct LayerParams {
+    std::optional<Mat> W;  // n×m
+    Vec g;                 // n (gain)
+    Vec b;                 // n (bias)
+};
+
+struct LayerForward {
+    Mat a;         // B×n summed inputs, a = x Wᵀ
+    Mat abar;      // B×n normalized inputs ā
+    Mat y;         // B×n outputs, y = ā ⊙ g + b
+    NormCache cache;
+};
+
+struct LayerGrads {
+    Mat dx;                // B×m
+    Vec dg;                // n
+    Vec db;                // n
+    std::optional<Mat> dW; // n×m, when W was given
+};
+
+// a = x Wᵀ, ā = norm(a), y = ā ⊙ g + b.   x: B×m.   Requires g, b of length n.
+LayerForward layer_forward(const NormSpec& spec, const Mat& x, const LayerParams& params);
+
+// Gradients of L = Σ dy ⊙ y (paper eq. 8–10 for RMSNorm).   dy: B×n.
+LayerGrads layer_backward(const NormSpec& spec, const Mat& x, const LayerParams& params,
+                          const LayerForward& fwd, const Mat& dy);
+
+// The normalization alone, on summed inputs a (B×n): ā and its cache. Not for weightnorm
+// (which normalizes W, not a): there it returns ā = a.
+Mat norm_forward(const NormSpec& spec, const Mat& a, NormCache& cache);
+
+// ∂L/∂a from ∂L/∂ā (B×n), using the forward's cache. Not for weightnorm (identity there).
+Mat norm_backward(const NormSpec& spec, const Mat& a, const NormCache& cache, const Mat& dabar);
+
+}  // namespace normlab

@@ -1,0 +1,43 @@
+# Sourced by run.sh and test.sh: installs the Debian 12 packages NormLab needs (only those
+# missing), then configures and builds Release into build/. Not meant to be run on its own.
+# Usage: normlab_setup [extra cmake args...]
+
+NORMLAB_PACKAGES=(
+  build-essential cmake pkg-config
+  libeigen3-dev nlohmann-json3-dev
+  libimgui-dev libstb-dev libglfw3-dev libepoxy-dev
+  libgtest-dev libbenchmark-dev
+  xvfb xauth fonts-dejavu-core
+)
+
+normlab_install_packages() {
+  local missing=()
+  local pkg
+  for pkg in "${NORMLAB_PACKAGES[@]}"; do
+    if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
+      missing+=("$pkg")
+    fi
+  done
+  [ ${#missing[@]} -eq 0 ] && return 0
+  echo "normlab: installing missing Debian packages: ${missing[*]}"
+  local sudo=""
+  if [ "$(id -u)" -ne 0 ]; then
+    if command -v sudo >/dev/null 2>&1; then sudo="sudo"; else
+      echo "normlab: need root or sudo to install: ${missing[*]}" >&2; return 1
+    fi
+  fi
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq || return 1
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" || return 1
+}
+
+normlab_build() {
+  local jobs
+  jobs=$(nproc 2>/dev/null || echo 2)
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release "$@" || return 1
+  cmake --build build -j "$jobs" || return 1
+}
+
+normlab_setup() {
+  normlab_install_packages || { echo "normlab: package installation failed" >&2; return 1; }
+  normlab_build "$@" || { echo "normlab: build failed" >&2; return 1; }
+}

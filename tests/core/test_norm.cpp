@@ -1,0 +1,3 @@
+#include <gtest/gtest.h>
+#include "normlab/norm.hpp"
+TEST(Norm, Placeholder) { EXPECT_TRUE(true); }
