@@ -115,9 +115,10 @@ GroupStats group_stats(const Eigen::Ref<const Vec>& v, const Reduction& r, doubl
 }
 
 // ā_i = (v_i − μ)/D, evaluated as (v_i/s − μ/s)/(D/s): exact for 1e-320 and 1e200 alike.
-// An all-zero group (s = 0) maps to 0, the limit of every norm here as v → 0 with ε > 0.
+// A group with nothing to divide by (all zero, or constant under centring, with ε = 0) maps to
+// 0: the ε → 0⁺ limit of (v − μ)/√(σ₀² + ε) when v − μ = 0, rather than 0/0.
 Vec normalize_group(const Eigen::Ref<const Vec>& v, const GroupStats& st) {
-    if (st.scale == 0.0) return Vec::Zero(v.size());
+    if (st.scale == 0.0 || st.denom_u == 0.0) return Vec::Zero(v.size());
     return ((v / st.scale).array() - st.mean / st.scale) / st.denom_u;
 }
 

@@ -178,6 +178,12 @@ TEST(Norm, ConstantVectorUnderLayerNormIsEpsLimited) {
     EXPECT_LT(g.dx.cwiseAbs().maxCoeff(), 1e-9);  // a uniform upstream gradient is centred away
 }
 
+TEST(Norm, ZeroSpreadWithZeroEpsGivesTheEpsLimitNotNaN) {
+    const Mat x = Mat::Constant(1, 4, 2.5);
+    EXPECT_TRUE(layer_forward({Norm::LayerNorm, 0.0}, x, unit_params(4)).y.isZero(0.0));
+    EXPECT_TRUE(layer_forward({Norm::RMSNorm, 0.0}, Mat::Zero(1, 4), unit_params(4)).y.isZero(0.0));
+}
+
 TEST(Norm, HugeAndTinyMagnitudesDoNotOverflow) {
     const Vec x = (Vec(4) << 2, 4, 6, 8).finished();
     for (Norm norm : {Norm::LayerNorm, Norm::RMSNorm, Norm::L2Norm}) {

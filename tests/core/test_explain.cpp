@@ -1,0 +1,107 @@
+// The worked example and the claim checker, against hand-worked numbers.
+#include "normlab/explain.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace normlab {
+namespace {
+
+Vec v(std::initializer_list<double> values) {
+    Vec out(static_cast<Eigen::Index>(values.size()));
+    std::copy(values.begin(), values.end(), out.data());
+    return out;
+}
+
+TEST(Explain, SeedExampleSteps) {
+    const Explanation e = explain(v({2, 4, 6, 8}));
+    EXPECT_DOUBLE_EQ(e.mean, 5.0);
+    EXPECT_EQ(e.deviation, v({-3, -1, 1, 3}));
+    EXPECT_EQ(e.deviation_sq, v({9, 1, 1, 9}));
+    EXPECT_DOUBLE_EQ(e.var_population, 5.0);
+    EXPECT_DOUBLE_EQ(e.var_sample, 20.0 / 3.0);
+    EXPECT_DOUBLE_EQ(e.mean_square, 30.0);
+    EXPECT_NEAR(e.layernorm[0], -1.342, 5e-4);
+    EXPECT_NEAR(e.rmsnorm[3], 1.461, 5e-4);
+    EXPECT_NEAR(e.layernorm_sample[0], -1.16, 5e-3);
+    const std::string text = explain_text(e);
+    EXPECT_NE(text.find("\u22121.34164"), std::string::npos) << text;
+    EXPECT_NE(text.find("0.365148"), std::string::npos) << text;
+    EXPECT_NE(text.find("6.66667"), std::string::npos) << text;  // the sample variance, labelled
+}
+
+TEST(Explain, PrintedPrecision) {
+    EXPECT_DOUBLE_EQ(parse_printed_number("-1.16").half_ulp, 0.005);
+    EXPECT_DOUBLE_EQ(parse_printed_number("\u22121.16").value, -1.16);
+    EXPECT_DOUBLE_EQ(parse_printed_number("2025").half_ulp, 0.5);
+    EXPECT_NEAR(parse_printed_number("1.5e-3").half_ulp, 0.5e-4, 1e-18);
+    EXPECT_THROW(parse_printed_number("abc"), std::invalid_argument);
+    EXPECT_THROW(parse_printed_number(""), std::invalid_argument);
+}
+
+TEST(Explain, SampleStdClaimIsLayerNormNotRmsNorm) {
+    const Explanation e = explain(v({2, 4, 6, 8}));
+    const ClaimVerdict c = check_claim(e, {"-1.16", "-0.39", "0.39", "1.16"});
+    ASSERT_EQ(c.matches.size(), 1u);
+    EXPECT_EQ(c.matches[0], Formula::LayerNormSample);
+    EXPECT_NE(c.summary.find("not RMSNorm"), std::string::npos) << c.summary;
+    EXPECT_NE(c.summary.find("0.365"), std::string::npos) << c.summary;
+}
+
+TEST(Explain, CorrectClaimsAreRecognised) {
+    const Explanation e = explain(v({2, 4, 6, 8}));
+    EXPECT_EQ(check_claim(e, {"0.365", "0.730", "1.095", "1.461"}).matches, std::vector<Formula>{Formula::RMSNorm});
+    EXPECT_EQ(check_claim(e, {"-1.342", "-0.447", "0.447", "1.342"}).matches,
+              std::vector<Formula>{Formula::LayerNormPopulation});
+    EXPECT_EQ(check_claim(e, {"0.183", "0.365", "0.548", "0.730"}).matches, std::vector<Formula>{Formula::L2Norm});
+}
+
+TEST(Explain, RefusesToGuessWhenNothingFits) {
+    const Explanation e = explain(v({2, 4, 6, 8}));
+    const ClaimVerdict c = check_claim(e, {"-1.0", "-0.5", "0.5", "1.0"});
+    EXPECT_TRUE(c.matches.empty());
+    EXPECT_NE(c.summary.find("No formula"), std::string::npos);
+    // One digit off in the last place is not a match: 1.35 is not 1.342 printed to 2 decimals.
+    EXPECT_TRUE(check_claim(e, {"-1.34", "-0.45", "0.45", "1.35"}).matches.empty());
+    // Coarse claims match coarsely: to one decimal, the sample-std LayerNorm gives −1.2, −0.4, ….
+    EXPECT_EQ(check_claim(e, {"-1.2", "-0.4", "0.4", "1.2"}).matches, std::vector<Formula>{Formula::LayerNormSample});
+    EXPECT_THROW(check_claim(e, {"1", "2"}), std::invalid_argument);
+}
+
+TEST(Explain, IntermediateSteps) {
+    const Explanation e = explain(v({200, 300, 150, 250}));
+    EXPECT_DOUBLE_EQ(e.mean, 225.0);
+    const StepVerdict bad = check_step(e, "(300 \u2212 225)\u00b2 = 2025");
+    EXPECT_FALSE(bad.holds);
+    EXPECT_DOUBLE_EQ(bad.actual, 5625.0);
+    EXPECT_NE(bad.message.find("5625, not 2025"), std::string::npos) << bad.message;
+    EXPECT_TRUE(check_step(e, "(300 - 225)^2 = 5625").holds);
+    EXPECT_TRUE(check_step(e, "mean = 225").holds);
+    EXPECT_TRUE(check_step(e, "var = 3125").holds);     // population: 12500/4
+    EXPECT_TRUE(check_step(e, "var = 4166.67").holds);  // sample: 12500/3
+    EXPECT_FALSE(check_step(e, "std = 50").holds);
+    EXPECT_TRUE(check_step(e, "\u221a(3125) = 55.90").holds);
+    EXPECT_THROW(check_step(e, "no equals sign"), std::invalid_argument);
+    EXPECT_THROW(check_step(e, "(1 + = 2"), std::invalid_argument);
+}
+
+TEST(Explain, ExpressionEvaluator) {
+    EXPECT_DOUBLE_EQ(evaluate_expression("1 + 2 * 3"), 7.0);
+    EXPECT_DOUBLE_EQ(evaluate_expression("-2^2"), -4.0);
+    EXPECT_DOUBLE_EQ(evaluate_expression("2^3^2"), 512.0);
+    EXPECT_DOUBLE_EQ(evaluate_expression("(9 + 1 + 1 + 9) / 4"), 5.0);
+    EXPECT_DOUBLE_EQ(evaluate_expression("sqrt(16) \u00d7 2"), 8.0);
+    EXPECT_THROW(evaluate_expression("2 +"), std::invalid_argument);
+    EXPECT_THROW(evaluate_expression("2 ) 3"), std::invalid_argument);
+}
+
+TEST(Explain, ConstantVectorIsExplainedNotNaN) {
+    const Explanation e = explain(v({3, 3, 3}));
+    EXPECT_TRUE(e.layernorm.allFinite());
+    EXPECT_NE(explain_text(e).find("\u03c3 = 0"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace normlab
