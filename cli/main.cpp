@@ -1,1 +1,90 @@
-int main() { return 0; }
+// normlab-cli: the headless front end of NormLab (DESIGN.md, "Command-line contract"). It links
+// core only, which proves that core stands alone.
+//
+// [SECTION] Subcommands — the table; each subcommand lives in its own file (commands.hpp)
+// [SECTION] main        — --help, --version, dispatch, and the one place errors become exit codes
+#include "commands.hpp"
+
+#include "normlab/eval.hpp"
+
+#include <iostream>
+#include <string>
+
+namespace {
+
+using normlab::InputError;
+using normlab::cli::Args;
+
+// [SECTION] Subcommands ---------------------------------------------------------------------
+
+struct Subcommand {
+    std::string_view name;
+    std::string_view summary;  // one line for the top-level --help
+    const char* help;          // `normlab-cli NAME --help`
+    int (*run)(const Args& args);
+};
+
+constexpr Subcommand kSubcommands[] = {
+    {"eval", "one norm layer: a JSON request on stdin, a JSON result on stdout", normlab::cli::kEvalHelp,
+     normlab::cli::run_eval},
+};
+
+std::string subcommand_names() {
+    std::string out;
+    for (const Subcommand& s : kSubcommands) out += (out.empty() ? "" : ", ") + std::string(s.name);
+    return out;
+}
+
+void print_help() {
+    std::cout << "Usage: normlab-cli <subcommand> [options]\n"
+                 "       normlab-cli <subcommand> --help\n"
+                 "       normlab-cli --help | --version\n\n"
+                 "NormLab without a window: the same core computations as the app, for scripts and tests.\n\n"
+                 "Subcommands:\n";
+    for (const Subcommand& s : kSubcommands) std::cout << "  " << s.name << "    " << s.summary << '\n';
+    std::cout << "\nExit codes: 0 success; 2 bad input or usage (one line on stderr says what and where).\n\n"
+                 "The eval request\n================\n"
+              << normlab::cli::kEvalHelp;
+}
+
+// [SECTION] main ----------------------------------------------------------------------------
+
+int dispatch(const Args& args) {
+    const std::string hint = "; see normlab-cli --help";
+    if (args.empty()) throw InputError("missing subcommand (available: " + subcommand_names() + ")" + hint);
+    const std::string_view first = args[0];
+    if (first == "--help" || first == "-h") {
+        print_help();
+        return 0;
+    }
+    if (first == "--version") {
+        std::cout << "normlab-cli " << NORMLAB_VERSION << '\n';
+        return 0;
+    }
+    for (const Subcommand& s : kSubcommands) {
+        if (s.name != first) continue;
+        const Args rest(args.begin() + 1, args.end());
+        if (!rest.empty() && (rest[0] == "--help" || rest[0] == "-h")) {
+            std::cout << s.help;
+            return 0;
+        }
+        return s.run(rest);
+    }
+    const std::string kind = first.substr(0, 1) == "-" ? "option" : "subcommand";
+    throw InputError("unknown " + kind + " " + normlab::quote_for_message(first) +
+                     " (available: " + subcommand_names() + ", --help, --version)" + hint);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return dispatch(Args(argv + 1, argv + argc));
+    } catch (const InputError& e) {
+        std::cerr << e.what() << '\n';
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "normlab-cli: internal error: " << e.what() << '\n';
+        return 1;
+    }
+}

@@ -57,6 +57,8 @@ std::string_view display_name(Norm norm);       // "LayerNorm", "RMSNorm", "pRMS
 std::optional<Norm> parse_norm(std::string_view name);
 std::string_view to_string(EpsMode mode);       // "inside_sqrt" | "add_to_rms"
 std::optional<EpsMode> parse_eps_mode(std::string_view name);
+std::string_view to_string(PartialRounding rounding);   // "ceil" | "floor"
+std::optional<PartialRounding> parse_rounding(std::string_view name);
 
 // Number of leading entries pRMSNorm estimates the RMS from: ⌈n·p⌉ or ⌊n·p⌋ in [1, n].
 // n·p is rounded to the nearest integer first when it lies within 1e-9 of one, so that

@@ -1,0 +1,52 @@
+// `normlab-cli eval`: reads one JSON request on stdin, writes one JSON result on stdout.
+// The parsing and the numbers are core's (normlab/eval.hpp); this file only does the I/O.
+#include "commands.hpp"
+
+#include "normlab/eval.hpp"
+
+#include <iostream>
+#include <iterator>
+#include <string>
+
+namespace normlab::cli {
+
+const char kEvalHelp[] = R"(Usage: normlab-cli eval < request.json
+
+Evaluates one normalization layer, y = norm(x Wᵀ) ⊙ g + b, for a batch of B cases, in double
+precision. Reads one JSON object on stdin and writes one JSON object on stdout.
+
+Request keys:
+  norm        layernorm | rmsnorm | prmsnorm | l2norm | batchnorm | weightnorm | none (required)
+  eps         number ≥ 0 (default 1e-5)
+  eps_mode    inside_sqrt (default: sqrt(σ² + ε)) | add_to_rms (σ + ε)
+  p           prmsnorm: fraction of the n entries the RMS is estimated from, 0 < p ≤ 1 (default 0.0625)
+  k_rounding  prmsnorm: k = ceil(n·p) (default, the paper) | floor (the authors' PyTorch code)
+  x           B lists of m numbers; a flat list of m numbers means B = 1 (required)
+  W           n lists of m numbers (absent: a = x, n = m)
+  g, b        n numbers each (defaults: ones, zeros)
+  dy          B lists of n numbers (a flat list when B = 1): asks for the gradients of L = Σ dy ⊙ y
+
+Result keys:
+  norm, eps, eps_mode  what was in force (and p, k_rounding, k for prmsnorm)
+  a, y                 B×n lists of lists (nested even when B = 1)
+  stats                per case: mean, var, std, rms of a (and k for prmsnorm)
+  grad                 with dy: x (B×m), g (n), b (n), W (n×m, when W was given)
+  notes                sentences, when something needs saying (e.g. a var beyond the double range is null)
+
+Example:
+  echo '{"norm": "rmsnorm", "eps": 0, "x": [2, 4, 6, 8]}' | normlab-cli eval
+
+Exit codes: 0 success; 2 bad request (one line on stderr says what and where, e.g.
+`x[1][3] is not a number (got string "abc")`). Numbers are printed to full round-trip precision.
+)";
+
+int run_eval(const Args& args) {
+    if (!args.empty())
+        throw InputError("eval reads its request on stdin and takes no arguments (got " + quote_for_message(args[0]) +
+                         "); see normlab-cli eval --help");
+    const std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+    std::cout << evaluate_request(text).dump() << '\n';
+    return 0;
+}
+
+}  // namespace normlab::cli

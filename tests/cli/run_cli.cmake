@@ -1,0 +1,90 @@
+# Runs normlab-cli once and checks what it did (used by the cli.* tests in CMakeLists.txt):
+#   cmake -DCLI=<normlab-cli> [-DARGS=a|b] [-DINPUT=request.json] -DEXIT=<code>
+#         [-DSTDOUT=<text>] [-DSTDERR=<line>] [-DCHECKS=<check>|<check>...] -P run_cli.cmake
+# EXIT     the expected exit code.
+# INPUT    a file fed to stdin (empty: empty stdin).
+# STDOUT   text that stdout must contain (empty: no check).
+# STDERR   the one line stderr must be, exactly (and stdout must then be empty); empty: stderr
+#          must be empty.
+# CHECKS   checks on stdout parsed as JSON, each "PATH OP [ARGS]", PATH dot-separated (y.0.1 is
+#          y[0][1]):  PATH between LO HI | PATH length N | PATH equals TEXT | PATH null | PATH absent
+# Lists are '|'-separated here because ';' would split the argument on its way through ctest.
+cmake_minimum_required(VERSION 3.25)
+
+string(REPLACE "|" ";" args "${ARGS}")
+if("${INPUT}" STREQUAL "")
+  set(INPUT /dev/null)
+endif()
+execute_process(COMMAND "${CLI}" ${args} INPUT_FILE "${INPUT}"
+                RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
+
+set(failures "")
+macro(fail what)
+  string(APPEND failures "\n  ${what}")
+endmacro()
+
+if(NOT code STREQUAL EXIT)
+  fail("exit code ${code}, expected ${EXIT}")
+endif()
+if(NOT "${STDOUT}" STREQUAL "")
+  string(FIND "${out}" "${STDOUT}" at)
+  if(at EQUAL -1)
+    fail("stdout lacks \"${STDOUT}\"")
+  endif()
+endif()
+if(NOT "${STDERR}" STREQUAL "")
+  if(NOT err STREQUAL "${STDERR}\n")
+    fail("stderr is not the one line \"${STDERR}\"")
+  endif()
+  if(NOT out STREQUAL "")
+    fail("stdout is not empty")
+  endif()
+elseif(NOT err STREQUAL "")
+  fail("stderr is not empty")
+endif()
+
+string(REPLACE "|" ";" checks "${CHECKS}")
+foreach(check IN LISTS checks)
+  separate_arguments(words UNIX_COMMAND "${check}")
+  list(POP_FRONT words path op)
+  string(REPLACE "." ";" keys "${path}")
+  string(JSON type ERROR_VARIABLE missing TYPE "${out}" ${keys})
+  if(op STREQUAL "absent")
+    if(NOT missing)
+      fail("${path} is present, expected absent")
+    endif()
+    continue()
+  endif()
+  if(missing)
+    fail("${path}: ${missing}")
+    continue()
+  endif()
+  string(JSON value GET "${out}" ${keys})
+  if(op STREQUAL "between")
+    list(GET words 0 lo)
+    list(GET words 1 hi)
+    if(NOT type STREQUAL "NUMBER" OR value LESS lo OR value GREATER hi)
+      fail("${path} = ${value}, expected a number in [${lo}, ${hi}]")
+    endif()
+  elseif(op STREQUAL "length")
+    string(JSON length LENGTH "${out}" ${keys})
+    if(NOT length EQUAL words)
+      fail("${path} has length ${length}, expected ${words}")
+    endif()
+  elseif(op STREQUAL "equals")
+    list(JOIN words " " text)
+    if(NOT value STREQUAL text)
+      fail("${path} = ${value}, expected ${text}")
+    endif()
+  elseif(op STREQUAL "null")
+    if(NOT type STREQUAL "NULL")
+      fail("${path} is ${type}, expected null")
+    endif()
+  else()
+    message(FATAL_ERROR "unknown check \"${check}\"")
+  endif()
+endforeach()
+
+if(failures)
+  message(FATAL_ERROR "normlab-cli ${args}${failures}\nstdout: ${out}\nstderr: ${err}")
+endif()
