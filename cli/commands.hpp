@@ -14,4 +14,16 @@ using Args = std::vector<std::string_view>;
 extern const char kEvalHelp[];
 int run_eval(const Args& args);
 
+// `normlab-cli invariance`: the paper's Table 1, measured (invariance_command.cpp).
+extern const char kInvarianceHelp[];
+int run_invariance(const Args& args);
+
+// `normlab-cli explain`: the worked example and the claim checker (explain_command.cpp).
+extern const char kExplainHelp[];
+int run_explain(const Args& args);
+
+// `normlab-cli gradients`: gradient-magnitude slopes against δ (gradients_command.cpp).
+extern const char kGradientsHelp[];
+int run_gradients(const Args& args);
+
 }  // namespace normlab::cli

@@ -27,6 +27,12 @@ struct Subcommand {
 constexpr Subcommand kSubcommands[] = {
     {"eval", "one norm layer: a JSON request on stdin, a JSON result on stdout", normlab::cli::kEvalHelp,
      normlab::cli::run_eval},
+    {"invariance", "the paper's Table 1, measured: which transforms each norm ignores", normlab::cli::kInvarianceHelp,
+     normlab::cli::run_invariance},
+    {"explain", "every step of LayerNorm and RMSNorm for a vector; checks claimed numbers", normlab::cli::kExplainHelp,
+     normlab::cli::run_explain},
+    {"gradients", "log-log slopes of gradient magnitudes against δ (paper eq. 8-10)", normlab::cli::kGradientsHelp,
+     normlab::cli::run_gradients},
 };
 
 std::string subcommand_names() {

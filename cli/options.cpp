@@ -1,0 +1,108 @@
+// normlab-cli: the shared option parser (see options.hpp).
+#include "options.hpp"
+
+#include "normlab/eval.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+
+namespace normlab::cli {
+
+namespace {
+std::string known_list(const std::vector<OptionSpec>& known) {
+    std::string out;
+    for (const OptionSpec& o : known) out += (out.empty() ? "--" : ", --") + std::string(o.name);
+    return out;
+}
+
+double parse_finite(std::string_view text, const std::string& what) {
+    const std::string s(text);
+    char* end = nullptr;
+    errno = 0;
+    const double v = std::strtod(s.c_str(), &end);
+    if (s.empty() || end != s.c_str() + s.size())
+        throw InputError(what + " is not a number (got " + quote_for_message(text) + ")");
+    if (!std::isfinite(v) || (errno == ERANGE && std::abs(v) > 1.0))
+        throw InputError(what + " is not finite (got " + quote_for_message(text) + ")");
+    return v;
+}
+}  // namespace
+
+Options::Options(std::string_view command, const Args& args, std::vector<OptionSpec> known)
+    : command_(command) {
+    for (size_t i = 0; i < args.size(); ++i) {
+        const std::string_view arg = args[i];
+        if (arg.substr(0, 2) != "--")
+            throw InputError("unexpected argument " + quote_for_message(arg) + " for " + command_ + " (options: " +
+                             known_list(known) + ")");
+        std::string_view name = arg.substr(2);
+        std::optional<std::string_view> inline_value;
+        if (const size_t eq = name.find('='); eq != std::string_view::npos) {
+            inline_value = name.substr(eq + 1);
+            name = name.substr(0, eq);
+        }
+        const OptionSpec* spec = nullptr;
+        for (const OptionSpec& o : known)
+            if (o.name == name) spec = &o;
+        if (!spec)
+            throw InputError("unknown option " + quote_for_message(arg) + " for " + command_ + " (options: " +
+                             known_list(known) + ")");
+        std::string value;
+        if (spec->takes_value) {
+            if (inline_value) value = *inline_value;
+            else if (i + 1 < args.size()) value = args[++i];
+            else throw InputError("--" + std::string(name) + " needs a value");
+        } else if (inline_value) {
+            throw InputError("--" + std::string(name) + " takes no value");
+        }
+        values_[std::string(name)] = value;
+    }
+}
+
+bool Options::flag(std::string_view name) const { return values_.find(name) != values_.end(); }
+
+std::optional<std::string> Options::value(std::string_view name) const {
+    const auto it = values_.find(name);
+    if (it == values_.end()) return std::nullopt;
+    return it->second;
+}
+
+double Options::number(std::string_view name, double fallback) const {
+    const auto v = value(name);
+    return v ? parse_finite(*v, "--" + std::string(name)) : fallback;
+}
+
+long Options::integer(std::string_view name, long fallback, long lo, long hi) const {
+    const auto v = value(name);
+    if (!v) return fallback;
+    const double d = parse_finite(*v, "--" + std::string(name));
+    if (d != std::floor(d) || d < static_cast<double>(lo) || d > static_cast<double>(hi))
+        throw InputError("--" + std::string(name) + " = " + *v + " must be a whole number in [" + std::to_string(lo) +
+                         ", " + std::to_string(hi) + "]");
+    return static_cast<long>(d);
+}
+
+std::vector<std::string> Options::items(std::string_view name) const {
+    std::vector<std::string> out;
+    const auto v = value(name);
+    if (!v) return out;
+    size_t start = 0;
+    for (;;) {
+        const size_t comma = v->find(',', start);
+        out.push_back(v->substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return out;
+}
+
+std::vector<double> Options::numbers(std::string_view name) const {
+    std::vector<double> out;
+    const std::vector<std::string> parts = items(name);
+    for (size_t i = 0; i < parts.size(); ++i)
+        out.push_back(parse_finite(parts[i], "--" + std::string(name) + " entry " + std::to_string(i)));
+    return out;
+}
+
+}  // namespace normlab::cli
