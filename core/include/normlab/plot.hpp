@@ -1,0 +1,340 @@
+// NormLab core: one plot described as plain data, and the maths every renderer shares.
+//
+// [SECTION] Description     — Plot, Axis, Series, Annotation, RefLine (what the user sees)
+// [SECTION] Palette         — Okabe–Ito colours, dashes and markers per series index
+// [SECTION] Axis maths      — linear / log10 scales, auto range, data ⇄ pixel mapping
+// [SECTION] Ticks           — "nice" 1-2-5 ticks, decades on log axes, tick labels
+// [SECTION] Layout          — where the data area, ticks, labels and legend go, in pixels
+// [SECTION] Series geometry — clipped polylines, markers and bars in pixels, hit testing
+// [SECTION] Writers         — SVG and CSV (plot_svg.cpp, plot_csv.cpp)
+//
+// One description feeds three outputs: the interactive ImGui view (app/), the SVG writer and
+// the offscreen PNG renderer. They all call layout_plot() and the series geometry functions
+// below, so ticks, ranges, legend placement and clipping are computed in exactly one place and
+// the outputs cannot drift apart; a renderer only turns the resulting pixels into strokes.
+//
+// Pixel coordinates: origin at the top-left of the figure, x to the right, y DOWN (as in SVG
+// and ImGui). Data coordinates: y up. All text is UTF-8 (δ, μ, σ, ‖∂L/∂W‖, 10⁻³ …).
+// Nothing here throws on odd data: NaN/±inf, and values ≤ 0 on a log axis, are skipped (a line
+// is broken there), empty plots get a default range.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace normlab {
+
+// [SECTION] Description ---------------------------------------------------------------------
+
+struct Color {
+    std::uint8_t r = 0, g = 0, b = 0;
+};
+std::string to_hex(Color c);   // "#0072b2"
+
+enum class LineStyle { Solid, Dashed, Dotted };
+enum class Marker { None, Circle, Square, Triangle, Diamond };
+enum class SeriesKind { Line, Scatter, Bars };
+enum class Scale { Linear, Log10 };
+
+// One data series: points (x[i], y[i]) for i < min(x.size(), y.size()).
+//   Line    — a polyline through the points in order, broken at skipped points; markers (if
+//             any) on at most ~kMaxLineMarkers evenly spaced points, so dense curves stay legible.
+//   Scatter — a marker at every point (Circle when marker is None); no line.
+//   Bars    — a bar from the baseline (y = 0 on a linear axis, the bottom of the data area on a
+//             log axis) to y at each x; several bar series side by side share each x slot.
+struct Series {
+    std::string label;                 // legend text; empty: not in the legend
+    std::vector<double> x, y;
+    Color color{0, 114, 178};
+    LineStyle line = LineStyle::Solid;
+    Marker marker = Marker::None;
+    double width = 1.75;               // stroke width in px (at 1×)
+    double marker_size = 7.0;          // marker diameter in px
+    bool visible = true;               // hidden series: not drawn, not in the legend or CSV
+    SeriesKind kind = SeriesKind::Line;
+};
+
+// The axis as the user set it. Unset min/max come from the data (auto_range()).
+struct Axis {
+    std::string label;
+    Scale scale = Scale::Linear;
+    std::optional<double> min, max;
+};
+
+// Text at data coordinates (x, y), e.g. a fitted slope "slope −1.00". Drawn from a small
+// offset right of and above the point; skipped when the point lies outside the data area.
+struct Annotation {
+    double x = 0.0, y = 0.0;
+    std::string text;
+};
+
+// A reference line across the data area: Horizontal at y = value (e.g. a tolerance),
+// Vertical at x = value. Its label (optional) sits at the line's right / top end.
+struct RefLine {
+    enum class Orientation { Horizontal, Vertical };
+    Orientation orientation = Orientation::Horizontal;
+    double value = 0.0;
+    std::string label;
+    Color color{90, 90, 90};
+    LineStyle line = LineStyle::Dashed;
+    double width = 1.25;
+};
+
+// Auto: the inside corner of the data area that covers the fewest data points.
+enum class LegendCorner { Auto, TopRight, TopLeft, BottomRight, BottomLeft };
+
+struct Plot {
+    std::string name;      // file-safe id, e.g. "invariance_vs_delta" (CLI --plot NAME, SVG ids)
+    std::string title;     // drawn above the data area; SVG <title>
+    std::string caption;   // not drawn (figures go under the lecturer's own caption); SVG <desc>
+    Axis x, y;
+    std::vector<Series> series;
+    std::vector<Annotation> annotations;
+    std::vector<RefLine> ref_lines;
+    bool legend = true;    // shown when at least one visible series has a label
+    LegendCorner legend_corner = LegendCorner::Auto;
+};
+
+// [SECTION] Palette -------------------------------------------------------------------------
+
+// Series i gets colour i mod 8 from the Okabe–Ito palette (safe for colour-blind viewers),
+// ordered for a white background (blue, vermillion, bluish green, reddish purple, orange,
+// sky blue, black, yellow), dash i mod 3 (solid, dashed, dotted) and marker i mod 4 (circle,
+// square, triangle, diamond): the first 12 series differ in (dash, marker), so they stay
+// apart when printed in greyscale. Negative i counts as 0.
+inline constexpr int kPaletteSize = 8;
+Color palette_color(int i);
+LineStyle palette_dash(int i);
+Marker palette_marker(int i);
+
+// A series styled for index i (colour, dash, marker as above).
+Series palette_series(int i, std::string label, std::vector<double> x, std::vector<double> y,
+                      SeriesKind kind = SeriesKind::Line);
+
+// [SECTION] Axis maths ----------------------------------------------------------------------
+
+struct Point2 {
+    double x = 0.0, y = 0.0;
+};
+
+// A pixel rectangle: left x0, top y0, right x1, bottom y1 (x0 ≤ x1, y0 ≤ y1 when not empty).
+struct Rect {
+    double x0 = 0.0, y0 = 0.0, x1 = 0.0, y1 = 0.0;
+    double width() const { return x1 - x0; }
+    double height() const { return y1 - y0; }
+    bool contains(Point2 p) const { return p.x >= x0 && p.x <= x1 && p.y >= y0 && p.y <= y1; }
+};
+
+// A resolved axis: its scale and the data interval [lo, hi] shown (lo < hi, both finite, and
+// both > 0 on a log axis). The unit coordinate t runs 0 at lo to 1 at hi, linear in v or log10 v.
+struct AxisRange {
+    Scale scale = Scale::Linear;
+    double lo = 0.0, hi = 1.0;
+
+    // Whether v can be placed on this axis: finite, and > 0 on a log axis.
+    bool accepts(double v) const;
+    // Data → unit: t = (v − lo)/(hi − lo), or the same in log10; NaN when !accepts(v).
+    double to_unit(double v) const;
+    // Unit → data, the inverse of to_unit (any finite t, also outside [0, 1]).
+    double from_unit(double t) const;
+};
+
+// Which axis of a plot.
+enum class AxisId { X, Y };
+
+// Fraction of the data span added on each side of an auto range (in log10 units on log axes).
+inline constexpr double kAutoRangePadding = 0.05;
+
+// The range an axis shows: Axis::min/max where set and usable, the data otherwise. The data are
+// the visible series' points the axis accepts (finite; > 0 on log axes), reference lines of that
+// axis and annotations; bars add their baseline 0 (linear y) and half a slot on x. The data
+// span is padded by kAutoRangePadding on each auto side (not below a bar baseline of 0). A
+// degenerate span is widened (±1 around 0, ±10% of |v| otherwise, ±½ decade on log axes); no
+// data at all gives [0, 1] (linear) or [1, 10] (log). An explicit bound that is unusable (NaN,
+// ≤ 0 on a log axis) is ignored; min > max are swapped; min = max (or one bound beyond the
+// data's other end) is widened as for a degenerate span. Always lo < hi, finite.
+AxisRange auto_range(const Plot& plot, AxisId which);
+
+// Maps data to pixels inside a rectangle (y grows downward on screen, upward in data).
+struct Viewport {
+    AxisRange x, y;
+    Rect px;   // the data area in pixels
+
+    // Data → pixel; NaN coordinates where an axis does not accept the value.
+    Point2 to_px(Point2 data) const;
+    // Pixel → data (the inverse of to_px), e.g. for the mouse position under the cursor.
+    Point2 to_data(Point2 pixel) const;
+};
+
+// Pan and zoom, done in unit space so that both behave on log axes.
+// zoomed: scale the range by factor (< 1 zooms in) about the data value `anchor`
+//         (e.g. the value under the mouse); anchor not accepted: about the centre.
+// panned: shift the range by dt unit lengths (dt = −Δpixels / pixel length for a drag on x).
+AxisRange zoomed(const AxisRange& r, double anchor, double factor);
+AxisRange panned(const AxisRange& r, double dt);
+
+// [SECTION] Ticks ---------------------------------------------------------------------------
+
+struct Tick {
+    double value = 0.0;
+    std::string label;     // empty for minor ticks
+    bool major = true;     // major: labelled, with a grid line; minor: a short mark only
+};
+
+// Linear ticks at multiples of a step from {1, 2, 5}·10^k, the step chosen so that the number
+// of ticks in [lo, hi] is closest to `target` (ties: fewer ticks). All are major and labelled
+// with just enough decimals for the step: [0, 1] → 0, 0.2, 0.4, 0.6, 0.8, 1. Values are exact
+// decimal multiples (0.6, not 0.6000000000000001); zero is +0. Steps below min_step are not
+// considered (layout_plot passes 1 for bars at integer x, so categories get whole ticks).
+std::vector<Tick> linear_ticks(double lo, double hi, int target = 6, double min_step = 0.0);
+
+// Log10 ticks for 0 < lo < hi: major ticks at the decades inside, labelled "10⁻³" … "10³"
+// ([1e-3, 1e3] → 7 majors); with more decades than ~target, every 2nd/5th/10th… decade is
+// labelled (the others become minor); otherwise minor ticks at 2…9 × 10^k. With fewer than two
+// decades inside, majors at 1, 2, 5 × 10^k labelled by format_number ("0.002", "20"), and with
+// fewer than two of those, the (positive) linear ticks of [lo, hi]. Sorted by value.
+std::vector<Tick> log_ticks(double lo, double hi, int target = 6);
+
+// linear_ticks or log_ticks by the range's scale (min_step: linear axes only).
+std::vector<Tick> axis_ticks(const AxisRange& r, int target = 6, double min_step = 0.0);
+
+// Tick labels and other numbers shown in a figure:
+//   superscript(−3) = "⁻³";  decade_label(−3) = "10⁻³";
+//   format_number(v, sig) = compact, up to sig significant digits, no trailing zeros, "−" (U+2212)
+//   as the minus sign, "m×10ⁿ" outside [1e-4, 1e6): 0.25 → "0.25", 1.5e-7 → "1.5×10⁻⁷".
+// Renderers need glyphs for U+2212, U+00D7, U+00B9 U+00B2 U+00B3 and U+2070…U+207B.
+std::string superscript(int n);
+std::string decade_label(int exponent);
+std::string format_number(double v, int significant = 4);
+
+// [SECTION] Layout --------------------------------------------------------------------------
+
+// Width in pixels of `text` set in a font of size font_px. Renderers pass their own (ImGui:
+// ImGui::CalcTextSize scaled to font_px); the default estimates DejaVu Sans per code point.
+using TextWidthFn = std::function<double(std::string_view text, double font_px)>;
+double estimate_text_width(std::string_view text, double font_px);
+
+// Sizes in pixels at 1×; scale all of them for a PNG rendered at K×.
+struct PlotStyle {
+    double title_font_px = 16.0;
+    double label_font_px = 14.0;     // axis labels
+    double tick_font_px = 12.0;      // tick labels, legend, annotations, ref-line labels
+    double tick_length = 5.0;        // major (outward); minor ticks are 60% of it
+    double pad = 10.0;               // outer margin and gaps between text blocks
+    double x_tick_spacing = 90.0;    // about one labelled x tick per this many pixels
+    double y_tick_spacing = 55.0;
+    double legend_swatch = 28.0;     // width of the line sample in the legend
+    TextWidthFn text_width;          // empty: estimate_text_width
+};
+
+// The style with every size multiplied by k (a PNG rendered at k×: lay out in a k-times larger
+// rectangle with scaled(style, k), and multiply Series/RefLine widths and marker sizes by k).
+PlotStyle scaled(PlotStyle style, double k);
+
+// A tick placed on screen: pos is its pixel x (x axis) or pixel y (y axis).
+struct PlacedTick {
+    Tick tick;
+    double pos = 0.0;
+};
+
+// Anchoring of a text: x is the start, middle or end of the text; y is its baseline.
+enum class TextAnchor { Start, Middle, End };
+struct PlacedText {
+    std::string text;
+    Point2 at;               // baseline point
+    TextAnchor anchor = TextAnchor::Start;
+    double font_px = 12.0;
+    double rotate_deg = 0.0; // about `at`; −90 for the y-axis label
+};
+
+struct LegendEntry {
+    std::size_t series = 0;  // index into Plot::series
+    Point2 swatch_from, swatch_to;  // the line sample (a square patch for bars), in pixels
+    PlacedText label;
+};
+
+// Everything positioned, in pixels. `view` maps data to pixels inside `view.px`, the data area
+// (clip every series to it). Ticks lie inside the range; their labels are placed outside the
+// frame. Texts that are empty in the plot are absent (their `text` is empty).
+struct PlotLayout {
+    Rect outer;                       // the whole figure
+    Viewport view;                    // view.px: the data area (framed, clipped)
+    std::vector<PlacedTick> x_ticks, y_ticks;
+    std::vector<PlacedText> x_tick_labels, y_tick_labels;
+    PlacedText title, x_label, y_label;
+    bool has_legend = false;
+    Rect legend_box;
+    std::vector<LegendEntry> legend;
+    std::vector<PlacedText> annotations;   // only those inside the data area
+    std::vector<PlacedText> ref_labels;
+};
+
+// Optional ranges that replace the plot's own (the ImGui view's pan/zoom state, kept outside
+// the description so that a figure saved later still uses the lecturer's axis settings unless
+// the view copies them into Plot::x/y).
+struct RangeOverride {
+    std::optional<AxisRange> x, y;
+};
+
+// Lays the plot out inside `outer`: margins from the text sizes, the data area, ticks (about one
+// per style.*_tick_spacing pixels, fewer when x labels would collide), legend and annotations.
+PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& style = {},
+                       const RangeOverride& override_ranges = {});
+
+// [SECTION] Series geometry -----------------------------------------------------------------
+
+inline constexpr int kMaxLineMarkers = 15;
+
+// A Line series as pixel polylines: one per run of drawable points (a point that is NaN/inf or
+// ≤ 0 on a log axis ends a run), each segment clipped to the data area grown by `margin` px, so
+// that no coordinate is huge. Runs of a single point are dropped (draw markers for them).
+std::vector<std::vector<Point2>> series_polylines(const Series& s, const Viewport& view,
+                                                  double margin = 4.0);
+
+// Marker centres in pixels: every drawable point inside the data area for Scatter (and
+// Line series with a marker: evenly spaced, at most kMaxLineMarkers of them); none for Bars
+// or for Line series without a marker.
+std::vector<Point2> series_markers(const Series& s, const Viewport& view);
+
+// Effective marker of a series (Scatter with Marker::None draws circles).
+Marker effective_marker(const Series& s);
+
+// Bars of series `index` (a Bars series of `plot`) in pixels, clipped to the data area.
+// All visible bar series share each x slot side by side; slot width = 80% of the smallest
+// spacing between distinct x values in pixels (or 1/10 of the data area for a single x).
+std::vector<Rect> series_bars(const Plot& plot, std::size_t index, const Viewport& view);
+
+// Dash pattern of a style at a stroke width: alternating on/off lengths in px, empty for solid
+// (the SVG writer's stroke-dasharray). Renderers without dashed strokes (ImGui's ImDrawList)
+// cut each polyline with apply_dashes(), which carries the pattern's phase across vertices.
+std::vector<double> dash_pattern(LineStyle style, double width);
+std::vector<std::vector<Point2>> apply_dashes(const std::vector<Point2>& polyline,
+                                              const std::vector<double>& pattern);
+
+// The visible point nearest to pixel p within max_px, for hover tooltips: series index, point
+// index, or nothing.
+struct PointHit {
+    std::size_t series = 0, index = 0;
+    double distance_px = 0.0;
+};
+std::optional<PointHit> nearest_point(const Plot& plot, const Viewport& view, Point2 p,
+                                      double max_px = 8.0);
+
+// [SECTION] Writers -------------------------------------------------------------------------
+
+// A standalone SVG 1.1 figure (UTF-8, fonts "DejaVu Sans, sans-serif"): white background, grid,
+// frame, ticks and labels, title, clipped series, legend, annotations. Visible Line series are
+// one <path class="series-line"> each (broken at skipped points with a new "M"; none when nothing
+// of the series is drawable); no other element is a <path>. Never contains NaN or inf. Text is XML-escaped (invalid UTF-8 → U+FFFD).
+std::string to_svg(const Plot& plot, double width_px = 720, double height_px = 450);
+
+// The visible series' data in long form: header "series,x,y", one row per point (all points,
+// including those a log axis cannot show), full precision (%.17g), NaN/inf as empty fields,
+// labels quoted (RFC 4180) when they contain a comma, quote, CR or LF. Lines end with "\n".
+std::string to_csv(const Plot& plot);
+
+}  // namespace normlab

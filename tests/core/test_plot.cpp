@@ -1,0 +1,848 @@
+// Tests of the plot description's maths (core/src/plot.cpp), its SVG and CSV writers, and the
+// atomic file writer (core/src/file_io.cpp).
+//
+// [SECTION] Helpers     — temporary directories, a crude XML well-formedness check
+// [SECTION] Ticks       — 1-2-5 linear ticks, log decades, number labels
+// [SECTION] Axis maths  — auto range, mapping round trip, pan/zoom
+// [SECTION] Geometry    — broken/clipped polylines, markers, bars, dashes, hit testing, layout
+// [SECTION] SVG / CSV
+// [SECTION] File I/O
+#include "normlab/file_io.hpp"
+#include "normlab/plot.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cctype>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <regex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace normlab {
+namespace {
+
+namespace fs = std::filesystem;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+// [SECTION] Helpers -------------------------------------------------------------------------
+
+// A fresh directory under the system's temp directory, removed (with its content) afterwards.
+struct TempDir {
+    fs::path path;
+    TempDir() {
+        std::random_device rd;
+        for (int i = 0; i < 100; ++i) {
+            path = fs::temp_directory_path() / ("normlab_test_" + std::to_string(::getpid()) + "_" + std::to_string(rd()));
+            if (fs::create_directory(path)) return;
+        }
+        throw std::runtime_error("cannot create a temporary directory");
+    }
+    ~TempDir() {
+        std::error_code ec;
+        fs::permissions(path, fs::perms::owner_all, fs::perm_options::add, ec);
+        fs::remove_all(path, ec);
+    }
+    std::vector<std::string> entries() const {
+        std::vector<std::string> names;
+        for (const auto& e : fs::directory_iterator(path)) names.push_back(e.path().filename().string());
+        std::sort(names.begin(), names.end());
+        return names;
+    }
+};
+
+std::size_t count(const std::string& hay, const std::string& needle) {
+    std::size_t n = 0;
+    for (std::size_t p = hay.find(needle); p != std::string::npos; p = hay.find(needle, p + needle.size())) ++n;
+    return n;
+}
+
+// Crude well-formedness: every tag closes in order, attributes are quoted, text holds no raw
+// '<' or '>' and only known entities after '&'. Returns "" when fine, else what is wrong.
+std::string xml_problem(const std::string& s) {
+    std::vector<std::string> stack;
+    std::size_t i = 0;
+    auto check_text = [&](std::size_t from, std::size_t to) -> std::string {
+        for (std::size_t k = from; k < to; ++k) {
+            if (s[k] == '>') return "raw '>' in text at " + std::to_string(k);
+            if (s[k] == '&') {
+                static const char* const ents[] = {"&amp;", "&lt;", "&gt;", "&quot;", "&apos;"};
+                bool ok = false;
+                for (const char* e : ents) ok = ok || s.compare(k, std::strlen(e), e) == 0;
+                if (!ok) return "bad entity at " + std::to_string(k);
+            }
+        }
+        return "";
+    };
+    while (i < s.size()) {
+        const std::size_t lt = s.find('<', i);
+        if (auto p = check_text(i, lt == std::string::npos ? s.size() : lt); !p.empty()) return p;
+        if (lt == std::string::npos) break;
+        // The tag ends at the first '>' outside quotes.
+        std::size_t k = lt + 1;
+        char quote = 0;
+        for (; k < s.size(); ++k) {
+            if (quote) {
+                if (s[k] == quote) quote = 0;
+                else if (s[k] == '<') return "raw '<' in attribute at " + std::to_string(k);
+            } else if (s[k] == '"' || s[k] == '\'') {
+                quote = s[k];
+            } else if (s[k] == '>') {
+                break;
+            } else if (s[k] == '<') {
+                return "'<' inside tag at " + std::to_string(k);
+            }
+        }
+        if (k >= s.size()) return "unterminated tag at " + std::to_string(lt);
+        const std::string tag = s.substr(lt + 1, k - lt - 1);
+        i = k + 1;
+        if (tag.empty()) return "empty tag";
+        if (tag[0] == '?' || tag[0] == '!') continue;
+        if (tag[0] == '/') {
+            const std::string name = tag.substr(1);
+            if (stack.empty() || stack.back() != name) return "unbalanced </" + name + ">";
+            stack.pop_back();
+            continue;
+        }
+        if (tag.back() == '/') continue;
+        stack.push_back(tag.substr(0, tag.find_first_of(" \t\n")));
+    }
+    if (!stack.empty()) return "unclosed <" + stack.back() + ">";
+    return "";
+}
+
+std::vector<std::string> labels_of(const std::vector<Tick>& ticks, bool majors_only = true) {
+    std::vector<std::string> out;
+    for (const Tick& t : ticks)
+        if (!majors_only || t.major) out.push_back(t.label);
+    return out;
+}
+
+std::vector<double> values_of(const std::vector<Tick>& ticks, bool majors_only = true) {
+    std::vector<double> out;
+    for (const Tick& t : ticks)
+        if (!majors_only || t.major) out.push_back(t.value);
+    return out;
+}
+
+// A log-log plot like the gradient lab's: ‖∂L/∂W‖ ∝ 1/δ and ‖∂L/∂g‖ constant.
+Plot gradient_plot() {
+    Plot p;
+    p.name = "grad_vs_delta";
+    p.title = "Gradient norms under W' = δW";
+    p.x = {"weight scale δ", Scale::Log10, std::nullopt, std::nullopt};
+    p.y = {"‖∂L/∂W‖", Scale::Log10, std::nullopt, std::nullopt};
+    std::vector<double> d, gw, gg;
+    for (int i = 0; i <= 20; ++i) {
+        const double delta = std::pow(10.0, -2.0 + 0.2 * i);
+        d.push_back(delta);
+        gw.push_back(0.5 / delta);
+        gg.push_back(1.3);
+    }
+    p.series.push_back(palette_series(0, "‖∂L/∂W‖ (RMSNorm)", d, gw));
+    p.series.push_back(palette_series(1, "‖∂L/∂g‖", d, gg));
+    p.annotations.push_back({1.0, 0.5, "slope −1.00"});
+    p.ref_lines.push_back({RefLine::Orientation::Horizontal, 1e-2, "tolerance", {90, 90, 90}, LineStyle::Dashed, 1.0});
+    return p;
+}
+
+// [SECTION] Ticks ---------------------------------------------------------------------------
+
+TEST(PlotTicks, LinearUnitInterval) {
+    const auto t = linear_ticks(0.0, 1.0, 6);
+    EXPECT_EQ(values_of(t), (std::vector<double>{0.0, 0.2, 0.4, 0.6, 0.8, 1.0}));   // exact decimals
+    EXPECT_EQ(labels_of(t), (std::vector<std::string>{"0", "0.2", "0.4", "0.6", "0.8", "1"}));
+    EXPECT_FALSE(std::signbit(t.front().value));
+}
+
+TEST(PlotTicks, LinearNegativeToPositive) {
+    // About 6 ticks over 8.5 units: step 2 (0, 2, 4, 6); about 9: step 1 (−1 … 7).
+    const auto t6 = linear_ticks(-1.3, 7.2, 6);
+    EXPECT_EQ(values_of(t6), (std::vector<double>{0, 2, 4, 6}));
+    const auto t9 = linear_ticks(-1.3, 7.2, 9);
+    EXPECT_EQ(values_of(t9), (std::vector<double>{-1, 0, 1, 2, 3, 4, 5, 6, 7}));
+    EXPECT_EQ(t9.front().label, "\xE2\x88\x92" "1");   // U+2212 minus
+    for (const auto* ts : {&t6, &t9})
+        for (const Tick& k : *ts) {
+            EXPECT_GE(k.value, -1.3);
+            EXPECT_LE(k.value, 7.2);
+        }
+}
+
+TEST(PlotTicks, LinearStepsAreOneTwoFive) {
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<double> u(-5.0, 5.0);
+    for (int trial = 0; trial < 200; ++trial) {
+        const double a = u(rng) * std::pow(10.0, std::floor(u(rng))), b = a + std::pow(10.0, u(rng));
+        const auto t = linear_ticks(a, b, 6);
+        ASSERT_GE(t.size(), 2u) << a << " " << b;
+        ASSERT_LE(t.size(), 12u) << a << " " << b;
+        const double step = t[1].value - t[0].value;
+        const double mant = step / std::pow(10.0, std::floor(std::log10(step) + 1e-6));
+        EXPECT_TRUE(std::fabs(mant - 1) < 1e-6 || std::fabs(mant - 2) < 1e-6 || std::fabs(mant - 5) < 1e-6 ||
+                    std::fabs(mant - 10) < 1e-5)
+            << "step " << step;
+        for (const Tick& k : t) {
+            EXPECT_GE(k.value, a - 1e-9 * std::fabs(step));
+            EXPECT_LE(k.value, b + 1e-9 * std::fabs(step));
+            EXPECT_EQ(k.label.find("e"), std::string::npos) << k.label;   // no "1e-05"-style labels
+        }
+    }
+}
+
+TEST(PlotTicks, LinearLabelsAreExactDecimals) {
+    const auto t = linear_ticks(0.1, 0.35, 6);   // step 0.05
+    EXPECT_EQ(labels_of(t), (std::vector<std::string>{"0.1", "0.15", "0.2", "0.25", "0.3", "0.35"}));
+    const auto big = linear_ticks(0.0, 5e6, 6);
+    EXPECT_EQ(big[1].label, "10\xE2\x81\xB6");   // 10⁶
+    EXPECT_EQ(big[2].label, "2\xC3\x97" "10\xE2\x81\xB6");   // 2×10⁶
+    const auto tiny = linear_ticks(0.0, 5e-5, 6);
+    EXPECT_EQ(tiny[1].label, "10\xE2\x81\xBB\xE2\x81\xB5");   // 10⁻⁵
+    // Categories: no step below 1.
+    EXPECT_EQ(values_of(linear_ticks(-0.6, 3.6, 9, 1.0)), (std::vector<double>{0, 1, 2, 3}));
+    EXPECT_TRUE(linear_ticks(1.0, 1.0).empty());
+    EXPECT_TRUE(linear_ticks(kNaN, 1.0).empty());
+    EXPECT_TRUE(linear_ticks(0.0, kInf).empty());
+}
+
+TEST(PlotTicks, LogSevenDecades) {
+    const auto t = log_ticks(1e-3, 1e3, 6);
+    EXPECT_EQ(values_of(t), (std::vector<double>{1e-3, 1e-2, 1e-1, 1, 10, 100, 1000}));
+    EXPECT_EQ(labels_of(t), (std::vector<std::string>{"10⁻³", "10⁻²", "10⁻¹", "10⁰", "10¹", "10²", "10³"}));
+    // Minor ticks 2…9 × 10^k between them, unlabelled, sorted.
+    std::size_t minors = 0;
+    for (const Tick& k : t)
+        if (!k.major) {
+            ++minors;
+            EXPECT_TRUE(k.label.empty());
+        }
+    EXPECT_EQ(minors, 6u * 8u);
+    EXPECT_TRUE(std::is_sorted(t.begin(), t.end(), [](const Tick& a, const Tick& b) { return a.value < b.value; }));
+}
+
+TEST(PlotTicks, LogManyDecadesAreThinned) {
+    const auto t = log_ticks(1e-12, 1e12, 6);
+    const auto majors = values_of(t);
+    EXPECT_GE(majors.size(), 3u);
+    EXPECT_LE(majors.size(), 8u);
+    for (double v : majors) EXPECT_DOUBLE_EQ(std::log10(v), std::round(std::log10(v)));
+    EXPECT_EQ(t.size(), 25u);   // every decade keeps a (minor) mark
+}
+
+TEST(PlotTicks, LogWithinADecade) {
+    EXPECT_EQ(labels_of(log_ticks(2.0, 30.0, 6)), (std::vector<std::string>{"2", "5", "10", "20"}));
+    EXPECT_EQ(labels_of(log_ticks(0.0015, 0.006, 6)), (std::vector<std::string>{"0.002", "0.005"}));
+    const auto narrow = log_ticks(3.0, 4.0, 6);   // no 1-2-5 value twice: linear ticks
+    ASSERT_GE(narrow.size(), 2u);
+    for (const Tick& k : narrow) EXPECT_GT(k.value, 0.0);
+    EXPECT_TRUE(log_ticks(-1.0, 10.0).empty());
+}
+
+TEST(PlotTicks, NumberLabels) {
+    EXPECT_EQ(superscript(-3), "⁻³");
+    EXPECT_EQ(superscript(10), "¹⁰");
+    EXPECT_EQ(decade_label(0), "10⁰");
+    EXPECT_EQ(format_number(0.25), "0.25");
+    EXPECT_EQ(format_number(-0.25), "−0.25");
+    EXPECT_EQ(format_number(1.5e-7), "1.5×10⁻⁷");
+    EXPECT_EQ(format_number(1e9), "10⁹");
+    EXPECT_EQ(format_number(123.456, 4), "123.5");
+    EXPECT_EQ(format_number(0.0), "0");
+    EXPECT_EQ(format_number(-0.0), "0");
+    EXPECT_EQ(format_number(kNaN), "");
+    EXPECT_EQ(format_number(-kInf), "");
+}
+
+// [SECTION] Axis maths ----------------------------------------------------------------------
+
+TEST(PlotAxis, MappingRoundTrip) {
+    Viewport v{{Scale::Linear, -2.0, 6.0}, {Scale::Log10, 1e-3, 1e3}, {100, 50, 700, 400}};
+    const Point2 lo = v.to_px({-2.0, 1e-3}), hi = v.to_px({6.0, 1e3});
+    EXPECT_DOUBLE_EQ(lo.x, 100);
+    EXPECT_DOUBLE_EQ(lo.y, 400);   // y grows downward on screen
+    EXPECT_DOUBLE_EQ(hi.x, 700);
+    EXPECT_DOUBLE_EQ(hi.y, 50);
+    EXPECT_NEAR(v.to_px({2.0, 1.0}).x, 400, 1e-9);   // centre of both
+    EXPECT_NEAR(v.to_px({2.0, 1.0}).y, 225, 1e-9);   // 10⁰ is half-way between 10⁻³ and 10³
+    EXPECT_NEAR(v.to_px({0.0, 10.0}).y, 400 - 350.0 * 4 / 6, 1e-9);
+    for (double x : {-2.0, -0.5, 0.0, 3.25, 6.0, 11.0})
+        for (double y : {1e-5, 1e-3, 0.02, 1.0, 7.5, 1e3, 1e4}) {
+            const Point2 d = v.to_data(v.to_px({x, y}));
+            EXPECT_NEAR(d.x, x, 1e-12 * 8);
+            EXPECT_NEAR(d.y / y, 1.0, 1e-12);
+        }
+    EXPECT_TRUE(std::isnan(v.to_px({0.0, 0.0}).y));    // 0 has no place on a log axis
+    EXPECT_TRUE(std::isnan(v.to_px({0.0, -1.0}).y));
+    EXPECT_TRUE(std::isnan(v.to_px({kNaN, 1.0}).x));
+}
+
+TEST(PlotAxis, AutoRangeLinearPadsFivePercent) {
+    Plot p;
+    p.series.push_back(palette_series(0, "a", {0, 5, 10}, {-1, 3, 1}));
+    Series hidden = palette_series(1, "hidden", {1000}, {1000});
+    hidden.visible = false;
+    p.series.push_back(hidden);
+    const AxisRange x = auto_range(p, AxisId::X), y = auto_range(p, AxisId::Y);
+    EXPECT_DOUBLE_EQ(x.lo, -0.5);
+    EXPECT_DOUBLE_EQ(x.hi, 10.5);
+    EXPECT_DOUBLE_EQ(y.lo, -1.2);
+    EXPECT_DOUBLE_EQ(y.hi, 3.2);
+    p.x.min = 2.0;   // explicit bounds win
+    p.y.max = 10.0;
+    EXPECT_DOUBLE_EQ(auto_range(p, AxisId::X).lo, 2.0);
+    EXPECT_DOUBLE_EQ(auto_range(p, AxisId::X).hi, 10.5);
+    EXPECT_DOUBLE_EQ(auto_range(p, AxisId::Y).hi, 10.0);
+}
+
+TEST(PlotAxis, AutoRangeLogIgnoresNonPositiveAndNonFinite) {
+    Plot p;
+    p.x.scale = Scale::Log10;
+    p.y.scale = Scale::Log10;
+    p.series.push_back(palette_series(0, "g", {1e-2, 1e-1, 1, 10, 100, -5, 1e5},
+                                      {0.0, -3.0, 1e-3, 10.0, kNaN, 4.0, kInf}));
+    const AxisRange x = auto_range(p, AxisId::X), y = auto_range(p, AxisId::Y);
+    // Only (1, 1e-3) and (10, 10) can be drawn: x ∈ [1, 10], y ∈ [1e-3, 10], padded in decades.
+    EXPECT_NEAR(std::log10(x.lo), -0.05, 1e-12);
+    EXPECT_NEAR(std::log10(x.hi), 1.05, 1e-12);
+    EXPECT_NEAR(std::log10(y.lo), -3.2, 1e-12);
+    EXPECT_NEAR(std::log10(y.hi), 1.2, 1e-12);
+    EXPECT_GT(y.lo, 0.0);
+    p.y.min = -1.0;   // unusable on a log axis: ignored
+    EXPECT_GT(auto_range(p, AxisId::Y).lo, 0.0);
+}
+
+TEST(PlotAxis, AutoRangeDegenerateAndEmpty) {
+    Plot p;
+    EXPECT_DOUBLE_EQ(auto_range(p, AxisId::X).lo, 0.0);
+    EXPECT_DOUBLE_EQ(auto_range(p, AxisId::X).hi, 1.0);
+    p.y.scale = Scale::Log10;
+    EXPECT_DOUBLE_EQ(auto_range(p, AxisId::Y).lo, 1.0);
+    EXPECT_DOUBLE_EQ(auto_range(p, AxisId::Y).hi, 10.0);
+    p.y.scale = Scale::Linear;
+    p.series.push_back(palette_series(0, "c", {3, 3}, {0, kNaN}));
+    const AxisRange x = auto_range(p, AxisId::X);
+    EXPECT_LT(x.lo, 3.0);
+    EXPECT_GT(x.hi, 3.0);
+    p.x.min = 5.0;
+    p.x.max = 5.0;   // min == max: widened around it
+    EXPECT_LT(auto_range(p, AxisId::X).lo, 5.0);
+    EXPECT_GT(auto_range(p, AxisId::X).hi, 5.0);
+    p.x.min = 8.0;
+    p.x.max = 2.0;   // reversed: swapped
+    EXPECT_DOUBLE_EQ(auto_range(p, AxisId::X).lo, 2.0);
+    EXPECT_DOUBLE_EQ(auto_range(p, AxisId::X).hi, 8.0);
+}
+
+TEST(PlotAxis, AutoRangeBarsStartAtZero) {
+    Plot p;
+    p.series.push_back(palette_series(0, "bars", {1, 2, 3}, {2, 4, 3}, SeriesKind::Bars));
+    const AxisRange y = auto_range(p, AxisId::Y), x = auto_range(p, AxisId::X);
+    EXPECT_DOUBLE_EQ(y.lo, 0.0);
+    EXPECT_DOUBLE_EQ(y.hi, 4.2);
+    EXPECT_LT(x.lo, 0.5);   // half a slot each side, then padding
+    EXPECT_GT(x.hi, 3.5);
+}
+
+TEST(PlotAxis, AutoRangeIncludesReferenceLinesAndAnnotations) {
+    Plot p;
+    p.series.push_back(palette_series(0, "a", {0, 1}, {5, 6}));
+    p.ref_lines.push_back({RefLine::Orientation::Horizontal, 1.0, "tol", {}, LineStyle::Dashed, 1.0});
+    p.annotations.push_back({3.0, 5.5, "note"});
+    EXPECT_LT(auto_range(p, AxisId::Y).lo, 1.0);
+    EXPECT_GT(auto_range(p, AxisId::X).hi, 3.0);
+}
+
+TEST(PlotAxis, ZoomAndPan) {
+    const AxisRange lin{Scale::Linear, 0.0, 10.0};
+    const AxisRange z = zoomed(lin, 2.0, 0.5);   // about x = 2: it keeps its place
+    EXPECT_NEAR(z.lo, 1.0, 1e-12);
+    EXPECT_NEAR(z.hi, 6.0, 1e-12);
+    EXPECT_NEAR(z.to_unit(2.0), lin.to_unit(2.0), 1e-12);
+    const AxisRange lg{Scale::Log10, 1e-2, 1e2};
+    const AxisRange pl = panned(lg, 0.25);   // a quarter of four decades
+    EXPECT_NEAR(pl.lo, 1e-1, 1e-13);
+    EXPECT_NEAR(pl.hi, 1e3, 1e-9);
+    const AxisRange zl = zoomed(lg, 1.0, 2.0);
+    EXPECT_NEAR(zl.lo, 1e-4, 1e-17);
+    EXPECT_NEAR(zl.hi, 1e4, 1e-8);
+    EXPECT_DOUBLE_EQ(zoomed(lin, 2.0, kNaN).hi, 10.0);   // bad input leaves the range alone
+    EXPECT_DOUBLE_EQ(panned(lin, kInf).lo, 0.0);
+}
+
+// [SECTION] Geometry ------------------------------------------------------------------------
+
+Viewport unit_view() { return {{Scale::Linear, 0.0, 10.0}, {Scale::Linear, 0.0, 10.0}, {0, 0, 100, 100}}; }
+
+TEST(PlotGeometry, PolylinesBreakAtNonFinite) {
+    Series s = palette_series(0, "s", {1, 2, 3, 4, 5, 6, 7}, {1, 2, kNaN, 3, 4, kInf, 5});
+    const auto lines = series_polylines(s, unit_view());
+    ASSERT_EQ(lines.size(), 2u);   // {1,2} and {3,4}; the lone point 7 draws no line
+    EXPECT_EQ(lines[0].size(), 2u);
+    EXPECT_EQ(lines[1].size(), 2u);
+    EXPECT_DOUBLE_EQ(lines[0][0].x, 10.0);
+    EXPECT_DOUBLE_EQ(lines[0][0].y, 90.0);
+}
+
+TEST(PlotGeometry, PolylinesBreakAtNonPositiveOnLogAxis) {
+    Viewport v = unit_view();
+    v.y = {Scale::Log10, 0.1, 100.0};
+    Series s = palette_series(0, "s", {1, 2, 3, 4, 5}, {1, 2, 0, 3, 4});
+    EXPECT_EQ(series_polylines(s, v).size(), 2u);
+    s.y[2] = -1.0;
+    EXPECT_EQ(series_polylines(s, v).size(), 2u);
+    s.y[2] = 2.5;
+    EXPECT_EQ(series_polylines(s, v).size(), 1u);
+}
+
+TEST(PlotGeometry, PolylinesAreClippedToTheDataArea) {
+    Series s = palette_series(0, "s", {5, 5, 6, 1e300}, {5, 1e200, 5, 5});
+    const auto lines = series_polylines(s, unit_view(), 4.0);
+    for (const auto& l : lines)
+        for (const Point2& p : l) {
+            EXPECT_GE(p.x, -4.0 - 1e-9);
+            EXPECT_LE(p.x, 104.0 + 1e-9);
+            EXPECT_GE(p.y, -4.0 - 1e-9);
+            EXPECT_LE(p.y, 104.0 + 1e-9);
+        }
+    // The segment up to (5, 1e200) leaves at the top edge; the next one comes back from there.
+    ASSERT_EQ(lines.size(), 2u);
+    EXPECT_NEAR(lines[0].back().y, -4.0, 1e-9);
+    EXPECT_NEAR(lines[1].front().y, -4.0, 1e-9);
+}
+
+TEST(PlotGeometry, MarkersAndBars) {
+    std::vector<double> x, y;
+    for (int i = 0; i <= 100; ++i) {
+        x.push_back(0.1 * i);
+        y.push_back(0.05 * i);
+    }
+    Series line = palette_series(0, "dense", x, y);
+    EXPECT_EQ(series_markers(line, unit_view()).size(), static_cast<std::size_t>(kMaxLineMarkers));
+    line.marker = Marker::None;
+    EXPECT_TRUE(series_markers(line, unit_view()).empty());
+    Series sc = palette_series(1, "scatter", {1, 2, 30}, {1, kNaN, 3}, SeriesKind::Scatter);
+    sc.marker = Marker::None;
+    EXPECT_EQ(effective_marker(sc), Marker::Circle);
+    EXPECT_EQ(series_markers(sc, unit_view()).size(), 1u);   // NaN and off-area points dropped
+
+    Plot p;
+    p.series.push_back(palette_series(0, "a", {2, 4, 6}, {1, 5, 3}, SeriesKind::Bars));
+    p.series.push_back(palette_series(1, "b", {2, 4, 6}, {2, 2, 2}, SeriesKind::Bars));
+    const auto a = series_bars(p, 0, unit_view()), b = series_bars(p, 1, unit_view());
+    ASSERT_EQ(a.size(), 3u);
+    ASSERT_EQ(b.size(), 3u);
+    EXPECT_NEAR(a[0].x1, b[0].x0, 1e-9);   // side by side in one slot of 0.8 × 20 px
+    EXPECT_NEAR(b[0].x1 - a[0].x0, 16.0, 1e-9);
+    EXPECT_DOUBLE_EQ(a[1].y1, 100.0);      // from y = 0 …
+    EXPECT_DOUBLE_EQ(a[1].y0, 50.0);       // … to y = 5
+    EXPECT_TRUE(series_bars(p, 5, unit_view()).empty());
+}
+
+TEST(PlotGeometry, DashesKeepTheirPhase) {
+    const std::vector<Point2> l{{0, 0}, {10, 0}, {10, 10}};
+    const auto dashes = apply_dashes(l, {4.0, 2.0});
+    // On at lengths 0–4, 6–10 (ending at the corner), 12–16 and 18–20 of the 20 px.
+    ASSERT_EQ(dashes.size(), 4u);
+    EXPECT_DOUBLE_EQ(dashes[1].front().x, 6.0);
+    EXPECT_EQ(dashes[1].size(), 2u);
+    EXPECT_DOUBLE_EQ(dashes[2].front().y, 2.0);
+    double on = 0.0;
+    for (const auto& d : dashes)
+        for (std::size_t i = 1; i < d.size(); ++i) on += std::hypot(d[i].x - d[i - 1].x, d[i].y - d[i - 1].y);
+    EXPECT_NEAR(on, 4 + 4 + 4 + 2, 1e-9);   // 0–4, 6–10, 12–16, 18–20
+    EXPECT_EQ(apply_dashes(l, {}).size(), 1u);
+    EXPECT_TRUE(dash_pattern(LineStyle::Solid, 2.0).empty());
+    EXPECT_EQ(dash_pattern(LineStyle::Dashed, 1.5).size(), 2u);
+}
+
+TEST(PlotGeometry, NearestPoint) {
+    Plot p;
+    p.series.push_back(palette_series(0, "a", {1, 5}, {1, 5}));
+    p.series.push_back(palette_series(1, "b", {5.2}, {5.1}));
+    const auto hit = nearest_point(p, unit_view(), {52, 49}, 8.0);
+    ASSERT_TRUE(hit.has_value());
+    EXPECT_EQ(hit->series, 1u);
+    EXPECT_EQ(hit->index, 0u);
+    EXPECT_FALSE(nearest_point(p, unit_view(), {90, 10}, 8.0).has_value());
+}
+
+TEST(PlotGeometry, PaletteIsOkabeItoAndDistinctInGreyscale) {
+    EXPECT_EQ(to_hex(palette_color(0)), "#0072b2");
+    EXPECT_EQ(to_hex(palette_color(1)), "#d55e00");
+    EXPECT_EQ(to_hex(palette_color(8)), "#0072b2");
+    EXPECT_EQ(to_hex(palette_color(-3)), "#0072b2");
+    for (int i = 0; i < kPaletteSize; ++i)
+        for (int j = 0; j < i; ++j) {
+            EXPECT_NE(to_hex(palette_color(i)), to_hex(palette_color(j)));
+            EXPECT_TRUE(palette_dash(i) != palette_dash(j) || palette_marker(i) != palette_marker(j)) << i << " " << j;
+        }
+}
+
+TEST(PlotLayout, BarsAtIntegersGetWholeTicks) {
+    Plot p;
+    p.series.push_back(palette_series(0, "LayerNorm", {0, 1, 2, 3}, {-1.342, -0.447, 0.447, 1.342}, SeriesKind::Bars));
+    p.series.push_back(palette_series(1, "RMSNorm", {0, 1, 2, 3}, {0.365, 0.730, 1.095, 1.461}, SeriesKind::Bars));
+    const PlotLayout L = layout_plot(p, {0, 0, 720, 450});
+    ASSERT_EQ(L.x_ticks.size(), 4u);
+    for (std::size_t i = 0; i < 4; ++i) EXPECT_EQ(L.x_ticks[i].tick.value, static_cast<double>(i));
+}
+
+TEST(PlotLayout, TicksInsideAndLegendAvoidsData) {
+    const Plot p = gradient_plot();
+    const PlotLayout L = layout_plot(p, {0, 0, 720, 450});
+    const Rect& d = L.view.px;
+    EXPECT_GT(d.x0, 20.0);
+    EXPECT_LT(d.x1, 720.0);
+    EXPECT_GT(d.y0, 16.0);   // below the title
+    EXPECT_LT(d.y1, 420.0);
+    ASSERT_FALSE(L.x_ticks.empty());
+    for (const PlacedTick& t : L.x_ticks) {
+        EXPECT_GE(t.pos, d.x0 - 1e-9);
+        EXPECT_LE(t.pos, d.x1 + 1e-9);
+    }
+    for (const PlacedTick& t : L.y_ticks) {
+        EXPECT_GE(t.pos, d.y0 - 1e-9);
+        EXPECT_LE(t.pos, d.y1 + 1e-9);
+    }
+    EXPECT_EQ(L.x_tick_labels.size(), 5u);   // 10⁻² … 10²
+    EXPECT_EQ(L.y_label.rotate_deg, -90.0);
+    ASSERT_TRUE(L.has_legend);
+    EXPECT_EQ(L.legend.size(), 2u);
+    // ‖∂L/∂W‖ falls from top-left to bottom-right: the legend goes top-right or bottom-left.
+    const bool right = L.legend_box.x1 > 0.5 * (d.x0 + d.x1), top = L.legend_box.y0 < 0.5 * (d.y0 + d.y1);
+    EXPECT_EQ(right, top);
+    EXPECT_EQ(L.annotations.size(), 1u);
+    // At 3× (the PNG export) everything lands at 3× the pixel position.
+    const PlotLayout L3 = layout_plot(p, {0, 0, 3 * 720, 3 * 450}, scaled(PlotStyle{}, 3.0));
+    EXPECT_NEAR(L3.view.px.x0, 3 * d.x0, 1e-6);
+    EXPECT_NEAR(L3.view.px.y1, 3 * d.y1, 1e-6);
+    ASSERT_EQ(L3.x_ticks.size(), L.x_ticks.size());
+    EXPECT_NEAR(L3.x_ticks[1].pos, 3 * L.x_ticks[1].pos, 1e-6);
+    EXPECT_NEAR(L3.legend_box.x0, 3 * L.legend_box.x0, 1e-6);
+    // A measured text width changes the left margin (the ImGui view passes CalcTextSize).
+    PlotStyle wide;
+    wide.text_width = [](std::string_view t, double f) { return 2.0 * estimate_text_width(t, f); };
+    EXPECT_GT(layout_plot(p, {0, 0, 720, 450}, wide).view.px.x0, d.x0);
+}
+
+// [SECTION] SVG / CSV -----------------------------------------------------------------------
+
+TEST(PlotSvg, WellFormedWithTextAndOnePathPerVisibleLine) {
+    Plot p = gradient_plot();
+    Series hidden = palette_series(2, "hidden series", {0.1, 1}, {1, 2});
+    hidden.visible = false;
+    p.series.push_back(hidden);
+    p.series.push_back(palette_series(3, "points", {0.1, 1}, {1, 2}, SeriesKind::Scatter));
+    p.caption = "Caption & notes";
+    const std::string svg = to_svg(p);
+    EXPECT_EQ(xml_problem(svg), "") << svg;
+    EXPECT_EQ(svg.rfind("<?xml", 0), 0u);
+    EXPECT_NE(svg.find("<title>Gradient norms under W&apos; = δW</title>"), std::string::npos);
+    EXPECT_NE(svg.find("<desc>Caption &amp; notes</desc>"), std::string::npos);
+    EXPECT_NE(svg.find(">weight scale δ</text>"), std::string::npos);
+    EXPECT_NE(svg.find(">‖∂L/∂W‖</text>"), std::string::npos);
+    EXPECT_NE(svg.find(">‖∂L/∂W‖ (RMSNorm)</text>"), std::string::npos);   // legend
+    EXPECT_NE(svg.find(">slope −1.00</text>"), std::string::npos);
+    EXPECT_NE(svg.find(">tolerance</text>"), std::string::npos);
+    EXPECT_NE(svg.find(">10⁻²</text>"), std::string::npos);
+    EXPECT_NE(svg.find(">10²</text>"), std::string::npos);
+    EXPECT_NE(svg.find("font-family=\"DejaVu Sans, sans-serif\""), std::string::npos);
+    EXPECT_NE(svg.find("clip-path=\"url(#normlab-grad_vs_delta-data)\""), std::string::npos);
+    EXPECT_EQ(count(svg, "<path"), 2u);               // the two visible lines; scatter has none
+    EXPECT_EQ(count(svg, "class=\"series-line\""), 2u);
+    EXPECT_EQ(svg.find("hidden series"), std::string::npos);
+    EXPECT_EQ(count(svg, "<polyline"), 0u);
+    EXPECT_GT(count(svg, "<circle"), 0u);
+    EXPECT_NE(svg.find("stroke-dasharray"), std::string::npos);   // series 1 is dashed
+}
+
+TEST(PlotSvg, LogAxisPlacesDecadesEvenly) {
+    const PlotLayout L = layout_plot(gradient_plot(), {0, 0, 720, 450});
+    std::vector<double> pos;
+    for (const PlacedTick& t : L.x_ticks)
+        if (t.tick.major) pos.push_back(t.pos);
+    ASSERT_EQ(pos.size(), 5u);
+    for (std::size_t i = 2; i < pos.size(); ++i) EXPECT_NEAR(pos[i] - pos[i - 1], pos[1] - pos[0], 1e-9);
+    // And the SVG writes them there: a text "10⁰" centred on the middle decade.
+    const std::string svg = to_svg(gradient_plot());
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "x=\"%.2f", pos[2]);
+    std::string want = buf;
+    while (want.back() == '0') want.pop_back();
+    if (want.back() == '.') want.pop_back();
+    const std::size_t at = svg.find(">10⁰</text>");
+    ASSERT_NE(at, std::string::npos);
+    EXPECT_NE(svg.substr(svg.rfind("<text", at), at - svg.rfind("<text", at)).find(want), std::string::npos);
+}
+
+TEST(PlotSvg, EscapesMarkupInLabels) {
+    Plot p;
+    p.name = "esc<ape>";
+    p.title = "a < b && c > \"d\"";
+    p.x.label = "<script>alert(1)</script>";
+    p.y.label = "it's";
+    p.series.push_back(palette_series(0, "x<y", {0, 1}, {0, 1}));
+    p.annotations.push_back({0.5, 0.5, "1 < 2"});
+    const std::string svg = to_svg(p);
+    EXPECT_EQ(xml_problem(svg), "") << svg;
+    EXPECT_EQ(svg.find("<script"), std::string::npos);
+    EXPECT_NE(svg.find("a &lt; b &amp;&amp; c &gt; &quot;d&quot;"), std::string::npos);
+    EXPECT_NE(svg.find("&lt;script&gt;"), std::string::npos);
+    EXPECT_NE(svg.find("it&apos;s"), std::string::npos);
+    EXPECT_NE(svg.find(">x&lt;y</text>"), std::string::npos);
+    EXPECT_NE(svg.find(">1 &lt; 2</text>"), std::string::npos);
+    EXPECT_NE(svg.find("id=\"normlab-esc_ape_-data\""), std::string::npos);
+}
+
+TEST(PlotSvg, InvalidUtf8AndControlCharactersAreRepaired) {
+    Plot p;
+    p.title = std::string("bad \xFF\xC0 byte\x01 end");
+    p.series.push_back(palette_series(0, "s", {0, 1}, {0, 1}));
+    const std::string svg = to_svg(p);
+    EXPECT_NE(svg.find("bad \xEF\xBF\xBD\xEF\xBF\xBD byte end"), std::string::npos);
+    EXPECT_EQ(svg.find('\x01'), std::string::npos);
+    EXPECT_EQ(svg.find('\xFF'), std::string::npos);
+}
+
+TEST(PlotSvg, BreaksLinesAtNaNAndNeverWritesNaNOrInf) {
+    Plot p;
+    p.name = "gap_test";
+    p.x.label = "x";
+    p.y.label = "y";
+    p.series.push_back(palette_series(0, "broken", {0, 1, 2, 3, 4, 5, kInf, 7}, {0, 1, kNaN, 3, 4, kInf, 6, 7}));
+    p.series.push_back(palette_series(1, "all missing", {kNaN, kNaN}, {kNaN, kNaN}));
+    p.series.push_back(palette_series(2, "scatter", {1, kNaN}, {kInf, 2}, SeriesKind::Scatter));
+    p.series.push_back(palette_series(3, "bars", {1, 2}, {kNaN, 2}, SeriesKind::Bars));
+    p.annotations.push_back({kNaN, 1.0, "lost"});
+    p.ref_lines.push_back({RefLine::Orientation::Vertical, kInf, "far line", {}, LineStyle::Dotted, 1.0});
+    const std::string svg = to_svg(p);
+    EXPECT_EQ(xml_problem(svg), "");
+    std::string lower = svg;
+    std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+    EXPECT_EQ(lower.find("nan"), std::string::npos) << svg;
+    EXPECT_EQ(lower.find("inf"), std::string::npos) << svg;
+    // One path for "broken", with two sub-paths (0–1 and 3–4); "all missing" has nothing to draw.
+    ASSERT_EQ(count(svg, "<path"), 1u);
+    const std::size_t at = svg.find("<path");
+    const std::size_t d0 = svg.find(" d=\"", at) + 4, d1 = svg.find('"', d0);
+    const std::string d = svg.substr(d0, d1 - d0);
+    EXPECT_EQ(count(d, "M"), 2u) << d;
+    EXPECT_EQ(count(d, "L"), 2u) << d;
+    EXPECT_EQ(svg.find(">lost</text>"), std::string::npos);
+}
+
+TEST(PlotSvg, HugeValuesStayBounded) {
+    Plot p;
+    p.x.min = 0.0;
+    p.x.max = 1.0;
+    p.y.min = 0.0;
+    p.y.max = 1.0;
+    p.series.push_back(palette_series(0, "wild", {0, 0.5, 1e300, 1}, {0, 1e300, -1e300, 1}));
+    const std::string svg = to_svg(p);
+    const std::regex number(R"(-?\d+(\.\d+)?)");
+    for (auto it = std::sregex_iterator(svg.begin(), svg.end(), number); it != std::sregex_iterator(); ++it)
+        EXPECT_LT(std::fabs(std::stod(it->str())), 1e4) << it->str();
+    EXPECT_EQ(xml_problem(svg), "");
+}
+
+TEST(PlotSvg, RandomOddDataNeverBreaksTheFigure) {
+    std::mt19937 rng(11);
+    std::uniform_int_distribution<int> pick(0, 9);
+    std::uniform_real_distribution<double> u(-3.0, 3.0);
+    auto odd_value = [&]() {
+        switch (pick(rng)) {
+        case 0: return kNaN;
+        case 1: return kInf;
+        case 2: return -kInf;
+        case 3: return 0.0;
+        case 4: return std::pow(10.0, 30.0 * u(rng));
+        case 5: return -std::pow(10.0, 10.0 * u(rng));
+        default: return std::pow(10.0, u(rng));
+        }
+    };
+    for (int trial = 0; trial < 150; ++trial) {
+        Plot p;
+        p.name = "fuzz";
+        p.x.scale = pick(rng) < 5 ? Scale::Log10 : Scale::Linear;
+        p.y.scale = pick(rng) < 5 ? Scale::Log10 : Scale::Linear;
+        if (pick(rng) == 0) p.x.min = odd_value();
+        if (pick(rng) == 0) p.y.max = odd_value();
+        const int ns = pick(rng) % 4;
+        for (int k = 0; k < ns; ++k) {
+            std::vector<double> x, y;
+            const int n = pick(rng) * 3;
+            for (int i = 0; i < n; ++i) {
+                x.push_back(odd_value());
+                y.push_back(odd_value());
+            }
+            p.series.push_back(palette_series(k, "s" + std::to_string(k), x, y, static_cast<SeriesKind>(pick(rng) % 3)));
+        }
+        if (pick(rng) < 3) p.annotations.push_back({odd_value(), odd_value(), "a"});
+        if (pick(rng) < 3) p.ref_lines.push_back({RefLine::Orientation::Vertical, odd_value(), "r", {}, LineStyle::Dotted, 1.0});
+        const std::string svg = to_svg(p);
+        ASSERT_EQ(xml_problem(svg), "") << "trial " << trial;
+        std::string lower = svg;
+        std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
+        ASSERT_EQ(lower.find("nan"), std::string::npos) << "trial " << trial;
+        ASSERT_EQ(lower.find("inf"), std::string::npos) << "trial " << trial;
+        // Every coordinate stays near the 720×450 figure: the numbers in attributes after the
+        // <svg> header, less colours.
+        std::string body = svg.substr(svg.find("<defs>"));
+        body = std::regex_replace(body, std::regex(">[^<]*<"), "><");
+        body = std::regex_replace(body, std::regex("#[0-9a-f]{6}"), "");
+        const std::regex number(R"(-?\d+(\.\d+)?)");
+        for (auto it = std::sregex_iterator(body.begin(), body.end(), number); it != std::sregex_iterator(); ++it)
+            ASSERT_LT(std::fabs(std::stod(it->str())), 2000.0) << "trial " << trial << ": " << it->str();
+        const std::string csv = to_csv(p);
+        ASSERT_EQ(csv.find("inf"), std::string::npos);
+        ASSERT_EQ(csv.find("nan"), std::string::npos);
+    }
+}
+
+TEST(PlotSvg, SizesAndEmptyPlot) {
+    const std::string empty = to_svg(Plot{});
+    EXPECT_EQ(xml_problem(empty), "");
+    EXPECT_EQ(count(empty, "<path"), 0u);
+    EXPECT_EQ(empty.find("class=\"legend\""), std::string::npos);
+    const std::string big = to_svg(gradient_plot(), 1600, 900);
+    EXPECT_NE(big.find("width=\"1600\" height=\"900\" viewBox=\"0 0 1600 900\""), std::string::npos);
+    const std::string bad = to_svg(gradient_plot(), kNaN, -5);
+    EXPECT_NE(bad.find("viewBox=\"0 0 720 450\""), std::string::npos);
+}
+
+TEST(PlotCsv, LongFormWithQuotingAndFullPrecision) {
+    Plot p;
+    p.series.push_back(palette_series(0, "plain", {0.1, 2}, {1.0 / 3.0, -4e-300}));
+    p.series.push_back(palette_series(1, "a, \"quoted\" label", {1, 2, 3}, {kNaN, kInf, 5}));
+    Series hidden = palette_series(2, "hidden", {1}, {1});
+    hidden.visible = false;
+    p.series.push_back(hidden);
+    p.series.push_back(palette_series(3, "ragged", {1, 2, 3}, {7}));
+    const std::string csv = to_csv(p);
+    EXPECT_EQ(csv.rfind("series,x,y\n", 0), 0u);
+    EXPECT_EQ(count(csv, "\n"), 1u + 2u + 3u + 1u);
+    EXPECT_NE(csv.find("plain,0.10000000000000001,0.33333333333333331\n"), std::string::npos);
+    EXPECT_NE(csv.find("plain,2,-4.0000000000000001e-300\n"), std::string::npos);
+    EXPECT_NE(csv.find("\"a, \"\"quoted\"\" label\",1,\n"), std::string::npos);
+    EXPECT_NE(csv.find("\"a, \"\"quoted\"\" label\",2,\n"), std::string::npos);
+    EXPECT_NE(csv.find("\"a, \"\"quoted\"\" label\",3,5\n"), std::string::npos);
+    EXPECT_NE(csv.find("ragged,1,7\n"), std::string::npos);
+    EXPECT_EQ(csv.find("hidden"), std::string::npos);
+    EXPECT_EQ(std::strtod("0.33333333333333331", nullptr), 1.0 / 3.0);
+    EXPECT_EQ(to_csv(Plot{}), "series,x,y\n");
+}
+
+// [SECTION] File I/O ------------------------------------------------------------------------
+
+TEST(FileIo, WritesExactBytesAndReplaces) {
+    TempDir dir;
+    const std::string path = (dir.path / "figure.svg").string();
+    const std::string bytes = std::string("line 1\n\0binary\xFF\n", 16) + std::string(200000, 'x');
+    write_file_atomically(path, bytes);
+    EXPECT_EQ(read_file(path), bytes);
+    write_file_atomically(path, "short");
+    EXPECT_EQ(read_file(path), "short");
+    write_file_atomically(path, "");
+    EXPECT_EQ(read_file(path), "");
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"figure.svg"});   // no temp file left
+}
+
+TEST(FileIo, KeepsPermissionsOfAnExistingFile) {
+    TempDir dir;
+    const std::string path = (dir.path / "keep.csv").string();
+    write_file_atomically(path, "a");
+    ASSERT_EQ(::chmod(path.c_str(), 0640), 0);
+    write_file_atomically(path, "b");
+    struct stat st {};
+    ASSERT_EQ(::stat(path.c_str(), &st), 0);
+    EXPECT_EQ(st.st_mode & 07777, 0640u);
+}
+
+TEST(FileIo, MissingDirectoryThrowsWithPathAndLeavesNothing) {
+    TempDir dir;
+    const std::string path = (dir.path / "no_such_dir" / "out.svg").string();
+    try {
+        write_file_atomically(path, "data");
+        FAIL() << "no exception";
+    } catch (const std::runtime_error& e) {
+        const std::string msg = e.what();
+        EXPECT_NE(msg.find(path), std::string::npos) << msg;
+        EXPECT_NE(msg.find("No such file or directory"), std::string::npos) << msg;
+        EXPECT_EQ(msg.find('\n'), std::string::npos);
+    }
+    EXPECT_TRUE(dir.entries().empty());
+    EXPECT_THROW(write_file_atomically("", "x"), std::runtime_error);
+}
+
+TEST(FileIo, FailedRenameRemovesTheTempFile) {
+    // The target is a non-empty directory: the temp file is written, the rename fails.
+    // This fails even for root, unlike a read-only directory.
+    TempDir dir;
+    const fs::path target = dir.path / "target";
+    fs::create_directory(target);
+    { std::ofstream(target / "inside") << "x"; }
+    try {
+        write_file_atomically(target.string(), "data");
+        FAIL() << "no exception";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find(target.string()), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("rename"), std::string::npos) << e.what();
+    }
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"target"});
+    EXPECT_TRUE(fs::is_directory(target));
+}
+
+TEST(FileIo, UnwritablePlaceThrows) {
+    // /proc refuses new files even for root.
+    EXPECT_THROW(write_file_atomically("/proc/normlab_test_cannot_exist.svg", "x"), std::runtime_error);
+    EXPECT_FALSE(fs::exists("/proc/normlab_test_cannot_exist.svg"));
+}
+
+TEST(FileIo, ReadOnlyDirectoryThrowsAndLeavesNoTempFile) {
+    if (::geteuid() == 0) GTEST_SKIP() << "root ignores directory permissions (covered by /proc and rename tests)";
+    TempDir dir;
+    const fs::path ro = dir.path / "ro";
+    fs::create_directory(ro);
+    { std::ofstream(ro / "old.svg") << "old"; }
+    ASSERT_EQ(::chmod(ro.c_str(), 0555), 0);
+    const std::string path = (ro / "old.svg").string();
+    try {
+        write_file_atomically(path, "new");
+        FAIL() << "no exception";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("Permission denied"), std::string::npos) << e.what();
+    }
+    ::chmod(ro.c_str(), 0755);
+    std::vector<std::string> names;
+    for (const auto& e : fs::directory_iterator(ro)) names.push_back(e.path().filename().string());
+    EXPECT_EQ(names, std::vector<std::string>{"old.svg"});
+    EXPECT_EQ(read_file(path), "old");   // the old file is untouched
+}
+
+TEST(FileIo, ReadFileErrorsNameThePath) {
+    TempDir dir;
+    const std::string missing = (dir.path / "missing.json").string();
+    try {
+        (void)read_file(missing);
+        FAIL() << "no exception";
+    } catch (const std::runtime_error& e) {
+        EXPECT_NE(std::string(e.what()).find(missing), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("No such file or directory"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW((void)read_file(dir.path.string()), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace normlab
