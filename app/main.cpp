@@ -1,1 +1,256 @@
-int main() { return 0; }
+// normlab: the desktop app. Parses the command line, opens the window, runs the frame loop.
+//
+// [SECTION] Command line
+// [SECTION] Window and GL context
+// [SECTION] Frame loop
+// [SECTION] main
+#include "explorer_lab.hpp"
+#include "main_menu.hpp"
+#include "screenshot.hpp"
+#include "theme_fonts.hpp"
+
+#include <normlab/session.hpp>
+
+#include <epoxy/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <string>
+#include <utility>
+
+namespace {
+
+using namespace normlab;
+
+constexpr int kWindowWidth = 1600, kWindowHeight = 1000;
+constexpr int kDefaultScreenshotFrames = 5;
+
+// [SECTION] Command line --------------------------------------------------------------------
+
+constexpr const char* kUsage =
+    "Usage: normlab [--screenshot OUT.png] [--frames N]\n"
+    "NormLab: a desktop lab for LayerNorm vs RMSNorm (Zhang & Sennrich, NeurIPS 2019).\n"
+    "\n"
+    "  --screenshot OUT.png  save the whole window as PNG after the last frame, then exit 0\n"
+    "  --frames N            render N frames, then exit (with --screenshot: default 5)\n"
+    "  --help                print this text\n"
+    "  --version             print the version\n"
+    "\n"
+    "Needs a display; without one, run it in a virtual one, e.g.\n"
+    "  xvfb-run -a -s \"-screen 0 1600x1000x24\" normlab --screenshot shot.png --frames 10\n";
+
+struct Options {
+    std::string screenshot;   // --screenshot: PNG path, empty for none
+    int frames = 0;           // --frames: exit after this many frames; 0 = run until closed
+};
+
+bool parse_positive(const char* text, int& out) {
+    char* end = nullptr;
+    const long v = std::strtol(text, &end, 10);
+    if (end == text || *end != '\0' || v <= 0 || v > 1000000) return false;
+    out = static_cast<int>(v);
+    return true;
+}
+
+// Returns -1 to run the app, otherwise the exit code (0 after --help/--version, 2 on bad usage).
+int parse_args(int argc, char** argv, Options& opt) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        const bool has_value = i + 1 < argc;
+        if (arg == "--help" || arg == "-h") {
+            std::fputs(kUsage, stdout);
+            return 0;
+        }
+        if (arg == "--version") {
+            std::printf("normlab %s\n", NORMLAB_VERSION);
+            return 0;
+        }
+        if (arg == "--screenshot" && has_value) {
+            opt.screenshot = argv[++i];
+        } else if (arg == "--frames" && has_value) {
+            if (!parse_positive(argv[++i], opt.frames)) {
+                std::fprintf(stderr, "normlab: --frames needs a positive whole number, got '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (arg == "--screenshot" || arg == "--frames") {
+            std::fprintf(stderr, "normlab: %s needs a value (see normlab --help)\n", arg.c_str());
+            return 2;
+        } else {
+            std::fprintf(stderr, "normlab: unknown argument '%s' (see normlab --help)\n", arg.c_str());
+            return 2;
+        }
+    }
+    if (!opt.screenshot.empty() && opt.frames == 0) opt.frames = kDefaultScreenshotFrames;
+    return -1;
+}
+
+// [SECTION] Window and GL context -----------------------------------------------------------
+
+std::string glfw_error() {
+    const char* description = nullptr;
+    glfwGetError(&description);
+    return description != nullptr ? description : "no details";
+}
+
+// A core-profile window: GL 4.3 (the GPU lab's compute shaders), else 3.3 (all but the GPU lab).
+GLFWwindow* create_window(int width, int height) {
+    for (const auto& [major, minor] : {std::pair{4, 3}, std::pair{3, 3}}) {
+        glfwDefaultWindowHints();
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, major);
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, minor);
+        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+        glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+        if (GLFWwindow* window = glfwCreateWindow(width, height, "NormLab", nullptr, nullptr)) return window;
+    }
+    return nullptr;
+}
+
+ui::AppInfo query_gl(const ui::Fonts& fonts) {
+    ui::AppInfo info;
+    const int version = epoxy_gl_version();   // e.g. 45 for 4.5
+    info.gl_version = std::to_string(version / 10) + "." + std::to_string(version % 10);
+    info.renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
+    info.has_gl43 = version >= 43;
+    info.font_warning = fonts.warning;
+    return info;
+}
+
+// "normlab-20250101-093000.png", in the current folder.
+std::string timestamped_png_name() {
+    const std::time_t now = std::time(nullptr);
+    char buf[64];
+    std::strftime(buf, sizeof buf, "normlab-%Y%m%d-%H%M%S.png", std::localtime(&now));
+    return buf;
+}
+
+// [SECTION] Frame loop ----------------------------------------------------------------------
+
+// Runs until the window closes, Quit, or opt.frames frames; returns the exit code.
+int run(GLFWwindow* window, const Options& opt) {
+    ImGuiIO& io = ImGui::GetIO();
+    ui::AppUi ui;
+    ui::Fonts fonts;
+    load_fonts(fonts, ui.font_px);
+    int theme_px = 0;
+    bool theme_dark = false;
+    const ui::AppInfo info = query_gl(fonts);
+    if (!fonts.warning.empty()) std::fprintf(stderr, "normlab: %s\n", fonts.warning.c_str());
+
+    Session session;
+    ui::ExplorerUi explorer_ui;
+    ImVec2 last_work_size(0.0f, 0.0f);
+
+    for (int frame = 1; !glfwWindowShouldClose(window) && !ui.quit; ++frame) {
+        glfwPollEvents();
+        if (ui.font_px != fonts.px) {
+            load_fonts(fonts, ui.font_px);
+            ImGui_ImplOpenGL3_DestroyFontsTexture();
+            ImGui_ImplOpenGL3_CreateFontsTexture();
+        }
+        if (ui.font_px != theme_px || ui.dark != theme_dark) {
+            ui::apply_theme(ui.dark, ui.font_px);
+            theme_px = ui.font_px;
+            theme_dark = ui.dark;
+        }
+
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui_ImplGlfw_NewFrame();
+        if (opt.frames > 0) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);   // scripted runs: no hover
+        ImGui::NewFrame();
+
+        ui::draw_main_menu(ui, explorer_ui, info);
+        const ImGuiViewport* viewport = ImGui::GetMainViewport();
+        if (viewport->WorkSize.x != last_work_size.x || viewport->WorkSize.y != last_work_size.y) {
+            ui.relayout = true;   // first frames (the menu bar takes its height) and window resizes
+            last_work_size = viewport->WorkSize;
+        }
+        ui::draw_explorer_lab(session.explorer, explorer_ui, fonts, viewport->WorkPos, viewport->WorkSize,
+                              ui.relayout ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
+        ui.relayout = false;
+        ui::draw_popups(ui);
+
+        ImGui::Render();
+        int fb_w = 0, fb_h = 0;
+        glfwGetFramebufferSize(window, &fb_w, &fb_h);
+        glViewport(0, 0, fb_w, fb_h);
+        const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+        glClearColor(bg.x, bg.y, bg.z, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+
+        // Captures read the back buffer, so they happen here: rendered, not yet swapped.
+        const bool last_frame = opt.frames > 0 && frame >= opt.frames;
+        if (last_frame && !opt.screenshot.empty()) {
+            if (const std::string err = ui::save_back_buffer_png(opt.screenshot, fb_w, fb_h); !err.empty()) {
+                std::fprintf(stderr, "normlab: cannot save the screenshot: %s\n", err.c_str());
+                return 1;
+            }
+        }
+        if (ui.save_screenshot) {
+            const std::string name = timestamped_png_name();
+            const std::string err = ui::save_back_buffer_png(name, fb_w, fb_h);
+            ui.status = err.empty() ? "Saved " + name : "⚠ " + err;
+            ui.save_screenshot = false;
+        }
+        if (last_frame) break;
+        glfwSwapBuffers(window);
+    }
+    return 0;
+}
+
+}  // namespace
+
+// [SECTION] main ----------------------------------------------------------------------------
+
+int main(int argc, char** argv) {
+    Options opt;
+    if (const int code = parse_args(argc, argv, opt); code >= 0) return code;
+
+    if (glfwInit() != GLFW_TRUE) {
+        std::fprintf(stderr,
+                     "normlab: no display to open a window on (%s); run it in a virtual one: "
+                     "xvfb-run -a normlab\n",
+                     glfw_error().c_str());
+        return 1;
+    }
+    int width = kWindowWidth, height = kWindowHeight;
+    if (opt.frames == 0) {   // interactive: fit the screen's work area
+        int x = 0, y = 0, w = 0, h = 0;
+        if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) glfwGetMonitorWorkarea(monitor, &x, &y, &w, &h);
+        if (w > 0 && h > 0) {
+            width = std::min(width, w);
+            height = std::min(height, h);
+        }
+    }
+    GLFWwindow* window = create_window(width, height);
+    if (window == nullptr) {
+        std::fprintf(stderr, "normlab: cannot create an OpenGL 3.3 core window (%s)\n", glfw_error().c_str());
+        glfwTerminate();
+        return 1;
+    }
+    glfwMakeContextCurrent(window);
+    glfwSwapInterval(opt.frames > 0 ? 0 : 1);
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    ImGui::GetIO().IniFilename = nullptr;   // the app lays its windows out; no imgui.ini in the user's folder
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 330 core");
+
+    const int code = run(window, opt);
+
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return code;
+}

@@ -1,0 +1,459 @@
+// The Explorer lab (see explorer_lab.hpp).
+//
+// [SECTION] Actions         — presets behind buttons and keys (E, L, R, I, Shift+R, D)
+// [SECTION] Helpers         — headings, entry grids, action buttons
+// [SECTION] Inputs panel    — x, W, g and b, ε
+// [SECTION] δ row           — the re-scaling under test
+// [SECTION] Outputs panel   — a = W x, then LayerNorm | RMSNorm
+// [SECTION] The lab window
+#include "explorer_lab.hpp"
+
+#include "bar_chart.hpp"
+#include "palette.hpp"
+#include "ui_util.hpp"
+
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <exception>
+#include <optional>
+#include <string>
+
+namespace normlab::ui {
+
+// [SECTION] Actions -------------------------------------------------------------------------
+
+namespace {
+
+void set_x(ExplorerState& s, ExplorerUi& ui, const Vec& x) {
+    explorer_set_x(s, x, ui.square_W);
+    ui.x_text_error.clear();
+}
+
+}  // namespace
+
+const ExplorerAction kExplorerActions[kExplorerActionCount] = {
+    {ExplorerAction::Group::X, "2, 4, 6, 8", 'E', false, "x = [2, 4, 6, 8], the paper explainer's example",
+     "LayerNorm gives ≈ [−1.342, −0.447, 0.447, 1.342], RMSNorm ≈ [0.365, 0.730, 1.095, 1.461].",
+     [](ExplorerState& s, ExplorerUi& ui) { set_x(s, ui, explorer_example_x()); }},
+    {ExplorerAction::Group::X, "200, 300, 150, 250", 'L', false, "x = [200, 300, 150, 250], large, far from zero mean",
+     "RMSNorm keeps the common offset, LayerNorm removes it.",
+     [](ExplorerState& s, ExplorerUi& ui) { set_x(s, ui, explorer_large_x()); }},
+    {ExplorerAction::Group::X, "Random", 'R', false, "random x",
+     "xᵢ ~ N(1, 2²), rounded to 0.01, from a seed that advances on every use.",
+     [](ExplorerState& s, ExplorerUi& ui) {
+         explorer_random_x(s);
+         ui.x_text_error.clear();
+     }},
+    {ExplorerAction::Group::W, "Identity", 'I', false, "W = identity",
+     "Ones on the diagonal: a = x when n = m.",
+     [](ExplorerState& s, ExplorerUi&) { explorer_identity_W(s); }},
+    {ExplorerAction::Group::W, "Random W", 'R', true, "random W",
+     "Wᵢⱼ ~ N(0, 1/m), rounded to 0.01, from a seed that advances on every use.",
+     [](ExplorerState& s, ExplorerUi&) { explorer_random_W(s); }},
+    {ExplorerAction::Group::Delta, "δ = 1", 'D', false, "δ = 1", "No re-scaling: the outputs the outlines show.",
+     [](ExplorerState& s, ExplorerUi&) { s.delta = 1.0; }},
+};
+
+std::string key_name(const ExplorerAction& action) {
+    return std::string(action.shift ? "Shift+" : "") + action.key;
+}
+
+namespace {
+
+using Index = Eigen::Index;
+
+const ImVec4 kErrorColor(0.75f, 0.05f, 0.05f, 1.0f);
+const ImVec4 kGoodColor(0.05f, 0.50f, 0.15f, 1.0f);
+
+// [SECTION] Helpers -------------------------------------------------------------------------
+
+void heading(const Fonts& fonts, const char* text) {
+    ImGui::Spacing();
+    ImGui::PushFont(fonts.heading);
+    ImGui::TextUnformatted(text);
+    ImGui::PopFont();
+    ImGui::Separator();
+}
+
+// Width of the m and n sliders: up to 12 em, leaving room for the n row's label and checkbox.
+float size_slider_width() {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float label_and_checkbox = ImGui::CalcTextSize("n (outputs)").x + ImGui::GetFrameHeight() +
+                                     ImGui::CalcTextSize("n = m").x + style.ItemInnerSpacing.x * 2.0f +
+                                     style.ItemSpacing.x;
+    return std::clamp(ImGui::GetContentRegionAvail().x - label_and_checkbox, 5.0f * ImGui::GetFontSize(),
+                      12.0f * ImGui::GetFontSize());
+}
+
+// Entries of v (length k) as a grid of "v₁ [drag]" cells filling the available width.
+// Returns true when an entry changed.
+bool entry_grid(const char* id, const char* symbol, Vec& v, const char* help) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float label_w = ImGui::CalcTextSize((std::string(symbol) + subscript(v.size())).c_str()).x;
+    const float avail = ImGui::GetContentRegionAvail().x + style.ItemSpacing.x;
+    const float min_cell_w = label_w + style.ItemInnerSpacing.x + 4.0f * ImGui::GetFontSize() + style.ItemSpacing.x;
+    const int cols = std::clamp(static_cast<int>(avail / min_cell_w), 1, static_cast<int>(v.size()));
+    const float cell_w = std::floor(avail / static_cast<float>(cols));
+    const float drag_w = cell_w - label_w - style.ItemInnerSpacing.x - style.ItemSpacing.x;
+    const double speed = std::max(1e-3, 0.005 * v.cwiseAbs().maxCoeff());
+    const float x0 = ImGui::GetCursorPosX();
+
+    bool changed = false;
+    ImGui::PushID(id);
+    for (Index i = 0; i < v.size(); ++i) {
+        const auto col = static_cast<int>(i % cols);
+        if (col > 0) ImGui::SameLine(x0 + static_cast<float>(col) * cell_w);
+        ImGui::PushID(static_cast<int>(i));
+        ImGui::AlignTextToFramePadding();
+        const std::string label = symbol + subscript(i + 1);
+        ImGui::TextUnformatted(label.c_str());
+        ImGui::SameLine(x0 + static_cast<float>(col) * cell_w + label_w + style.ItemInnerSpacing.x);
+        ImGui::SetNextItemWidth(drag_w);
+        changed |= ImGui::DragScalar("##v", ImGuiDataType_Double, &v(i), static_cast<float>(speed), nullptr, nullptr,
+                                     "%.4g");
+        tooltip(help);
+        ImGui::PopID();
+    }
+    ImGui::PopID();
+    return changed;
+}
+
+// The buttons of one group on one row, each with its tooltip and key.
+void action_buttons(ExplorerAction::Group group, ExplorerState& s, ExplorerUi& ui) {
+    bool first = true;
+    for (const ExplorerAction& action : kExplorerActions) {
+        if (action.group != group) continue;
+        if (!first) ImGui::SameLine();
+        first = false;
+        if (ImGui::Button(action.label)) action.apply(s, ui);
+        const std::string help = std::string(action.what) + ". " + action.help + " (key " + key_name(action) + ")";
+        tooltip(help.c_str());
+    }
+}
+
+// Width of action_buttons(group).
+float action_buttons_width(ExplorerAction::Group group) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    float w = 0.0f;
+    for (const ExplorerAction& action : kExplorerActions) {
+        if (action.group == group) w += ImGui::CalcTextSize(action.label).x + 2.0f * style.FramePadding.x + style.ItemSpacing.x;
+    }
+    return w;
+}
+
+void handle_shortcuts(ExplorerState& s, ExplorerUi& ui) {
+    for (const ExplorerAction& action : kExplorerActions) {
+        if (letter_pressed(action.key, action.shift)) action.apply(s, ui);
+    }
+}
+
+// [SECTION] Inputs panel --------------------------------------------------------------------
+
+void draw_x_section(ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
+    heading(fonts, "Input x");
+    action_buttons(ExplorerAction::Group::X, s, ui);
+
+    bool changed = false;
+    int m = static_cast<int>(s.x.size());
+    ImGui::SetNextItemWidth(size_slider_width());
+    if (ImGui::SliderInt("m (inputs)", &m, 2, 64)) {
+        explorer_resize(s, m, ui.square_W ? m : s.W.rows());
+        changed = true;
+    }
+    tooltip("Length m of x (2..64). Existing entries are kept; new ones start at 0.");
+
+    changed |= entry_grid("x", "x", s.x, "Drag left/right to change this entry; double-click to type a value.");
+
+    if (!ui.x_text_editing && ui.x_text_error.empty()) ui.x_text = format_number_list(s.x);
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    ImGui::InputTextWithHint("##paste", "paste numbers: 2, 4, 6, 8", &ui.x_text);
+    ui.x_text_editing = ImGui::IsItemActive();
+    if (ImGui::IsItemDeactivatedAfterEdit()) {
+        const ParsedList parsed = parse_number_list(ui.x_text, kExplorerMinSize, kExplorerMaxSize);
+        ui.x_text_error = parsed.error;
+        if (parsed.values) explorer_set_x(s, *parsed.values, ui.square_W);
+    }
+    tooltip("Type or paste 2 to 64 numbers separated by commas, semicolons or spaces "
+            "(\"[2, 4, 6, 8]\" works too); Enter applies them as x.");
+    if (changed) ui.x_text_error.clear();
+    if (!ui.x_text_error.empty()) ImGui::TextColored(kErrorColor, "✗ %s", ui.x_text_error.c_str());
+}
+
+void draw_W_section(ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
+    heading(fonts, "Weights W");
+    bool no_W = !s.use_W;
+    if (ImGui::Checkbox("no W (a = x)", &no_W)) explorer_set_use_W(s, !no_W);
+    tooltip("Skip the weights: the norms act on x itself (a = x, n = m).");
+    if (!s.use_W) {
+        ImGui::TextDisabled("a = x: the norms see x directly (n = m = %d).", static_cast<int>(s.x.size()));
+        return;
+    }
+    ImGui::SameLine();
+    action_buttons(ExplorerAction::Group::W, s, ui);
+
+    ImGui::BeginDisabled(ui.square_W);
+    int n = static_cast<int>(s.W.rows());
+    ImGui::SetNextItemWidth(size_slider_width());
+    if (ImGui::SliderInt("n (outputs)", &n, 2, 64)) explorer_resize(s, s.x.size(), n);
+    tooltip("Number n of rows of W, the layer's outputs (2..64). Existing entries are kept.");
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    if (ImGui::Checkbox("n = m", &ui.square_W) && ui.square_W) explorer_resize(s, s.x.size(), s.x.size());
+    tooltip("Keep W square: n follows m.");
+
+    const float width = ImGui::GetContentRegionAvail().x;
+    heatmap_editor("W", s.W, ui.heatmap, width, 3.0f * ImGui::GetFontSize(), fonts.small,
+                   "a = W x:  aᵢ = Σⱼ Wᵢⱼ xⱼ  (paper eq. 1).");
+
+    const std::string cell = "W" + subscript(ui.heatmap.row + 1) + "," + subscript(ui.heatmap.col + 1);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(cell.c_str());
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
+    ImGui::DragScalar("##cell", ImGuiDataType_Double, &s.W(ui.heatmap.row, ui.heatmap.col), 0.01f, nullptr,
+                      nullptr, "%.4g");
+    tooltip("The selected cell of W: drag left/right to change it, double-click to type.");
+}
+
+void draw_gain_bias_section(ExplorerState& s, const Fonts& fonts) {
+    heading(fonts, "Gain g and bias b");
+    if (ImGui::Button("Reset: g = 1, b = 0")) {
+        s.g.setOnes();
+        s.b.setZero();
+    }
+    tooltip("Reset: with g = 1 and b = 0 the outputs are the normalized inputs, y = ā.");
+    entry_grid("g", "g", s.g, "Gain gᵢ:  yᵢ = āᵢ gᵢ + bᵢ  (paper eq. 2 and 4).");
+    entry_grid("b", "b", s.b, "Bias bᵢ:  yᵢ = āᵢ gᵢ + bᵢ, added after normalizing.");
+}
+
+void draw_eps_section(ExplorerState& s, const Fonts& fonts) {
+    heading(fonts, "ε (keeps the division finite)");
+    ImGui::SetNextItemWidth(12.0f * ImGui::GetFontSize());
+    const double lo = 1e-12, hi = 1.0;
+    ImGui::SliderScalar("ε", ImGuiDataType_Double, &s.eps, &lo, &hi, "%.1e", ImGuiSliderFlags_Logarithmic);
+    tooltip("ε, from 1e−12 to 1 on a log scale: negligible while mean(a²) ≫ ε; at small δ it breaks the invariance.");
+    if (ImGui::RadioButton("inside √:  √(σ₀² + ε)", s.eps_mode == EpsMode::InsideSqrt)) {
+        s.eps_mode = EpsMode::InsideSqrt;
+    }
+    tooltip("Divide by √(σ₀² + ε), σ₀ being LayerNorm's std or RMSNorm's RMS without ε: "
+            "PyTorch, Hugging Face and the paper's TensorFlow code (the default).");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("added:  σ₀ + ε", s.eps_mode == EpsMode::AddToRms)) s.eps_mode = EpsMode::AddToRms;
+    tooltip("Divide by σ₀ + ε: the paper's PyTorch file, a / (RMS(a) + ε).");
+}
+
+// [SECTION] δ row ---------------------------------------------------------------------------
+
+void draw_delta_row(ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
+    const char* const scale_x = "scale x  (x' = δx)";
+    const char* const scale_W = "scale W  (W' = δW)";
+    // The slider takes what the label, radio buttons and button leave, within [6, 16] em.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float em = ImGui::GetFontSize();
+    const float radio_w = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x;
+    const float others = fonts.heading->CalcTextSizeA(fonts.heading->FontSize, FLT_MAX, 0.0f, "δ").x +
+                         2.0f * radio_w + ImGui::CalcTextSize(scale_x).x + ImGui::CalcTextSize(scale_W).x +
+                         action_buttons_width(ExplorerAction::Group::Delta) + 3.0f * style.ItemSpacing.x;
+    const float slider_w = std::clamp(ImGui::GetContentRegionAvail().x - others, 6.0f * em, 16.0f * em);
+
+    ImGui::PushFont(fonts.heading);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("δ");
+    ImGui::PopFont();
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(slider_w);
+    ImGui::SliderScalar("##delta", ImGuiDataType_Double, &s.delta, &kExplorerMinDelta, &kExplorerMaxDelta, "%.4g",
+                        ImGuiSliderFlags_Logarithmic);
+    tooltip("Re-scaling factor δ from 10⁻³ to 10³ on a log scale (paper Table 1): "
+            "LayerNorm and RMSNorm outputs should not move, up to ε.");
+    ImGui::SameLine();
+    if (ImGui::RadioButton(scale_x, s.target == ScaleTarget::X)) s.target = ScaleTarget::X;
+    tooltip("Dataset re-scaling: the input becomes δx, so a becomes δa.");
+    ImGui::SameLine();
+    if (ImGui::RadioButton(scale_W, s.target == ScaleTarget::W)) s.target = ScaleTarget::W;
+    tooltip("Weight-matrix re-scaling: W becomes δW, so a becomes δa (without W, the same as scaling x).");
+    ImGui::SameLine();
+    action_buttons(ExplorerAction::Group::Delta, s, ui);
+}
+
+// [SECTION] Outputs panel -------------------------------------------------------------------
+
+Vec row_of(const Mat& m) { return m.row(0).transpose(); }
+
+void swatch(palette::Rgb color) {
+    const float s = ImGui::GetFontSize() * 0.8f;
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float y = p.y + 0.5f * (ImGui::GetTextLineHeight() - s);
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + s, y + s), to_u32(color), 2.0f);
+    ImGui::Dummy(ImVec2(s, ImGui::GetTextLineHeight()));
+    ImGui::SameLine();
+}
+
+const char* summed_input_formula(const ExplorerState& s) {
+    if (!s.use_W) return s.delta == 1.0 ? "a = x" : "a = δx";
+    if (s.delta == 1.0) return "a = W x";
+    return s.target == ScaleTarget::X ? "a = W (δx)" : "a = (δW) x";
+}
+
+// One norm's column: caption with its statistics, formula, bar chart, and how far it moved.
+struct NormPanel {
+    const char* id;
+    const char* name;
+    std::string stats;        // "μ = 5.000   σ = 2.236"
+    const char* formula;
+    const char* help;
+    palette::Rgb color;
+    const Vec* y;        // n: outputs at δ
+    const Vec* y_ref;    // n: outputs at δ = 1, or null: no outlines
+    double shift;        // max |y − y(δ = 1)|
+};
+
+void draw_norm_panel(const NormPanel& p, double delta, const ExplorerUi& ui, const Fonts& fonts, AxisRange range,
+                     float chart_h) {
+    ImGui::BeginGroup();
+    swatch(p.color);
+    ImGui::PushFont(fonts.bold);
+    ImGui::TextUnformatted(p.name);
+    ImGui::PopFont();
+    ImGui::SameLine();
+    ImGui::TextUnformatted(p.stats.c_str());
+    ImGui::TextDisabled("%s", p.formula);
+    ImGui::EndGroup();
+    tooltip(p.help);
+
+    BarChart chart;
+    chart.id = p.id;
+    chart.symbol = "y";
+    chart.color = p.color;
+    chart.range = range;
+    chart.values = p.y;
+    chart.reference = p.y_ref;
+    chart.reference_name = "δ = 1";
+    chart.value_labels = ui.value_labels;
+    chart.small_font = fonts.small;
+    draw_bar_chart(chart, ImVec2(ImGui::GetContentRegionAvail().x, chart_h));
+
+    if (delta == 1.0) {
+        ImGui::TextDisabled("δ = 1: move δ to test the invariance.");
+    } else if (p.shift < 1e-6) {
+        ImGui::TextColored(kGoodColor, "✓ unchanged:  max |y − y(δ=1)| = %s", fmt_value(p.shift).c_str());
+    } else if (p.shift < 1e-2) {
+        ImGui::TextColored(kGoodColor, "≈ unchanged up to ε:  max |Δy| = %s", fmt_value(p.shift).c_str());
+    } else {
+        ImGui::TextColored(kErrorColor, "✗ changed:  max |y − y(δ=1)| = %s", fmt_value(p.shift).c_str());
+    }
+}
+
+void draw_outputs(const ExplorerState& s, const ExplorerUi& ui, const ExplorerResults& r, const Fonts& fonts) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    const float avail_h = ImGui::GetContentRegionAvail().y;
+    const float a_chart_h = std::floor(0.26f * avail_h);
+    const float norm_chart_h = avail_h - a_chart_h - 5.0f * line - 4.0f * style.ItemSpacing.y;
+
+    // a = W x: the summed inputs both norms start from.
+    ImGui::BeginGroup();
+    swatch(palette::kSummedInputBar);
+    ImGui::PushFont(fonts.bold);
+    ImGui::Text("Summed inputs  %s", summed_input_formula(s));
+    ImGui::PopFont();
+    ImGui::SameLine();
+    ImGui::Text("   μ = %s   σ₀ = %s   RMS = %s   (no ε)", fmt_value(r.stats.mean).c_str(),
+                fmt_value(r.stats.std).c_str(), fmt_value(r.stats.rms).c_str());
+    ImGui::EndGroup();
+    tooltip("aᵢ = Σⱼ Wᵢⱼ xⱼ (paper eq. 1), with its mean μ, standard deviation σ₀ = √mean((a − μ)²) "
+            "and RMS = √mean(a²), before ε.");
+    const Vec a = row_of(r.layernorm.a);
+    BarChart a_chart;
+    a_chart.id = "a";
+    a_chart.symbol = "a";
+    a_chart.color = palette::kSummedInputBar;
+    a_chart.range = nice_range({&a});
+    a_chart.values = &a;
+    a_chart.value_labels = ui.value_labels;
+    a_chart.small_font = fonts.small;
+    draw_bar_chart(a_chart, ImVec2(ImGui::GetContentRegionAvail().x, a_chart_h));
+    ImGui::Spacing();
+
+    // LayerNorm | RMSNorm on one shared value axis, so that their bars compare.
+    const bool outline = ui.show_reference && s.delta != 1.0;
+    const Vec ln = row_of(r.layernorm.y), rms = row_of(r.rmsnorm.y);
+    const Vec ln_ref = row_of(r.layernorm_ref.y), rms_ref = row_of(r.rmsnorm_ref.y);
+    const Vec* ln_outline = outline ? &ln_ref : nullptr;
+    const Vec* rms_outline = outline ? &rms_ref : nullptr;
+    const AxisRange range = nice_range({&ln, &rms, ln_outline, rms_outline});
+    const bool inside = s.eps_mode == EpsMode::InsideSqrt;
+    const GroupStats& ln_stats = r.layernorm.cache.groups.front();
+    const GroupStats& rms_stats = r.rmsnorm.cache.groups.front();
+
+    const NormPanel panels[] = {
+        {"layernorm", "LayerNorm",
+         "   μ = " + fmt_value(ln_stats.mean) + "   σ = " + fmt_value(ln_stats.denom),
+         inside ? "ā = (a − μ) / σ,   σ = √(mean((a − μ)²) + ε)" : "ā = (a − μ) / σ,   σ = √mean((a − μ)²) + ε",
+         "LayerNorm re-centres and re-scales (paper eq. 2–3); σ includes ε as shown. "
+         "Computed by normlab::layer_forward (core/src/norm.cpp).",
+         palette::kLayerNormBar, &ln, ln_outline, r.layernorm_shift},
+        {"rmsnorm", "RMSNorm", "   RMS = " + fmt_value(rms_stats.denom),
+         inside ? "ā = a / RMS(a),   RMS(a) = √(mean(a²) + ε)" : "ā = a / RMS(a),   RMS(a) = √mean(a²) + ε",
+         "RMSNorm only re-scales, no re-centring (paper eq. 4); RMS includes ε as shown. "
+         "Computed by normlab::layer_forward (core/src/norm.cpp).",
+         palette::kRmsNormBar, &rms, rms_outline, r.rmsnorm_shift},
+    };
+    const float col_w = std::floor(0.5f * (ImGui::GetContentRegionAvail().x - style.ItemSpacing.x));
+    const float col_h = ImGui::GetContentRegionAvail().y;
+    for (const NormPanel& p : panels) {
+        if (&p != panels) ImGui::SameLine();
+        ImGui::BeginChild(p.id, ImVec2(col_w, col_h), false, ImGuiWindowFlags_NoScrollbar);
+        draw_norm_panel(p, s.delta, ui, fonts, range, norm_chart_h);
+        ImGui::EndChild();
+    }
+}
+
+}  // namespace
+
+// [SECTION] The lab window ------------------------------------------------------------------
+
+void draw_explorer_lab(ExplorerState& state, ExplorerUi& ui, const Fonts& fonts, ImVec2 pos, ImVec2 size,
+                       ImGuiCond cond) {
+    ImGui::SetNextWindowPos(pos, cond);
+    ImGui::SetNextWindowSize(size, cond);
+    if (!ImGui::Begin(kExplorerInfo.title, nullptr, ImGuiWindowFlags_NoCollapse)) {
+        ImGui::End();
+        return;
+    }
+    // Keys act while no pop-up or menu is open (the menu bar keeps focus after a menu is used).
+    if (!ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) handle_shortcuts(state, ui);
+
+    const float font = ImGui::GetFontSize();
+    const float inputs_w = std::clamp(0.35f * ImGui::GetContentRegionAvail().x, 20.0f * font, 36.0f * font);
+    ImGui::BeginChild("inputs", ImVec2(inputs_w, 0.0f), true);
+    draw_x_section(state, ui, fonts);
+    draw_W_section(state, ui, fonts);
+    draw_gain_bias_section(state, fonts);
+    draw_eps_section(state, fonts);
+    ImGui::EndChild();
+
+    ImGui::SameLine();
+    ImGui::BeginChild("outputs");
+    draw_delta_row(state, ui, fonts);
+    ImGui::TextDisabled("y = ā ⊙ g + b.  Bars: outputs at this δ; outlines: at δ = 1.  Hover a bar for its value.");
+    std::optional<ExplorerResults> results;
+    std::string error;
+    try {
+        results = compute_explorer(state);
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    if (results) {
+        draw_outputs(state, ui, *results, fonts);
+    } else {
+        ImGui::TextColored(kErrorColor, "Cannot compute: %s", error.c_str());
+    }
+    ImGui::EndChild();
+    ImGui::End();
+}
+
+}  // namespace normlab::ui

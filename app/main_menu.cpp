@@ -1,0 +1,160 @@
+// The main menu bar and its pop-ups.
+//
+// [SECTION] Keyboard shortcuts (app-wide)
+// [SECTION] Menus
+// [SECTION] Pop-ups: About, This lab, Keyboard shortcuts
+#include "main_menu.hpp"
+
+#define GLFW_INCLUDE_NONE   // key codes only
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <string>
+
+namespace normlab::ui {
+
+namespace {
+
+constexpr int kMinFontPx = 16, kMaxFontPx = 32, kFontStepPx = 4;   // menu sizes: 16, 20, ..., 32
+
+struct Shortcut {
+    const char* keys;
+    const char* action;
+};
+
+const Shortcut kAppShortcuts[] = {
+    {"Ctrl+Q", "quit"},
+    {"F12", "save a screenshot (PNG) in the current folder"},
+    {"Ctrl+=  /  Ctrl+−", "larger / smaller text"},
+};
+
+// [SECTION] Keyboard shortcuts (app-wide) ---------------------------------------------------
+
+void handle_shortcuts(AppUi& ui) {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) ui.quit = true;
+    if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) ui.save_screenshot = true;
+    if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_EQUAL, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD, false))) {
+        ui.font_px = std::min(kMaxFontPx, ui.font_px + kFontStepPx);
+    }
+    if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_MINUS, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT, false))) {
+        ui.font_px = std::max(kMinFontPx, ui.font_px - kFontStepPx);
+    }
+}
+
+// [SECTION] Menus ---------------------------------------------------------------------------
+
+void draw_menus(AppUi& ui, ExplorerUi& explorer) {
+    if (ImGui::BeginMenu("File")) {
+        if (ImGui::MenuItem("Save screenshot", "F12")) ui.save_screenshot = true;
+        ImGui::Separator();
+        if (ImGui::MenuItem("Quit", "Ctrl+Q")) ui.quit = true;
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("View")) {
+        ImGui::MenuItem("Outlines at δ = 1", nullptr, &explorer.show_reference);
+        ImGui::MenuItem("Values on bars", nullptr, &explorer.value_labels);
+        ImGui::Separator();
+        if (ImGui::BeginMenu("Text size")) {
+            for (int px = kMinFontPx; px <= kMaxFontPx; px += kFontStepPx) {
+                const std::string label = std::to_string(px) + " px" + (px == kDefaultFontPx ? " (default)" : "");
+                if (ImGui::MenuItem(label.c_str(), nullptr, ui.font_px == px)) ui.font_px = px;
+            }
+            ImGui::EndMenu();
+        }
+        ImGui::MenuItem("Dark theme", nullptr, &ui.dark);
+        if (ImGui::MenuItem("Reset layout")) ui.relayout = true;
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Help")) {
+        if (ImGui::MenuItem("This lab: equations and code")) ui.open_lab_help = true;
+        if (ImGui::MenuItem("Keyboard shortcuts")) ui.open_shortcuts = true;
+        ImGui::Separator();
+        if (ImGui::MenuItem("About NormLab")) ui.open_about = true;
+        ImGui::EndMenu();
+    }
+}
+
+// Right-aligned: warnings first (what cannot be done), then the last status message.
+void draw_status(const AppUi& ui, const AppInfo& info) {
+    std::string text;
+    if (!info.has_gl43) text += "⚠ GPU lab needs OpenGL 4.3 (this context: " + info.gl_version + ")   ";
+    if (!info.font_warning.empty()) text += "⚠ " + info.font_warning + "   ";
+    text += ui.status.empty() ? "OpenGL " + info.gl_version + " · " + info.renderer : ui.status;
+    const float w = ImGui::CalcTextSize(text.c_str()).x;
+    ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowWidth() - w - ImGui::GetStyle().WindowPadding.x));
+    if (!info.has_gl43 || !info.font_warning.empty()) {
+        ImGui::TextColored(ImVec4(0.70f, 0.30f, 0.0f, 1.0f), "%s", text.c_str());
+    } else {
+        ImGui::TextDisabled("%s", text.c_str());
+    }
+}
+
+// [SECTION] Pop-ups: About, This lab, Keyboard shortcuts ------------------------------------
+
+bool begin_popup(const char* name, bool& open_request) {
+    if (open_request) ImGui::OpenPopup(name);
+    open_request = false;
+    ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    return ImGui::BeginPopupModal(name, nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+}
+
+void end_popup() {
+    ImGui::Spacing();
+    if (ImGui::Button("Close") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+}
+
+}  // namespace
+
+void draw_popups(AppUi& ui) {
+    if (begin_popup("About NormLab", ui.open_about)) {
+        ImGui::Text("NormLab %s: LayerNorm vs RMSNorm, hands-on.", NORMLAB_VERSION);
+        ImGui::Spacing();
+        ImGui::TextUnformatted(
+            "Based on: B. Zhang and R. Sennrich, Root Mean Square Layer Normalization, NeurIPS 2019.\n"
+            "Data: Optical Recognition of Handwritten Digits data set, E. Alpaydin & C. Kaynak,\n"
+            "      UCI Machine Learning Repository, CC BY 4.0.\n"
+            "Built with Dear ImGui " IMGUI_VERSION " (MIT), GLFW (zlib), Eigen (MPL 2.0),\n"
+            "libepoxy (MIT), stb_image_write (public domain) and the DejaVu fonts (free licence).");
+        end_popup();
+    }
+    if (begin_popup("This lab: equations and code", ui.open_lab_help)) {
+        ImGui::TextUnformatted(kExplorerInfo.title);
+        ImGui::Separator();
+        ImGui::TextUnformatted(kExplorerInfo.equations);
+        ImGui::Spacing();
+        ImGui::TextDisabled("Computed by");
+        ImGui::TextUnformatted(kExplorerInfo.computed_by);
+        end_popup();
+    }
+    if (begin_popup("Keyboard shortcuts", ui.open_shortcuts)) {
+        // Two aligned columns: keys, then what they do.
+        float keys_w = 0.0f;
+        for (const Shortcut& k : kAppShortcuts) keys_w = std::max(keys_w, ImGui::CalcTextSize(k.keys).x);
+        for (const ExplorerAction& a : kExplorerActions) keys_w = std::max(keys_w, ImGui::CalcTextSize(key_name(a).c_str()).x);
+        const float action_x = ImGui::GetCursorPosX() + keys_w + 2.0f * ImGui::GetFontSize();
+        const auto row = [action_x](const std::string& keys, const char* action) {
+            ImGui::TextUnformatted(keys.c_str());
+            ImGui::SameLine(action_x);
+            ImGui::TextUnformatted(action);
+        };
+        ImGui::TextDisabled("Everywhere");
+        for (const Shortcut& k : kAppShortcuts) row(k.keys, k.action);
+        ImGui::Spacing();
+        ImGui::TextDisabled("%s", kExplorerInfo.title);
+        for (const ExplorerAction& a : kExplorerActions) row(key_name(a), a.what);
+        end_popup();
+    }
+}
+
+void draw_main_menu(AppUi& ui, ExplorerUi& explorer, const AppInfo& info) {
+    handle_shortcuts(ui);
+    if (ImGui::BeginMainMenuBar()) {
+        draw_menus(ui, explorer);
+        draw_status(ui, info);
+        ImGui::EndMainMenuBar();
+    }
+}
+
+}  // namespace normlab::ui

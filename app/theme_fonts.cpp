@@ -1,0 +1,100 @@
+#include "theme_fonts.hpp"
+
+#include <cmath>
+#include <filesystem>
+
+namespace normlab::ui {
+
+namespace {
+
+constexpr const char* kSansPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+constexpr const char* kBoldPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf";
+
+// Every non-ASCII character the labs print beyond Latin-1, Latin Extended-A and Greek.
+constexpr const char* kMathSymbols =
+    "∂‖√∑⊙≈≠−±×·…≤≥∞→⇄∈ℝ⌈⌉⌊⌋′✓✗⚠—–"
+    "⁰¹²³⁴⁵⁶⁷⁸⁹⁻ᵀ₀₁₂₃₄₅₆₇₈₉ᵢⱼ";
+
+}  // namespace
+
+void load_fonts(Fonts& fonts, int px) {
+    ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
+    atlas.Clear();
+    fonts.px = px;
+    fonts.warning.clear();
+
+    const bool have_dejavu = std::filesystem::exists(kSansPath) && std::filesystem::exists(kBoldPath);
+    if (!have_dejavu) {
+        fonts.regular = fonts.bold = fonts.heading = fonts.small = atlas.AddFontDefault();
+        fonts.warning = "DejaVu Sans not found (install fonts-dejavu-core): Greek and math symbols cannot be shown";
+        atlas.Build();
+        return;
+    }
+
+    fonts.glyphs.clear();
+    ImFontGlyphRangesBuilder builder;
+    builder.AddRanges(atlas.GetGlyphRangesDefault());   // Basic Latin + Latin-1
+    const ImWchar latin_ext_a_and_greek[] = {0x0100, 0x017F, 0x0370, 0x03FF, 0};   // ā; α..ω
+    builder.AddRanges(latin_ext_a_and_greek);
+    builder.AddText(kMathSymbols);
+    builder.BuildRanges(&fonts.glyphs);
+
+    const auto add = [&](const char* path, float size) {
+        ImFontConfig config;
+        config.OversampleH = 2;
+        config.PixelSnapH = true;
+        return atlas.AddFontFromFileTTF(path, size, &config, fonts.glyphs.Data);
+    };
+    const auto size = static_cast<float>(px);
+    fonts.regular = add(kSansPath, size);          // the first font is ImGui's default
+    fonts.bold = add(kBoldPath, size);
+    fonts.heading = add(kBoldPath, std::round(1.15f * size));
+    fonts.small = add(kSansPath, std::round(0.8f * size));
+    atlas.Build();
+}
+
+void apply_theme(bool dark, int px) {
+    ImGuiStyle style;
+    if (dark) {
+        ImGui::StyleColorsDark(&style);
+    } else {
+        ImGui::StyleColorsLight(&style);
+        ImVec4* c = style.Colors;
+        c[ImGuiCol_Text] = ImVec4(0.06f, 0.06f, 0.08f, 1.0f);
+        c[ImGuiCol_TextDisabled] = ImVec4(0.36f, 0.36f, 0.40f, 1.0f);
+        c[ImGuiCol_WindowBg] = ImVec4(1.0f, 1.0f, 1.0f, 1.0f);
+        c[ImGuiCol_ChildBg] = ImVec4(0.0f, 0.0f, 0.0f, 0.0f);
+        c[ImGuiCol_PopupBg] = ImVec4(1.0f, 1.0f, 0.98f, 1.0f);
+        c[ImGuiCol_MenuBarBg] = ImVec4(0.92f, 0.93f, 0.95f, 1.0f);
+        c[ImGuiCol_Border] = ImVec4(0.70f, 0.71f, 0.75f, 1.0f);
+        c[ImGuiCol_FrameBg] = ImVec4(0.92f, 0.93f, 0.95f, 1.0f);
+        c[ImGuiCol_FrameBgHovered] = ImVec4(0.86f, 0.90f, 0.97f, 1.0f);
+        c[ImGuiCol_FrameBgActive] = ImVec4(0.78f, 0.85f, 0.96f, 1.0f);
+        c[ImGuiCol_TitleBg] = ImVec4(0.90f, 0.91f, 0.94f, 1.0f);
+        c[ImGuiCol_TitleBgActive] = ImVec4(0.85f, 0.88f, 0.94f, 1.0f);
+        c[ImGuiCol_Button] = ImVec4(0.88f, 0.90f, 0.94f, 1.0f);
+        c[ImGuiCol_ButtonHovered] = ImVec4(0.78f, 0.85f, 0.96f, 1.0f);
+        c[ImGuiCol_ButtonActive] = ImVec4(0.66f, 0.77f, 0.94f, 1.0f);
+        c[ImGuiCol_SliderGrab] = ImVec4(0.62f, 0.72f, 0.90f, 1.0f);      // light: the value stays readable on it
+        c[ImGuiCol_SliderGrabActive] = ImVec4(0.50f, 0.63f, 0.88f, 1.0f);
+        c[ImGuiCol_CheckMark] = ImVec4(0.15f, 0.30f, 0.55f, 1.0f);
+        c[ImGuiCol_Separator] = ImVec4(0.80f, 0.81f, 0.85f, 1.0f);
+        c[ImGuiCol_TableBorderLight] = ImVec4(0.90f, 0.91f, 0.93f, 1.0f);
+    }
+    style.WindowRounding = 0.0f;
+    style.ChildRounding = 4.0f;
+    style.FrameRounding = 4.0f;
+    style.GrabRounding = 4.0f;
+    style.PopupRounding = 4.0f;
+    style.FrameBorderSize = 1.0f;
+    style.WindowPadding = ImVec2(12.0f, 10.0f);
+    style.FramePadding = ImVec2(7.0f, 4.0f);
+    style.ItemSpacing = ImVec2(10.0f, 7.0f);
+    style.ItemInnerSpacing = ImVec2(6.0f, 5.0f);
+    style.GrabMinSize = 12.0f;
+    style.ScrollbarSize = 16.0f;
+    style.ScaleAllSizes(static_cast<float>(px) / static_cast<float>(kDefaultFontPx));
+    ImGui::GetStyle() = style;
+}
+
+}  // namespace normlab::ui

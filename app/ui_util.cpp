@@ -1,0 +1,71 @@
+#include "ui_util.hpp"
+
+#define GLFW_INCLUDE_NONE   // key codes only
+#include <GLFW/glfw3.h>
+
+#include <cmath>
+#include <cstdio>
+
+namespace normlab::ui {
+
+namespace {
+
+// printf's output with each '-' replaced by U+2212 MINUS SIGN (as wide as '+', reads as minus).
+std::string with_unicode_minus(const char* text) {
+    std::string out;
+    for (const char* p = text; *p; ++p) {
+        if (*p == '-') {
+            out += "\xE2\x88\x92";
+        } else {
+            out += *p;
+        }
+    }
+    return out;
+}
+
+}  // namespace
+
+std::string fmt_value(double v) {
+    char buf[48];
+    const double mag = std::fabs(v);
+    if (mag == 0.0 || (mag >= 0.01 && mag < 1e4) || !std::isfinite(v)) {
+        std::snprintf(buf, sizeof buf, "%.3f", v == 0.0 ? 0.0 : v);   // no "−0.000"
+    } else {
+        std::snprintf(buf, sizeof buf, "%.3e", v);
+    }
+    return with_unicode_minus(buf);
+}
+
+std::string fmt_tick(double v) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.6g", v == 0.0 ? 0.0 : v);
+    return with_unicode_minus(buf);
+}
+
+std::string subscript(long i) {
+    const std::string digits = std::to_string(i);
+    std::string out;
+    for (char d : digits) {
+        out += "\xE2\x82";                               // U+2080..U+2089 SUBSCRIPT ZERO..NINE
+        out += static_cast<char>(0x80 + (d - '0'));
+    }
+    return out;
+}
+
+void tooltip(const char* text) {
+    if (!ImGui::IsItemHovered()) return;
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30.0f);
+    ImGui::TextUnformatted(text);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+}
+
+bool letter_pressed(char letter, bool shift) {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.WantTextInput || io.KeyCtrl || io.KeyAlt || io.KeyShift != shift) return false;
+    // Dear ImGui 1.86 indexes keys by the backend's codes: GLFW's letter keys are 'A'..'Z'.
+    return ImGui::IsKeyPressed(GLFW_KEY_A + (letter - 'A'), false);
+}
+
+}  // namespace normlab::ui
