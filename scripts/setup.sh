@@ -7,7 +7,8 @@ NORMLAB_PACKAGES=(
   libeigen3-dev nlohmann-json3-dev
   libimgui-dev libstb-dev libglfw3-dev libepoxy-dev
   libgtest-dev libbenchmark-dev
-  xvfb xauth fonts-dejavu-core
+  zlib1g-dev
+  xvfb xauth libgl1-mesa-dri fonts-dejavu-core
 )
 
 normlab_install_packages() {
