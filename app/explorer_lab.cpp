@@ -7,6 +7,7 @@
 // [SECTION] Outputs panel   — a = W x, then LayerNorm | RMSNorm
 // [SECTION] The lab window
 #include "explorer_lab.hpp"
+#include "labs.hpp"
 
 #include "bar_chart.hpp"
 #include "palette.hpp"
@@ -414,16 +415,12 @@ void draw_outputs(const ExplorerState& s, const ExplorerUi& ui, const ExplorerRe
 
 }  // namespace
 
-// [SECTION] The lab window ------------------------------------------------------------------
+// [SECTION] The lab ------------------------------------------------------------------
 
-void draw_explorer_lab(ExplorerState& state, ExplorerUi& ui, const Fonts& fonts, ImVec2 pos, ImVec2 size,
-                       ImGuiCond cond) {
-    ImGui::SetNextWindowPos(pos, cond);
-    ImGui::SetNextWindowSize(size, cond);
-    if (!ImGui::Begin(kExplorerInfo.title, nullptr, ImGuiWindowFlags_NoCollapse)) {
-        ImGui::End();
-        return;
-    }
+void draw_explorer_lab(LabContext& ctx) {
+    ExplorerState& state = ctx.session.explorer;
+    ExplorerUi& ui = ctx.uis.explorer;
+    const Fonts& fonts = ctx.fonts;
     // Keys act while no pop-up or menu is open (the menu bar keeps focus after a menu is used).
     if (!ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) handle_shortcuts(state, ui);
 
@@ -453,7 +450,6 @@ void draw_explorer_lab(ExplorerState& state, ExplorerUi& ui, const Fonts& fonts,
         ImGui::TextColored(kErrorColor, "Cannot compute: %s", error.c_str());
     }
     ImGui::EndChild();
-    ImGui::End();
 }
 
 }  // namespace normlab::ui

@@ -53,8 +53,7 @@ extern const ExplorerAction kExplorerActions[kExplorerActionCount];
 // "E", "Shift+R": the key of an action as the user presses it.
 std::string key_name(const ExplorerAction& action);
 
-// Draws the lab as one window at pos/size (applied under `cond`), reading and editing state.
-void draw_explorer_lab(ExplorerState& state, ExplorerUi& ui, const Fonts& fonts, ImVec2 pos, ImVec2 size,
-                       ImGuiCond cond);
+// Draws the lab into the current window, reading and editing ctx.session.explorer.
+void draw_explorer_lab(LabContext& ctx);
 
 }  // namespace normlab::ui

@@ -1,13 +1,30 @@
-// What every lab tells the Help menu about itself.
+// What every lab is given to draw with, and what it tells the Help menu about itself.
 #pragma once
+
+#include "app_state.hpp"
+#include "theme_fonts.hpp"
+
+#include <normlab/session.hpp>
 
 namespace normlab::ui {
 
+struct LabUis;  // every lab's display-only state (labs.hpp)
+
 // Help ▸ "This lab": the equations a lab demonstrates and the core code that computes them.
 struct LabInfo {
-    const char* title;         // the lab window's title
+    const char* title;         // the lab's full title
     const char* equations;     // one per line
     const char* computed_by;   // core functions and their files
+};
+
+// A lab's draw function reads and edits the session (the numbers) and its own display state;
+// it draws into the current window, below the lab tabs.
+struct LabContext {
+    Session& session;
+    LabUis& uis;
+    AppUi& app;
+    const AppInfo& info;
+    const Fonts& fonts;
 };
 
 }  // namespace normlab::ui

@@ -4,7 +4,7 @@
 // [SECTION] Window and GL context
 // [SECTION] Frame loop
 // [SECTION] main
-#include "explorer_lab.hpp"
+#include "labs.hpp"
 #include "main_menu.hpp"
 #include "screenshot.hpp"
 #include "theme_fonts.hpp"
@@ -36,9 +36,10 @@ constexpr int kDefaultScreenshotFrames = 5;
 // [SECTION] Command line --------------------------------------------------------------------
 
 constexpr const char* kUsage =
-    "Usage: normlab [--screenshot OUT.png] [--frames N]\n"
+    "Usage: normlab [--lab NAME] [--screenshot OUT.png] [--frames N]\n"
     "NormLab: a desktop lab for LayerNorm vs RMSNorm (Zhang & Sennrich, NeurIPS 2019).\n"
     "\n"
+    "  --lab NAME            start on this lab (%s)\n"
     "  --screenshot OUT.png  save the whole window as PNG after the last frame, then exit 0\n"
     "  --frames N            render N frames, then exit (with --screenshot: default 5)\n"
     "  --help                print this text\n"
@@ -48,6 +49,7 @@ constexpr const char* kUsage =
     "  xvfb-run -a -s \"-screen 0 1600x1000x24\" normlab --screenshot shot.png --frames 10\n";
 
 struct Options {
+    int lab = 0;              // --lab: index into ui::kLabs
     std::string screenshot;   // --screenshot: PNG path, empty for none
     int frames = 0;           // --frames: exit after this many frames; 0 = run until closed
 };
@@ -66,21 +68,27 @@ int parse_args(int argc, char** argv, Options& opt) {
         const std::string arg = argv[i];
         const bool has_value = i + 1 < argc;
         if (arg == "--help" || arg == "-h") {
-            std::fputs(kUsage, stdout);
+            std::printf(kUsage, ui::lab_ids().c_str());
             return 0;
         }
         if (arg == "--version") {
             std::printf("normlab %s\n", NORMLAB_VERSION);
             return 0;
         }
-        if (arg == "--screenshot" && has_value) {
+        if (arg == "--lab" && has_value) {
+            opt.lab = ui::find_lab(argv[++i]);
+            if (opt.lab < 0) {
+                std::fprintf(stderr, "normlab: unknown lab '%s' (labs: %s)\n", argv[i], ui::lab_ids().c_str());
+                return 2;
+            }
+        } else if (arg == "--screenshot" && has_value) {
             opt.screenshot = argv[++i];
         } else if (arg == "--frames" && has_value) {
             if (!parse_positive(argv[++i], opt.frames)) {
                 std::fprintf(stderr, "normlab: --frames needs a positive whole number, got '%s'\n", argv[i]);
                 return 2;
             }
-        } else if (arg == "--screenshot" || arg == "--frames") {
+        } else if (arg == "--lab" || arg == "--screenshot" || arg == "--frames") {
             std::fprintf(stderr, "normlab: %s needs a value (see normlab --help)\n", arg.c_str());
             return 2;
         } else {
@@ -145,8 +153,9 @@ int run(GLFWwindow* window, const Options& opt) {
     if (!fonts.warning.empty()) std::fprintf(stderr, "normlab: %s\n", fonts.warning.c_str());
 
     Session session;
-    ui::ExplorerUi explorer_ui;
-    ImVec2 last_work_size(0.0f, 0.0f);
+    ui::LabUis uis;
+    ui.select_lab = opt.lab;
+    ui::LabContext ctx{session, uis, ui, info, fonts};
 
     for (int frame = 1; !glfwWindowShouldClose(window) && !ui.quit; ++frame) {
         glfwPollEvents();
@@ -166,16 +175,10 @@ int run(GLFWwindow* window, const Options& opt) {
         if (opt.frames > 0) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);   // scripted runs: no hover
         ImGui::NewFrame();
 
-        ui::draw_main_menu(ui, explorer_ui, info);
+        ui::draw_main_menu(ctx);
         const ImGuiViewport* viewport = ImGui::GetMainViewport();
-        if (viewport->WorkSize.x != last_work_size.x || viewport->WorkSize.y != last_work_size.y) {
-            ui.relayout = true;   // first frames (the menu bar takes its height) and window resizes
-            last_work_size = viewport->WorkSize;
-        }
-        ui::draw_explorer_lab(session.explorer, explorer_ui, fonts, viewport->WorkPos, viewport->WorkSize,
-                              ui.relayout ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
-        ui.relayout = false;
-        ui::draw_popups(ui);
+        ui::draw_labs(ctx, viewport->WorkPos, viewport->WorkSize);
+        ui::draw_popups(ctx);
 
         ImGui::Render();
         int fb_w = 0, fb_h = 0;

@@ -26,6 +26,7 @@ const Shortcut kAppShortcuts[] = {
     {"Ctrl+Q", "quit"},
     {"F12", "save a screenshot (PNG) in the current folder"},
     {"Ctrl+=  /  Ctrl+−", "larger / smaller text"},
+    {"Ctrl+1 … Ctrl+9", "switch to lab 1 … 9 (View ▸ Lab)"},
 };
 
 // [SECTION] Keyboard shortcuts (app-wide) ---------------------------------------------------
@@ -34,6 +35,8 @@ void handle_shortcuts(AppUi& ui) {
     const ImGuiIO& io = ImGui::GetIO();
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) ui.quit = true;
     if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) ui.save_screenshot = true;
+    for (int i = 0; i < kLabCount && i < 9; ++i)
+        if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_1 + i, false)) ui.select_lab = i;
     if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_EQUAL, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD, false))) {
         ui.font_px = std::min(kMaxFontPx, ui.font_px + kFontStepPx);
     }
@@ -44,7 +47,7 @@ void handle_shortcuts(AppUi& ui) {
 
 // [SECTION] Menus ---------------------------------------------------------------------------
 
-void draw_menus(AppUi& ui, ExplorerUi& explorer) {
+void draw_menus(AppUi& ui, LabUis& uis) {
     if (ImGui::BeginMenu("File")) {
         if (ImGui::MenuItem("Save screenshot", "F12")) ui.save_screenshot = true;
         ImGui::Separator();
@@ -52,8 +55,16 @@ void draw_menus(AppUi& ui, ExplorerUi& explorer) {
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("View")) {
-        ImGui::MenuItem("Outlines at δ = 1", nullptr, &explorer.show_reference);
-        ImGui::MenuItem("Values on bars", nullptr, &explorer.value_labels);
+        if (ImGui::BeginMenu("Lab")) {
+            for (int i = 0; i < kLabCount; ++i) {
+                const std::string key = i < 9 ? "Ctrl+" + std::to_string(i + 1) : "";
+                if (ImGui::MenuItem(kLabs[i].tab, key.c_str(), ui.lab == i)) ui.select_lab = i;
+            }
+            ImGui::EndMenu();
+        }
+        ImGui::Separator();
+        ImGui::MenuItem("Explorer: outlines at δ = 1", nullptr, &uis.explorer.show_reference);
+        ImGui::MenuItem("Explorer: values on bars", nullptr, &uis.explorer.value_labels);
         ImGui::Separator();
         if (ImGui::BeginMenu("Text size")) {
             for (int px = kMinFontPx; px <= kMaxFontPx; px += kFontStepPx) {
@@ -63,7 +74,6 @@ void draw_menus(AppUi& ui, ExplorerUi& explorer) {
             ImGui::EndMenu();
         }
         ImGui::MenuItem("Dark theme", nullptr, &ui.dark);
-        if (ImGui::MenuItem("Reset layout")) ui.relayout = true;
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Help")) {
@@ -107,7 +117,9 @@ void end_popup() {
 
 }  // namespace
 
-void draw_popups(AppUi& ui) {
+void draw_popups(LabContext& ctx) {
+    AppUi& ui = ctx.app;
+    const LabInfo& lab = *kLabs[ui.lab].info;
     if (begin_popup("About NormLab", ui.open_about)) {
         ImGui::Text("NormLab %s: LayerNorm vs RMSNorm, hands-on.", NORMLAB_VERSION);
         ImGui::Spacing();
@@ -120,12 +132,12 @@ void draw_popups(AppUi& ui) {
         end_popup();
     }
     if (begin_popup("This lab: equations and code", ui.open_lab_help)) {
-        ImGui::TextUnformatted(kExplorerInfo.title);
+        ImGui::TextUnformatted(lab.title);
         ImGui::Separator();
-        ImGui::TextUnformatted(kExplorerInfo.equations);
+        ImGui::TextUnformatted(lab.equations);
         ImGui::Spacing();
         ImGui::TextDisabled("Computed by");
-        ImGui::TextUnformatted(kExplorerInfo.computed_by);
+        ImGui::TextUnformatted(lab.computed_by);
         end_popup();
     }
     if (begin_popup("Keyboard shortcuts", ui.open_shortcuts)) {
@@ -148,11 +160,11 @@ void draw_popups(AppUi& ui) {
     }
 }
 
-void draw_main_menu(AppUi& ui, ExplorerUi& explorer, const AppInfo& info) {
-    handle_shortcuts(ui);
+void draw_main_menu(LabContext& ctx) {
+    handle_shortcuts(ctx.app);
     if (ImGui::BeginMainMenuBar()) {
-        draw_menus(ui, explorer);
-        draw_status(ui, info);
+        draw_menus(ctx.app, ctx.uis);
+        draw_status(ctx.app, ctx.info);
         ImGui::EndMainMenuBar();
     }
 }

@@ -1,0 +1,32 @@
+// App-wide state that is not the session: what the app learned at start-up, and display state.
+#pragma once
+
+#include "theme_fonts.hpp"
+
+#include <string>
+
+namespace normlab::ui {
+
+// What the app learned at start-up and shows in the menu bar.
+struct AppInfo {
+    std::string gl_version;       // GL_VERSION
+    std::string renderer;         // GL_RENDERER
+    bool has_gl43 = false;        // compute shaders and timer queries (the GPU lab)
+    std::string font_warning;     // empty when DejaVu Sans loaded
+};
+
+// App-wide display state; the main loop acts on the requests.
+struct AppUi {
+    int font_px = kDefaultFontPx;   // fonts are rebuilt between frames when it changes
+    bool dark = false;
+    bool quit = false;              // File ▸ Quit, Ctrl+Q
+    bool save_screenshot = false;   // File ▸ Save screenshot, F12: capture after this frame renders
+    bool open_about = false;        // pop-up requests, honoured outside the menu's ID stack
+    bool open_lab_help = false;
+    bool open_shortcuts = false;
+    std::string status;             // last message shown at the right of the menu bar
+    int lab = 0;                    // index into kLabs of the lab on screen
+    int select_lab = -1;            // ≥ 0: bring that lab's tab forward next frame
+};
+
+}  // namespace normlab::ui

@@ -1,0 +1,50 @@
+// The lab table and the window that hosts the labs as tabs.
+#include "labs.hpp"
+
+namespace normlab::ui {
+
+const Lab kLabs[] = {
+    {"explorer", "Explorer", &kExplorerInfo, draw_explorer_lab},
+};
+const int kLabCount = static_cast<int>(sizeof kLabs / sizeof kLabs[0]);
+
+int find_lab(const std::string& id) {
+    for (int i = 0; i < kLabCount; ++i)
+        if (id == kLabs[i].id) return i;
+    return -1;
+}
+
+std::string lab_ids() {
+    std::string out;
+    for (const Lab& lab : kLabs) out += (out.empty() ? "" : ", ") + std::string(lab.id);
+    return out;
+}
+
+void draw_labs(LabContext& ctx, ImVec2 pos, ImVec2 size) {
+    ImGui::SetNextWindowPos(pos);
+    ImGui::SetNextWindowSize(size);
+    constexpr ImGuiWindowFlags kHost = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize |
+                                       ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse |
+                                       ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollbar;
+    ImGui::Begin("##labs", nullptr, kHost);
+    if (ImGui::BeginTabBar("labs")) {
+        for (int i = 0; i < kLabCount; ++i) {
+            const ImGuiTabItemFlags flags = ctx.app.select_lab == i ? ImGuiTabItemFlags_SetSelected : 0;
+            if (ImGui::BeginTabItem(kLabs[i].tab, nullptr, flags)) {
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kLabs[i].info->title);
+                ctx.app.lab = i;
+                ImGui::BeginChild(kLabs[i].id);
+                kLabs[i].draw(ctx);
+                ImGui::EndChild();
+                ImGui::EndTabItem();
+            } else if (ImGui::IsItemHovered()) {
+                ImGui::SetTooltip("%s", kLabs[i].info->title);
+            }
+        }
+        ImGui::EndTabBar();
+    }
+    ctx.app.select_lab = -1;
+    ImGui::End();
+}
+
+}  // namespace normlab::ui

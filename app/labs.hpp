@@ -1,0 +1,37 @@
+// The labs, as one table: the tab bar, `normlab --lab NAME`, the Help menu and the GUI tests all
+// read it, so adding a lab is one row here and one file under app/.
+#pragma once
+
+#include "explorer_lab.hpp"
+#include "lab.hpp"
+
+#include <imgui.h>
+
+#include <string>
+
+namespace normlab::ui {
+
+struct LabUis {
+    ExplorerUi explorer;
+};
+
+struct Lab {
+    const char* id;         // `normlab --lab ID`, file-safe
+    const char* tab;        // the tab's label
+    const LabInfo* info;
+    void (*draw)(LabContext& ctx);
+};
+
+extern const Lab kLabs[];
+extern const int kLabCount;
+
+// The index of the lab with this id, or -1.
+int find_lab(const std::string& id);
+
+// "explorer, invariance, ...": for messages.
+std::string lab_ids();
+
+// One window filling pos/size: the lab tabs, and the lab on screen below them.
+void draw_labs(LabContext& ctx, ImVec2 pos, ImVec2 size);
+
+}  // namespace normlab::ui
