@@ -14,6 +14,10 @@ using Args = std::vector<std::string_view>;
 extern const char kEvalHelp[];
 int run_eval(const Args& args);
 
+// `normlab-cli train`: trains the training lab's MLP, prints its curve (train_command.cpp).
+extern const char kTrainHelp[];
+int run_train(const Args& args);
+
 // `normlab-cli invariance`: the paper's Table 1, measured (invariance_command.cpp).
 extern const char kInvarianceHelp[];
 int run_invariance(const Args& args);

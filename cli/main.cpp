@@ -33,6 +33,8 @@ constexpr Subcommand kSubcommands[] = {
      normlab::cli::run_explain},
     {"gradients", "log-log slopes of gradient magnitudes against δ (paper eq. 8-10)", normlab::cli::kGradientsHelp,
      normlab::cli::run_gradients},
+    {"train", "trains an MLP classifier with a chosen norm; prints its learning curve", normlab::cli::kTrainHelp,
+     normlab::cli::run_train},
 };
 
 std::string subcommand_names() {

@@ -1,0 +1,185 @@
+// Tests of core/src/training.cpp: determinism (bit for bit), the history and snapshots the UI
+// reads, the decision grid, and the accuracy floors of the defaults for every norm on spiral
+// (≥ 95%) and digits (≥ 90%) with fixed seeds. No test measures wall-clock time.
+#include "normlab/training.hpp"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+
+namespace normlab {
+namespace {
+
+using Eigen::Index;
+
+constexpr Norm kTrainNorms[] = {Norm::None, Norm::LayerNorm, Norm::RMSNorm, Norm::PRMSNorm, Norm::L2Norm, Norm::BatchNorm};
+
+TrainConfig short_config(Norm norm, int steps) {
+    TrainConfig c = default_train_config(DatasetKind::Spiral, norm);
+    c.steps = steps;
+    c.eval_every = 25;
+    return c;
+}
+
+void expect_same_numbers(const TrainHistory& a, const TrainHistory& b) {
+    // operator== on doubles: equal bit patterns here (no NaN, no signed zeros to confuse it).
+    EXPECT_EQ(a.train_loss, b.train_loss);
+    EXPECT_EQ(a.grad_norms, b.grad_norms);
+    EXPECT_EQ(a.eval_step, b.eval_step);
+    ASSERT_EQ(a.eval.size(), b.eval.size());
+    for (std::size_t i = 0; i < a.eval.size(); ++i) {
+        EXPECT_EQ(a.eval[i].train_loss, b.eval[i].train_loss);
+        EXPECT_EQ(a.eval[i].train_accuracy, b.eval[i].train_accuracy);
+        EXPECT_EQ(a.eval[i].test_loss, b.eval[i].test_loss);
+        EXPECT_EQ(a.eval[i].test_accuracy, b.eval[i].test_accuracy);
+    }
+}
+
+// [SECTION] Determinism ----------------------------------------------------------------------------
+
+TEST(Training, SameSeedSameCurveBitForBit) {
+    for (Norm norm : kTrainNorms) {
+        SCOPED_TRACE(std::string(to_string(norm)));
+        const TrainConfig c = short_config(norm, 200);
+        const TrainResult a = train(make_dataset(default_data_spec(DatasetKind::Spiral, 5)), c);
+        const TrainResult b = train(make_dataset(default_data_spec(DatasetKind::Spiral, 5)), c);
+        expect_same_numbers(a.history, b.history);
+        EXPECT_EQ(a.history.train_loss.size(), 200u);
+        EXPECT_EQ(a.history.eval.size(), 8u);
+    }
+}
+
+TEST(Training, OtherSeedOtherCurve) {
+    TrainConfig c = short_config(Norm::RMSNorm, 50);
+    const TrainResult a = train(make_dataset(default_data_spec(DatasetKind::Spiral, 1)), c);
+    c.seed = 2;
+    const TrainResult b = train(make_dataset(default_data_spec(DatasetKind::Spiral, 1)), c);
+    EXPECT_NE(a.history.train_loss, b.history.train_loss);
+}
+
+TEST(Training, EvaluationsAndGridsDoNotChangeTheNumbers) {
+    // Run A evaluates every step and draws a grid every 10 steps; run B evaluates every 100.
+    const Dataset data = make_dataset(default_data_spec(DatasetKind::Moons, 3));
+    TrainConfig c = short_config(Norm::BatchNorm, 100);
+    c.eval_every = 1;
+    Trainer a(data, c);
+    while (!a.finished()) {
+        a.step();
+        if (a.step_count() % 10 == 0) a.snapshot(16);
+    }
+    c.eval_every = 100;
+    Trainer b(data, c);
+    while (!b.finished()) b.step();
+    EXPECT_EQ(a.history().train_loss, b.history().train_loss);
+    EXPECT_EQ(a.history().grad_norms, b.history().grad_norms);
+    EXPECT_EQ(a.history().eval.back().test_loss, b.history().eval.back().test_loss);
+    EXPECT_EQ(a.history().eval.size(), 100u);
+    EXPECT_EQ(b.history().eval.size(), 1u);
+}
+
+// [SECTION] History, snapshots, grid ----------------------------------------------------------------
+
+TEST(Training, HistoryAndSnapshot) {
+    Trainer t(make_dataset(default_data_spec(DatasetKind::Circle, 1)), short_config(Norm::LayerNorm, 60));
+    for (int i = 0; i < 30; ++i) t.step();
+    const TrainSnapshot s = t.snapshot(20);
+    EXPECT_EQ(s.step, 30);
+    EXPECT_EQ(s.total_steps, 60);
+    EXPECT_FALSE(s.finished);
+    EXPECT_EQ(s.layer_names, (std::vector<std::string>{"hidden1", "hidden2", "output"}));
+    ASSERT_EQ(s.history.grad_norms.size(), 3u);
+    for (const auto& g : s.history.grad_norms) EXPECT_EQ(g.size(), 30u);
+    EXPECT_EQ(s.history.norm_ms.size(), 30u);
+    EXPECT_EQ(s.history.other_ms.size(), 30u);
+    EXPECT_EQ(s.history.eval_step, (std::vector<int>{25}));
+    ASSERT_TRUE(s.last_eval);
+    EXPECT_GE(s.norm_seconds, 0.0);
+    for (double ms : s.history.norm_ms) EXPECT_GE(ms, 0.0);
+
+    ASSERT_TRUE(s.grid);
+    const DecisionGrid& g = *s.grid;
+    EXPECT_EQ(g.size, 20);
+    ASSERT_EQ(g.probs.rows(), 400);
+    ASSERT_EQ(g.probs.cols(), 2);
+    for (Index r = 0; r < 400; ++r) {
+        EXPECT_NEAR(g.probs.row(r).sum(), 1.0, 1e-12);
+        EXPECT_EQ(g.confidence(r), g.probs(r, g.argmax(r)));
+    }
+    EXPECT_EQ(g.box.x_min, t.data().box.x_min);
+    // Circle: the centre is class 1, the corners class 0, once trained a little.
+    while (!t.finished()) t.step();
+    const DecisionGrid after = t.decision_grid(21);
+    EXPECT_EQ(after.argmax(10 * 21 + 10), 1);
+    EXPECT_EQ(after.argmax(0), 0);
+    EXPECT_TRUE(t.finished());
+    EXPECT_EQ(t.history().eval_step.back(), 60);
+
+    // No norm layer: no time inside norms.
+    Trainer plain(make_dataset(default_data_spec(DatasetKind::Circle, 1)), short_config(Norm::None, 5));
+    for (int i = 0; i < 5; ++i) plain.step();
+    for (double ms : plain.history().norm_ms) EXPECT_EQ(ms, 0.0);
+    // Digits are not 2D: no grid.
+    TrainConfig dc = default_train_config(DatasetKind::Digits, Norm::RMSNorm);
+    dc.steps = 2;
+    Trainer digits(make_dataset(default_data_spec(DatasetKind::Digits)), dc);
+    digits.step();
+    EXPECT_FALSE(digits.snapshot(16).grid);
+    EXPECT_THROW(digits.decision_grid(16), std::invalid_argument);
+}
+
+TEST(Training, SnapshotBoxHandsOverAcrossThreads) {
+    SnapshotBox box;
+    EXPECT_FALSE(box.latest());
+    std::thread worker([&box] {
+        Trainer t(make_dataset(default_data_spec(DatasetKind::Xor, 1)), short_config(Norm::RMSNorm, 40));
+        while (!t.finished()) {
+            t.step();
+            if (t.step_count() % 10 == 0) box.publish(t.snapshot(8));
+        }
+    });
+    worker.join();
+    const auto s = box.latest();
+    ASSERT_TRUE(s);
+    EXPECT_EQ(s->step, 40);
+    EXPECT_TRUE(s->finished);
+    EXPECT_EQ(s->history.train_loss.size(), 40u);
+}
+
+TEST(Training, ValidateAndLiveLearningRate) {
+    TrainConfig c = default_train_config(DatasetKind::Spiral, Norm::RMSNorm);
+    EXPECT_EQ(validate(c), "");
+    c.steps = 0;
+    EXPECT_EQ(validate(c), "steps must be at least 1");
+    c.steps = 10;
+    c.optimizer.lr = -1;
+    EXPECT_EQ(validate(c), "the learning rate must be a finite number > 0");
+    EXPECT_THROW(Trainer(make_dataset(default_data_spec(DatasetKind::Spiral)), c), std::invalid_argument);
+    c.optimizer.lr = 0.01;
+    c.batch_size = 100000;  // clamped to the training set
+    Trainer t(make_dataset(default_data_spec(DatasetKind::Spiral)), c);
+    EXPECT_EQ(t.config().batch_size, 250);
+    t.set_learning_rate(0.001);
+    t.step();
+    EXPECT_TRUE(std::isfinite(t.history().train_loss[0]));
+}
+
+// [SECTION] Accuracy floors of the defaults (normlab-cli train's) ---------------------------------
+
+TEST(Training, SpiralDefaultsReach95PercentWithEveryNorm) {
+    for (Norm norm : kTrainNorms) {
+        const TrainResult r = train(make_dataset(default_data_spec(DatasetKind::Spiral, 1)),
+                                    default_train_config(DatasetKind::Spiral, norm, OptimizerKind::Adam, 1));
+        EXPECT_GE(r.final.test_accuracy, 0.95) << to_string(norm);
+    }
+}
+
+TEST(Training, DigitsDefaultsReach90PercentWithEveryNorm) {
+    for (Norm norm : kTrainNorms) {
+        const TrainResult r = train(make_dataset(default_data_spec(DatasetKind::Digits, 1)),
+                                    default_train_config(DatasetKind::Digits, norm, OptimizerKind::Adam, 1));
+        EXPECT_GE(r.final.test_accuracy, 0.90) << to_string(norm);
+    }
+}
+
+}  // namespace
+}  // namespace normlab
