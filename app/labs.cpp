@@ -5,6 +5,10 @@ namespace normlab::ui {
 
 const Lab kLabs[] = {
     {"explorer", "Explorer", &kExplorerInfo, draw_explorer_lab},
+    {"invariance", "Invariance", &kInvarianceInfo, draw_invariance_lab, invariance_lab_plots},
+    {"worked", "Worked example", &kWorkedInfo, draw_worked_lab},
+    {"gradients", "Gradients", &kGradientsInfo, draw_gradients_lab, gradients_lab_plots},
+    {"geometry", "Geometry", &kGeometryInfo, draw_geometry_lab},
 };
 const int kLabCount = static_cast<int>(sizeof kLabs / sizeof kLabs[0]);
 

@@ -3,16 +3,27 @@
 #pragma once
 
 #include "explorer_lab.hpp"
+#include "geometry_lab.hpp"
+#include "gradients_lab.hpp"
+#include "invariance_lab.hpp"
 #include "lab.hpp"
+#include "worked_lab.hpp"
+
+#include <normlab/plot.hpp>
 
 #include <imgui.h>
 
 #include <string>
+#include <vector>
 
 namespace normlab::ui {
 
 struct LabUis {
     ExplorerUi explorer;
+    InvarianceUi invariance;
+    WorkedUi worked;
+    GradientsUi gradients;
+    GeometryUi geometry;
 };
 
 struct Lab {
@@ -20,6 +31,10 @@ struct Lab {
     const char* tab;        // the tab's label
     const LabInfo* info;
     void (*draw)(LabContext& ctx);
+    // The lab's figures as they are now (from the session, whether or not the lab was drawn),
+    // for File ▸ Export all figures and `normlab --export-plot NAME`; null: none. Optional and
+    // last, so that a row without it still compiles.
+    std::vector<Plot> (*plots)(LabContext& ctx) = nullptr;
 };
 
 extern const Lab kLabs[];

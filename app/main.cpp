@@ -6,6 +6,7 @@
 // [SECTION] main
 #include "labs.hpp"
 #include "main_menu.hpp"
+#include "plot_export.hpp"
 #include "screenshot.hpp"
 #include "theme_fonts.hpp"
 
@@ -37,11 +38,16 @@ constexpr int kDefaultScreenshotFrames = 5;
 
 constexpr const char* kUsage =
     "Usage: normlab [--lab NAME] [--screenshot OUT.png] [--frames N]\n"
+    "       normlab --export-plot NAME [--scale K] --out FILE.png\n"
     "NormLab: a desktop lab for LayerNorm vs RMSNorm (Zhang & Sennrich, NeurIPS 2019).\n"
     "\n"
     "  --lab NAME            start on this lab (%s)\n"
     "  --screenshot OUT.png  save the whole window as PNG after the last frame, then exit 0\n"
     "  --frames N            render N frames, then exit (with --screenshot: default 5)\n"
+    "  --export-plot NAME    save that figure of a lab as PNG (720 × 450 px at 1×), rendered\n"
+    "                        offscreen in a hidden window, then exit 0\n"
+    "  --scale K             with --export-plot: K× the pixels, K = 1 to 4 (default 1)\n"
+    "  --out FILE.png        with --export-plot: where to write it\n"
     "  --help                print this text\n"
     "  --version             print the version\n"
     "\n"
@@ -52,6 +58,9 @@ struct Options {
     int lab = 0;              // --lab: index into ui::kLabs
     std::string screenshot;   // --screenshot: PNG path, empty for none
     int frames = 0;           // --frames: exit after this many frames; 0 = run until closed
+    std::string export_plot;  // --export-plot: a plot name (Lab::plots), empty for none
+    int scale = 1;            // --scale: of --export-plot
+    std::string out;          // --out: of --export-plot
 };
 
 bool parse_positive(const char* text, int& out) {
@@ -88,7 +97,18 @@ int parse_args(int argc, char** argv, Options& opt) {
                 std::fprintf(stderr, "normlab: --frames needs a positive whole number, got '%s'\n", argv[i]);
                 return 2;
             }
-        } else if (arg == "--lab" || arg == "--screenshot" || arg == "--frames") {
+        } else if (arg == "--export-plot" && has_value) {
+            opt.export_plot = argv[++i];
+        } else if (arg == "--scale" && has_value) {
+            if (!parse_positive(argv[++i], opt.scale) || opt.scale > ui::kMaxExportScale) {
+                std::fprintf(stderr, "normlab: --scale needs a whole number from 1 to %d, got '%s'\n",
+                             ui::kMaxExportScale, argv[i]);
+                return 2;
+            }
+        } else if (arg == "--out" && has_value) {
+            opt.out = argv[++i];
+        } else if (arg == "--lab" || arg == "--screenshot" || arg == "--frames" || arg == "--export-plot" ||
+                   arg == "--scale" || arg == "--out") {
             std::fprintf(stderr, "normlab: %s needs a value (see normlab --help)\n", arg.c_str());
             return 2;
         } else {
@@ -97,6 +117,10 @@ int parse_args(int argc, char** argv, Options& opt) {
         }
     }
     if (!opt.screenshot.empty() && opt.frames == 0) opt.frames = kDefaultScreenshotFrames;
+    if (opt.export_plot.empty() != opt.out.empty()) {
+        std::fprintf(stderr, "normlab: --export-plot NAME and --out FILE.png go together (see normlab --help)\n");
+        return 2;
+    }
     return -1;
 }
 
@@ -109,13 +133,14 @@ std::string glfw_error() {
 }
 
 // A core-profile window: GL 4.3 (the GPU lab's compute shaders), else 3.3 (all but the GPU lab).
-GLFWwindow* create_window(int width, int height) {
+GLFWwindow* create_window(int width, int height, bool visible) {
     for (const auto& [major, minor] : {std::pair{4, 3}, std::pair{3, 3}}) {
         glfwDefaultWindowHints();
         glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, major);
         glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, minor);
         glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
         glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+        glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
         if (GLFWwindow* window = glfwCreateWindow(width, height, "NormLab", nullptr, nullptr)) return window;
     }
     return nullptr;
@@ -139,6 +164,29 @@ std::string timestamped_png_name() {
     return buf;
 }
 
+// --export-plot: the named figure of a lab (the first lab that has it; later labs' figures are
+// not computed), offscreen at opt.scale×; returns the exit code.
+int export_plot(ui::LabContext& ctx, const Options& opt) {
+    std::string names;   // of every figure, for the message when none has the name
+    for (int i = 0; i < ui::kLabCount; ++i) {
+        if (ui::kLabs[i].plots == nullptr) continue;
+        for (const Plot& plot : ui::kLabs[i].plots(ctx)) {
+            if (plot.name != opt.export_plot) {
+                if (!plot.name.empty()) names += (names.empty() ? "" : ", ") + plot.name;
+                continue;
+            }
+            const std::string err =
+                ui::save_plot_png(plot, ui::kDefaultFigureWidth, ui::kDefaultFigureHeight, opt.scale, opt.out);
+            if (err.empty()) return 0;
+            std::fprintf(stderr, "normlab: cannot save the plot: %s\n", err.c_str());
+            return 1;
+        }
+    }
+    std::fprintf(stderr, "normlab: unknown plot '%s' (plots: %s)\n", opt.export_plot.c_str(),
+                 names.empty() ? "none yet, no lab has figures" : names.c_str());
+    return 2;
+}
+
 // [SECTION] Frame loop ----------------------------------------------------------------------
 
 // Runs until the window closes, Quit, or opt.frames frames; returns the exit code.
@@ -156,6 +204,7 @@ int run(GLFWwindow* window, const Options& opt) {
     ui::LabUis uis;
     ui.select_lab = opt.lab;
     ui::LabContext ctx{session, uis, ui, info, fonts};
+    if (!opt.export_plot.empty()) return export_plot(ctx, opt);
 
     for (int frame = 1; !glfwWindowShouldClose(window) && !ui.quit; ++frame) {
         glfwPollEvents();
@@ -225,7 +274,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     int width = kWindowWidth, height = kWindowHeight;
-    if (opt.frames == 0) {   // interactive: fit the screen's work area
+    if (opt.frames == 0 && opt.export_plot.empty()) {   // interactive: fit the screen's work area
         int x = 0, y = 0, w = 0, h = 0;
         if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) glfwGetMonitorWorkarea(monitor, &x, &y, &w, &h);
         if (w > 0 && h > 0) {
@@ -233,7 +282,7 @@ int main(int argc, char** argv) {
             height = std::min(height, h);
         }
     }
-    GLFWwindow* window = create_window(width, height);
+    GLFWwindow* window = create_window(width, height, opt.export_plot.empty());
     if (window == nullptr) {
         std::fprintf(stderr, "normlab: cannot create an OpenGL 3.3 core window (%s)\n", glfw_error().c_str());
         glfwTerminate();

@@ -5,6 +5,9 @@
 // [SECTION] Pop-ups: About, This lab, Keyboard shortcuts
 #include "main_menu.hpp"
 
+#include "plot_export.hpp"
+#include "plot_view.hpp"
+
 #define GLFW_INCLUDE_NONE   // key codes only
 #include <GLFW/glfw3.h>
 
@@ -47,9 +50,18 @@ void handle_shortcuts(AppUi& ui) {
 
 // [SECTION] Menus ---------------------------------------------------------------------------
 
-void draw_menus(AppUi& ui, LabUis& uis) {
+void draw_menus(LabContext& ctx) {
+    AppUi& ui = ctx.app;
+    LabUis& uis = ctx.uis;
     if (ImGui::BeginMenu("File")) {
         if (ImGui::MenuItem("Save screenshot", "F12")) ui.save_screenshot = true;
+        const Lab& lab = kLabs[ui.lab];
+        const std::string folder = std::string(lab.id) + "-figures";
+        const std::string export_all = "Export all figures of this lab  (" + folder + "/)";
+        if (ImGui::MenuItem(export_all.c_str(), nullptr, false, lab.plots != nullptr))
+            ui.status = export_figures(lab.plots(ctx), folder, 2);
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Every figure of the lab on screen as PNG (2×) and SVG, named after the figures");
         ImGui::Separator();
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) ui.quit = true;
         ImGui::EndMenu();
@@ -145,6 +157,7 @@ void draw_popups(LabContext& ctx) {
         float keys_w = 0.0f;
         for (const Shortcut& k : kAppShortcuts) keys_w = std::max(keys_w, ImGui::CalcTextSize(k.keys).x);
         for (const ExplorerAction& a : kExplorerActions) keys_w = std::max(keys_w, ImGui::CalcTextSize(key_name(a).c_str()).x);
+        for (const PlotGesture& g : kPlotGestures) keys_w = std::max(keys_w, ImGui::CalcTextSize(g.input).x);
         const float action_x = ImGui::GetCursorPosX() + keys_w + 2.0f * ImGui::GetFontSize();
         const auto row = [action_x](const std::string& keys, const char* action) {
             ImGui::TextUnformatted(keys.c_str());
@@ -156,6 +169,9 @@ void draw_popups(LabContext& ctx) {
         ImGui::Spacing();
         ImGui::TextDisabled("%s", kExplorerInfo.title);
         for (const ExplorerAction& a : kExplorerActions) row(key_name(a), a.what);
+        ImGui::Spacing();
+        ImGui::TextDisabled("On a plot");
+        for (const PlotGesture& g : kPlotGestures) row(g.input, g.action);
         end_popup();
     }
 }
@@ -163,7 +179,7 @@ void draw_popups(LabContext& ctx) {
 void draw_main_menu(LabContext& ctx) {
     handle_shortcuts(ctx.app);
     if (ImGui::BeginMainMenuBar()) {
-        draw_menus(ctx.app, ctx.uis);
+        draw_menus(ctx);
         draw_status(ctx.app, ctx.info);
         ImGui::EndMainMenuBar();
     }

@@ -19,4 +19,11 @@ inline constexpr Rgb kHeatNegative{118, 42, 131};     // purple: W_ij = −max|W
 inline constexpr Rgb kHeatZero{247, 247, 247};        // near white: W_ij = 0
 inline constexpr Rgb kHeatPositive{27, 120, 55};      // green: W_ij = +max|W|
 
+// ✓ / ✗ as filled cells and banners (the invariance table, the worked example's verdict), with
+// ui_util.hpp's kGoodText / kErrorText on them; the outline of a measured cell that disagrees
+// with the paper.
+inline constexpr Rgb kPassFill{214, 240, 220};        // pale green: ✓
+inline constexpr Rgb kFailFill{252, 222, 218};        // pale red: ✗
+inline constexpr Rgb kDisagreeOutline{240, 170, 0};   // amber
+
 }  // namespace normlab::palette

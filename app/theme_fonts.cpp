@@ -7,9 +7,6 @@ namespace normlab::ui {
 
 namespace {
 
-constexpr const char* kSansPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
-constexpr const char* kBoldPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf";
-
 // Every non-ASCII character the labs print beyond Latin-1, Latin Extended-A and Greek.
 constexpr const char* kMathSymbols =
     "∂‖√∑⊙≈≠−±×·…≤≥∞→⇄∈ℝ⌈⌉⌊⌋′✓✗⚠—–"
@@ -23,7 +20,7 @@ void load_fonts(Fonts& fonts, int px) {
     fonts.px = px;
     fonts.warning.clear();
 
-    const bool have_dejavu = std::filesystem::exists(kSansPath) && std::filesystem::exists(kBoldPath);
+    const bool have_dejavu = std::filesystem::exists(kDejaVuSansPath) && std::filesystem::exists(kDejaVuBoldPath);
     if (!have_dejavu) {
         fonts.regular = fonts.bold = fonts.heading = fonts.small = atlas.AddFontDefault();
         fonts.warning = "DejaVu Sans not found (install fonts-dejavu-core): Greek and math symbols cannot be shown";
@@ -46,10 +43,10 @@ void load_fonts(Fonts& fonts, int px) {
         return atlas.AddFontFromFileTTF(path, size, &config, fonts.glyphs.Data);
     };
     const auto size = static_cast<float>(px);
-    fonts.regular = add(kSansPath, size);          // the first font is ImGui's default
-    fonts.bold = add(kBoldPath, size);
-    fonts.heading = add(kBoldPath, std::round(1.15f * size));
-    fonts.small = add(kSansPath, std::round(0.8f * size));
+    fonts.regular = add(kDejaVuSansPath, size);          // the first font is ImGui's default
+    fonts.bold = add(kDejaVuBoldPath, size);
+    fonts.heading = add(kDejaVuBoldPath, std::round(1.15f * size));
+    fonts.small = add(kDejaVuSansPath, std::round(0.8f * size));
     atlas.Build();
 }
 

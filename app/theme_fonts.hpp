@@ -9,6 +9,10 @@ namespace normlab::ui {
 
 inline constexpr int kDefaultFontPx = 20;   // legible on a projector at 1600×1000
 
+// Debian's fonts-dejavu-core (also used by the offscreen plot export, plot_export.cpp).
+inline constexpr const char* kDejaVuSansPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
+inline constexpr const char* kDejaVuBoldPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf";
+
 struct Fonts {
     ImFont* regular = nullptr;     // DejaVu Sans, px
     ImFont* bold = nullptr;        // DejaVu Sans Bold, px: captions

@@ -3,6 +3,7 @@
 #define GLFW_INCLUDE_NONE   // key codes only
 #include <GLFW/glfw3.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -66,6 +67,49 @@ bool letter_pressed(char letter, bool shift) {
     if (io.WantTextInput || io.KeyCtrl || io.KeyAlt || io.KeyShift != shift) return false;
     // Dear ImGui 1.86 indexes keys by the backend's codes: GLFW's letter keys are 'A'..'Z'.
     return ImGui::IsKeyPressed(GLFW_KEY_A + (letter - 'A'), false);
+}
+
+void heading(ImFont* font, const char* text) {
+    ImGui::Spacing();
+    ImGui::PushFont(font);
+    ImGui::TextUnformatted(text);
+    ImGui::PopFont();
+    ImGui::Separator();
+}
+
+void swatch(palette::Rgb color) {
+    const float s = ImGui::GetFontSize() * 0.8f;
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float y = p.y + 0.5f * (ImGui::GetTextLineHeight() - s);
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + s, y + s), to_u32(color), 2.0f);
+    ImGui::Dummy(ImVec2(s, ImGui::GetTextLineHeight()));
+    ImGui::SameLine();
+}
+
+void same_line_if_fits(float width, float right, float spacing) {
+    const float gap = spacing < 0.0f ? ImGui::GetStyle().ItemSpacing.x : spacing;
+    if (ImGui::GetItemRectMax().x + gap + width <= right) ImGui::SameLine(0.0f, gap);
+}
+
+void flow_text(const std::string& text, const ImVec4& color) {
+    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+    const float space = ImGui::CalcTextSize(" ").x;
+    size_t spaces = 0;   // before the next word
+    bool first = true;
+    for (size_t start = 0; start < text.size();) {
+        if (text[start] == ' ') {
+            ++spaces;
+            ++start;
+            continue;
+        }
+        const size_t end = std::min(text.find(' ', start), text.size());
+        const std::string word = text.substr(start, end - start);
+        if (!first) same_line_if_fits(ImGui::CalcTextSize(word.c_str()).x, right, static_cast<float>(spaces) * space);
+        ImGui::TextColored(color, "%s", word.c_str());
+        first = false;
+        spaces = 0;
+        start = end;
+    }
 }
 
 }  // namespace normlab::ui

@@ -28,4 +28,23 @@ void tooltip(const char* text);
 // no Ctrl/Alt is held; shift says whether Shift must be held (true) or must not be (false).
 bool letter_pressed(char letter, bool shift = false);
 
+// Text colours with a meaning, legible on the light and the dark theme.
+inline const ImVec4 kErrorText(0.75f, 0.05f, 0.05f, 1.0f);   // something went wrong, or a check failed
+inline const ImVec4 kGoodText(0.05f, 0.50f, 0.15f, 1.0f);    // a check passed
+
+// A section heading: a little space, the text in `font` (Fonts::heading), a separator.
+void heading(ImFont* font, const char* text);
+
+// A filled square of `color`, a text line high, then SameLine: a colour key before a label.
+void swatch(palette::Rgb color);
+
+// Call before an item `width` pixels wide: keeps it on the current line (SameLine(0, spacing);
+// spacing < 0: the style's) when it still ends left of the screen x `right`, else lets it start
+// the next line. For rows of checkboxes, buttons or list entries that wrap between items.
+void same_line_if_fits(float width, float right, float spacing = -1.0f);
+
+// Text in `color`, wrapped at the available width only where it has spaces, never inside a
+// number (ImGui's own wrapping also breaks after '.', which splits "0.365" into "0." and "365").
+void flow_text(const std::string& text, const ImVec4& color);
+
 }  // namespace normlab::ui

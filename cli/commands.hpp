@@ -30,4 +30,12 @@ int run_explain(const Args& args);
 extern const char kGradientsHelp[];
 int run_gradients(const Args& args);
 
+// `normlab-cli bench --cpu`: times the fast float32 kernels against a copy (bench_command.cpp).
+extern const char kBenchHelp[];
+int run_bench(const Args& args);
+
+// `normlab-cli depth`: the depth lab's transformer; per-layer FFN gradients (depth_command.cpp).
+extern const char kDepthHelp[];
+int run_depth(const Args& args);
+
 }  // namespace normlab::cli

@@ -72,6 +72,19 @@ std::string list(const Vec& v, int digits = 4) {
     return s + "]";
 }
 
+// [0.365, 0.730, …]: fixed decimals, as a write-up would print them.
+std::string fixed_list(const Vec& v, int decimals) {
+    std::string s = "[";
+    for (Eigen::Index i = 0; i < v.size(); ++i) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.*f", decimals, v[i]);
+        std::string item = buf;
+        if (item[0] == '-') item = "\u2212" + item.substr(1);
+        s += (i ? ", " : "") + item;
+    }
+    return s + "]";
+}
+
 std::string eps_term(double eps) { return eps > 0.0 ? " + \u03b5" : ""; }
 }  // namespace
 
@@ -188,7 +201,7 @@ ClaimVerdict check_claim(const Explanation& e, const std::vector<std::string>& c
         for (size_t i = 1; i < v.matches.size(); ++i) s << " and of " << display_name(v.matches[i]);
         s << ".";
         const bool rms = std::find(v.matches.begin(), v.matches.end(), Formula::RMSNorm) != v.matches.end();
-        if (!rms) s << " They are not RMSNorm, which gives " << list(e.rmsnorm, 3) << ".";
+        if (!rms) s << " They are not RMSNorm, which gives " << fixed_list(e.rmsnorm, 3) << ".";
         if (v.matches.front() == Formula::LayerNormSample)
             s << " (x \u2212 mean)/std with the n\u22121 std is LayerNorm with Bessel's correction, not RMSNorm: RMSNorm "
                  "subtracts no mean and divides by \u221a(mean(x\u00b2) + \u03b5).";

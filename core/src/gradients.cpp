@@ -26,21 +26,22 @@ GradientProbe random_gradient_probe(unsigned seed, Eigen::Index B, Eigen::Index 
     return p;
 }
 
-namespace {
-// Forward and backward of the probe's layer; dy from the fixed upstream gradient or the target.
-LayerGrads probe_grads(const NormSpec& spec, const Mat& x, const LayerParams& params, const GradientProbe& probe,
-                       double* loss = nullptr) {
+double probe_loss(const GradientProbe& probe, const Mat& y) {
+    return probe.target ? 0.5 * (y - *probe.target).squaredNorm() : (probe.dy.array() * y.array()).sum();
+}
+
+LayerGrads probe_gradients(const NormSpec& spec, const Mat& x, const LayerParams& params, const GradientProbe& probe,
+                           double* loss) {
     const LayerForward f = layer_forward(spec, x, params);
-    const Mat dy = probe.target ? Mat(f.y - *probe.target) : probe.dy;  // B×n
-    if (loss) *loss = probe.target ? 0.5 * dy.squaredNorm() : (dy.array() * f.y.array()).sum();
+    const Mat dy = probe.target ? Mat(f.y - *probe.target) : probe.dy;  // B×n, ∂L/∂y
+    if (loss) *loss = probe_loss(probe, f.y);
     return layer_backward(spec, x, params, f, dy);
 }
-}  // namespace
 
 GradNorms gradient_norms(const NormSpec& spec, const GradientProbe& probe, Scaling scaling, double delta) {
     const Mat x = scaling == Scaling::Input ? Mat(probe.x * delta) : probe.x;
     const LayerParams params{scaling == Scaling::Weight ? Mat(probe.W * delta) : probe.W, probe.g, probe.b};
-    const LayerGrads gr = probe_grads(spec, x, params, probe);
+    const LayerGrads gr = probe_gradients(spec, x, params, probe);
     return {gr.dW->norm(), gr.dx.norm(), gr.dg.norm(), gr.db.norm()};
 }
 
@@ -82,7 +83,7 @@ SgdTrace sgd_trace(const NormSpec& spec, const GradientProbe& probe, double delt
     LayerParams params{Mat(probe.W * delta), probe.g, probe.b};
     for (int s = 0; s < steps; ++s) {
         double loss = 0.0;
-        const LayerGrads gr = probe_grads(spec, probe.x, params, probe, &loss);
+        const LayerGrads gr = probe_gradients(spec, probe.x, params, probe, &loss);
         const double wnorm = params.W->norm();
         trace.loss.push_back(loss);
         trace.weight_norm.push_back(wnorm);

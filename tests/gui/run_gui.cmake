@@ -1,16 +1,17 @@
 # Runs normlab once and checks what it did (used by the gui.* tests in CMakeLists.txt):
 #   cmake -DAPP=<normlab> [-DARGS=a|b] [-DXVFB=<xvfb-run>] [-DNO_DISPLAY=ON] -DEXIT=<code>
-#         [-DSTDOUT=<text>] [-DSTDERR=<text>] [-DPNG=<file> -DCHECKER=<checker>] -P run_gui.cmake
+#         [-DSTDOUT=<text>] [-DSTDERR=<text>] [-DPNG=<file> -DCHECKER=<checker> [-DCHECK_ARGS=a|b]] -P run_gui.cmake
 # XVFB        run inside a virtual 1600×1000×24 display (xvfb-run's path).
 # NO_DISPLAY  run with DISPLAY and WAYLAND_DISPLAY unset.
 # EXIT        the expected exit code.
 # STDOUT      text that stdout must contain; STDERR: text that stderr must contain.
 # PNG         a screenshot the run must write (removed first, so that an old one cannot pass);
-#             CHECKER then checks its pixels and must exit 0.
+#             CHECKER then checks its pixels (`CHECKER PNG CHECK_ARGS...`) and must exit 0.
 # Lists are '|'-separated here because ';' would split the argument on its way through ctest.
 cmake_minimum_required(VERSION 3.25)
 
 string(REPLACE "|" ";" args "${ARGS}")
+string(REPLACE "|" ";" check_args "${CHECK_ARGS}")
 set(prefix "")
 if(XVFB)
   set(prefix "${XVFB}" -a -s "-screen 0 1600x1000x24")
@@ -56,7 +57,7 @@ if(PNG)
   if(NOT EXISTS "${PNG}")
     fail("no screenshot at ${PNG}")
   else()
-    execute_process(COMMAND "${CHECKER}" "${PNG}" RESULT_VARIABLE check_code OUTPUT_VARIABLE check_out
+    execute_process(COMMAND "${CHECKER}" "${PNG}" ${check_args} RESULT_VARIABLE check_code OUTPUT_VARIABLE check_out
                     ERROR_VARIABLE check_out)
     message("${check_out}")
     if(NOT check_code EQUAL 0)

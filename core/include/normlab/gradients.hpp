@@ -30,6 +30,14 @@ struct GradientProbe {
 // Seeded standard-normal x, W, dy; g = 1, b = 0; no target.
 GradientProbe random_gradient_probe(unsigned seed, Eigen::Index B = 4, Eigen::Index m = 8, Eigen::Index n = 8);
 
+// The probe's loss for outputs y (B×n): ½‖y − t‖² with a target, Σ dy ⊙ y otherwise.
+double probe_loss(const GradientProbe& probe, const Mat& y);
+
+// Forward and backward of the probe's loss at the layer (x, params) (x: B×m, the probe's shapes);
+// `loss`, when given, receives probe_loss of the forward's y.
+LayerGrads probe_gradients(const NormSpec& spec, const Mat& x, const LayerParams& params, const GradientProbe& probe,
+                           double* loss = nullptr);
+
 struct GradNorms {
     double dW = 0, dx = 0, dg = 0, db = 0;  // Frobenius / Euclidean norms
 };

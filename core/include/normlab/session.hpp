@@ -10,7 +10,11 @@
 // results; nothing here knows about windows.
 #pragma once
 
+#include "normlab/geometry_lab.hpp"
+#include "normlab/gradient_lab.hpp"
+#include "normlab/invariance_lab.hpp"
 #include "normlab/norm.hpp"
+#include "normlab/worked_lab.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -112,6 +116,10 @@ std::string format_number_list(const Vec& values);
 
 struct Session {
     ExplorerState explorer;
+    InvarianceLabState invariance;
+    WorkedState worked;
+    GradientLabState gradients;
+    GeometryLabState geometry;
 };
 
 }  // namespace normlab

@@ -1,0 +1,73 @@
+// Unit tests of the plot widget's pure helpers (app/plot_view.hpp, app/plot_export.hpp).
+#include "plot_export.hpp"
+#include "plot_view.hpp"
+
+#include <gtest/gtest.h>
+
+namespace normlab::ui {
+namespace {
+
+TEST(PlotView, RotateMinus90TurnsRightwardTextUpward) {
+    // SVG's rotate(−90) about the pivot: +x (right) becomes −y (up on screen).
+    const ImVec2 p = rotate_about(ImVec2(13.0f, 20.0f), ImVec2(10.0f, 20.0f), -90.0);
+    EXPECT_NEAR(p.x, 10.0f, 1e-5f);
+    EXPECT_NEAR(p.y, 17.0f, 1e-5f);
+    const ImVec2 below = rotate_about(ImVec2(10.0f, 22.0f), ImVec2(10.0f, 20.0f), -90.0);   // under the baseline
+    EXPECT_NEAR(below.x, 12.0f, 1e-5f);                                                      // ends up right of it
+    EXPECT_NEAR(below.y, 20.0f, 1e-5f);
+}
+
+TEST(PlotView, RotateZeroAndFullTurnKeepThePoint) {
+    for (double deg : {0.0, 360.0}) {
+        const ImVec2 p = rotate_about(ImVec2(3.0f, -4.0f), ImVec2(1.0f, 1.0f), deg);
+        EXPECT_NEAR(p.x, 3.0f, 1e-5f);
+        EXPECT_NEAR(p.y, -4.0f, 1e-5f);
+    }
+}
+
+TEST(PlotView, TextTopLeftFromBaselineAnchor) {
+    const Point2 at{100.0, 50.0};
+    EXPECT_FLOAT_EQ(text_top_left(at, TextAnchor::Start, 40.0, 9.0).x, 100.0f);
+    EXPECT_FLOAT_EQ(text_top_left(at, TextAnchor::Middle, 40.0, 9.0).x, 80.0f);
+    EXPECT_FLOAT_EQ(text_top_left(at, TextAnchor::End, 40.0, 9.0).x, 60.0f);
+    EXPECT_FLOAT_EQ(text_top_left(at, TextAnchor::End, 40.0, 9.0).y, 41.0f);
+}
+
+TEST(PlotView, PlotAsShownHidesByLabelAndFixesTheZoomedRanges) {
+    Plot plot;
+    plot.series = {palette_series(0, "LayerNorm", {1, 2}, {3, 4}), palette_series(1, "RMSNorm", {1, 2}, {5, 6})};
+    PlotView view;
+    view.hidden = {"RMSNorm"};
+    view.range.x = AxisRange{Scale::Linear, 0.5, 1.5};
+    const Plot shown = plot_as_shown(plot, view);
+    EXPECT_TRUE(shown.series[0].visible);
+    EXPECT_FALSE(shown.series[1].visible);
+    ASSERT_TRUE(shown.x.min && shown.x.max);
+    EXPECT_EQ(*shown.x.min, 0.5);
+    EXPECT_EQ(*shown.x.max, 1.5);
+    EXPECT_FALSE(shown.y.min || shown.y.max);
+    // The exported ranges are exactly the zoomed ones.
+    const AxisRange r = auto_range(shown, AxisId::X);
+    EXPECT_EQ(r.lo, 0.5);
+    EXPECT_EQ(r.hi, 1.5);
+}
+
+TEST(PlotExport, FigurePathIsFileSafe) {
+    EXPECT_EQ(figure_path("", "invariance_vs_delta", "png"), "invariance_vs_delta.png");
+    EXPECT_EQ(figure_path("figs", "loss", "svg"), "figs/loss.svg");
+    EXPECT_EQ(figure_path("", "a/b c", "csv"), "a_b_c.csv");
+    EXPECT_EQ(figure_path("", "../x", "png"), "_._x.png");   // no way out of the folder
+    EXPECT_EQ(figure_path("", "", "png"), "plot.png");
+    EXPECT_EQ(figure_path("", "δ", "png"), "__.png");   // two UTF-8 bytes
+}
+
+TEST(PlotExport, UniqueFigureNames) {
+    std::vector<Plot> plots(4);
+    plots[0].name = "loss";
+    plots[1].name = "loss";
+    plots[3].name = "acc";
+    EXPECT_EQ(unique_figure_names(plots), (std::vector<std::string>{"loss", "loss_2", "figure_3", "acc"}));
+}
+
+}  // namespace
+}  // namespace normlab::ui
