@@ -17,7 +17,6 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
-#include <cfloat>
 #include <cmath>
 #include <exception>
 #include <string>
@@ -211,7 +210,7 @@ void draw_eps_section(GradientLabState& s, const Fonts& fonts) {
     const double lo = 1e-12, hi = 1.0;
     ImGui::SliderScalar("ε", ImGuiDataType_Double, &s.eps, &lo, &hi, "%.1e", ImGuiSliderFlags_Logarithmic);
     tooltip("ε of all three norms, from 10⁻¹² to 1 on a log scale. The slopes are ideal while ε ≪ (δσ₀)²; "
-            "at small δ with a larger ε the curves bend, because the denominator √((δσ₀)² + ε) stops growing with δ.");
+            "at small δ with a larger ε the curves bend, because the denominator √((δσ₀)² + ε) stops shrinking with δ.");
     ImGui::SameLine();
     action_button(kActions[kBendEps], s);
     if (ImGui::RadioButton("inside √:  √(σ₀² + ε)", s.eps_mode == EpsMode::InsideSqrt)) s.eps_mode = EpsMode::InsideSqrt;

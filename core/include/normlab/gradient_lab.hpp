@@ -85,7 +85,6 @@ NormSpec gradient_lab_spec(const GradientLabState& state, int k);
 GradientProbe gradient_lab_probe(const GradientLabState& state, const ExplorerState& explorer);
 
 bool operator==(const GradientProbe& a, const GradientProbe& b);
-inline bool operator!=(const GradientProbe& a, const GradientProbe& b) { return !(a == b); }
 
 // The δ below which ε stops being negligible: (δσ₀)² = ε (inside √) or δσ₀ = ε (added), σ₀ being
 // the norm's std / RMS of a = W x at δ = 1. 0 when ε = 0; +inf when σ₀ = 0.
