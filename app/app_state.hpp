@@ -13,12 +13,15 @@ struct AppInfo {
     std::string renderer;         // GL_RENDERER
     bool has_gl43 = false;        // compute shaders and timer queries (the GPU lab)
     std::string font_warning;     // empty when DejaVu Sans loaded
+    bool scripted = false;        // --frames N: labs that animate advance per frame, not per second
 };
 
 // App-wide display state; the main loop acts on the requests.
 struct AppUi {
     int font_px = kDefaultFontPx;   // fonts are rebuilt between frames when it changes
     bool dark = false;
+    bool projector = false;         // View ▸ Theme ▸ Projector: light, black on white, thicker lines (dark off)
+    bool presenter = false;         // View ▸ Presenter (F5): labs hide their editing panels, keep plots
     bool quit = false;              // File ▸ Quit, Ctrl+Q
     bool save_screenshot = false;   // File ▸ Save screenshot, F12: capture after this frame renders
     bool open_about = false;        // pop-up requests, honoured outside the menu's ID stack

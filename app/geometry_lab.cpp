@@ -627,22 +627,24 @@ void draw_geometry_lab(LabContext& ctx) {
     }
 
     const float font = ImGui::GetFontSize();
-    const float controls_w = std::clamp(0.29f * ImGui::GetContentRegionAvail().x, 19.0f * font, 28.0f * font);
-    ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
-    std::optional<GeometryResults> results;
-    try {
-        results = compute_geometry(state);
-    } catch (const std::exception&) {
-        // The view says why.
+    ui.selected = std::clamp(ui.selected, 0, std::max(0, static_cast<int>(state.points.rows()) - 1));
+    if (!ctx.app.presenter) {   // presenter view: the 3D view alone
+        const float controls_w = std::clamp(0.29f * ImGui::GetContentRegionAvail().x, 19.0f * font, 28.0f * font);
+        ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
+        std::optional<GeometryResults> results;
+        try {
+            results = compute_geometry(state);
+        } catch (const std::exception&) {
+            // The view says why.
+        }
+        draw_dimension_section(state, ui, fonts);
+        draw_batch_section(state, ui, results, fonts);
+        draw_gain_section(state, fonts);
+        draw_eps_section(state, fonts);
+        draw_show_section(ui, geometry_dimension(state) == 2, fonts);
+        ImGui::EndChild();
+        ImGui::SameLine();
     }
-    draw_dimension_section(state, ui, fonts);
-    draw_batch_section(state, ui, results, fonts);
-    draw_gain_section(state, fonts);
-    draw_eps_section(state, fonts);
-    draw_show_section(ui, geometry_dimension(state) == 2, fonts);
-    ImGui::EndChild();
-
-    ImGui::SameLine();
     ImGui::BeginChild("view", ImVec2(0.0f, 0.0f), false,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     draw_view(state, ui, fonts);

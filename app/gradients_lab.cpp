@@ -12,6 +12,7 @@
 
 #include "ui_util.hpp"
 
+#include <normlab/scene_plots.hpp>
 #include <normlab/session.hpp>
 
 #include <imgui_stdlib.h>
@@ -506,16 +507,17 @@ void draw_gradients_lab(LabContext& ctx) {
     const GradientLabResults* r = current_results(ctx.session, ui);
 
     const float em = ImGui::GetFontSize();
-    const float controls_w = std::clamp(0.27f * ImGui::GetContentRegionAvail().x, 20.0f * em, 26.0f * em);
-    ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
-    draw_layer_section(ctx);
-    draw_loss_section(s, ui, fonts);
-    draw_eps_section(s, fonts);
-    draw_curves_section(s, s.target.size(), fonts);
-    draw_check_section(s, r, fonts);
-    ImGui::EndChild();
-
-    ImGui::SameLine();
+    if (!ctx.app.presenter) {   // presenter view: the figures alone
+        const float controls_w = std::clamp(0.27f * ImGui::GetContentRegionAvail().x, 20.0f * em, 26.0f * em);
+        ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
+        draw_layer_section(ctx);
+        draw_loss_section(s, ui, fonts);
+        draw_eps_section(s, fonts);
+        draw_curves_section(s, s.target.size(), fonts);
+        draw_check_section(s, r, fonts);
+        ImGui::EndChild();
+        ImGui::SameLine();
+    }
     ImGui::BeginChild("results");
     if (r == nullptr) {
         ImGui::TextColored(kErrorText, "Cannot compute: %s", ui.error.c_str());
@@ -531,10 +533,8 @@ std::vector<Plot> gradients_lab_plots(LabContext& ctx) {
     GradientsUi& ui = ctx.uis.gradients;
     const GradientLabResults* r = current_results(ctx.session, ui);
     if (r == nullptr) return {};
-    return {sweep_plot(ui, *r, Scaling::Input), sweep_plot(ui, *r, Scaling::Weight),
-            sgd_plot(ui.outputs_plot, ui.outputs_view, *r, sgd_output_plot),
-            sgd_plot(ui.weight_norm_plot, ui.weight_norm_view, *r, sgd_weight_norm_plot),
-            sgd_plot(ui.step_plot, ui.step_view, *r, sgd_relative_step_plot)};
+    // Core's list (scene_plots.hpp), as normlab-cli export writes them, with the legends' switches.
+    return gradient_lab_plots(*r, ui.input_view.hidden, ui.weight_view.hidden);
 }
 
 }  // namespace normlab::ui

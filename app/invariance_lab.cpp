@@ -13,6 +13,7 @@
 #include "palette.hpp"
 #include "ui_util.hpp"
 
+#include <normlab/scene_plots.hpp>
 #include <normlab/session.hpp>
 
 #include <algorithm>
@@ -573,7 +574,9 @@ void draw_explorer_panel(LabContext& ctx, InvarianceUi& ui) {
 // [SECTION] The lab window ------------------------------------------------------------------
 
 std::vector<Plot> invariance_lab_plots(LabContext& ctx) {
-    return {plot_as_shown(invariance_curve_plot(ctx.session.invariance), ctx.uis.invariance.plot_view)};
+    std::vector<Plot> plots = lab_plots(ctx.session, "invariance");   // core's list: normlab-cli export's too
+    for (Plot& p : plots) p = plot_as_shown(p, ctx.uis.invariance.plot_view);
+    return plots;
 }
 
 void draw_invariance_lab(LabContext& ctx) {
@@ -584,16 +587,17 @@ void draw_invariance_lab(LabContext& ctx) {
 
     const float em = ImGui::GetFontSize();
     const ImGuiStyle& style = ImGui::GetStyle();
-    const float controls_w = std::clamp(0.26f * ImGui::GetContentRegionAvail().x, 19.0f * em, 28.0f * em);
-    ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
-    // The heat maps take what the other sections leave (about 14 lines of them).
-    const float maps_h = ImGui::GetContentRegionAvail().y - 14.0f * ImGui::GetFrameHeightWithSpacing();
-    draw_batch_section(s, ui, fonts, maps_h);
-    draw_transform_section(s, fonts);
-    draw_norm_section(s, fonts);
-    ImGui::EndChild();
-
-    ImGui::SameLine();
+    if (!ctx.app.presenter) {   // presenter view: tables and curves alone
+        const float controls_w = std::clamp(0.26f * ImGui::GetContentRegionAvail().x, 19.0f * em, 28.0f * em);
+        ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
+        // The heat maps take what the other sections leave (about 14 lines of them).
+        const float maps_h = ImGui::GetContentRegionAvail().y - 14.0f * ImGui::GetFrameHeightWithSpacing();
+        draw_batch_section(s, ui, fonts, maps_h);
+        draw_transform_section(s, fonts);
+        draw_norm_section(s, fonts);
+        ImGui::EndChild();
+        ImGui::SameLine();
+    }
     ImGui::BeginChild("results");
     InvarianceTable table;
     try {

@@ -8,7 +8,9 @@
 
 namespace normlab::ui {
 
-struct LabUis;  // every lab's display-only state (labs.hpp)
+struct LabUis;     // every lab's display-only state (labs.hpp)
+struct SessionIo;  // the open scene, undo, autosave (session_io.hpp)
+struct LectureUi;  // lecture mode (lecture.hpp)
 
 // Help ▸ "This lab": the equations a lab demonstrates and the core code that computes them.
 struct LabInfo {
@@ -25,6 +27,8 @@ struct LabContext {
     AppUi& app;
     const AppInfo& info;
     const Fonts& fonts;
+    SessionIo* io = nullptr;         // null in tools without scenes (the GUI test programs)
+    LectureUi* lecture = nullptr;    // null there too
 };
 
 }  // namespace normlab::ui

@@ -9,6 +9,9 @@ const Lab kLabs[] = {
     {"worked", "Worked example", &kWorkedInfo, draw_worked_lab},
     {"gradients", "Gradients", &kGradientsInfo, draw_gradients_lab, gradients_lab_plots},
     {"geometry", "Geometry", &kGeometryInfo, draw_geometry_lab},
+    {"training", "Training", &kTrainingInfo, draw_training_lab, training_lab_plots},
+    {"gpu", "GPU", &kGpuInfo, draw_gpu_lab, gpu_lab_plots},
+    {"depth", "Depth", &kDepthInfo, draw_depth_lab, depth_lab_plots},
 };
 const int kLabCount = static_cast<int>(sizeof kLabs / sizeof kLabs[0]);
 

@@ -2,11 +2,14 @@
 // read it, so adding a lab is one row here and one file under app/.
 #pragma once
 
+#include "depth_lab.hpp"
 #include "explorer_lab.hpp"
 #include "geometry_lab.hpp"
+#include "gpu_lab.hpp"
 #include "gradients_lab.hpp"
 #include "invariance_lab.hpp"
 #include "lab.hpp"
+#include "training_lab.hpp"
 #include "worked_lab.hpp"
 
 #include <normlab/plot.hpp>
@@ -24,6 +27,9 @@ struct LabUis {
     WorkedUi worked;
     GradientsUi gradients;
     GeometryUi geometry;
+    TrainingUi training;
+    GpuUi gpu;
+    DepthUi depth;
 };
 
 struct Lab {

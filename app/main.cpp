@@ -5,11 +5,15 @@
 // [SECTION] Frame loop
 // [SECTION] main
 #include "labs.hpp"
+#include "lecture.hpp"
 #include "main_menu.hpp"
 #include "plot_export.hpp"
 #include "screenshot.hpp"
+#include "session_io.hpp"
 #include "theme_fonts.hpp"
 
+#include <normlab/eval.hpp>
+#include <normlab/scene.hpp>
 #include <normlab/session.hpp>
 
 #include <epoxy/gl.h>
@@ -24,6 +28,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <iostream>
 #include <string>
 #include <utility>
 
@@ -39,15 +44,36 @@ constexpr int kDefaultScreenshotFrames = 5;
 constexpr const char* kUsage =
     "Usage: normlab [--lab NAME] [--screenshot OUT.png] [--frames N]\n"
     "       normlab --export-plot NAME [--scale K] --out FILE.png\n"
+    "       normlab --bench-gpu [--json] [--cpu] [--egl] [--rows R,...] [--cols C,...] [--reps N] [--timing M]\n"
+    "       normlab [--scene FILE | --lecture FILE [--slide N]] [--presenter] [--fullscreen]\n"
+    "               [--theme light|dark|projector] [--font-scale P]\n"
     "NormLab: a desktop lab for LayerNorm vs RMSNorm (Zhang & Sennrich, NeurIPS 2019).\n"
     "\n"
     "  --lab NAME            start on this lab (%s)\n"
+    "  --scene FILE          open this scene (every lab's state; assets/scenes/ has some) instead\n"
+    "                        of the last session; a bad file: one line on stderr, exit 2\n"
+    "  --lecture FILE        open this lecture (assets/lectures/): ← / → step through its scenes\n"
+    "  --slide N             with --lecture: start on slide N (1-based)\n"
+    "  --presenter           presenter view (F5): figures and captions, no editing panels\n"
+    "  --fullscreen          full screen (F11)\n"
+    "  --theme T             light (default), dark or projector (black on white, thick lines,\n"
+    "                        text at 150 %% unless --font-scale says otherwise)\n"
+    "  --font-scale P        text size in percent of the default, 80 to 250\n"
+    "  --autosave FILE       keep the session in FILE: restored at start, saved every few seconds\n"
+    "                        and on exit (default ~/.local/share/normlab/autosave.json; runs with\n"
+    "                        --frames or --export-plot use none unless this names one)\n"
+    "  --dump-session        print the scene (session JSON) on stdout before exiting\n"
+    "  --pointer X,Y         draw the pointer highlight (F6) at window pixel X,Y (scripted runs)\n"
     "  --screenshot OUT.png  save the whole window as PNG after the last frame, then exit 0\n"
     "  --frames N            render N frames, then exit (with --screenshot: default 5)\n"
     "  --export-plot NAME    save that figure of a lab as PNG (720 × 450 px at 1×), rendered\n"
     "                        offscreen in a hidden window, then exit 0\n"
     "  --scale K             with --export-plot: K× the pixels, K = 1 to 4 (default 1)\n"
     "  --out FILE.png        with --export-plot: where to write it\n"
+    "  --bench-gpu           time the GPU lab's kernels in a hidden window and print the sweep\n"
+    "                        (--json: as JSON; --rows/--cols: sizes, e.g. 1024,4096; --reps: timed\n"
+    "                        runs; --cpu: core's CPU kernels too; --egl: no window, a GPU through\n"
+    "                        EGL; --timing gl_time_elapsed or glfinish_cpu_clock); docs/BENCHMARKS.md\n"
     "  --help                print this text\n"
     "  --version             print the version\n"
     "\n"
@@ -61,6 +87,19 @@ struct Options {
     std::string export_plot;  // --export-plot: a plot name (Lab::plots), empty for none
     int scale = 1;            // --scale: of --export-plot
     std::string out;          // --out: of --export-plot
+    bool lab_given = false;   // --lab was given: it wins over the scene's lab
+    std::string scene;        // --scene FILE
+    std::string lecture;      // --lecture FILE
+    int slide = 1;            // --slide N (1-based)
+    bool presenter = false;   // --presenter
+    bool fullscreen = false;  // --fullscreen
+    std::string theme = "light";   // --theme
+    int font_px = ui::kDefaultFontPx;   // --font-scale P → P % of the default
+    bool font_given = false;  // else the projector theme starts at ui::kProjectorFontPx
+    std::string autosave;     // --autosave FILE
+    bool dump_session = false;   // --dump-session
+    bool pointer = false;     // --pointer X,Y
+    float pointer_x = 0.0f, pointer_y = 0.0f;
 };
 
 bool parse_positive(const char* text, int& out) {
@@ -86,10 +125,53 @@ int parse_args(int argc, char** argv, Options& opt) {
         }
         if (arg == "--lab" && has_value) {
             opt.lab = ui::find_lab(argv[++i]);
+            opt.lab_given = true;
             if (opt.lab < 0) {
                 std::fprintf(stderr, "normlab: unknown lab '%s' (labs: %s)\n", argv[i], ui::lab_ids().c_str());
                 return 2;
             }
+        } else if (arg == "--scene" && has_value) {
+            opt.scene = argv[++i];
+        } else if (arg == "--lecture" && has_value) {
+            opt.lecture = argv[++i];
+        } else if (arg == "--slide" && has_value) {
+            if (!parse_positive(argv[++i], opt.slide)) {
+                std::fprintf(stderr, "normlab: --slide needs a positive whole number, got '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (arg == "--presenter") {
+            opt.presenter = true;
+        } else if (arg == "--fullscreen") {
+            opt.fullscreen = true;
+        } else if (arg == "--theme" && has_value) {
+            opt.theme = argv[++i];
+            if (opt.theme != "light" && opt.theme != "dark" && opt.theme != "projector") {
+                std::fprintf(stderr, "normlab: unknown theme '%s' (themes: light, dark, projector)\n", argv[i]);
+                return 2;
+            }
+        } else if (arg == "--font-scale" && has_value) {
+            int percent = 0;
+            if (!parse_positive(argv[++i], percent) || percent < 80 || percent > 250) {
+                std::fprintf(stderr, "normlab: --font-scale needs a percentage from 80 to 250, got '%s'\n", argv[i]);
+                return 2;
+            }
+            opt.font_px = (ui::kDefaultFontPx * percent + 50) / 100;
+            opt.font_given = true;
+        } else if (arg == "--autosave" && has_value) {
+            opt.autosave = argv[++i];
+        } else if (arg == "--dump-session") {
+            opt.dump_session = true;
+        } else if (arg == "--pointer" && has_value) {
+            char* end = nullptr;
+            const char* text = argv[++i];
+            opt.pointer_x = std::strtof(text, &end);
+            const bool comma = end != text && *end == ',';
+            if (comma) opt.pointer_y = std::strtof(end + 1, &end);
+            if (!comma || *end != '\0') {
+                std::fprintf(stderr, "normlab: --pointer needs X,Y in window pixels, got '%s'\n", text);
+                return 2;
+            }
+            opt.pointer = true;
         } else if (arg == "--screenshot" && has_value) {
             opt.screenshot = argv[++i];
         } else if (arg == "--frames" && has_value) {
@@ -108,7 +190,8 @@ int parse_args(int argc, char** argv, Options& opt) {
         } else if (arg == "--out" && has_value) {
             opt.out = argv[++i];
         } else if (arg == "--lab" || arg == "--screenshot" || arg == "--frames" || arg == "--export-plot" ||
-                   arg == "--scale" || arg == "--out") {
+                   arg == "--scale" || arg == "--out" || arg == "--scene" || arg == "--lecture" || arg == "--slide" ||
+                   arg == "--theme" || arg == "--font-scale" || arg == "--autosave" || arg == "--pointer") {
             std::fprintf(stderr, "normlab: %s needs a value (see normlab --help)\n", arg.c_str());
             return 2;
         } else {
@@ -119,6 +202,25 @@ int parse_args(int argc, char** argv, Options& opt) {
     if (!opt.screenshot.empty() && opt.frames == 0) opt.frames = kDefaultScreenshotFrames;
     if (opt.export_plot.empty() != opt.out.empty()) {
         std::fprintf(stderr, "normlab: --export-plot NAME and --out FILE.png go together (see normlab --help)\n");
+        return 2;
+    }
+    if (!opt.scene.empty() && !opt.lecture.empty()) {
+        std::fprintf(stderr, "normlab: --scene and --lecture exclude each other (a lecture opens its own scenes)\n");
+        return 2;
+    }
+    // A bad scene or lecture is refused here, before a window opens: one line, exit 2.
+    try {
+        if (!opt.scene.empty()) load_scene(opt.scene);
+        if (!opt.lecture.empty()) {
+            const Lecture lecture = load_lecture(opt.lecture);
+            if (opt.slide > static_cast<int>(lecture.slides.size())) {
+                std::fprintf(stderr, "normlab: --slide %d, but %s has %zu slides\n", opt.slide, opt.lecture.c_str(),
+                             lecture.slides.size());
+                return 2;
+            }
+        }
+    } catch (const InputError& e) {
+        std::fprintf(stderr, "normlab: cannot open %s\n", e.what());
         return 2;
     }
     return -1;
@@ -196,27 +298,61 @@ int run(GLFWwindow* window, const Options& opt) {
     ui::Fonts fonts;
     load_fonts(fonts, ui.font_px);
     int theme_px = 0;
-    bool theme_dark = false;
-    const ui::AppInfo info = query_gl(fonts);
+    bool theme_dark = false, theme_projector = false;
+    ui::AppInfo info = query_gl(fonts);
+    info.scripted = opt.frames > 0;
     if (!fonts.warning.empty()) std::fprintf(stderr, "normlab: %s\n", fonts.warning.c_str());
 
     Session session;
     ui::LabUis uis;
     ui.select_lab = opt.lab;
-    ui::LabContext ctx{session, uis, ui, info, fonts};
+    ui::SessionIo scene_io;
+    ui::LectureUi lecture;
+    ui::LabContext ctx{session, uis, ui, info, fonts, &scene_io, &lecture};
+
+    // Scenes: --scene or --lecture, else the last session. Scripted runs (--frames, --export-plot)
+    // leave the user's autosave and recent files alone unless --autosave names a file.
+    const bool scripted = opt.frames > 0 || !opt.export_plot.empty();
+    scene_io.assets_dir = NORMLAB_ASSETS_DIR;
+    scene_io.autosave_file = !opt.autosave.empty() ? opt.autosave : scripted ? "" : ui::default_autosave_file();
+    scene_io.recent_file = scripted ? "" : ui::default_recent_file();
+    ui::load_recent(scene_io);
+    std::string open_error;
+    if (!opt.scene.empty())
+        open_error = ui::open_scene_file(ctx, opt.scene, "", !scripted);
+    else if (!opt.lecture.empty())
+        open_error = ui::open_lecture_file(ctx, opt.lecture, opt.slide - 1);
+    else
+        ui::restore_autosave(ctx);
+    if (!open_error.empty()) {   // checked at start-up already; the file changed since
+        std::fprintf(stderr, "normlab: cannot open %s\n", open_error.c_str());
+        return 2;
+    }
+    if (opt.lab_given) ui.select_lab = opt.lab;
+    ui.presenter = opt.presenter;
+    ui.dark = opt.theme == "dark";
+    ui.projector = opt.theme == "projector";
+    ui.font_px = ui.projector && !opt.font_given ? ui::kProjectorFontPx : opt.font_px;
+    lecture.want_fullscreen = opt.fullscreen;
+    if (opt.pointer) {
+        lecture.pointer = true;
+        lecture.pointer_at = ImVec2(opt.pointer_x, opt.pointer_y);
+    }
     if (!opt.export_plot.empty()) return export_plot(ctx, opt);
 
     for (int frame = 1; !glfwWindowShouldClose(window) && !ui.quit; ++frame) {
+        ui::apply_window_mode(window, lecture);
         glfwPollEvents();
         if (ui.font_px != fonts.px) {
             load_fonts(fonts, ui.font_px);
             ImGui_ImplOpenGL3_DestroyFontsTexture();
             ImGui_ImplOpenGL3_CreateFontsTexture();
         }
-        if (ui.font_px != theme_px || ui.dark != theme_dark) {
-            ui::apply_theme(ui.dark, ui.font_px);
+        if (ui.font_px != theme_px || ui.dark != theme_dark || ui.projector != theme_projector) {
+            ui::apply_theme(ui.dark, ui.projector, ui.font_px);
             theme_px = ui.font_px;
             theme_dark = ui.dark;
+            theme_projector = ui.projector;
         }
 
         ImGui_ImplOpenGL3_NewFrame();
@@ -224,10 +360,16 @@ int run(GLFWwindow* window, const Options& opt) {
         if (opt.frames > 0) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);   // scripted runs: no hover
         ImGui::NewFrame();
 
+        ui::handle_session_keys(ctx);
+        ui::handle_lecture_keys(ctx);
         ui::draw_main_menu(ctx);
         const ImGuiViewport* viewport = ImGui::GetMainViewport();
-        ui::draw_labs(ctx, viewport->WorkPos, viewport->WorkSize);
+        const float header_h = ui::draw_presenter_header(ctx, viewport->WorkPos, viewport->WorkSize.x);
+        ui::draw_labs(ctx, ImVec2(viewport->WorkPos.x, viewport->WorkPos.y + header_h),
+                      ImVec2(viewport->WorkSize.x, viewport->WorkSize.y - header_h));
         ui::draw_popups(ctx);
+        ui::draw_pointer(ctx);
+        ui::track_session(ctx, glfwGetTime());
 
         ImGui::Render();
         int fb_w = 0, fb_h = 0;
@@ -255,6 +397,8 @@ int run(GLFWwindow* window, const Options& opt) {
         if (last_frame) break;
         glfwSwapBuffers(window);
     }
+    ui::autosave_now(ctx);
+    if (opt.dump_session) std::cout << scene_to_text(ui::current_scene(ctx)) << std::flush;
     return 0;
 }
 
@@ -263,6 +407,7 @@ int run(GLFWwindow* window, const Options& opt) {
 // [SECTION] main ----------------------------------------------------------------------------
 
 int main(int argc, char** argv) {
+    if (ui::wants_gpu_bench(argc, argv)) return ui::gpu_bench_main(argc, argv);   // gpu_lab.hpp: no UI
     Options opt;
     if (const int code = parse_args(argc, argv, opt); code >= 0) return code;
 

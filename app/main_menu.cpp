@@ -5,8 +5,10 @@
 // [SECTION] Pop-ups: About, This lab, Keyboard shortcuts
 #include "main_menu.hpp"
 
+#include "lecture.hpp"
 #include "plot_export.hpp"
 #include "plot_view.hpp"
+#include "session_io.hpp"
 
 #define GLFW_INCLUDE_NONE   // key codes only
 #include <GLFW/glfw3.h>
@@ -18,7 +20,8 @@ namespace normlab::ui {
 
 namespace {
 
-constexpr int kMinFontPx = 16, kMaxFontPx = 32, kFontStepPx = 4;   // menu sizes: 16, 20, ..., 32
+// Text sizes (View ▸ Text size, Ctrl+= / Ctrl+−): 80 % and 100 % to 250 % of kDefaultFontPx.
+constexpr int kFontSizesPx[] = {16, 20, 25, 30, 35, 40, 45, 50};
 
 struct Shortcut {
     const char* keys;
@@ -30,6 +33,12 @@ const Shortcut kAppShortcuts[] = {
     {"F12", "save a screenshot (PNG) in the current folder"},
     {"Ctrl+=  /  Ctrl+−", "larger / smaller text"},
     {"Ctrl+1 … Ctrl+9", "switch to lab 1 … 9 (View ▸ Lab)"},
+    {"Ctrl+O  /  Ctrl+S  /  Ctrl+Shift+S", "open a scene / save it / save it as"},
+    {"Ctrl+Z  /  Ctrl+Shift+Z, Ctrl+Y", "undo / redo the last edit"},
+    {"F5  (Esc)", "presenter view: figures and captions, no editing panels"},
+    {"F11", "full screen, and back"},
+    {"F6", "pointer highlight"},
+    {"←  /  →  (Page Up / Down)", "previous / next slide of the open lecture"},
 };
 
 // [SECTION] Keyboard shortcuts (app-wide) ---------------------------------------------------
@@ -41,10 +50,18 @@ void handle_shortcuts(AppUi& ui) {
     for (int i = 0; i < kLabCount && i < 9; ++i)
         if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_1 + i, false)) ui.select_lab = i;
     if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_EQUAL, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD, false))) {
-        ui.font_px = std::min(kMaxFontPx, ui.font_px + kFontStepPx);
+        for (int px : kFontSizesPx)
+            if (px > ui.font_px) {
+                ui.font_px = px;
+                break;
+            }
     }
     if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_MINUS, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT, false))) {
-        ui.font_px = std::max(kMinFontPx, ui.font_px - kFontStepPx);
+        for (auto it = std::rbegin(kFontSizesPx); it != std::rend(kFontSizesPx); ++it)
+            if (*it < ui.font_px) {
+                ui.font_px = *it;
+                break;
+            }
     }
 }
 
@@ -54,6 +71,7 @@ void draw_menus(LabContext& ctx) {
     AppUi& ui = ctx.app;
     LabUis& uis = ctx.uis;
     if (ImGui::BeginMenu("File")) {
+        draw_file_menu_items(ctx);
         if (ImGui::MenuItem("Save screenshot", "F12")) ui.save_screenshot = true;
         const Lab& lab = kLabs[ui.lab];
         const std::string folder = std::string(lab.id) + "-figures";
@@ -66,6 +84,7 @@ void draw_menus(LabContext& ctx) {
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) ui.quit = true;
         ImGui::EndMenu();
     }
+    draw_edit_menu(ctx);
     if (ImGui::BeginMenu("View")) {
         if (ImGui::BeginMenu("Lab")) {
             for (int i = 0; i < kLabCount; ++i) {
@@ -79,13 +98,30 @@ void draw_menus(LabContext& ctx) {
         ImGui::MenuItem("Explorer: values on bars", nullptr, &uis.explorer.value_labels);
         ImGui::Separator();
         if (ImGui::BeginMenu("Text size")) {
-            for (int px = kMinFontPx; px <= kMaxFontPx; px += kFontStepPx) {
-                const std::string label = std::to_string(px) + " px" + (px == kDefaultFontPx ? " (default)" : "");
+            for (int px : kFontSizesPx) {
+                const std::string label = std::to_string(100 * px / kDefaultFontPx) + " %  (" + std::to_string(px) + " px" +
+                                          (px == kDefaultFontPx ? ", default)" : ")");
                 if (ImGui::MenuItem(label.c_str(), nullptr, ui.font_px == px)) ui.font_px = px;
             }
             ImGui::EndMenu();
         }
-        ImGui::MenuItem("Dark theme", nullptr, &ui.dark);
+        if (ImGui::BeginMenu("Theme")) {
+            if (ImGui::MenuItem("Light", nullptr, !ui.dark && !ui.projector)) ui.dark = ui.projector = false;
+            if (ImGui::MenuItem("Dark", nullptr, ui.dark)) {
+                ui.dark = true;
+                ui.projector = false;
+            }
+            if (ImGui::MenuItem("Projector", nullptr, ui.projector)) {
+                ui.projector = true;
+                ui.dark = false;
+                ui.font_px = std::max(ui.font_px, kProjectorFontPx);
+            }
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("Black on white, thicker lines and borders, text at 150 %% or more: for a lecture hall");
+            ImGui::EndMenu();
+        }
+        ImGui::Separator();
+        draw_lecture_menu_items(ctx);
         ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Help")) {
@@ -130,6 +166,7 @@ void end_popup() {
 }  // namespace
 
 void draw_popups(LabContext& ctx) {
+    draw_session_dialogs(ctx);
     AppUi& ui = ctx.app;
     const LabInfo& lab = *kLabs[ui.lab].info;
     if (begin_popup("About NormLab", ui.open_about)) {
@@ -178,6 +215,7 @@ void draw_popups(LabContext& ctx) {
 
 void draw_main_menu(LabContext& ctx) {
     handle_shortcuts(ctx.app);
+    if (ctx.app.presenter) return;   // presenter view: the slide's header takes the menu bar's place
     if (ImGui::BeginMainMenuBar()) {
         draw_menus(ctx);
         draw_status(ctx.app, ctx.info);

@@ -1,5 +1,6 @@
 #include "theme_fonts.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -10,6 +11,7 @@ namespace {
 // Every non-ASCII character the labs print beyond Latin-1, Latin Extended-A and Greek.
 constexpr const char* kMathSymbols =
     "∂‖√∑⊙≈≠−±×·…≤≥∞→⇄∈ℝ⌈⌉⌊⌋′✓✗⚠—–"
+    "←∝▸"   // lecture mode: slide keys, captions; menu paths in tooltips
     "⁰¹²³⁴⁵⁶⁷⁸⁹⁻ᵀ₀₁₂₃₄₅₆₇₈₉ᵢⱼ";
 
 }  // namespace
@@ -50,7 +52,9 @@ void load_fonts(Fonts& fonts, int px) {
     atlas.Build();
 }
 
-void apply_theme(bool dark, int px) {
+void apply_theme(bool dark, int px) { apply_theme(dark, false, px); }
+
+void apply_theme(bool dark, bool projector, int px) {
     ImGuiStyle style;
     if (dark) {
         ImGui::StyleColorsDark(&style);
@@ -91,6 +95,25 @@ void apply_theme(bool dark, int px) {
     style.GrabMinSize = 12.0f;
     style.ScrollbarSize = 16.0f;
     style.ScaleAllSizes(static_cast<float>(px) / static_cast<float>(kDefaultFontPx));
+    if (projector && !dark) {
+        ImVec4* c = style.Colors;
+        c[ImGuiCol_Text] = ImVec4(0.0f, 0.0f, 0.0f, 1.0f);
+        c[ImGuiCol_TextDisabled] = ImVec4(0.22f, 0.22f, 0.26f, 1.0f);
+        c[ImGuiCol_MenuBarBg] = ImVec4(0.88f, 0.89f, 0.92f, 1.0f);
+        c[ImGuiCol_Border] = ImVec4(0.30f, 0.31f, 0.36f, 1.0f);
+        c[ImGuiCol_Separator] = ImVec4(0.40f, 0.41f, 0.46f, 1.0f);
+        c[ImGuiCol_FrameBg] = ImVec4(0.95f, 0.95f, 0.97f, 1.0f);
+        c[ImGuiCol_Tab] = ImVec4(0.86f, 0.88f, 0.93f, 1.0f);
+        c[ImGuiCol_TabActive] = ImVec4(0.62f, 0.74f, 0.93f, 1.0f);
+        c[ImGuiCol_TabHovered] = ImVec4(0.72f, 0.81f, 0.95f, 1.0f);
+        c[ImGuiCol_CheckMark] = ImVec4(0.0f, 0.20f, 0.50f, 1.0f);
+        c[ImGuiCol_TableBorderLight] = ImVec4(0.70f, 0.71f, 0.75f, 1.0f);
+        c[ImGuiCol_TableBorderStrong] = ImVec4(0.30f, 0.31f, 0.36f, 1.0f);
+        const float line = std::max(2.0f, std::round(static_cast<float>(px) / 14.0f));   // 2 px at 100 %, 4 px at 250 %
+        style.WindowBorderSize = style.ChildBorderSize = style.PopupBorderSize = style.FrameBorderSize = line;
+        style.TabBorderSize = line;
+        style.GrabMinSize = std::max(style.GrabMinSize, 0.9f * static_cast<float>(px));
+    }
     ImGui::GetStyle() = style;
 }
 

@@ -30,4 +30,10 @@ void load_fonts(Fonts& fonts, int px);
 // Light (high contrast, for projectors) or dark colours, with spacing scaled to px.
 void apply_theme(bool dark, int px);
 
+// The same, or with `projector` (and not dark) the projector theme: black on white, darker
+// borders and separators, and every border and grab thicker, for a lecture hall's back row.
+// (Choose it with a larger text size: View ▸ Theme ▸ Projector sets at least kProjectorFontPx.)
+inline constexpr int kProjectorFontPx = 30;   // 150 %
+void apply_theme(bool dark, bool projector, int px);
+
 }  // namespace normlab::ui

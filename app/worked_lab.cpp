@@ -383,11 +383,13 @@ void draw_worked_lab(LabContext& ctx) {
     draw_rmsnorm_steps(e, ui.digits, fonts);
     ImGui::EndChild();
 
-    const float inputs_w = std::clamp(0.4f * ImGui::GetContentRegionAvail().x, 20.0f * em, 30.0f * em);
-    ImGui::BeginChild("claim", ImVec2(inputs_w, 0.0f), true);
-    draw_claim_inputs(ctx);
-    ImGui::EndChild();
-    ImGui::SameLine();
+    if (!ctx.app.presenter) {   // presenter view: the steps and the verdict alone
+        const float inputs_w = std::clamp(0.4f * ImGui::GetContentRegionAvail().x, 20.0f * em, 30.0f * em);
+        ImGui::BeginChild("claim", ImVec2(inputs_w, 0.0f), true);
+        draw_claim_inputs(ctx);
+        ImGui::EndChild();
+        ImGui::SameLine();
+    }
     ImGui::BeginChild("verdict", ImVec2(0.0f, 0.0f), true);
     heading(fonts.heading, "NormLab's verdict");
     draw_verdict(*results, fonts);

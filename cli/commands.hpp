@@ -38,4 +38,8 @@ int run_bench(const Args& args);
 extern const char kDepthHelp[];
 int run_depth(const Args& args);
 
+// `normlab-cli export`: a scene's figures, listed or written as SVG / CSV (export_command.cpp).
+extern const char kExportHelp[];
+int run_export(const Args& args);
+
 }  // namespace normlab::cli

@@ -39,6 +39,8 @@ constexpr Subcommand kSubcommands[] = {
      normlab::cli::kBenchHelp, normlab::cli::run_bench},
     {"depth", "trains a small transformer (Post-LN, Pre-LN, NormFormer); per-layer FFN gradients",
      normlab::cli::kDepthHelp, normlab::cli::run_depth},
+    {"export", "a scene's figures without a window: --list their names, or write one as SVG or CSV",
+     normlab::cli::kExportHelp, normlab::cli::run_export},
 };
 
 std::string subcommand_names() {

@@ -9,6 +9,7 @@ NORMLAB_PACKAGES=(
   libgtest-dev libbenchmark-dev
   zlib1g-dev
   xvfb xauth libgl1-mesa-dri fonts-dejavu-core
+  libxml2-utils   # xmllint: the CLI tests check that exported SVGs are well-formed
 )
 
 normlab_install_packages() {

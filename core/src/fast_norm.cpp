@@ -26,6 +26,7 @@
 #include "thread_pool.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cassert>
 #include <cmath>
 #include <cstdint>
@@ -124,36 +125,61 @@ std::shared_ptr<ThreadPool> the_pool() {
     return g_pool;
 }
 
-// Rows [begin, end) of task t when `rows` rows are split into `tasks` contiguous blocks.
-struct RowRange {
-    std::size_t begin, end;
-};
-RowRange row_range(std::size_t rows, unsigned tasks, unsigned t) {
-    return {rows * t / tasks, rows * (t + 1) / tasks};
-}
-
 unsigned task_count(const ThreadPool& pool, std::size_t rows, std::size_t cols) {
     const std::size_t by_work = std::max<std::size_t>(1, rows * cols / kMinElementsPerTask);
     return static_cast<unsigned>(std::min<std::size_t>({pool.size(), rows, by_work}));
+}
+
+// Rows (or, for the copy, elements) are handed out in contiguous chunks, first come first served,
+// kChunksPerTask per thread: a thread that the OS delays (the machine may be busy with other
+// work) then holds up no one, as the others take its share. Sums over rows (dg, db) are kept per
+// chunk and added in chunk order, so they do not depend on which thread took which chunk.
+constexpr std::size_t kChunksPerTask = 8;
+
+struct Range {
+    std::size_t begin, end;
+};
+
+struct Chunks {
+    std::size_t total, size, count;  // `total` items in `count` chunks of `size` (the last may be short)
+    Range operator[](std::size_t i) const { return {i * size, std::min(total, (i + 1) * size)}; }
+};
+
+// `align`: chunk sizes are a multiple of it (the copy's: whole cache lines of its destination).
+Chunks make_chunks(std::size_t total, unsigned tasks, std::size_t align = 1) {
+    const std::size_t wanted = tasks == 1 ? 1 : std::min<std::size_t>(total, kChunksPerTask * tasks);
+    const std::size_t size = ((total + wanted - 1) / wanted + align - 1) / align * align;
+    return {total, size, (total + size - 1) / size};
+}
+
+// Calls fn(task, chunk, begin, end) for every chunk, on `tasks` threads of the pool.
+template <class Fn>
+void for_each_chunk(ThreadPool& pool, unsigned tasks, const Chunks& chunks, const Fn& fn) {
+    std::atomic<std::size_t> next{0};
+    pool.run(tasks, [&](unsigned t) {
+        for (std::size_t i; (i = next.fetch_add(1, std::memory_order_relaxed)) < chunks.count;) {
+            const Range r = chunks[i];
+            fn(t, i, r.begin, r.end);
+        }
+    });
 }
 
 bool use_streaming(KernelPath resolved, std::size_t output_elements) {
     return resolved == KernelPath::Avx2 && output_elements * sizeof(float) >= kStreamingThresholdBytes;
 }
 
-// Per-task partial sums of dg and db (double, 2·C per task), owned by the calling thread and
-// reused by its later calls: allocated once per calling thread, grown when C or the pool grows.
-// The AVX2 path also keeps float partials (2·C per task, see kFlushRows).
+// The backward's partial sums of dg and db: in double, 2·C per chunk; and on the AVX2 path in
+// float, 2·C per task, see kFlushRows. Owned by the calling thread and reused by its later calls:
+// allocated once per calling thread, grown when C or the number of chunks grows.
 struct BackwardScratch {
-    double* partials;  // 2·C·tasks: per task, dg then db
-    float* fresh;      // 2·C·tasks: per task, the float sums not yet added into partials
+    double* partials;  // 2·C·chunks: per chunk, dg then db
+    float* fresh;      // 2·C·tasks: per task, float sums not yet added into a chunk's partials
 };
-BackwardScratch backward_scratch(std::size_t cols, unsigned tasks) {
+BackwardScratch backward_scratch(std::size_t cols, std::size_t chunks, unsigned tasks) {
     thread_local std::vector<double> partials;
     thread_local std::vector<float> fresh;
-    const std::size_t n = std::size_t{2} * cols * tasks;
-    if (partials.size() < n) partials.resize(n);
-    if (fresh.size() < n) fresh.resize(n);
+    if (partials.size() < 2 * cols * chunks) partials.resize(2 * cols * chunks);
+    if (fresh.size() < 2 * cols * tasks) fresh.resize(2 * cols * tasks);
     return {partials.data(), fresh.data()};
 }
 
@@ -273,7 +299,7 @@ void rmsnorm_backward_rows_scalar(float* dx, double* dgp, double* dbp, const flo
 // Same formulas as the scalar path, 8 columns per instruction, and one more idea: the rows are
 // pipelined. Each kernel makes one sweep per row that does two things at once:
 //
-//     for each row r of the task's block:
+//     for each row r of a chunk of rows:
 //         from row r's sums (computed in the previous sweep): μ_r, rstd_r (or the backward's a, c)
 //         one sweep over the columns j:
 //             write out_r[j]                    from x_r[j] (and dy_r[j]): in L1/L2 since the last sweep
@@ -283,7 +309,7 @@ void rmsnorm_backward_rows_scalar(float* dx, double* dgp, double* dbp, const flo
 // each output element goes to DRAM once, and DRAM sees one steady stream of reads and one of
 // writes, as in a copy, rather than bursts separated by passes over cached data. The sweep also
 // prefetches kPrefetchAhead bytes ahead of its reads (which runs on into row r+2 near the end of
-// a row); big outputs go out with streaming stores. The first row of a block gets its sums from
+// a row); big outputs go out with streaming stores. The first row of a chunk gets its sums from
 // a sweep of its own; the last row is written by a sweep that reads nothing new.
 //
 // The LayerNorm forward sums x − K and (x − K)² in that one sweep, K being the mean of the row's
@@ -292,7 +318,8 @@ void rmsnorm_backward_rows_scalar(float* dx, double* dgp, double* dbp, const flo
 //
 // Float accumulators: four chains (16 columns per loop step, 2 vectors of 8 for each of two
 // sums), flushed into double every kSumBlock columns so that no float lane sums more than 32
-// values. dg and db: float partial sums per task, flushed into double every kFlushRows rows.
+// values. dg and db: float partial sums per thread, flushed into the chunk's double partials every
+// kFlushRows rows and at the chunk's end.
 
 #if NORMLAB_HAVE_X86
 
@@ -407,7 +434,7 @@ struct NormBackwardOut {
     float one(std::size_t j) const { return dy[j] * g[j] * s - (x[j] - m) * s2c - sa; }
 };
 
-// out[j] = op(j) for j < C, with nothing to read ahead: a block's last row.
+// out[j] = op(j) for j < C, with nothing to read ahead: a chunk's last row.
 template <bool kStream, class Op>
 NORMLAB_AVX2 inline void write_row(float* out, std::size_t C, const Op& op) {
     std::size_t j = 0;
@@ -420,9 +447,9 @@ NORMLAB_AVX2 inline void write_row(float* out, std::size_t C, const Op& op) {
 //
 // Each has the same shape: a scalar head (up to the 32-byte boundary of the output), blocks of
 // kSumBlock columns in 16-column steps, a scalar tail of at most 15 columns. Without kWrite they
-// only sum: that is how a block's first row gets its sums.
+// only sum: that is how a chunk's first row gets its sums.
 
-// LayerNorm forward: y_r from op (when kWrite: a block's first row has nothing to write yet);
+// LayerNorm forward: y_r from op (when kWrite: a chunk's first row has nothing to write yet);
 // the moments of the next row xn.
 template <bool kStream, bool kWrite, class Op>
 NORMLAB_AVX2 Moments write_row_sum_moments(float* out, std::size_t C, const Op& op, const float* xn) {
@@ -542,7 +569,7 @@ NORMLAB_AVX2 BackwardSums write_row_sum_backward(float* out, std::size_t C, cons
     return su;
 }
 
-// ---- Kernels: one loop over the task's rows [r0, r1) ------------------------------------------
+// ---- Kernels: one loop over the rows [r0, r1) of a chunk ----------------------------------------
 
 template <bool kStream>
 NORMLAB_AVX2 void copy_avx2(float* dst, const float* src, std::size_t n) {
@@ -654,19 +681,17 @@ void copy(float* dst, const float* src, std::size_t n, KernelPath path) {
     const bool stream = use_streaming(resolved, n);
     const auto tasks = static_cast<unsigned>(
         std::min<std::size_t>(pool->size(), std::max<std::size_t>(1, n / kMinElementsPerTask)));
-    // Blocks of whole cache lines (16 floats), so that threads never share a line of dst.
-    const std::size_t block = ((n + tasks - 1) / tasks + 15) / 16 * 16;
-    pool->run(tasks, [&](unsigned t) {
-        const std::size_t begin = std::min(n, block * t), end = std::min(n, begin + block);
+    // Chunks of whole cache lines (16 floats), so that threads never share a line of dst.
+    for_each_chunk(*pool, tasks, make_chunks(n, tasks, 16), [&](unsigned, std::size_t, std::size_t i0, std::size_t i1) {
 #if NORMLAB_HAVE_X86
         if (resolved == KernelPath::Avx2) {
-            if (stream) copy_avx2<true>(dst + begin, src + begin, end - begin);
-            else copy_avx2<false>(dst + begin, src + begin, end - begin);
+            if (stream) copy_avx2<true>(dst + i0, src + i0, i1 - i0);
+            else copy_avx2<false>(dst + i0, src + i0, i1 - i0);
             return;
         }
 #endif
         (void)stream;
-        copy_scalar(dst + begin, src + begin, end - begin);
+        copy_scalar(dst + i0, src + i0, i1 - i0);
     });
 }
 
@@ -678,8 +703,7 @@ void layernorm_forward(float* y, float* mean, float* rstd, const float* x, const
     const KernelPath resolved = resolve_path(path);
     const bool stream = use_streaming(resolved, rows * cols);
     const unsigned tasks = task_count(*pool, rows, cols);
-    pool->run(tasks, [&](unsigned t) {
-        const auto [r0, r1] = row_range(rows, tasks, t);
+    for_each_chunk(*pool, tasks, make_chunks(rows, tasks), [&](unsigned, std::size_t, std::size_t r0, std::size_t r1) {
 #if NORMLAB_HAVE_X86
         if (resolved == KernelPath::Avx2) {
             if (stream && b) layernorm_forward_rows_avx2<true, true>(y, mean, rstd, x, g, b, r0, r1, cols, eps);
@@ -702,8 +726,7 @@ void rmsnorm_forward(float* y, float* rstd, const float* x, const float* g, cons
     const KernelPath resolved = resolve_path(path);
     const bool stream = use_streaming(resolved, rows * cols);
     const unsigned tasks = task_count(*pool, rows, cols);
-    pool->run(tasks, [&](unsigned t) {
-        const auto [r0, r1] = row_range(rows, tasks, t);
+    for_each_chunk(*pool, tasks, make_chunks(rows, tasks), [&](unsigned, std::size_t, std::size_t r0, std::size_t r1) {
 #if NORMLAB_HAVE_X86
         if (resolved == KernelPath::Avx2) {
             if (stream && b) rmsnorm_forward_rows_avx2<true, true>(y, rstd, x, g, b, r0, r1, cols, eps);
@@ -720,8 +743,9 @@ void rmsnorm_forward(float* y, float* rstd, const float* x, const float* g, cons
 
 namespace {
 
-// The backward of either norm: each task writes dx for its rows and sums dg, db over them into
-// its own partials (2·C doubles); the calling thread then adds the tasks' partials column by column.
+// The backward of either norm: each chunk of rows gets dx written and dg, db summed over it into
+// its own partials (2·C doubles); the calling thread then adds the chunks' partials column by
+// column, in chunk order.
 template <bool kCentred>
 void norm_backward(float* dx, float* dg, float* db, const float* dy, const float* x, const float* g,
                    const float* mean, const float* rstd, std::size_t rows, std::size_t cols, KernelPath path) {
@@ -731,20 +755,19 @@ void norm_backward(float* dx, float* dg, float* db, const float* dy, const float
     const KernelPath resolved = resolve_path(path);
     const bool stream = use_streaming(resolved, rows * cols);
     const unsigned tasks = task_count(*pool, rows, cols);
+    const Chunks chunks = make_chunks(rows, tasks);
     const bool grads = dg || db;
-    const BackwardScratch scratch = grads ? backward_scratch(cols, tasks) : BackwardScratch{nullptr, nullptr};
-    double* const partials = scratch.partials;
-    pool->run(tasks, [&](unsigned t) {
-        const auto [r0, r1] = row_range(rows, tasks, t);
-        const std::size_t offset = std::size_t{2} * cols * t;
-        double* dgp = grads ? partials + offset : nullptr;
+    const BackwardScratch scratch =
+        grads ? backward_scratch(cols, chunks.count, tasks) : BackwardScratch{nullptr, nullptr};
+    if (grads) std::fill(scratch.fresh, scratch.fresh + 2 * cols * tasks, 0.0f);  // flushes leave them 0
+    for_each_chunk(*pool, tasks, chunks, [&](unsigned t, std::size_t i, std::size_t r0, std::size_t r1) {
+        double* dgp = grads ? scratch.partials + 2 * cols * i : nullptr;
         double* dbp = grads ? dgp + cols : nullptr;
         if (grads) std::fill(dgp, dgp + 2 * cols, 0.0);
 #if NORMLAB_HAVE_X86
         if (resolved == KernelPath::Avx2) {
-            float* dgf = grads ? scratch.fresh + offset : nullptr;
+            float* dgf = grads ? scratch.fresh + 2 * cols * t : nullptr;
             float* dbf = grads ? dgf + cols : nullptr;
-            if (grads) std::fill(dgf, dgf + 2 * cols, 0.0f);
             if (stream && grads)
                 norm_backward_rows_avx2<kCentred, true, true>(dx, dgp, dbp, dgf, dbf, dy, x, g, mean, rstd, r0, r1, cols);
             else if (stream)
@@ -756,17 +779,18 @@ void norm_backward(float* dx, float* dg, float* db, const float* dy, const float
             return;
         }
 #endif
-        (void)stream;
+        (void)stream, (void)t;
         if constexpr (kCentred) layernorm_backward_rows_scalar(dx, dgp, dbp, dy, x, g, mean, rstd, r0, r1, cols);
         else rmsnorm_backward_rows_scalar(dx, dgp, dbp, dy, x, g, rstd, r0, r1, cols);
     });
     if (!grads) return;
-    // The final reduction: dg_j = Σ_t dgp_t[j], db_j = Σ_t dbp_t[j]   (tasks · 2·C adds; C ≪ rows·C)
+    // The final reduction: dg_j = Σ_i dgp_i[j], db_j = Σ_i dbp_i[j] over the chunks i, in order
+    // (chunks · 2·C adds; C ≪ rows·C).
     for (std::size_t j = 0; j < cols; ++j) {
         double sg = 0.0, sb = 0.0;
-        for (unsigned t = 0; t < tasks; ++t) {
-            sg += partials[std::size_t{2} * cols * t + j];
-            sb += partials[std::size_t{2} * cols * t + cols + j];
+        for (std::size_t i = 0; i < chunks.count; ++i) {
+            sg += scratch.partials[2 * cols * i + j];
+            sb += scratch.partials[2 * cols * i + cols + j];
         }
         if (dg) dg[j] = static_cast<float>(sg);
         if (db) db[j] = static_cast<float>(sb);

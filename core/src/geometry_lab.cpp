@@ -3,9 +3,11 @@
 // [SECTION] Random points
 // [SECTION] Edits
 // [SECTION] Results
+// [SECTION] Scene file
 #include "normlab/geometry_lab.hpp"
 
 #include "normlab/random.hpp"
+#include "normlab/scene_json.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -133,6 +135,45 @@ GeometryResults compute_geometry(const GeometryLabState& state) {
     r.rms_radius.minCoeff(&r.rms_innermost);
     r.ln_radius.minCoeff(&r.ln_innermost);
     return r;
+}
+
+// [SECTION] Scene file ---------------------------------------------------------------------
+
+nlohmann::json state_to_json(const GeometryLabState& state) {
+    return {{"points", mat_to_json(state.points)},
+            {"g", vec_to_json(state.g)},
+            {"eps", state.eps},
+            {"eps_mode", std::string(to_string(state.eps_mode))},
+            {"shrink", state.shrink},
+            {"seed", state.seed}};
+}
+
+void state_from_json(SceneReader& in, GeometryLabState& state) {
+    if (in.read("points", state.points)) {
+        const Index n = state.points.cols(), B = state.points.rows();
+        if (n != 2 && n != 3) in.fail("points", "has " + std::to_string(n) + " coordinates per point, expected 2 or 3");
+        if (B < kGeometryMinBatch || B > kGeometryMaxBatch)
+            in.fail("points", "has " + std::to_string(B) + " points, expected 1 to 32");
+        for (Index i = 0; i < B; ++i)
+            for (Index j = 0; j < n; ++j)
+                if (std::abs(state.points(i, j)) > kGeometryMaxCoord)
+                    throw InputError(in.path_of("points") + "[" + std::to_string(i) + "][" + std::to_string(j) +
+                                     "] = " + nlohmann::json(state.points(i, j)).dump() + " is outside [−4, 4]");
+    }
+    const Index n = state.points.cols();
+    if (in.read("g", state.g)) {
+        if (state.g.size() != n)
+            in.fail("g", "has " + std::to_string(state.g.size()) + " entries, expected n = " + std::to_string(n));
+        for (Index j = 0; j < n; ++j)
+            if (state.g(j) == 0.0)
+                throw InputError(in.path_of("g") + "[" + std::to_string(j) + "] is 0 (a gain must not be 0)");
+    } else if (state.g.size() != n) {
+        state.g = Vec::Ones(n);
+    }
+    in.read("eps", state.eps, 0.0, HUGE_VAL);
+    in.read("eps_mode", state.eps_mode);
+    in.read("shrink", state.shrink, kGeometryMinShrink, 1.0);
+    in.read("seed", state.seed);
 }
 
 }  // namespace normlab

@@ -9,6 +9,7 @@
 
 #include "normlab/invariance_lab.hpp"
 #include "normlab/random.hpp"
+#include "normlab/scene_json.hpp"
 #include "normlab/session.hpp"
 
 #include <algorithm>
@@ -49,6 +50,59 @@ bool operator==(const GradientLabState& a, const GradientLabState& b) {
            a.eps_mode == b.eps_mode && a.p == b.p && a.show == b.show && a.show_gradient == b.show_gradient && a.fd_norm == b.fd_norm &&
            a.sgd_norm == b.sgd_norm && a.sgd_delta == b.sgd_delta && a.learning_rate == b.learning_rate &&
            a.sgd_steps == b.sgd_steps;
+}
+
+namespace {
+
+std::array<std::string_view, kGradientLabNormCount> lab_norm_names() {
+    std::array<std::string_view, kGradientLabNormCount> names{};
+    for (int k = 0; k < kGradientLabNormCount; ++k) names[static_cast<std::size_t>(k)] = to_string(kGradientLabNorms[k]);
+    return names;
+}
+
+constexpr std::array<std::string_view, kGradientCount> kGradientNames{"W", "x", "g", "b"};
+constexpr std::array<std::string_view, 2> kLossNames{"squared_error", "random_upstream"};
+constexpr std::array<GradientLoss, 2> kLosses{GradientLoss::SquaredError, GradientLoss::RandomUpstream};
+constexpr std::array<int, kGradientLabNormCount> kNormIndices{0, 1, 2};
+
+}  // namespace
+
+nlohmann::json state_to_json(const GradientLabState& state) {
+    const auto norms = lab_norm_names();
+    return {{"loss", std::string(kLossNames[state.loss == GradientLoss::SquaredError ? 0 : 1])},
+            {"target", vec_to_json(state.target)},
+            {"seed", state.seed},
+            {"eps", state.eps},
+            {"eps_mode", std::string(to_string(state.eps_mode))},
+            {"p", state.p},
+            {"show", flags_to_json(state.show, norms)},
+            {"show_gradients", flags_to_json(state.show_gradient, kGradientNames)},
+            {"fd_norm", std::string(norms[static_cast<std::size_t>(std::clamp(state.fd_norm, 0, 2))])},
+            {"sgd_norm", std::string(norms[static_cast<std::size_t>(std::clamp(state.sgd_norm, 0, 2))])},
+            {"sgd_delta", state.sgd_delta},
+            {"learning_rate", state.learning_rate},
+            {"sgd_steps", state.sgd_steps}};
+}
+
+void state_from_json(SceneReader& in, GradientLabState& state) {
+    const auto norms = lab_norm_names();
+    in.read_choice("loss", state.loss, kLossNames, kLosses);
+    if (in.read("target", state.target, true) && state.target.size() > kExplorerMaxSize)
+        in.fail("target", "has " + std::to_string(state.target.size()) + " entries, expected at most " +
+                              std::to_string(kExplorerMaxSize));
+    in.read("seed", state.seed);
+    in.read("eps", state.eps, 0.0, HUGE_VAL);
+    in.read("eps_mode", state.eps_mode);
+    if (in.read("p", state.p, 0.0, 1.0) && state.p == 0.0) in.fail("p", "= 0 is out of range (0, 1]");
+    in.read_flags("show", state.show, norms);
+    in.read_flags("show_gradients", state.show_gradient, kGradientNames);
+    in.read_choice("fd_norm", state.fd_norm, norms, kNormIndices);
+    in.read_choice("sgd_norm", state.sgd_norm, norms, kNormIndices);
+    if (in.read("sgd_delta", state.sgd_delta, 0.0, HUGE_VAL) && state.sgd_delta == 0.0)
+        in.fail("sgd_delta", "= 0 must be > 0");
+    if (in.read("learning_rate", state.learning_rate, 0.0, HUGE_VAL) && state.learning_rate == 0.0)
+        in.fail("learning_rate", "= 0 must be > 0");
+    in.read("sgd_steps", state.sgd_steps, 1, kSgdMaxSteps);
 }
 
 Vec gradient_lab_default_target(Index n) {

@@ -7,11 +7,13 @@
 #include "normlab/invariance_lab.hpp"
 
 #include "normlab/random.hpp"
+#include "normlab/scene_json.hpp"
 #include "normlab/session.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <tuple>
 #include <utility>
 
 namespace normlab {
@@ -56,6 +58,86 @@ void invariance_lab_new_batch(InvarianceLabState& state, std::uint64_t seed, Ind
     n = std::clamp(n, kInvarianceMinSize, kInvarianceMaxSize);
     state.seed = seed;
     state.data = random_invariance_data(static_cast<unsigned>(seed), B, m, n);
+}
+
+namespace {
+
+std::array<std::string_view, kNumTableNorms> table_norm_names() {
+    std::array<std::string_view, kNumTableNorms> names{};
+    for (int i = 0; i < kNumTableNorms; ++i) names[static_cast<size_t>(i)] = to_string(kTableNorms[i]);
+    return names;
+}
+
+std::array<std::string_view, kNumTransforms> transform_names() {
+    std::array<std::string_view, kNumTransforms> names{};
+    for (int i = 0; i < kNumTransforms; ++i) names[static_cast<size_t>(i)] = to_string(kAllTransforms[i]);
+    return names;
+}
+
+}  // namespace
+
+nlohmann::json state_to_json(const InvarianceLabState& state) {
+    const InvarianceData& d = state.data;
+    return {{"seed", state.seed},
+            {"x", mat_to_json(d.x)},
+            {"W", mat_to_json(d.W)},
+            {"g", vec_to_json(d.g)},
+            {"b", vec_to_json(d.b)},
+            {"gamma_W", vec_to_json(d.gamma_W)},
+            {"gamma_x", vec_to_json(d.gamma_x)},
+            {"shift", state.shift},
+            {"delta", state.delta},
+            {"tolerance", state.tolerance},
+            {"eps", state.spec.eps},
+            {"eps_mode", std::string(to_string(state.spec.eps_mode))},
+            {"p", state.spec.p},
+            {"k_rounding", std::string(to_string(state.spec.rounding))},
+            {"curve_norms", flags_to_json(state.curve_norms, table_norm_names())},
+            {"curve_transforms", flags_to_json(state.curve_transforms, transform_names())}};
+}
+
+// The batch: x, W, g, b, γ_W, γ_x as the file has them; with none of them but a seed, a new
+// batch of the current sizes from that seed (as the lab's "New batch" draws it).
+void state_from_json(SceneReader& in, InvarianceLabState& state) {
+    const bool has_seed = in.read("seed", state.seed);
+    InvarianceData& d = state.data;
+    bool has_data = false;
+    for (const char* key : {"x", "W"})
+        if (in.read(key, key[0] == 'x' ? d.x : d.W)) has_data = true;
+    for (const auto& [key, v] : {std::pair{"g", &d.g}, std::pair{"b", &d.b}, std::pair{"gamma_W", &d.gamma_W},
+                                 std::pair{"gamma_x", &d.gamma_x}})
+        if (in.read(key, *v)) has_data = true;
+    if (has_seed && !has_data) invariance_lab_new_batch(state, state.seed, d.x.rows(), d.x.cols(), d.W.rows());
+
+    const auto range = [&](const char* key, Index k, const char* what, Index lo, Index hi) {
+        if (k < lo || k > hi)
+            in.fail(key, "has " + std::to_string(k) + " " + what + ", expected " + std::to_string(lo) + " to " +
+                             std::to_string(hi));
+    };
+    range("x", d.x.rows(), "cases (rows)", kInvarianceMinCases, kInvarianceMaxCases);
+    range("x", d.x.cols(), "inputs (columns)", kInvarianceMinSize, kInvarianceMaxSize);
+    range("W", d.W.rows(), "rows", kInvarianceMinSize, kInvarianceMaxSize);
+    const Index m = d.x.cols(), n = d.W.rows();
+    if (d.W.cols() != m)
+        in.fail("W", "has " + std::to_string(d.W.cols()) + " columns, " + in.path_of("x") + " has " + std::to_string(m));
+    for (const auto& [key, v, size, what] :
+         {std::tuple{"g", &d.g, n, "n, the rows of W"}, std::tuple{"b", &d.b, n, "n, the rows of W"},
+          std::tuple{"gamma_W", &d.gamma_W, m, "m, the columns of x"},
+          std::tuple{"gamma_x", &d.gamma_x, m, "m, the columns of x"}})
+        if (v->size() != size)
+            in.fail(key, "has " + std::to_string(v->size()) + " entries, expected " + std::to_string(size) + " (" + what + ")");
+
+    in.read("shift", state.shift);
+    in.read("delta", state.delta, kInvarianceMinDelta, kInvarianceMaxDelta);
+    in.read("tolerance", state.tolerance, 0.0, HUGE_VAL);
+    in.read("eps", state.spec.eps, 0.0, HUGE_VAL);
+    in.read("eps_mode", state.spec.eps_mode);
+    if (in.read("p", state.spec.p, 0.0, 1.0) && state.spec.p == 0.0) in.fail("p", "= 0 is out of range (0, 1]");
+    in.read_choice("k_rounding", state.spec.rounding,
+                   std::array<std::string_view, 2>{to_string(PartialRounding::Ceil), to_string(PartialRounding::Floor)},
+                   std::array<PartialRounding, 2>{PartialRounding::Ceil, PartialRounding::Floor});
+    in.read_flags("curve_norms", state.curve_norms, table_norm_names());
+    in.read_flags("curve_transforms", state.curve_transforms, transform_names());
 }
 
 InvarianceData invariance_lab_data(const InvarianceLabState& state) {

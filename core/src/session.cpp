@@ -3,9 +3,11 @@
 // [SECTION] Explorer edits
 // [SECTION] Explorer results
 // [SECTION] Number lists
+// [SECTION] Scene file
 #include "normlab/session.hpp"
 
 #include "normlab/random.hpp"
+#include "normlab/scene_json.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -234,6 +236,55 @@ std::string format_number_list(const Vec& values) {
         out += buf;
     }
     return out;
+}
+
+// [SECTION] Scene file ---------------------------------------------------------------------
+
+nlohmann::json state_to_json(const ExplorerState& state) {
+    return {{"x", vec_to_json(state.x)},
+            {"W", mat_to_json(state.W)},
+            {"use_W", state.use_W},
+            {"g", vec_to_json(state.g)},
+            {"b", vec_to_json(state.b)},
+            {"delta", state.delta},
+            {"delta_scales", state.target == ScaleTarget::X ? "x" : "W"},
+            {"eps", state.eps},
+            {"eps_mode", std::string(to_string(state.eps_mode))},
+            {"seed", state.seed}};
+}
+
+// A key the file leaves out takes a value that fits the keys it has: W the identity n×m with
+// n = m (as the Explorer's "square W"), g ones and b zeros of the outputs' number.
+void state_from_json(SceneReader& in, ExplorerState& state) {
+    const auto size_text = [](Index k) { return std::to_string(k) + (k == 1 ? " entry" : " entries"); };
+    if (in.read("x", state.x) && (state.x.size() < kExplorerMinSize || state.x.size() > kExplorerMaxSize))
+        in.fail("x", "has " + size_text(state.x.size()) + ", expected 2 to 64");
+    const Index m = state.x.size();
+    if (in.read("W", state.W)) {
+        if (state.W.rows() < kExplorerMinSize || state.W.rows() > kExplorerMaxSize)
+            in.fail("W", "has " + std::to_string(state.W.rows()) + " rows, expected 2 to 64");
+        if (state.W.cols() != m)
+            in.fail("W", "has " + std::to_string(state.W.cols()) + " columns, " + in.path_of("x") + " has " + size_text(m));
+    } else if (state.W.cols() != m) {
+        state.W = Mat::Identity(m, m);
+    }
+    in.read("use_W", state.use_W);
+    const Index n = explorer_outputs(state);
+    const std::string expected = state.use_W ? "n = " + std::to_string(n) + " (the rows of W)"
+                                             : "m = " + std::to_string(n) + " (the entries of x; use_W is false)";
+    for (const auto& [key, v, fill] : {std::tuple{"g", &state.g, 1.0}, std::tuple{"b", &state.b, 0.0}}) {
+        if (in.read(key, *v)) {
+            if (v->size() != n) in.fail(key, "has " + size_text(v->size()) + ", expected " + expected);
+        } else if (v->size() != n) {
+            *v = Vec::Constant(n, fill);
+        }
+    }
+    in.read("delta", state.delta, kExplorerMinDelta, kExplorerMaxDelta);
+    in.read_choice("delta_scales", state.target, std::array<std::string_view, 2>{"x", "W"},
+                   std::array<ScaleTarget, 2>{ScaleTarget::X, ScaleTarget::W});
+    in.read("eps", state.eps, 0.0, HUGE_VAL);
+    in.read("eps_mode", state.eps_mode);
+    in.read("seed", state.seed);
 }
 
 }  // namespace normlab

@@ -1,14 +1,49 @@
 // NormLab core: the Worked example lab (see worked_lab.hpp).
 //
+// [SECTION] Scene file
 // [SECTION] Presets
 // [SECTION] Reading a claim
 // [SECTION] Verdicts
 #include "normlab/worked_lab.hpp"
 
+#include "normlab/scene_json.hpp"
+
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 
 namespace normlab {
+
+// [SECTION] Scene file ----------------------------------------------------------------------
+
+namespace {
+constexpr std::array<std::string_view, 4> kFormulaNames{"layernorm", "layernorm_sample", "rmsnorm", "l2norm"};
+constexpr std::array<Formula, 4> kFormulas{Formula::LayerNormPopulation, Formula::LayerNormSample, Formula::RMSNorm,
+                                           Formula::L2Norm};
+}  // namespace
+
+nlohmann::json state_to_json(const WorkedState& state) {
+    nlohmann::json name = nullptr;
+    for (std::size_t i = 0; i < kFormulas.size(); ++i)
+        if (state.claimed_name == kFormulas[i]) name = std::string(kFormulaNames[i]);
+    return {{"eps", state.eps},
+            {"claimed_name", name},
+            {"claimed_outputs", state.claimed_outputs},
+            {"claimed_steps", state.claimed_steps}};
+}
+
+void state_from_json(SceneReader& in, WorkedState& state) {
+    in.read("eps", state.eps, 0.0, HUGE_VAL);
+    if (const nlohmann::json* name = in.get("claimed_name"); name != nullptr && name->is_null()) {
+        state.claimed_name.reset();
+    } else if (name != nullptr) {
+        Formula f = Formula::RMSNorm;
+        in.read_choice("claimed_name", f, kFormulaNames, kFormulas);
+        state.claimed_name = f;
+    }
+    in.read("claimed_outputs", state.claimed_outputs);
+    in.read("claimed_steps", state.claimed_steps);
+}
 
 // [SECTION] Presets -------------------------------------------------------------------------
 

@@ -317,6 +317,28 @@ TEST(FastNorm, ParameterGradientsSumOverRows) {
     }
 }
 
+TEST(FastNorm, ParameterGradientsDoNotDependOnScheduling) {
+    // Threads take chunks of rows first come first served; dg and db are still summed per chunk
+    // and added in chunk order, so repeated calls agree bit for bit.
+    const ThreadsGuard threads(3);
+    const Batch bt = make_batch(500, 301, 25);
+    for (KernelPath path : paths()) {
+        std::vector<float> y(bt.x.size()), dx(bt.x.size()), mean(bt.rows), rstd(bt.rows);
+        fast::layernorm_forward(y.data(), mean.data(), rstd.data(), bt.x.data(), bt.g.data(), bt.b.data(), bt.rows,
+                                bt.cols, 1e-5f, path);
+        std::vector<float> first_dg(bt.cols), first_db(bt.cols);
+        fast::layernorm_backward(dx.data(), first_dg.data(), first_db.data(), bt.dy.data(), bt.x.data(),
+                                 bt.g.data(), mean.data(), rstd.data(), bt.rows, bt.cols, path);
+        for (int repeat = 0; repeat < 20; ++repeat) {
+            std::vector<float> dg(bt.cols), db(bt.cols);
+            fast::layernorm_backward(dx.data(), dg.data(), db.data(), bt.dy.data(), bt.x.data(), bt.g.data(),
+                                     mean.data(), rstd.data(), bt.rows, bt.cols, path);
+            ASSERT_EQ(dg, first_dg) << fast::to_string(path) << " repeat " << repeat;
+            ASSERT_EQ(db, first_db) << fast::to_string(path) << " repeat " << repeat;
+        }
+    }
+}
+
 // ---- Copy ---------------------------------------------------------------------------------
 
 TEST(FastNorm, CopyIsExact) {

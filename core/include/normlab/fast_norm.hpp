@@ -73,11 +73,14 @@ private:
 
 // [SECTION] Threads -------------------------------------------------------------------------
 
-// The kernels split their rows into num_threads() contiguous blocks, one per thread of a pool
-// that is created on first use and lives until exit (no thread is created per call). Its size is
-// std::thread::hardware_concurrency() capped at 32, or the environment variable NORMLAB_THREADS
-// (1–256) when set. The calling thread works as thread 0. Calls from several threads at once are
-// safe: they take turns.
+// The kernels run on a pool of num_threads() threads that is created on first use and lives
+// until exit (no thread is created per call). Its size is std::thread::hardware_concurrency()
+// capped at 32, or the environment variable NORMLAB_THREADS (1–256) when set; the calling thread
+// works as one of them. Rows are handed out in contiguous chunks (about 8 per thread), first come
+// first served, so a thread the OS delays holds no one up; dg and db are summed per chunk and
+// added in chunk order, so they do not depend on which thread took which chunk. Small batches
+// (under 32 Ki values per thread) use fewer threads. Calls from several threads at once are safe:
+// they take turns.
 unsigned num_threads();
 
 // Replaces the pool by one of `threads` threads (0: the default above), e.g. to measure how the
@@ -114,7 +117,7 @@ void layernorm_forward(float* y, float* mean, float* rstd, const float* x, const
 //   x    rows×cols  in
 //   g    cols       in
 //   mean, rstd rows in: from layernorm_forward
-// dg and db are summed per thread over its rows (in double), then the threads' sums are added.
+// dg and db are summed over each chunk of rows (in double), then the chunks' sums are added.
 void layernorm_backward(float* dx, float* dg, float* db, const float* dy, const float* x, const float* g,
                         const float* mean, const float* rstd, std::size_t rows, std::size_t cols,
                         KernelPath path = KernelPath::Auto);

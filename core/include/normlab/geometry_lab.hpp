@@ -13,9 +13,13 @@
 #include "normlab/geometry.hpp"
 #include "normlab/norm.hpp"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <cstdint>
 
 namespace normlab {
+
+class SceneReader;   // scene_json.hpp
 
 // [SECTION] State ---------------------------------------------------------------------------
 
@@ -49,6 +53,11 @@ struct GeometryLabState {
 
 // n, the dimension: 2 or 3.
 Eigen::Index geometry_dimension(const GeometryLabState& state);
+
+// Scene file (scene.hpp, scene_json.hpp): every field by name; missing keys keep `state`'s values
+// (a g of the wrong length then becomes ones).
+nlohmann::json state_to_json(const GeometryLabState& state);
+void state_from_json(SceneReader& in, GeometryLabState& state);
 
 // [SECTION] Edits ---------------------------------------------------------------------------
 

@@ -17,6 +17,8 @@
 #include "normlab/norm.hpp"
 #include "normlab/plot.hpp"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -26,6 +28,7 @@
 namespace normlab {
 
 struct ExplorerState;   // session.hpp (which includes this header for Session)
+class SceneReader;      // scene_json.hpp
 
 // [SECTION] State ---------------------------------------------------------------------------
 
@@ -66,6 +69,10 @@ struct GradientLabState {
 
 bool operator==(const GradientLabState& a, const GradientLabState& b);
 inline bool operator!=(const GradientLabState& a, const GradientLabState& b) { return !(a == b); }
+
+// Scene file (scene.hpp, scene_json.hpp): every field by name; missing keys keep `state`'s values.
+nlohmann::json state_to_json(const GradientLabState& state);
+void state_from_json(SceneReader& in, GradientLabState& state);
 
 // t = (1, −1, 1, −1, …) (n): not parallel to any normalized output of an increasing x, so that
 // the squared-error gradient does not vanish (t = 0 or t ∝ ā would make ∂L/∂a ≈ 0).

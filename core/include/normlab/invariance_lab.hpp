@@ -11,6 +11,8 @@
 #include "normlab/invariance.hpp"
 #include "normlab/plot.hpp"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <array>
 #include <cstdint>
 #include <string>
@@ -19,6 +21,7 @@
 namespace normlab {
 
 struct ExplorerState;   // session.hpp
+class SceneReader;      // scene_json.hpp
 
 // [SECTION] State ---------------------------------------------------------------------------
 
@@ -44,6 +47,10 @@ struct InvarianceLabState {
     std::array<bool, kNumTableNorms> curve_norms{false, false, true, true, true};
     std::array<bool, kNumTransforms> curve_transforms{true, false, false, false, false, false};
 };
+
+// Scene file (scene.hpp, scene_json.hpp): every field by name; missing keys keep `state`'s values.
+nlohmann::json state_to_json(const InvarianceLabState& state);
+void state_from_json(SceneReader& in, InvarianceLabState& state);
 
 // A new batch of B cases, m inputs and n outputs (each clamped to its range) from `seed`.
 void invariance_lab_new_batch(InvarianceLabState& state, std::uint64_t seed, Eigen::Index B, Eigen::Index m,

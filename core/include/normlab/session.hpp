@@ -10,11 +10,16 @@
 // results; nothing here knows about windows.
 #pragma once
 
+#include "normlab/depth_lab.hpp"
 #include "normlab/geometry_lab.hpp"
+#include "normlab/gpu_bench.hpp"
 #include "normlab/gradient_lab.hpp"
 #include "normlab/invariance_lab.hpp"
 #include "normlab/norm.hpp"
+#include "normlab/training_lab.hpp"
 #include "normlab/worked_lab.hpp"
+
+#include <nlohmann/json_fwd.hpp>
 
 #include <cstdint>
 #include <optional>
@@ -22,6 +27,8 @@
 #include <string_view>
 
 namespace normlab {
+
+class SceneReader;   // scene_json.hpp
 
 // [SECTION] Explorer state ------------------------------------------------------------------
 
@@ -52,6 +59,10 @@ struct ExplorerState {
 
 // Number of outputs: n = W.rows() with W, m = x.size() without.
 Eigen::Index explorer_outputs(const ExplorerState& state);
+
+// Scene file (scene.hpp, scene_json.hpp): every field by name; missing keys keep `state`'s values.
+nlohmann::json state_to_json(const ExplorerState& state);
+void state_from_json(SceneReader& in, ExplorerState& state);
 
 // [SECTION] Explorer edits ------------------------------------------------------------------
 
@@ -114,12 +125,17 @@ std::string format_number_list(const Vec& values);
 
 // [SECTION] Session -------------------------------------------------------------------------
 
+// A lab's state is a member here and has a state_to_json / state_from_json pair next to its
+// struct; scene files (scene.hpp) list it with one line in kLabSections (core/src/scene.cpp).
 struct Session {
     ExplorerState explorer;
     InvarianceLabState invariance;
     WorkedState worked;
     GradientLabState gradients;
     GeometryLabState geometry;
+    TrainingLabState training;
+    DepthLabState depth;
+    GpuLabState gpu;   // the GPU lab's sweep (not in scene files yet)
 };
 
 }  // namespace normlab

@@ -7,6 +7,8 @@
 
 #include "normlab/explain.hpp"
 
+#include <nlohmann/json_fwd.hpp>
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,6 +28,13 @@ struct WorkedState {
     std::string claimed_outputs = "−1.16, −0.39, 0.39, 1.16";   // one per entry of x, as printed
     std::string claimed_steps = "mean = 5\nstd = 2.58";          // "lhs = rhs", one per line (or ';')
 };
+
+class SceneReader;   // scene_json.hpp
+
+// Scene file (scene.hpp, scene_json.hpp): every field by name; missing keys keep `state`'s values.
+// claimed_name: "layernorm", "layernorm_sample", "rmsnorm", "l2norm", or null (the write-up names none).
+nlohmann::json state_to_json(const WorkedState& state);
+void state_from_json(SceneReader& in, WorkedState& state);
 
 // One-click examples of write-ups. Each sets x (through the Explorer) and the claim.
 struct WorkedPreset {

@@ -1,0 +1,507 @@
+// Tests of the Depth lab's core (core/src/depth_lab.cpp): the engine's order of work and its
+// numbers (the same as normlab-cli depth's, bit for bit), what a change of each setting restarts,
+// the sweep's divergence, samples, the claims against the measured facts, the figures (never a
+// NaN drawn), and the scene-file pair. No test measures wall-clock time.
+#include "normlab/depth_lab.hpp"
+
+#include "normlab/eval.hpp"
+#include "normlab/scene_json.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace normlab {
+namespace {
+
+// A lab small enough to train in a fraction of a second: 2 layers of width 16.
+DepthLabState small_state() {
+    DepthLabState s;
+    s.layers = 2;
+    s.width = 16;
+    s.heads = 2;
+    s.steps = 6;
+    s.measure_steps = 4;
+    s.sweep_points = 2;
+    s.sweep_steps = 5;
+    return s;
+}
+
+// Advances until nothing is left; returns the units of work done.
+int run_all(DepthLab& lab, int limit = 10000) {
+    int units = 0;
+    while (units < limit && lab.advance(true)) ++units;
+    return units;
+}
+
+// [SECTION] Engine ----------------------------------------------------------------------------
+
+TEST(DepthLab, TrainsEveryPlacementThenSweepsThenRests) {
+    DepthLab lab;
+    lab.configure(small_state());
+    DepthLabSnapshot s = lab.snapshot();
+    EXPECT_TRUE(s.busy);
+    ASSERT_EQ(s.runs.size(), 3u);
+    EXPECT_EQ(s.sweep.size(), 6u);   // 2 learning rates × 3 placements
+    EXPECT_EQ(s.vocab, 11);
+    EXPECT_EQ(s.context, 12);
+
+    // First the samples of the untrained models (one unit each), then one step of every run per unit.
+    for (int i = 0; i < 3; ++i) ASSERT_TRUE(lab.advance(true));
+    s = lab.snapshot();
+    for (const DepthRunView& r : s.runs) {
+        EXPECT_EQ(r.run.step, 0);
+        EXPECT_EQ(r.samples_step, 0);
+        EXPECT_EQ(r.samples.size(), 3u);
+    }
+    ASSERT_TRUE(lab.advance(true));
+    s = lab.snapshot();
+    for (const DepthRunView& r : s.runs) EXPECT_EQ(r.run.step, 1);
+    EXPECT_EQ(sweep_done(s), 0);
+
+    const int units = run_all(lab);
+    s = lab.snapshot();
+    EXPECT_FALSE(s.busy);
+    EXPECT_FALSE(lab.advance(true));
+    EXPECT_EQ(s.work, static_cast<std::uint64_t>(4 + units));
+    for (const DepthRunView& r : s.runs) {
+        EXPECT_EQ(r.run.step, 6);
+        EXPECT_TRUE(r.done());
+        ASSERT_TRUE(r.final);
+        EXPECT_TRUE(r.final->sequence_accuracy);
+        EXPECT_EQ(r.samples_step, 6);   // redrawn when the run ended
+    }
+    EXPECT_EQ(sweep_done(s), 6);
+    for (const DepthSweepPoint& q : s.sweep) EXPECT_EQ(q.steps, 5);
+}
+
+TEST(DepthLab, RunsAreTheCommandLinesRunsBitForBit) {
+    const DepthLabState state = small_state();
+    DepthLab lab;
+    lab.configure(state);
+    run_all(lab);
+    const DepthLabSnapshot s = lab.snapshot();
+    for (const DepthRunView& r : s.runs) {
+        SCOPED_TRACE(r.placement);
+        const DepthResult cli = run_depth(depth_run_config(state, r.placement));
+        EXPECT_EQ(r.run.history.train_loss, cli.history.train_loss);
+        EXPECT_EQ(r.run.history.ffn_grad, cli.history.ffn_grad);
+        EXPECT_EQ(r.final->loss, cli.final.loss);
+    }
+}
+
+TEST(DepthLab, PausedItOnlySamplesAndStepRunsSteps) {
+    DepthLab lab;
+    lab.configure(small_state());
+    int sampled = 0;
+    while (lab.advance(false)) ++sampled;
+    EXPECT_EQ(sampled, 3);
+    EXPECT_EQ(lab.snapshot().runs.front().run.step, 0);
+    EXPECT_TRUE(lab.step_runs());
+    for (const DepthRunView& r : lab.snapshot().runs) EXPECT_EQ(r.run.step, 1);
+}
+
+TEST(DepthLab, EachSettingRestartsOnlyWhatItChanges) {
+    DepthLabState state = small_state();
+    DepthLab lab;
+    lab.configure(state);
+    while (lab.snapshot().runs.front().run.step < 4) lab.advance(true);
+    const std::vector<double> loss = lab.snapshot().runs.front().run.history.train_loss;
+
+    state.steps = 10;   // more steps: the runs continue
+    lab.configure(state);
+    EXPECT_EQ(lab.snapshot().runs.front().run.step, 4);
+    state.temperature = 0.0;   // samples only: redrawn, no restart
+    lab.configure(state);
+    EXPECT_EQ(lab.snapshot().runs.front().run.step, 4);
+    ASSERT_TRUE(lab.advance(false));
+    EXPECT_EQ(lab.snapshot().runs.front().samples_step, 4);
+
+    state.residual_scale = true;   // NormFormer only
+    lab.configure(state);
+    DepthLabSnapshot s = lab.snapshot();
+    EXPECT_EQ(find_run(s, 0)->run.step, 4);
+    EXPECT_EQ(find_run(s, 1)->run.step, 4);
+    EXPECT_EQ(find_run(s, 2)->run.step, 0);
+
+    state.placements[1] = false;   // Pre-LN off: its run and its sweep points go
+    lab.configure(state);
+    s = lab.snapshot();
+    EXPECT_EQ(find_run(s, 1), nullptr);
+    EXPECT_EQ(s.sweep.size(), 4u);
+
+    state.steps = 3;   // fewer steps than taken: from step 0 again, the same numbers
+    lab.configure(state);
+    EXPECT_EQ(find_run(lab.snapshot(), 0)->run.step, 0);
+    while (lab.advance(true) && find_run(lab.snapshot(), 0)->run.step < 3) {
+    }
+    const std::vector<double> again = find_run(lab.snapshot(), 0)->run.history.train_loss;
+    EXPECT_EQ(again, std::vector<double>(loss.begin(), loss.begin() + 3));
+
+    state.lr = 2e-3;   // the learning rate: every run from step 0
+    lab.configure(state);
+    for (const DepthRunView& r : lab.snapshot().runs) EXPECT_EQ(r.run.step, 0);
+}
+
+TEST(DepthLab, RestartGivesTheSameNumbers) {
+    DepthLab lab;
+    lab.configure(small_state());
+    run_all(lab);
+    const DepthLabSnapshot a = lab.snapshot();
+    lab.restart();
+    EXPECT_EQ(lab.snapshot().runs.front().run.step, 0);
+    EXPECT_EQ(sweep_done(lab.snapshot()), 0);
+    run_all(lab);
+    const DepthLabSnapshot b = lab.snapshot();
+    for (int p = 0; p < kDepthPlacementCount; ++p)
+        EXPECT_EQ(find_run(a, p)->run.history.train_loss, find_run(b, p)->run.history.train_loss);
+    for (std::size_t i = 0; i < a.sweep.size(); ++i) EXPECT_EQ(a.sweep[i].final_loss, b.sweep[i].final_loss);
+}
+
+TEST(DepthLab, SweepMarksDivergenceAtLargeLearningRates) {
+    DepthLabState state = small_state();
+    state.placements = {false, true, false};
+    state.steps = 1;
+    state.sweep_lr_min = 1e-3;
+    state.sweep_lr_max = 1.0;
+    state.sweep_points = 2;
+    state.sweep_steps = 20;
+    DepthLab lab;
+    lab.configure(state);
+    run_all(lab);
+    const DepthLabSnapshot s = lab.snapshot();
+    ASSERT_EQ(s.sweep.size(), 2u);
+    EXPECT_EQ(s.sweep[0].outcome, SweepOutcome::Trained);
+    EXPECT_LT(s.sweep[0].final_loss, s.sweep[0].first_loss);
+    EXPECT_TRUE(s.sweep[1].outcome == SweepOutcome::Diverged || s.sweep[1].outcome == SweepOutcome::NotFinite);
+    ASSERT_TRUE(divergence_lr(s, 1));
+    EXPECT_DOUBLE_EQ(*divergence_lr(s, 1), 1.0);
+    EXPECT_FALSE(divergence_lr(s, 0));
+}
+
+TEST(DepthLab, SweepLearningRatesAreLogSpaced) {
+    DepthLabState s;
+    s.sweep_lr_min = 1e-4;
+    s.sweep_lr_max = 1e-1;
+    s.sweep_points = 4;
+    const std::vector<double> lrs = depth_sweep_lrs(s);
+    ASSERT_EQ(lrs.size(), 4u);
+    for (int i = 0; i < 4; ++i) EXPECT_NEAR(std::log10(lrs[static_cast<std::size_t>(i)]), -4.0 + i, 1e-12);
+}
+
+// [SECTION] Worker ------------------------------------------------------------------------------
+
+TEST(DepthLab, WorkerAdvancedByUnitsIsDeterministic) {
+    const DepthLabState state = small_state();
+    DepthLabWorker worker(state);
+    std::uint64_t target = 0;
+    for (int frame = 0; frame < 200; ++frame) {
+        target = worker.advance(2);
+        if (!worker.wait_for(target)) break;   // rests: nothing left
+        EXPECT_EQ(worker.latest()->work, target);
+    }
+    const std::shared_ptr<const DepthLabSnapshot> s = worker.latest();
+    ASSERT_TRUE(s);
+    EXPECT_FALSE(s->busy);
+    const DepthLabSnapshot whole = run_depth_lab(state);
+    EXPECT_EQ(s->work, whole.work);
+    for (int p = 0; p < kDepthPlacementCount; ++p)
+        EXPECT_EQ(find_run(*s, p)->run.history.train_loss, find_run(whole, p)->run.history.train_loss);
+    for (std::size_t i = 0; i < whole.sweep.size(); ++i) EXPECT_EQ(s->sweep[i].final_loss, whole.sweep[i].final_loss);
+}
+
+TEST(DepthLab, WorkerPlaysToTheEndStepsAndRestarts) {
+    DepthLabState state = small_state();
+    state.sweep_points = 2;
+    DepthLabWorker worker(state);
+    EXPECT_FALSE(worker.wait_for(~std::uint64_t{0}));   // paused: the samples, then it rests
+    EXPECT_EQ(worker.latest()->runs.front().run.step, 0);
+    EXPECT_EQ(worker.latest()->runs.front().samples_step, 0);
+
+    worker.step();
+    worker.wait_for(~std::uint64_t{0});
+    EXPECT_FALSE(worker.playing());
+    for (const DepthRunView& r : worker.latest()->runs) EXPECT_EQ(r.run.step, 1);
+
+    worker.play();
+    EXPECT_TRUE(worker.playing());
+    worker.wait_for(~std::uint64_t{0});
+    std::shared_ptr<const DepthLabSnapshot> s = worker.latest();
+    EXPECT_FALSE(s->busy);
+    EXPECT_EQ(sweep_done(*s), 6);
+    for (const DepthRunView& r : s->runs) EXPECT_EQ(r.run.step, 6);
+
+    state.steps = 8;   // more steps while playing: it trains on
+    worker.configure(state);
+    worker.wait_for(~std::uint64_t{0});
+    for (const DepthRunView& r : worker.latest()->runs) EXPECT_EQ(r.run.step, 8);
+
+    worker.pause();
+    worker.restart();
+    worker.wait_for(~std::uint64_t{0});
+    s = worker.latest();
+    for (const DepthRunView& r : s->runs) EXPECT_EQ(r.run.step, 0);
+    EXPECT_EQ(sweep_done(*s), 0);
+}
+
+// [SECTION] Samples and errors ----------------------------------------------------------------
+
+TEST(DepthLab, SortSamplesAreCheckedAgainstTheAnswer) {
+    DepthLabState state = small_state();
+    state.prompt = "314159|";
+    DepthLab lab;
+    lab.configure(state);
+    lab.advance(false);
+    const DepthLabSnapshot s = lab.snapshot();
+    const DepthRunView& r = s.runs.front();
+    ASSERT_EQ(r.samples.size(), 3u);
+    EXPECT_EQ(r.samples[0].prompt, "314159|");
+    EXPECT_EQ(r.samples[0].expected, "113459");
+    EXPECT_EQ(r.samples[0].output.size(), 6u);
+    EXPECT_EQ(r.samples[0].correct, r.samples[0].output == "113459");
+    EXPECT_NE(r.samples[1].prompt, r.samples[0].prompt);
+
+    state.prompt = "3141";
+    lab.configure(state);
+    lab.advance(false);
+    const DepthLabSnapshot t = lab.snapshot();
+    const DepthRunView& bad = t.runs.front();
+    EXPECT_TRUE(bad.samples.empty());
+    EXPECT_EQ(bad.sample_error, "the prompt needs 6 digits, as the problems the models learn (got 4)");
+    state.prompt = "31415x";
+    lab.configure(state);
+    lab.advance(false);
+    EXPECT_NE(lab.snapshot().runs.front().sample_error.find("only digits 0–9"), std::string::npos);
+}
+
+TEST(DepthLab, TextSamplesStopAfterTheirLines) {
+    DepthLabState state = small_state();
+    state.task = TaskKind::Text;
+    state.prompt = "The lamp";
+    state.sample_lines = 2;
+    DepthLab lab;
+    lab.configure(state);
+    lab.advance(false);
+    const DepthLabSnapshot s = lab.snapshot();
+    const DepthRunView& r = s.runs.front();
+    ASSERT_EQ(r.samples.size(), 1u);
+    EXPECT_EQ(r.samples[0].prompt, "The lamp");
+    EXPECT_LE(std::count(r.samples[0].output.begin(), r.samples[0].output.end(), '\n'), 2);
+    EXPECT_FALSE(r.samples[0].output.empty());
+    state.prompt = "The lamp€";
+    lab.configure(state);
+    lab.advance(false);
+    EXPECT_NE(lab.snapshot().runs.front().sample_error.find("the prompt"), std::string::npos);
+}
+
+TEST(DepthLab, AMissingTextFileSaysSoAndTrainsNothing) {
+    DepthLabState state = small_state();
+    state.task = TaskKind::Text;
+    state.text_path = "/nonexistent/notes.txt";
+    DepthLab lab;
+    lab.configure(state);
+    const DepthLabSnapshot s = lab.snapshot();
+    EXPECT_TRUE(s.runs.empty());
+    EXPECT_TRUE(s.sweep.empty());
+    EXPECT_NE(s.error.find("/nonexistent/notes.txt"), std::string::npos) << s.error;
+    EXPECT_FALSE(lab.advance(true));
+    state.text_path.clear();   // the bundled text again
+    lab.configure(state);
+    EXPECT_TRUE(lab.snapshot().error.empty());
+    EXPECT_EQ(lab.snapshot().runs.size(), 3u);
+}
+
+// [SECTION] Claims ------------------------------------------------------------------------------
+
+// The measured facts of depth_lab.hpp: the defaults, the first 50 steps.
+TEST(DepthLab, ClaimsAtTheDefaultsStateWhatIsMeasured) {
+    DepthLabState state;
+    state.steps = 50;
+    DepthLab lab;
+    lab.configure(state);
+    while (lab.advance(true) && sweep_done(lab.snapshot()) == 0) {
+    }
+    const DepthLabSnapshot s = lab.snapshot();
+    ASSERT_TRUE(measured_ratio(s, 0) && measured_ratio(s, 1) && measured_ratio(s, 2));
+    EXPECT_NEAR(*measured_ratio(s, 0), 1.42, 0.01);
+    EXPECT_NEAR(*measured_ratio(s, 1), 1.72, 0.01);
+    EXPECT_NEAR(*measured_ratio(s, 2), 3.01, 0.01);
+    const std::vector<DepthClaim> claims = depth_claims(s);
+    ASSERT_EQ(claims.size(), 4u);
+    EXPECT_EQ(claims[0].verdict, DepthVerdict::DoesNotHold);   // Post-LN < 1 (Xiong et al.)
+    EXPECT_EQ(claims[0].measured, "first ÷ last = 1.42 (steps 1–50)");
+    EXPECT_EQ(claims[1].verdict, DepthVerdict::Holds);         // Pre-LN > 1
+    EXPECT_EQ(claims[2].verdict, DepthVerdict::DoesNotHold);   // NormFormer more even
+    EXPECT_EQ(claims[2].measured, "NormFormer 3.01, Pre-LN 1.72 (steps 1–50)");
+    EXPECT_EQ(claims[3].verdict, DepthVerdict::NotYet);        // the sweep has only begun
+    EXPECT_EQ(depth_conditions(s), "6 layers · width 64 · 4 heads · LayerNorm · sort of 6 digits 0–9 · Adam lr 0.001 · "
+                                   "batch 32 · seed 1 · 0.30 M parameters");
+}
+
+// A snapshot by hand: layer measures with a chosen first ÷ last, and sweep outcomes.
+DepthLabSnapshot made_up(std::array<double, 3> ratio) {
+    DepthLabSnapshot s;
+    s.state.layers = 2;
+    s.state.measure_steps = 2;
+    for (int p = 0; p < 3; ++p) {
+        DepthRunView r;
+        r.placement = p;
+        r.run.step = 3;
+        r.target_steps = 3;
+        r.run.history.ffn_grad = {{ratio[static_cast<std::size_t>(p)], ratio[static_cast<std::size_t>(p)], 100.0},
+                                  {1.0, 1.0, 1.0}};
+        r.run.history.train_loss = {2.0, 1.5, 1.0};
+        s.runs.push_back(r);
+    }
+    return s;
+}
+
+TEST(DepthLab, ClaimVerdictsFollowTheNumbers) {
+    DepthLabSnapshot s = made_up({0.5, 2.0, 1.5});
+    std::vector<DepthClaim> c = depth_claims(s);
+    EXPECT_EQ(c[0].verdict, DepthVerdict::Holds);
+    EXPECT_EQ(c[0].measured, "first ÷ last = 0.5 (steps 1–2)");   // step 3 (100 ÷ 1) is outside the window
+    EXPECT_EQ(c[1].verdict, DepthVerdict::Holds);
+    EXPECT_EQ(c[2].verdict, DepthVerdict::Holds);
+    EXPECT_EQ(c[3].verdict, DepthVerdict::NotYet);
+
+    // A run that is not learning: its ratio is shown, with the warning that it diverged.
+    DepthLabSnapshot d = s;
+    d.runs[0].run.history.train_loss = {2.0, 1.9, 2.1, 2.2, 2.0, 2.3, 2.4};
+    EXPECT_TRUE(run_diverged(d.runs[0]));
+    EXPECT_FALSE(run_diverged(d.runs[1]));
+    EXPECT_EQ(depth_claims(d)[0].measured, "first ÷ last = 0.5 (steps 1–2); but Post-LN diverged");
+    d.runs[0].run.history.train_loss = {2.0, 1.9, 1.5, 1.2, 1.0, 0.9, 0.8};
+    EXPECT_FALSE(run_diverged(d.runs[0]));
+    d.runs[0].not_finite_at = 4;
+    EXPECT_TRUE(run_diverged(d.runs[0]));
+
+    s.sweep = {{1, 0.01, 5, 2.0, 1.0, SweepOutcome::Trained}, {2, 0.01, 5, 2.0, 1.0, SweepOutcome::Trained},
+               {1, 0.1, 5, 2.0, 3.0, SweepOutcome::Diverged}, {2, 0.1, 5, 2.0, 1.2, SweepOutcome::Trained}};
+    s.state.sweep_lr_max = 0.1;
+    c = depth_claims(s);
+    EXPECT_EQ(c[3].verdict, DepthVerdict::Holds);
+    EXPECT_EQ(c[3].measured, "Pre-LN diverges from lr 0.1, NormFormer trains up to lr 0.1");
+    s.sweep[2].outcome = SweepOutcome::Trained;
+    EXPECT_EQ(depth_claims(s)[3].verdict, DepthVerdict::NotYet);   // neither diverged: widen the sweep
+    s.sweep[3].outcome = SweepOutcome::NotFinite;
+    EXPECT_EQ(depth_claims(s)[3].verdict, DepthVerdict::DoesNotHold);
+
+    s.runs.erase(s.runs.begin());   // no Post-LN run
+    c = depth_claims(s);
+    EXPECT_EQ(c[0].verdict, DepthVerdict::NotYet);
+    EXPECT_EQ(c[0].measured, "Post-LN is not ticked");
+    s.runs.front().run.history.ffn_grad.back() = {0.0, 0.0, 0.0};   // a last layer of 0: no ratio, no NaN
+    EXPECT_FALSE(measured_ratio(s, 1));
+    EXPECT_EQ(depth_claims(s)[1].verdict, DepthVerdict::NotYet);
+}
+
+// [SECTION] Plots -------------------------------------------------------------------------------
+
+bool all_finite_or_skipped(const Plot& p) {
+    for (const Series& s : p.series)
+        for (double y : s.y)
+            if (std::isnan(y)) return false;
+    return true;
+}
+
+TEST(DepthLab, FiguresHaveOneSeriesPerRunInItsColour) {
+    DepthLab lab;
+    lab.configure(small_state());
+    run_all(lab);
+    const DepthLabSnapshot s = lab.snapshot();
+    const std::vector<Plot> plots = depth_lab_plots(s);
+    ASSERT_EQ(plots.size(), 4u);
+    EXPECT_EQ(plots[0].name, "depth_loss");
+    EXPECT_EQ(plots[1].name, "depth_layer_grads");
+    EXPECT_EQ(plots[2].name, "depth_layer_grads_over_steps");
+    EXPECT_EQ(plots[3].name, "depth_lr_sweep");
+    for (const Plot& p : plots) EXPECT_TRUE(all_finite_or_skipped(p)) << p.name;
+
+    ASSERT_EQ(plots[1].series.size(), 3u);
+    for (int p = 0; p < 3; ++p) {
+        const Series& bars = plots[1].series[static_cast<std::size_t>(p)];
+        EXPECT_EQ(bars.kind, SeriesKind::Bars);
+        EXPECT_EQ(bars.x, (std::vector<double>{1, 2}));
+        EXPECT_EQ(bars.y, mean_layer_grads(find_run(s, p)->run.history, 4));
+        EXPECT_EQ(to_hex(bars.color), to_hex(depth_placement_color(p)));
+    }
+    EXPECT_EQ(to_hex(depth_placement_color(0)), "#009e73");
+    EXPECT_EQ(to_hex(depth_placement_color(1)), "#cc79a7");
+    EXPECT_EQ(to_hex(depth_placement_color(2)), "#e69f00");
+    EXPECT_EQ(plots[0].series[0].y, find_run(s, 0)->run.history.train_loss);
+
+    // Evolution: NormFormer's two layers by default; first ÷ last of every run on request.
+    EXPECT_EQ(plots[2].series.size(), 2u);
+    EXPECT_EQ(plots[2].series[0].label, "layer 1");
+    DepthLabSnapshot r = s;
+    r.state.evolution = kDepthEvolutionRatio;
+    const Plot ratio = depth_evolution_plot(r);
+    ASSERT_EQ(ratio.series.size(), 3u);
+    const std::vector<std::vector<double>>& g = find_run(s, 1)->run.history.ffn_grad;
+    EXPECT_DOUBLE_EQ(ratio.series[1].y[1], (g[0][0] + g[0][1]) / (g[1][0] + g[1][1]));
+    EXPECT_EQ(ratio.ref_lines.back().value, 1.0);
+}
+
+TEST(DepthLab, SweepFigureNeverDrawsNaNAndMarksDivergence) {
+    DepthLabSnapshot s = made_up({1, 1, 1});
+    s.vocab = 11;
+    s.sweep = {{1, 0.01, 5, 2.3, 1.0, SweepOutcome::Trained},
+               {1, 0.1, 3, 2.3, std::nan(""), SweepOutcome::NotFinite},
+               {2, 0.01, 5, 2.3, 1.1, SweepOutcome::Trained},
+               {2, 0.1, 5, 2.3, 9.5, SweepOutcome::Diverged},
+               {0, 0.01, 0, 0.0, 0.0, SweepOutcome::Pending}};
+    const Plot p = depth_sweep_plot(s);
+    EXPECT_TRUE(all_finite_or_skipped(p));
+    ASSERT_EQ(p.series.size(), 3u);   // Pre-LN, NormFormer (Post-LN: nothing done), the legend's key
+    const Series& pre = p.series[0];
+    ASSERT_EQ(pre.x.size(), 2u);
+    EXPECT_DOUBLE_EQ(pre.y[1], 1.15 * 9.5);   // not finite: at the top, above every finite loss
+    EXPECT_EQ(p.series[1].y[1], 9.5);
+    ASSERT_EQ(p.annotations.size(), 1u);
+    EXPECT_EQ(p.annotations[0].text, "✗ not finite");
+    EXPECT_EQ(p.series[2].label, "diverges from here");
+    EXPECT_TRUE(p.series[2].x.empty());
+    int marked = 0;   // a dashed line in each diverged placement's colour, at its first diverged rate
+    for (const RefLine& l : p.ref_lines)
+        if (l.orientation == RefLine::Orientation::Vertical && l.value == 0.1 &&
+            (to_hex(l.color) == to_hex(depth_placement_color(1)) || to_hex(l.color) == to_hex(depth_placement_color(2))))
+            ++marked;
+    EXPECT_EQ(marked, 2);
+}
+
+// [SECTION] Scene file ----------------------------------------------------------------------------
+
+TEST(DepthLab, SceneFileRoundTripsAndRefusesBadValues) {
+    DepthLabState a;
+    a.task = TaskKind::Text;
+    a.text_path = "notes.txt";
+    a.placements = {true, false, true};
+    a.norm = Norm::RMSNorm;
+    a.width = 128;
+    a.heads = 8;
+    a.evolution = kDepthEvolutionRatio;
+    a.prompt = "The keeper";
+    a.seed = 7;
+    const nlohmann::json j = state_to_json(a);
+    DepthLabState b;
+    SceneReader in(j, "labs.depth");
+    state_from_json(in, b);
+    EXPECT_TRUE(a == b);
+    EXPECT_TRUE(in.unread_keys().empty());
+
+    nlohmann::json bad = j;
+    bad["width"] = 48;
+    DepthLabState c;
+    SceneReader in2(bad, "labs.depth");
+    try {
+        state_from_json(in2, c);
+        FAIL() << "width 48 accepted";
+    } catch (const InputError& e) {
+        EXPECT_STREQ(e.what(), "labs.depth.width = 48 is not one of 8, 16, 32, 64, 128, 256");
+    }
+}
+
+}  // namespace
+}  // namespace normlab
