@@ -54,14 +54,15 @@ void start_sweep(GpuRunner& runner, const GpuLabState& s, GpuUi& ui) {
     ui.sweep = std::make_unique<GpuSweep>(runner, plan);
     ui.stopped_results.reset();
     ui.started = true;
+    ++ui.generation;
 }
 
 void stop_sweep(GpuUi& ui) {
     if (!ui.sweep) return;
-    // Keep what was measured: a finished copy of the results, without the rest of the plan.
-    ui.sweep->advance({0.0, 0.0, true});   // collects the timer results in flight
+    // Keep what was measured (timer results still in flight are dropped with the sweep).
     ui.stopped_results = ui.sweep->results();
     ui.sweep.reset();
+    ++ui.generation;
 }
 
 const BenchResults* results_of(const GpuUi& ui) {
@@ -107,9 +108,9 @@ GpuRunner* lab_runner(LabContext& ctx, std::string* why = nullptr) {
 // [SECTION] Figures -------------------------------------------------------------------------
 
 template <class Build>
-const Plot& cached(GpuCachedPlot& cache, const PlotView& view, const BenchResults& r, int rows, bool with_cpu,
-                   Build build) {
-    std::string key = std::to_string(r.gpu.size()) + "/" + std::to_string(r.cpu.size()) + "/" + std::to_string(rows) +
+const Plot& cached(GpuCachedPlot& cache, const GpuUi& ui, const PlotView& view, const BenchResults& r, int rows,
+                   bool with_cpu, Build build) {
+    std::string key = std::to_string(ui.generation) + "/" + std::to_string(r.gpu.size()) + "/" + std::to_string(r.cpu.size()) + "/" + std::to_string(rows) +
                       "/" + std::to_string(with_cpu);
     for (const std::string& h : view.hidden) key += "/" + h;
     if (cache.built_for != key) {
@@ -120,11 +121,11 @@ const Plot& cached(GpuCachedPlot& cache, const PlotView& view, const BenchResult
 }
 
 const Plot& bandwidth_plot(GpuUi& ui, const BenchResults& r, int rows, bool backward, bool with_cpu) {
-    return cached(backward ? ui.backward_plot : ui.forward_plot, backward ? ui.backward_view : ui.forward_view, r,
+    return cached(backward ? ui.backward_plot : ui.forward_plot, ui, backward ? ui.backward_view : ui.forward_view, r,
                   rows, with_cpu, [&] { return gpu_bandwidth_plot(r, backward, rows, with_cpu); });
 }
 const Plot& saved_plot(GpuUi& ui, const BenchResults& r, int rows) {
-    return cached(ui.saved_plot, ui.saved_view, r, rows, false, [&] { return gpu_time_saved_plot(r, rows); });
+    return cached(ui.saved_plot, ui, ui.saved_view, r, rows, false, [&] { return gpu_time_saved_plot(r, rows); });
 }
 
 // [SECTION] Renderer panel ------------------------------------------------------------------
@@ -140,8 +141,9 @@ void draw_renderer_section(LabContext& ctx, const GpuRunner* runner) {
                            std::string(describe(runner->timing())).c_str());
         tooltip(software
                     ? "Mesa's software renderer runs the compute shaders on this CPU's cores (compiled by LLVM). Its "
-                      "GL_TIME_ELAPSED queries read ~0 for compute work (measured), so each run is bracketed by "
-                      "glFinish and timed with std::chrono::steady_clock: the times include the dispatch overhead. "
+                      "GL_TIME_ELAPSED queries have been seen to read ~0 for compute work (not on every Mesa version: "
+                      "docs/BENCHMARKS.md), so each run is bracketed by glFinish and timed with "
+                      "std::chrono::steady_clock: the times include the dispatch overhead. "
                       "Here the \"GPU\" and the CPU share the same cores and memory, so the two are timed in turn, never at once."
                     : "Each timed run sits between glBeginQuery / glEndQuery(GL_TIME_ELAPSED); the results are read "
                       "a frame or more later, so measuring never stalls a frame.");
@@ -184,7 +186,8 @@ void draw_sweep_section(LabContext& ctx, GpuRunner* runner) {
     ImGui::BeginDisabled(!idle);
     ImGui::SetNextItemWidth(8.0f * ImGui::GetFontSize());
     ImGui::SliderInt("timed runs", &s.reps, kGpuLabMinReps, kGpuLabMaxReps);
-    tooltip("Runs per kernel and shape after one warm-up run; the median is shown.");
+    tooltip("Timed runs of each kernel at each shape, after a warm-up run. The kernels take turns, one run each per "
+            "round, so that a burst of other work on the machine slows them all alike; each one's median is shown.");
     ImGui::Checkbox("CPU kernels too", &s.cpu);
     tooltip("Also time core's float32 CPU kernels (normlab::fast, all threads: copy, LayerNorm, RMSNorm; there is "
             "no fast CPU pRMSNorm) at the same shapes: in the table, the time-saved figure and, when asked, the "
@@ -200,7 +203,8 @@ void draw_sweep_section(LabContext& ctx, GpuRunner* runner) {
         ImGui::BeginDisabled(shapes == 0);
         if (ImGui::Button("Run sweep (R)")) start_sweep(*runner, s, ui);
         ImGui::EndDisabled();
-        tooltip("Time every kernel at every checked rows × width, spread over the coming frames.");
+        tooltip("Time every kernel at every checked rows × width, spread over the coming frames (it pauses while "
+                "another tab is on screen).");
         ImGui::SameLine();
         ImGui::AlignTextToFramePadding();
         if (shapes == 0) {
@@ -398,17 +402,24 @@ void draw_gpu_lab(LabContext& ctx) {
     const BenchResults* r = results_of(ui);
 
     const float em = ImGui::GetFontSize();
-    const float controls_w = std::clamp(0.25f * ImGui::GetContentRegionAvail().x, 20.0f * em, 25.0f * em);
-    ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
-    draw_renderer_section(ctx, runner);
-    if (runner != nullptr) {
-        draw_sweep_section(ctx, runner);
-        draw_figures_section(ctx, r);
+    if (!ctx.app.presenter) {   // presenter view: the figures, the table and the claim alone
+        const float controls_w = std::clamp(0.25f * ImGui::GetContentRegionAvail().x, 20.0f * em, 25.0f * em);
+        ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
+        draw_renderer_section(ctx, runner);
+        if (runner != nullptr) {
+            draw_sweep_section(ctx, runner);
+            draw_figures_section(ctx, r);
+        }
+        ImGui::EndChild();
+        ImGui::SameLine();
     }
-    ImGui::EndChild();
 
-    ImGui::SameLine();
     ImGui::BeginChild("results");
+    if (ctx.app.presenter && runner != nullptr) {   // what the panel would have said: where, how, how far
+        std::string line = runner->renderer() + " · " + std::string(describe(runner->timing()));
+        if (running(ui)) line += " · measuring: " + ui.sweep->status();
+        ImGui::TextDisabled("%s", line.c_str());
+    }
     if (runner == nullptr) {
         draw_off(ctx, why);
     } else {

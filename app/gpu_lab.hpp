@@ -48,6 +48,7 @@ struct GpuUi {
     std::unique_ptr<GpuSweep> sweep;     // the lab's sweep, running or finished
     std::optional<BenchResults> stopped_results;   // what a stopped sweep had measured
     bool started = false;                // the lab started its first sweep (it does so when first drawn)
+    int generation = 0;                  // counts sweeps started and stopped: the figures' cache key
     int table_cols = 0;                  // the width the table shows (0: the widest measured)
     PlotView forward_view, backward_view, saved_view;
     GpuCachedPlot forward_plot, backward_plot, saved_plot;

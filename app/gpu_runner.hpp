@@ -39,7 +39,8 @@ GLuint build_compute_program(const std::string& name, const char* source, const 
                              std::string& error);
 
 // True for Mesa's software renderers (GL_RENDERER contains llvmpipe, softpipe or swrast), where
-// GL_TIME_ELAPSED reads ~0 for compute work: time them with glFinish and a CPU clock instead.
+// GL_TIME_ELAPSED has been seen to read ~0 for compute work: time them with glFinish and a CPU
+// clock instead (see TimingMethod).
 bool is_software_renderer(std::string_view renderer);
 
 // The GLSL the runner compiles: by default the files of shaders/, embedded at build time

@@ -22,10 +22,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// A step runs a kernel several times when all of them together move at most this much, else
-// once: a step then takes ~20 ms at most on llvmpipe (a few GB/s), while the sweep's frame
-// count does not depend on the machine's speed (scripted screenshots finish in time).
-constexpr double kBatchBytes = 64e6;
+// A step runs a whole round (each kernel once) when the round moves at most this much, else one
+// kernel: a step then takes ~50 ms at most on llvmpipe (its norm kernels move ~0.5 GB/s), and
+// the sweep's frame count does not depend on the machine's speed (scripted screenshots finish in
+// time: advance() takes at least one step per call).
+constexpr double kBatchBytes = 24e6;
 
 double ms_since(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
 
@@ -50,21 +51,28 @@ GpuSweep::GpuSweep(GpuRunner& runner, SweepPlan plan) : runner_(runner), plan_(s
     results_.timing = runner_.timing();
     for (int r : plan_.rows)
         for (int c : plan_.cols) shapes_.push_back({r, c});
-    const auto add_runs = [&](Device device, int shape, BenchKernel k) {
-        const double bytes = bench_bytes(k, shapes_[static_cast<std::size_t>(shape)].rows,
-                                         shapes_[static_cast<std::size_t>(shape)].cols);
-        steps_.push_back({device, shape, k, 1, false});   // warm-up
-        if (bytes * plan_.reps <= kBatchBytes) {
-            steps_.push_back({device, shape, k, plan_.reps, true});
-        } else {
-            for (int i = 0; i < plan_.reps; ++i) steps_.push_back({device, shape, k, 1, true});
+    // Per shape and device: a warm-up round, then plan_.reps timed rounds, each kernel once per
+    // round, a round in one step when it is small.
+    const auto add_rounds = [&](Device device, int shape, const std::vector<BenchKernel>& kernels) {
+        if (kernels.empty()) return;
+        const Shape& sh = shapes_[static_cast<std::size_t>(shape)];
+        double round_bytes = 0.0;
+        for (BenchKernel k : kernels) round_bytes += bench_bytes(k, sh.rows, sh.cols);
+        for (int round = 0; round <= plan_.reps; ++round) {
+            const bool timed = round > 0;
+            if (round_bytes <= kBatchBytes) {
+                steps_.push_back({device, shape, kernels, timed});
+            } else {
+                for (BenchKernel k : kernels) steps_.push_back({device, shape, {k}, timed});
+            }
         }
     };
+    std::vector<BenchKernel> cpu_kernels;
+    for (BenchKernel k : plan_.kernels)
+        if (has_cpu_kernel(k)) cpu_kernels.push_back(k);
     for (int s = 0; s < static_cast<int>(shapes_.size()); ++s) {
-        for (BenchKernel k : plan_.kernels) add_runs(Device::Gpu, s, k);
-        if (plan_.cpu)
-            for (BenchKernel k : plan_.kernels)
-                if (has_cpu_kernel(k)) add_runs(Device::Cpu, s, k);
+        add_rounds(Device::Gpu, s, plan_.kernels);
+        if (plan_.cpu) add_rounds(Device::Cpu, s, cpu_kernels);
     }
     for (auto& samples : samples_) samples.resize(shapes_.size() * kBenchKernelCount);
     if (runner_.timing() == TimingMethod::GlTimeElapsed) ring_ = std::make_unique<TimerRing>();
@@ -157,30 +165,23 @@ bool GpuSweep::gpu_step(const Step& step, const SweepBudget& budget, double& gpu
         results_.notes.push_back("GPU, " + shape_text(shape.rows, shape.cols) + ": " + err);
         return true;
     }
-    const double bytes = bench_bytes(step.kernel, shape.rows, shape.cols);
-    const int tag = tag_of(step.shape, step.kernel);
-    if (!step.timed) {
-        runner_.dispatch(step.kernel);
-        gpu_bytes += bytes;
-        return true;
-    }
-    if (!ring_) {   // software renderer: glFinish + CPU clock
-        for (double ms : runner_.time_runs_with_finish(step.kernel, step.runs)) record(Device::Gpu, tag, ms);
-        gpu_bytes += bytes * step.runs;
-        return true;
-    }
-    while (runs_issued_ < step.runs) {
-        if (ring_->full()) {
-            if (!budget.wait) return false;   // the results come in later frames
-            collect(true);
-            continue;
+    for (; runs_issued_ < step.kernels.size(); ++runs_issued_) {
+        const BenchKernel k = step.kernels[runs_issued_];
+        const int tag = tag_of(step.shape, k);
+        if (!step.timed) {
+            runner_.dispatch(k);
+        } else if (!ring_) {   // software renderer: glFinish + CPU clock
+            record(Device::Gpu, tag, runner_.time_runs_with_finish(k, 1).front());
+        } else {
+            while (ring_->full()) {
+                if (!budget.wait) return false;   // the results come in later frames; go on from this run then
+                collect(true);
+            }
+            ring_->begin(tag);
+            runner_.dispatch(k);
+            ring_->end();
         }
-        ring_->begin(tag);
-        runner_.dispatch(step.kernel);
-        ring_->end();
-        ++runs_issued_;
-        gpu_bytes += bytes;
-        if (!budget.wait && runs_issued_ < step.runs && gpu_bytes >= budget.gpu_bytes) return false;
+        gpu_bytes += bench_bytes(k, shape.rows, shape.cols);
     }
     runs_issued_ = 0;
     return true;
@@ -201,11 +202,11 @@ void GpuSweep::cpu_step(const Step& step) {
         cpu_->run(BenchKernel::LayerNormForward, plan_.eps);   // mean, rstd for the backwards
         cpu_->run(BenchKernel::RMSNormForward, plan_.eps);
     }
-    for (int i = 0; i < step.runs; ++i) {
+    for (BenchKernel k : step.kernels) {
         const auto t0 = Clock::now();
-        cpu_->run(step.kernel, plan_.eps);
+        cpu_->run(k, plan_.eps);
         const double ms = ms_since(t0);
-        if (step.timed) record(Device::Cpu, tag_of(step.shape, step.kernel), ms);
+        if (step.timed) record(Device::Cpu, tag_of(step.shape, k), ms);
     }
 }
 
@@ -249,8 +250,9 @@ std::string GpuSweep::status() const {
     if (next_ == steps_.size()) return "waiting for the GPU's timer results";
     const Step& s = steps_[next_];
     const Shape& shape = shapes_[static_cast<std::size_t>(s.shape)];
-    return std::string(s.device == Device::Gpu ? "GPU " : "CPU ") + std::string(display_name(s.kernel)) + " at " +
-           shape_text(shape.rows, shape.cols) + (s.timed ? "" : " (warm-up)");
+    const std::string what = s.kernels.size() == 1 ? std::string(display_name(s.kernels.front())) : "kernels";
+    return std::string(s.device == Device::Gpu ? "GPU " : "CPU ") + what + " at " + shape_text(shape.rows, shape.cols) +
+           (s.timed ? "" : " (warm-up)");
 }
 
 // [SECTION] One shape, for other labs -------------------------------------------------------

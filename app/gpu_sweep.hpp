@@ -7,8 +7,9 @@
 // [SECTION] One shape, for other labs
 // [SECTION] normlab --bench-gpu
 //
-// How it measures. Per kernel and shape: one warm-up run, then `reps` timed runs; the median is
-// kept (BenchPoint). The GPU is timed as the runner says (TimingMethod): GL_TIME_ELAPSED queries
+// How it measures. Per shape and device: one warm-up run of each kernel, then `reps` rounds in
+// which each kernel runs once, in turn, so that a burst of outside load (the machine may be
+// shared) hits them all alike; each kernel's median is kept (BenchPoint). The GPU is timed as the runner says (TimingMethod): GL_TIME_ELAPSED queries
 // on real GPUs, read a frame or more later; glFinish + std::chrono::steady_clock on software
 // renderers, whose queries read ~0 for compute work. The CPU kernels (normlab::fast, all
 // threads) are timed with steady_clock around each call, on the UI thread, one step at a time:
@@ -72,12 +73,13 @@ public:
 
 private:
     enum class Device { Gpu, Cpu };
+    // One run of each of `kernels`, in order: a whole round of the shape's kernels when it is
+    // small, one kernel otherwise.
     struct Step {
         Device device = Device::Gpu;
         int shape = 0;             // index into shapes_
-        BenchKernel kernel = BenchKernel::Copy;
-        int runs = 1;
-        bool timed = false;        // false: the warm-up run
+        std::vector<BenchKernel> kernels;
+        bool timed = false;        // false: the warm-up round
     };
     struct Shape {
         int rows = 0, cols = 0;
@@ -90,7 +92,7 @@ private:
     std::vector<Shape> shapes_;
     std::vector<Step> steps_;
     std::size_t next_ = 0;         // the step to take next
-    int runs_issued_ = 0;          // of steps_[next_], when it is taken in several advance() calls
+    std::size_t runs_issued_ = 0;  // of steps_[next_]'s kernels, when it is taken in several advance() calls
     std::vector<std::vector<double>> samples_[2];   // [device][shape · kBenchKernelCount + kernel]
     std::unique_ptr<TimerRing> ring_;               // GL_TIME_ELAPSED only
     std::unique_ptr<CpuBuffers> cpu_;

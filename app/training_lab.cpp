@@ -525,7 +525,7 @@ void draw_variant_card(const TrainingVariant& v, const std::vector<MapRect>& map
     const std::string name(display_name(v.norm));
     if (side > 0.0f && v.run.grid && !map.empty()) {
         const ImVec2 p0 = ImGui::GetCursorScreenPos();
-        const ImVec2 at(p0.x + 0.5f * (width - side), p0.y);
+        const ImVec2 at = p0;   // left-aligned, as the caption below
         draw_map(dl, at, side, *v.run.grid, map, *snap.data, test_points);
         if (v.diverged_at > 0) draw_diverged_over_map(dl, at, side, v.diverged_at, fonts.bold);
         ImGui::Dummy(ImVec2(width, side));
@@ -749,6 +749,7 @@ void draw_training_lab(LabContext& ctx) {
 
     ImGui::BeginChild("results");
     draw_stress_banner(s);
+    draw_gpu_norm_caption(ctx, static_cast<int>(s.train.batch_size), static_cast<int>(s.train.model.width));   // gpu_lab.hpp
     if (!ui.problem.empty()) {
         ImGui::TextColored(kErrorText, "✗ %s", ui.problem.c_str());
     } else if (!ui.shown) {

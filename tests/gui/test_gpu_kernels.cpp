@@ -333,6 +333,22 @@ TEST(GpuSweepTest, EachAdvanceTakesAtLeastOneStep) {
     EXPECT_EQ(sweep.status(), "done");
 }
 
+// The GPU lab's default sweep on a software renderer ends within the frames its screenshot test
+// renders (tests/gui/CMakeLists.txt: gui.gpu_screenshot, 300 frames; advance() takes at least one
+// step per frame).
+TEST(GpuSweepTest, TheDefaultSoftwareSweepFitsTheScreenshotTest) {
+    GpuRunner runner;
+    ASSERT_TRUE(runner.available()) << runner.error();
+    const GpuLabState s = gpu_lab_default_state(true);
+    SweepPlan plan;
+    plan.rows = selected_rows(s);
+    plan.cols = selected_cols(s);
+    plan.reps = s.reps;
+    plan.cpu = s.cpu;
+    const GpuSweep sweep(runner, plan);
+    EXPECT_LE(sweep.step_count(), 290);
+}
+
 // The real-GPU path, GL_TIME_ELAPSED queries in a ring, forced on llvmpipe (where they read ~0):
 // more timed runs than the ring holds, so that advance() stops when it is full and later frames
 // collect the results.

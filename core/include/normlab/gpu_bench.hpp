@@ -57,8 +57,9 @@ double bench_bytes(BenchKernel kernel, long rows, long cols);
 // [SECTION] Timing --------------------------------------------------------------------------
 
 // How the GPU's times were taken. GL_TIME_ELAPSED queries time the GPU's own work and are read
-// a frame or more later. On Mesa's software renderers they read ~0 for compute work (measured
-// on llvmpipe), so there the runner brackets the work with glFinish and reads a CPU clock.
+// a frame or more later. On Mesa's software renderers they have been seen to read ~0 for compute
+// work (DESIGN.md; Mesa 22.3.6's llvmpipe reads the real time, docs/BENCHMARKS.md), so there the
+// runner brackets the work with glFinish and reads a CPU clock, which is right either way.
 enum class TimingMethod { GlTimeElapsed, GlFinishCpuClock };
 std::string_view to_string(TimingMethod method);   // "gl_time_elapsed" | "glfinish_cpu_clock"
 std::string_view describe(TimingMethod method);    // the sentence the UI shows

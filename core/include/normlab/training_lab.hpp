@@ -112,7 +112,7 @@ bool same_run(const TrainingLabState& a, const TrainingLabState& b);
 
 struct TrainingVariant {
     Norm norm = Norm::None;
-    TrainSnapshot run;          // history so far; run.grid: the decision grid (2D data) at the last publish
+    TrainSnapshot run;          // history so far; run.grid: its decision grid now (2D data; diverged: the last one)
     EvalResult initial;         // before the first step, on the whole train and test sets
     int diverged_at = 0;        // > 0: the step whose loss diverged (see the top); run holds the steps before it
 };
@@ -142,7 +142,7 @@ TrainingLabSnapshot run_training_lab(const TrainingLabState& state);
 //   advance(n)     — n more steps, unpaced, then pause (the Step button; scripted runs).
 // It publishes a snapshot at most every kPublishInterval while it trains, and always when it
 // stops, so that a pause, an advance or the end is on screen exactly. The destructor stops the
-// thread and joins it (within one step, or one publish).
+// thread and joins it: within one step or one publish (loading a data set is not interrupted).
 class TrainingLabWorker {
 public:
     static constexpr std::chrono::milliseconds kPublishInterval{40};
