@@ -154,13 +154,18 @@ float half_width() { return std::floor(0.5f * (ImGui::GetContentRegionAvail().x 
 
 float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2.0f * ImGui::GetStyle().FramePadding.x; }
 
-// A log-scale slider of a double whose format carries its name ("lr %.3g"); a value typed in
-// (Ctrl+click) is clamped to [lo, hi] as well.
-void log_slider(const char* id, double& v, double lo, double hi, const char* format, float width, const char* help) {
+// A log-scale slider of a double over its rule's range, whose format carries its name ("lr
+// %.3g"); a value typed in (Ctrl+click) that the rule refuses is not taken, and the message under
+// it calls it `name`.
+void log_slider(const char* id, const char* name, double& v, const NumberRule& rule, const char* format, float width,
+                const char* help) {
     ImGui::SetNextItemWidth(width);
-    ImGui::SliderScalar(id, ImGuiDataType_Double, &v, &lo, &hi, format,
-                        ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp);
-    tooltip(help);
+    checked_number(name, v, rule, [&](double* value) {
+        const bool changed = ImGui::SliderScalar(id, ImGuiDataType_Double, value, &rule.lo, &rule.hi, format,
+                                                 ImGuiSliderFlags_Logarithmic);
+        tooltip(help);
+        return changed;
+    });
 }
 
 // An int slider (log scale when `log`) whose format carries its name ("%d layers").
@@ -329,7 +334,7 @@ void draw_training_section(DepthLabState& s, const Fonts& fonts) {
                "Adam steps per run, 1 to 5000 (log scale). Raising it continues the runs; lowering it below the steps "
                "done starts them again.");
     ImGui::SameLine();
-    log_slider("##lr", s.lr, kDepthMinLr, kDepthMaxLr, "lr %.3g", w,
+    log_slider("##lr", "lr", s.lr, kDepthLrRule, "lr %.3g", w,
                "Adam's learning rate, 10⁻⁵ to 1 (log scale; 10⁻³ by default, as normlab-cli depth). The runs start "
                "again.");
     ImGui::SetNextItemWidth(w);
@@ -364,10 +369,10 @@ void draw_measure_section(DepthLabState& s, const Fonts& fonts) {
 void draw_sweep_section(DepthLabState& s, const Fonts& fonts) {
     heading(fonts.heading, "Learning-rate sweep");
     const float w = half_width();
-    log_slider("##sweep_min", s.sweep_lr_min, kDepthMinLr, kDepthMaxLr, "from %.2g", w,
+    log_slider("##sweep_min", "smallest lr", s.sweep_lr_min, kDepthLrRule, "from %.2g", w,
                "The sweep's smallest learning rate, 10⁻⁵ to 1 (log scale).");
     ImGui::SameLine();
-    log_slider("##sweep_max", s.sweep_lr_max, kDepthMinLr, kDepthMaxLr, "to %.2g", w,
+    log_slider("##sweep_max", "largest lr", s.sweep_lr_max, kDepthLrRule, "to %.2g", w,
                "The sweep's largest learning rate, 10⁻⁵ to 1 (log scale); above the smallest.");
     if (s.sweep_lr_max <= s.sweep_lr_min) {   // the ends keep their order: a decade apart
         s.sweep_lr_max = std::min(kDepthMaxLr, 10.0 * s.sweep_lr_min);
@@ -491,11 +496,13 @@ void draw_sample_controls(DepthLabState& s, DepthUi& ui) {
                         "character of the held-out text.");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(10.0f * em);
-    const double t_lo = 0.0, t_hi = kDepthMaxTemperature;
-    ImGui::SliderScalar("##temperature", ImGuiDataType_Double, &s.temperature, &t_lo, &t_hi, "temperature %.2f",
-                        ImGuiSliderFlags_AlwaysClamp);
-    tooltip("Sampling temperature, 0 to 3: the next symbol is drawn from softmax(logits / T); 0 always takes the most "
-            "likely one, larger T more surprising ones.");
+    checked_number("temperature", s.temperature, kDepthTemperatureRule, [](double* t) {
+        const bool changed = ImGui::SliderScalar("##temperature", ImGuiDataType_Double, t, &kDepthTemperatureRule.lo,
+                                                 &kDepthTemperatureRule.hi, "temperature %.2f");
+        tooltip("Sampling temperature, 0 to 3: the next symbol is drawn from softmax(logits / T); 0 always takes the "
+                "most likely one, larger T more surprising ones.");
+        return changed;
+    });
     ImGui::SameLine();
     int_slider("##lines", s.sample_lines, 1, kDepthMaxSampleLines, synthetic ? "%d problems" : "%d lines", false,
                7.0f * em, "How many problems (sort, copy) or lines of text (text) each model continues.");

@@ -89,7 +89,8 @@ float size_slider_width() {
                       12.0f * ImGui::GetFontSize());
 }
 
-// Entries of v (length k) as a grid of "v₁ [drag]" cells filling the available width.
+// Entries of v (length k) as a grid of "v₁ [drag]" cells filling the available width; a typed
+// entry outside kExplorerEntryRule is refused, with the grid's message below it.
 // Returns true when an entry changed.
 bool entry_grid(const char* id, const char* symbol, Vec& v, const char* help) {
     const ImGuiStyle& style = ImGui::GetStyle();
@@ -104,6 +105,7 @@ bool entry_grid(const char* id, const char* symbol, Vec& v, const char* help) {
 
     bool changed = false;
     ImGui::PushID(id);
+    const ImGuiID slot = field_slot("entries");
     for (Index i = 0; i < v.size(); ++i) {
         const auto col = static_cast<int>(i % cols);
         if (col > 0) ImGui::SameLine(x0 + static_cast<float>(col) * cell_w);
@@ -113,11 +115,14 @@ bool entry_grid(const char* id, const char* symbol, Vec& v, const char* help) {
         ImGui::TextUnformatted(label.c_str());
         ImGui::SameLine(x0 + static_cast<float>(col) * cell_w + label_w + style.ItemInnerSpacing.x);
         ImGui::SetNextItemWidth(drag_w);
-        changed |= ImGui::DragScalar("##v", ImGuiDataType_Double, &v(i), static_cast<float>(speed), nullptr, nullptr,
-                                     "%.4g");
+        double value = v(i);
+        const bool edited = ImGui::DragScalar("##v", ImGuiDataType_Double, &value, static_cast<float>(speed), nullptr,
+                                              nullptr, "%.4g");
         tooltip(help);
+        changed |= accept_number(slot, label, edited, value, v(i), kExplorerEntryRule);
         ImGui::PopID();
     }
+    field_message(slot);
     ImGui::PopID();
     return changed;
 }
@@ -160,7 +165,7 @@ void draw_x_section(ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
     bool changed = false;
     int m = static_cast<int>(s.x.size());
     ImGui::SetNextItemWidth(size_slider_width());
-    if (ImGui::SliderInt("m (inputs)", &m, 2, 64)) {
+    if (ImGui::SliderInt("m (inputs)", &m, 2, 64, "%d", ImGuiSliderFlags_AlwaysClamp)) {
         explorer_resize(s, m, ui.square_W ? m : s.W.rows());
         changed = true;
     }
@@ -173,7 +178,7 @@ void draw_x_section(ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
     ImGui::InputTextWithHint("##paste", "paste numbers: 2, 4, 6, 8", &ui.x_text);
     ui.x_text_editing = ImGui::IsItemActive();
     if (ImGui::IsItemDeactivatedAfterEdit()) {
-        const ParsedList parsed = parse_number_list(ui.x_text, kExplorerMinSize, kExplorerMaxSize);
+        const ParsedList parsed = parse_number_list(ui.x_text, kExplorerMinSize, kExplorerMaxSize, kExplorerEntryRule);
         ui.x_text_error = parsed.error;
         if (parsed.values) explorer_set_x(s, *parsed.values, ui.square_W);
     }
@@ -198,7 +203,8 @@ void draw_W_section(ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
     ImGui::BeginDisabled(ui.square_W);
     int n = static_cast<int>(s.W.rows());
     ImGui::SetNextItemWidth(size_slider_width());
-    if (ImGui::SliderInt("n (outputs)", &n, 2, 64)) explorer_resize(s, s.x.size(), n);
+    if (ImGui::SliderInt("n (outputs)", &n, 2, 64, "%d", ImGuiSliderFlags_AlwaysClamp))
+        explorer_resize(s, s.x.size(), n);
     tooltip("Number n of rows of W, the layer's outputs (2..64). Existing entries are kept.");
     ImGui::EndDisabled();
     ImGui::SameLine();
@@ -214,9 +220,11 @@ void draw_W_section(ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
     ImGui::TextUnformatted(cell.c_str());
     ImGui::SameLine();
     ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
-    ImGui::DragScalar("##cell", ImGuiDataType_Double, &s.W(ui.heatmap.row, ui.heatmap.col), 0.01f, nullptr,
-                      nullptr, "%.4g");
-    tooltip("The selected cell of W: drag left/right to change it, double-click to type.");
+    checked_number(cell.c_str(), s.W(ui.heatmap.row, ui.heatmap.col), kExplorerEntryRule, [](double* v) {
+        const bool changed = ImGui::DragScalar("##cell", ImGuiDataType_Double, v, 0.01f, nullptr, nullptr, "%.4g");
+        tooltip("The selected cell of W: drag left/right to change it, double-click to type.");
+        return changed;
+    });
 }
 
 void draw_gain_bias_section(ExplorerState& s, const Fonts& fonts) {
@@ -233,9 +241,14 @@ void draw_gain_bias_section(ExplorerState& s, const Fonts& fonts) {
 void draw_eps_section(ExplorerState& s, const Fonts& fonts) {
     heading(fonts, "ε (keeps the division finite)");
     ImGui::SetNextItemWidth(12.0f * ImGui::GetFontSize());
-    const double lo = 1e-12, hi = 1.0;
-    ImGui::SliderScalar("ε", ImGuiDataType_Double, &s.eps, &lo, &hi, "%.1e", ImGuiSliderFlags_Logarithmic);
-    tooltip("ε, from 1e−12 to 1 on a log scale: negligible while mean(a²) ≫ ε; at small δ it breaks the invariance.");
+    checked_number("ε", s.eps, kLabEpsRule, [](double* v) {
+        const double lo = 1e-12, hi = 1.0;
+        const bool changed =
+            ImGui::SliderScalar("ε", ImGuiDataType_Double, v, &lo, &hi, "%.1e", ImGuiSliderFlags_Logarithmic);
+        tooltip("ε, from 1e−12 to 1 on a log scale: negligible while mean(a²) ≫ ε; at small δ it breaks the "
+                "invariance.");
+        return changed;
+    });
     if (ImGui::RadioButton("inside √:  √(σ₀² + ε)", s.eps_mode == EpsMode::InsideSqrt)) {
         s.eps_mode = EpsMode::InsideSqrt;
     }
@@ -266,10 +279,13 @@ void draw_delta_row(ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
     ImGui::PopFont();
     ImGui::SameLine();
     ImGui::SetNextItemWidth(slider_w);
-    ImGui::SliderScalar("##delta", ImGuiDataType_Double, &s.delta, &kExplorerMinDelta, &kExplorerMaxDelta, "%.4g",
-                        ImGuiSliderFlags_Logarithmic);
-    tooltip("Re-scaling factor δ from 10⁻³ to 10³ on a log scale (paper Table 1): "
-            "LayerNorm and RMSNorm outputs should not move, up to ε.");
+    checked_number("δ", s.delta, kExplorerDeltaRule, [](double* v) {
+        const bool changed = ImGui::SliderScalar("##delta", ImGuiDataType_Double, v, &kExplorerMinDelta,
+                                                 &kExplorerMaxDelta, "%.4g", ImGuiSliderFlags_Logarithmic);
+        tooltip("Re-scaling factor δ from 10⁻³ to 10³ on a log scale (paper Table 1): "
+                "LayerNorm and RMSNorm outputs should not move, up to ε.");
+        return changed;
+    });
     ImGui::SameLine();
     if (ImGui::RadioButton(scale_x, s.target == ScaleTarget::X)) s.target = ScaleTarget::X;
     tooltip("Dataset re-scaling: the input becomes δx, so a becomes δa.");

@@ -497,7 +497,8 @@ void draw_batch_section(GeometryLabState& s, GeometryUi& ui, const std::optional
     ImGui::SameLine();
     int B = static_cast<int>(s.points.rows());
     ImGui::SetNextItemWidth(-ImGui::CalcTextSize("points B").x - ImGui::GetStyle().ItemInnerSpacing.x);
-    if (ImGui::SliderInt("points B", &B, static_cast<int>(kGeometryMinBatch), static_cast<int>(kGeometryMaxBatch))) {
+    if (ImGui::SliderInt("points B", &B, static_cast<int>(kGeometryMinBatch), static_cast<int>(kGeometryMaxBatch), "%d",
+                         ImGuiSliderFlags_AlwaysClamp)) {
         geometry_set_batch_size(s, B);
     }
     tooltip("Number of input points (1..32), the rows of the batch x (B×n). New points are drawn at random; "
@@ -507,13 +508,15 @@ void draw_batch_section(GeometryLabState& s, GeometryUi& ui, const std::optional
     // The selected point: its coordinates to edit, and its two images.
     int point = ui.selected + 1;
     ImGui::SetNextItemWidth(-ImGui::CalcTextSize("selected").x - ImGui::GetStyle().ItemInnerSpacing.x);
-    if (ImGui::SliderInt("selected", &point, 1, static_cast<int>(s.points.rows()))) ui.selected = point - 1;
+    if (ImGui::SliderInt("selected", &point, 1, static_cast<int>(s.points.rows()), "%d", ImGuiSliderFlags_AlwaysClamp))
+        ui.selected = point - 1;
     tooltip("The point whose numbers are shown below and whose paths are drawn bold; clicking a point in the view "
             "selects it too.");
     const Index n = geometry_dimension(s);
     const ImGuiStyle& style = ImGui::GetStyle();
     const float cell_w = (ImGui::GetContentRegionAvail().x + style.ItemSpacing.x) / static_cast<float>(n);
     const float x0 = ImGui::GetCursorPosX();
+    const ImGuiID slot = field_slot("coordinates");
     for (Index j = 0; j < n; ++j) {
         if (j > 0) ImGui::SameLine(x0 + static_cast<float>(j) * cell_w);
         ImGui::PushID(static_cast<int>(j));
@@ -522,13 +525,15 @@ void draw_batch_section(GeometryLabState& s, GeometryUi& ui, const std::optional
         ImGui::TextUnformatted(label.c_str());
         ImGui::SameLine();
         ImGui::SetNextItemWidth(cell_w - ImGui::CalcTextSize(label.c_str()).x - 2.0f * style.ItemSpacing.x);
-        const double lo = -kGeometryMaxCoord, hi = kGeometryMaxCoord;
-        ImGui::DragScalar("##x", ImGuiDataType_Double, &s.points(ui.selected, j), 0.01f, &lo, &hi, "%.2f",
-                          ImGuiSliderFlags_AlwaysClamp);
+        double value = s.points(ui.selected, j);
+        const bool edited = ImGui::DragScalar("##x", ImGuiDataType_Double, &value, 0.01f, &kGeometryCoordRule.lo,
+                                              &kGeometryCoordRule.hi, "%.2f");
         tooltip("Coordinate of the selected input, in [−4, 4] (before shrinking): drag left/right, double-click "
                 "to type, or drag the point itself in the view.");
+        accept_number(slot, label, edited, value, s.points(ui.selected, j), kGeometryCoordRule);
         ImGui::PopID();
     }
+    field_message(slot);
     if (r) {
         const Index i = ui.selected;
         ImGui::TextDisabled("RMS(x) = √mean(x²) = %s", fmt_value(r->rms(i)).c_str());
@@ -552,10 +557,13 @@ void draw_batch_section(GeometryLabState& s, GeometryUi& ui, const std::optional
 
     heading(fonts.heading, "Shrink the inputs");
     ImGui::SetNextItemWidth(-ImGui::CalcTextSize("s").x - style.ItemInnerSpacing.x);
-    const double lo = kGeometryMinShrink, hi = 1.0;
-    ImGui::SliderScalar("s", ImGuiDataType_Double, &s.shrink, &lo, &hi, "%.4g", ImGuiSliderFlags_Logarithmic);
-    tooltip("The norms see s·x, s from 1e−4 to 1 on a log scale: both norms ignore the scale (the images stay) "
-            "until RMS(s·x) nears √ε, where ε pulls them inside the sphere.");
+    checked_number("s", s.shrink, kGeometryShrinkRule, [](double* shrink) {
+        const bool changed = ImGui::SliderScalar("s", ImGuiDataType_Double, shrink, &kGeometryShrinkRule.lo,
+                                                 &kGeometryShrinkRule.hi, "%.4g", ImGuiSliderFlags_Logarithmic);
+        tooltip("The norms see s·x, s from 1e−4 to 1 on a log scale: both norms ignore the scale (the images stay) "
+                "until RMS(s·x) nears √ε, where ε pulls them inside the sphere.");
+        return changed;
+    });
 }
 
 void draw_gain_section(GeometryLabState& s, const Fonts& fonts) {
@@ -566,11 +574,13 @@ void draw_gain_section(GeometryLabState& s, const Fonts& fonts) {
         ImGui::PushID(static_cast<int>(j));
         const std::string label = "g" + subscript(j + 1);
         ImGui::SetNextItemWidth(-ImGui::CalcTextSize(label.c_str()).x - style.ItemInnerSpacing.x);
-        const double lo = kGeometryMinGain, hi = kGeometryMaxGain;
-        ImGui::SliderScalar(label.c_str(), ImGuiDataType_Double, &s.g(j), &lo, &hi, "%.2f",
-                            ImGuiSliderFlags_AlwaysClamp);
-        tooltip("Gain per axis, yᵢ = āᵢ gᵢ (paper eq. 2 and 4), 0.25 to 2: stretches the sphere to an ellipsoid "
-                "with semi-axes gᵢ√n, and LayerNorm's circle with it.");
+        checked_number(label.c_str(), s.g(j), kGeometryGainRule, [&label](double* g) {
+            const bool changed = ImGui::SliderScalar(label.c_str(), ImGuiDataType_Double, g, &kGeometryGainRule.lo,
+                                                     &kGeometryGainRule.hi, "%.2f");
+            tooltip("Gain per axis, yᵢ = āᵢ gᵢ (paper eq. 2 and 4), 0.25 to 2: stretches the sphere to an ellipsoid "
+                    "with semi-axes gᵢ√n, and LayerNorm's circle with it.");
+            return changed;
+        });
         ImGui::PopID();
     }
     ImGui::BeginDisabled(gain_is_one(s.g));
@@ -582,10 +592,13 @@ void draw_gain_section(GeometryLabState& s, const Fonts& fonts) {
 void draw_eps_section(GeometryLabState& s, const Fonts& fonts) {
     heading(fonts.heading, "ε (keeps the division finite)");
     ImGui::SetNextItemWidth(-ImGui::CalcTextSize("ε").x - ImGui::GetStyle().ItemInnerSpacing.x);
-    const double lo = kGeometryMinEps, hi = kGeometryMaxEps;
-    ImGui::SliderScalar("ε", ImGuiDataType_Double, &s.eps, &lo, &hi, "%.1e", ImGuiSliderFlags_Logarithmic);
-    tooltip("ε from 1e−8 to 1 on a log scale: the image's length is √n·RMS(x)/√(RMS(x)² + ε), so inputs with "
-            "RMS(x) near √ε or below land inside the sphere.");
+    checked_number("ε", s.eps, kGeometryEpsRule, [](double* eps) {
+        const bool changed = ImGui::SliderScalar("ε", ImGuiDataType_Double, eps, &kGeometryEpsRule.lo,
+                                                 &kGeometryEpsRule.hi, "%.1e", ImGuiSliderFlags_Logarithmic);
+        tooltip("ε from 1e−8 to 1 on a log scale: the image's length is √n·RMS(x)/√(RMS(x)² + ε), so inputs with "
+                "RMS(x) near √ε or below land inside the sphere.");
+        return changed;
+    });
     if (ImGui::RadioButton("inside √", s.eps_mode == EpsMode::InsideSqrt)) s.eps_mode = EpsMode::InsideSqrt;
     tooltip("Divide by √(RMS(x)² + ε) (PyTorch, Hugging Face, the paper's TensorFlow code; the default).");
     ImGui::SameLine();

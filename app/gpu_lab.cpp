@@ -185,7 +185,7 @@ void draw_sweep_section(LabContext& ctx, GpuRunner* runner) {
             "read as vec4s.");
     ImGui::BeginDisabled(!idle);
     ImGui::SetNextItemWidth(8.0f * ImGui::GetFontSize());
-    ImGui::SliderInt("timed runs", &s.reps, kGpuLabMinReps, kGpuLabMaxReps);
+    ImGui::SliderInt("timed runs", &s.reps, kGpuLabMinReps, kGpuLabMaxReps, "%d", ImGuiSliderFlags_AlwaysClamp);
     tooltip("Timed runs of each kernel at each shape, after a warm-up run. The kernels take turns, one run each per "
             "round, so that a burst of other work on the machine slows them all alike; each one's median is shown.");
     ImGui::Checkbox("CPU kernels too", &s.cpu);
@@ -445,6 +445,10 @@ std::vector<Plot> gpu_lab_plots(LabContext& ctx) {
 
 GpuRunner* gpu_runner(LabContext& ctx, std::string* why) {
     GpuUi& ui = ctx.uis.gpu;
+    if (ui.watch.lost()) {
+        if (why != nullptr) *why = ui.watch.message();
+        return nullptr;
+    }
     if (!ui.runner_tried) {
         ui.runner_tried = true;
         ui.runner = std::make_unique<GpuRunner>();
@@ -455,6 +459,16 @@ GpuRunner* gpu_runner(LabContext& ctx, std::string* why) {
     if (ui.runner->available()) return ui.runner.get();
     if (why != nullptr) *why = ui.runner->error();
     return nullptr;
+}
+
+void watch_gl_context(LabContext& ctx) {
+    GpuUi& ui = ctx.uis.gpu;
+    if (!ui.watch.check()) return;
+    std::fprintf(stderr, "normlab: %s. GPU kernels off; the labs carry on on the CPU (the window may stay blank "
+                 "until NormLab restarts; the session is autosaved)\n", ui.watch.message().c_str());
+    stop_sweep(ui);
+    ui.overlay.reset();
+    ui.overlay_times.reset();
 }
 
 // [SECTION] Other labs' overlay -------------------------------------------------------------

@@ -57,6 +57,7 @@ struct GpuUi {
     int overlay_rows = 0, overlay_cols = 0;
     std::optional<NormKernelTimes> overlay_times;
     std::string overlay_error;           // why the overlay's shape could not be measured
+    ContextWatch watch;                  // a lost GL context turns the GPU work off for good
 };
 
 // Draws the lab into the current window; reads and edits ctx.session.gpu.
@@ -67,8 +68,15 @@ void draw_gpu_lab(LabContext& ctx);
 std::vector<Plot> gpu_lab_plots(LabContext& ctx);
 
 // The runner, made on first call; null when the GPU path is off (no GL 4.3, a shader that does
-// not build): then *why (when given) says why, in one line, and that was printed once on stderr.
+// not build, a lost context): then *why (when given) says why, in one line, and that was printed
+// once on stderr.
 GpuRunner* gpu_runner(LabContext& ctx, std::string* why = nullptr);
+
+// Once per frame, with the window's context current: asks whether the GL context was lost (a
+// GPU reset; see ContextWatch). The first time it was, says so in one line on stderr, drops the
+// GPU work in progress and turns the GPU path off (gpu_runner() is null from then on, the GPU lab
+// shows why); the labs' CPU work carries on.
+void watch_gl_context(LabContext& ctx);
 
 // For other labs (e.g. the training lab's time split): the GPU's LayerNorm and RMSNorm times at
 // one activation shape (rows = cases in a batch, cols = features). Never waits: the first call

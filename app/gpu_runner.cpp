@@ -8,6 +8,7 @@
 // [SECTION] The runner: checks
 // [SECTION] The runner: timing
 // [SECTION] Timer ring
+// [SECTION] Lost context
 #include "gpu_runner.hpp"
 
 #include "gpu_shaders.hpp"   // generated from shaders/*.comp (cmake/EmbedShaders.cmake)
@@ -16,6 +17,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
@@ -571,6 +573,46 @@ std::vector<std::pair<int, double>> TimerRing::collect(bool wait) {
         in_flight_.pop_front();
     }
     return done;
+}
+
+// [SECTION] Lost context --------------------------------------------------------------------
+
+std::string describe_graphics_reset(GLenum status) {
+    const std::string lost = "the GPU was reset and the GL context is lost; ";
+    switch (status) {
+        case GL_NO_ERROR: return {};
+        case GL_GUILTY_CONTEXT_RESET: return lost + "this app's GL work caused it (GL_GUILTY_CONTEXT_RESET)";
+        case GL_INNOCENT_CONTEXT_RESET:
+            return lost + "another program's GPU work caused it (GL_INNOCENT_CONTEXT_RESET)";
+        case GL_UNKNOWN_CONTEXT_RESET: return lost + "the cause is unknown (GL_UNKNOWN_CONTEXT_RESET)";
+        default: {
+            char hex[16];
+            std::snprintf(hex, sizeof hex, "0x%04X", static_cast<unsigned>(status));
+            return "the GL context is lost (reset status " + std::string(hex) + ")";
+        }
+    }
+}
+
+bool ContextWatch::check() {
+    if (lost()) return false;
+    if (query_ == Query::Unknown) {
+        query_ = epoxy_gl_version() >= 45                    ? Query::Core
+                 : epoxy_has_gl_extension("GL_KHR_robustness") ? Query::Khr
+                 : epoxy_has_gl_extension("GL_ARB_robustness") ? Query::Arb
+                                                               : Query::None;
+    }
+    switch (query_) {
+        case Query::Core: return observe(glGetGraphicsResetStatus());
+        case Query::Khr: return observe(glGetGraphicsResetStatusKHR());
+        case Query::Arb: return observe(glGetGraphicsResetStatusARB());
+        default: return false;
+    }
+}
+
+bool ContextWatch::observe(GLenum status) {
+    if (lost() || status == GL_NO_ERROR) return false;
+    message_ = describe_graphics_reset(status);
+    return true;
 }
 
 }  // namespace normlab::ui

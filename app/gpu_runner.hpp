@@ -6,6 +6,7 @@
 // [SECTION] Kernels   — the norms it runs, and how rows are split over threads
 // [SECTION] The runner — programs, buffers, dispatches, read-back for checks
 // [SECTION] Timing    — GL_TIME_ELAPSED queries in a ring, read a frame or more later
+// [SECTION] Lost context — a GPU reset, noticed once per frame and said once in words
 //
 // Rules: every call needs the GL context the runner was made on to be current. Nothing here
 // waits for the GPU except the check functions (forward, backward, copy), which read results
@@ -203,6 +204,33 @@ private:
     std::vector<GLuint> queries_;
     std::deque<std::pair<GLuint, int>> in_flight_;   // query, tag
     std::size_t next_ = 0;
+};
+
+// [SECTION] Lost context --------------------------------------------------------------------
+
+// One line for a reset status of glGetGraphicsResetStatus: "" for GL_NO_ERROR, else what was
+// lost and who caused it, e.g. "the GPU was reset and the GL context is lost; this app's GL work
+// caused it (GL_GUILTY_CONTEXT_RESET)".
+std::string describe_graphics_reset(GLenum status);
+
+// Notices a lost GL context: a GPU reset (a hung or faulting kernel, a driver restart) leaves the
+// context dead, every later GL call ignored. Needs a context made with reset notification
+// (GLFW_CONTEXT_ROBUSTNESS = GLFW_LOSE_CONTEXT_ON_RESET) and GL 4.5, GL_KHR_robustness or
+// GL_ARB_robustness; without them the driver never reports a reset and check() stays false.
+class ContextWatch {
+public:
+    // Asks the current context's reset status (one cheap call: once per frame). True on the call
+    // that first sees a reset: the moment to say so, once. After that it asks no more.
+    bool check();
+    // What check() does with the driver's answer; tests give the status themselves.
+    bool observe(GLenum status);
+    bool lost() const { return !message_.empty(); }
+    const std::string& message() const { return message_; }   // describe_graphics_reset of the reset seen
+
+private:
+    enum class Query { Unknown, None, Core, Khr, Arb };   // how to ask, looked up on the first check()
+    Query query_ = Query::Unknown;
+    std::string message_;
 };
 
 }  // namespace normlab::ui

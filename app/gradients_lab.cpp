@@ -168,7 +168,7 @@ void draw_target_field(GradientLabState& s, GradientsUi& ui) {
     ImGui::InputText("##t", &ui.target_text);
     ui.target_editing = ImGui::IsItemActive();
     if (ImGui::IsItemDeactivatedAfterEdit()) {
-        const ParsedList parsed = parse_number_list(ui.target_text, n, n);
+        const ParsedList parsed = parse_number_list(ui.target_text, n, n, kExplorerEntryRule);
         ui.target_error = parsed.error;
         if (parsed.values) s.target = *parsed.values;
     }
@@ -208,10 +208,14 @@ void draw_eps_section(GradientLabState& s, const Fonts& fonts) {
     const float button_w = ImGui::CalcTextSize(kActions[kBendEps].label).x + 2.0f * ImGui::GetStyle().FramePadding.x;
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - button_w - ImGui::CalcTextSize("ε").x -
                             2.0f * ImGui::GetStyle().ItemSpacing.x - ImGui::GetStyle().ItemInnerSpacing.x);
-    const double lo = 1e-12, hi = 1.0;
-    ImGui::SliderScalar("ε", ImGuiDataType_Double, &s.eps, &lo, &hi, "%.1e", ImGuiSliderFlags_Logarithmic);
-    tooltip("ε of all three norms, from 10⁻¹² to 1 on a log scale. The slopes are ideal while ε ≪ (δσ₀)²; "
-            "at small δ with a larger ε the curves bend, because the denominator √((δσ₀)² + ε) stops shrinking with δ.");
+    checked_number("ε", s.eps, kLabEpsRule, [](double* eps) {
+        const double lo = 1e-12, hi = 1.0;
+        const bool changed =
+            ImGui::SliderScalar("ε", ImGuiDataType_Double, eps, &lo, &hi, "%.1e", ImGuiSliderFlags_Logarithmic);
+        tooltip("ε of all three norms, from 10⁻¹² to 1 on a log scale. The slopes are ideal while ε ≪ (δσ₀)²; at small "
+                "δ with a larger ε the curves bend, because the denominator √((δσ₀)² + ε) stops shrinking with δ.");
+        return changed;
+    });
     ImGui::SameLine();
     action_button(kActions[kBendEps], s);
     if (ImGui::RadioButton("inside √:  √(σ₀² + ε)", s.eps_mode == EpsMode::InsideSqrt)) s.eps_mode = EpsMode::InsideSqrt;
@@ -444,16 +448,22 @@ void draw_sgd_controls(GradientLabState& s, const Fonts& fonts) {
         ImGui::SetNextItemWidth(slider_w);
     };
     labelled(6.0f * em, "δ");
-    const double d_lo = 0.1, d_hi = 100.0;
-    ImGui::SliderScalar("δ", ImGuiDataType_Double, &s.sgd_delta, &d_lo, &d_hi, "%.3g", ImGuiSliderFlags_Logarithmic);
-    tooltip("The second run starts from δ·W (0.1 to 100, log scale): the same outputs y, but ∂L/∂W is 1/δ as "
-            "large (paper eq. 8) and ‖W‖ δ times larger.");
+    checked_number("δ", s.sgd_delta, kSgdDeltaRule, [](double* delta) {
+        const bool changed = ImGui::SliderScalar("δ", ImGuiDataType_Double, delta, &kSgdDeltaRule.lo, &kSgdDeltaRule.hi,
+                                                 "%.3g", ImGuiSliderFlags_Logarithmic);
+        tooltip("The second run starts from δ·W (0.1 to 100, log scale): the same outputs y, but ∂L/∂W is 1/δ as "
+                "large (paper eq. 8) and ‖W‖ δ times larger.");
+        return changed;
+    });
     labelled(6.0f * em, "η");
-    const double lr_lo = 1e-3, lr_hi = 1.0;
-    ImGui::SliderScalar("η", ImGuiDataType_Double, &s.learning_rate, &lr_lo, &lr_hi, "%.3g", ImGuiSliderFlags_Logarithmic);
-    tooltip("The learning rate η of both runs (10⁻³ to 1, log scale): W ← W − η ∂L/∂W.");
+    checked_number("η", s.learning_rate, kSgdLearningRateRule, [](double* lr) {
+        const bool changed = ImGui::SliderScalar("η", ImGuiDataType_Double, lr, &kSgdLearningRateRule.lo,
+                                                 &kSgdLearningRateRule.hi, "%.3g", ImGuiSliderFlags_Logarithmic);
+        tooltip("The learning rate η of both runs (10⁻³ to 1, log scale): W ← W − η ∂L/∂W.");
+        return changed;
+    });
     labelled(5.0f * em, "steps");
-    ImGui::SliderInt("steps", &s.sgd_steps, 1, kSgdMaxSteps);
+    ImGui::SliderInt("steps", &s.sgd_steps, 1, kSgdMaxSteps, "%d", ImGuiSliderFlags_AlwaysClamp);
     tooltip("How many SGD steps each run takes (1 to 200), on L = ½‖y − t‖² with the target t.");
     labelled(8.0f * em, "");
     const std::string current(display_name(kGradientLabNorms[s.sgd_norm]));

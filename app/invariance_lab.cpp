@@ -72,11 +72,17 @@ void handle_shortcuts(InvarianceLabState& s) {
 
 // [SECTION] Controls panel ------------------------------------------------------------------
 
-// A log-scale slider of a double over [lo, hi], its tooltip and its width.
-void log_slider(const char* label, double& v, double lo, double hi, const char* format, float width, const char* help) {
+// A log-scale slider of a double over [lo, hi], its tooltip and its width; a typed value that
+// `rule` refuses is not taken (the message shows under the slider).
+void log_slider(const char* label, double& v, const NumberRule& rule, double lo, double hi, const char* format,
+                float width, const char* help) {
     ImGui::SetNextItemWidth(width);
-    ImGui::SliderScalar(label, ImGuiDataType_Double, &v, &lo, &hi, format, ImGuiSliderFlags_Logarithmic);
-    tooltip(help);
+    checked_number(label, v, rule, [&](double* value) {
+        const bool changed = ImGui::SliderScalar(label, ImGuiDataType_Double, value, &lo, &hi, format,
+                                                 ImGuiSliderFlags_Logarithmic);
+        tooltip(help);
+        return changed;
+    });
 }
 
 // The width a slider gets when `right` (buttons, text) must fit after it on the same row.
@@ -113,7 +119,7 @@ void draw_batch_section(InvarianceLabState& s, InvarianceUi& ui, const Fonts& fo
     for (int i = 0; i < 3; ++i) {
         if (i > 0) ImGui::SameLine();
         ImGui::SetNextItemWidth(w);
-        resized |= ImGui::SliderInt(labels[i], &sizes[i], lo[i], hi[i]);
+        resized |= ImGui::SliderInt(labels[i], &sizes[i], lo[i], hi[i], "%d", ImGuiSliderFlags_AlwaysClamp);
         tooltip(help[i]);
     }
     if (resized) invariance_lab_new_batch(s, s.seed, sizes[0], sizes[1], sizes[2]);
@@ -137,7 +143,8 @@ void draw_transform_section(InvarianceLabState& s, const Fonts& fonts) {
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float buttons = button_width(kActions[kDeltaOne].label) + button_width(kActions[kDeltaTen].label) +
                           ImGui::CalcTextSize("δ").x + 4.0f * spacing;
-    log_slider("δ", s.delta, kInvarianceMinDelta, kInvarianceMaxDelta, "%.4g", slider_width(buttons),
+    log_slider("δ", s.delta, kInvarianceDeltaRule, kInvarianceMinDelta, kInvarianceMaxDelta, "%.4g",
+               slider_width(buttons),
                "δ, the factor of the re-scalings, from 10⁻³ to 10³ on a log scale: W′ = δW, x′ = δx, x′₀ = δx₀, "
                "and w′ᵢ = δᵢwᵢ with δᵢ = δ^(i/n) (a different factor per row).");
     ImGui::SameLine();
@@ -146,10 +153,13 @@ void draw_transform_section(InvarianceLabState& s, const Fonts& fonts) {
     action_button(kActions[kDeltaTen], s);
 
     ImGui::SetNextItemWidth(slider_width(ImGui::CalcTextSize("γ scale").x + spacing));
-    const double zero = 0.0, ten = 10.0;
-    ImGui::SliderScalar("γ scale", ImGuiDataType_Double, &s.shift, &zero, &ten, "%.2f");
-    tooltip("Size of the re-centering shifts, 0 to 10: W′ = W + 1(c·γ_W)ᵀ and x′ = x + c·γ_x, with γ_W, γ_x ~ N(0, 1) "
-            "drawn with the batch. c = 0 makes the re-centerings do nothing.");
+    checked_number("γ scale", s.shift, kInvarianceShiftRule, [](double* v) {
+        const double zero = 0.0, ten = 10.0;
+        const bool changed = ImGui::SliderScalar("γ scale", ImGuiDataType_Double, v, &zero, &ten, "%.2f");
+        tooltip("Size of the re-centering shifts, 0 to 10: W′ = W + 1(c·γ_W)ᵀ and x′ = x + c·γ_x, with γ_W, "
+                "γ_x ~ N(0, 1) drawn with the batch. c = 0 makes the re-centerings do nothing.");
+        return changed;
+    });
 }
 
 void draw_norm_section(InvarianceLabState& s, const Fonts& fonts) {
@@ -157,7 +167,7 @@ void draw_norm_section(InvarianceLabState& s, const Fonts& fonts) {
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float buttons = button_width(kActions[kEpsLarge].label) + button_width(kActions[kEpsDefault].label) +
                           ImGui::CalcTextSize("ε").x + 4.0f * spacing;
-    log_slider("ε", s.spec.eps, 1e-12, 1e-1, "%.0e", slider_width(buttons),
+    log_slider("ε", s.spec.eps, kLabEpsRule, 1e-12, 1e-1, "%.0e", slider_width(buttons),
                "ε, from 10⁻¹² to 10⁻¹ on a log scale, in every norm's denominator √(σ² + ε): negligible while "
                "σ² ≫ ε; raise it to 10⁻³ and the re-scaling curves bend up at small δ.");
     ImGui::SameLine();
@@ -172,19 +182,19 @@ void draw_norm_section(InvarianceLabState& s, const Fonts& fonts) {
     if (ImGui::RadioButton("added:  σ + ε", s.spec.eps_mode == EpsMode::AddToRms)) s.spec.eps_mode = EpsMode::AddToRms;
     tooltip("Divide by σ + ε: the paper's PyTorch file, a / (RMS(a) + ε).");
 
-    double percent = 100.0 * s.spec.p;
-    const double p_lo = 1.0, p_hi = 100.0;
     const std::string k_text = "k = " + std::to_string(partial_k(s.data.W.rows(), s.spec.p, s.spec.rounding)) + " of " +
                                std::to_string(s.data.W.rows());
     ImGui::SetNextItemWidth(slider_width(ImGui::CalcTextSize(("p  " + k_text).c_str()).x + 2.0f * spacing));
-    if (ImGui::SliderScalar("p", ImGuiDataType_Double, &percent, &p_lo, &p_hi, "%.2f %%", ImGuiSliderFlags_Logarithmic))
-        s.spec.p = percent / 100.0;
-    tooltip("pRMSNorm's p, 1% to 100%: the RMS is estimated from the first k = ⌈n·p⌉ summed inputs only "
-            "(6.25% in the paper).");
+    checked_number("p", s.spec.p, kFractionRule, [](double* p) {
+        return percent_slider("p", p, "%.2f %%",
+                              "pRMSNorm's p, 1% to 100%: the RMS is estimated from the first k = ⌈n·p⌉ summed inputs "
+                              "only (6.25% in the paper).");
+    });
     ImGui::SameLine();
     ImGui::TextDisabled("%s", k_text.c_str());
 
-    log_slider("tolerance", s.tolerance, 1e-12, 1e-1, "%.0e", slider_width(ImGui::CalcTextSize("tolerance").x + spacing),
+    log_slider("tolerance", s.tolerance, kInvarianceToleranceRule, 1e-12, 1e-1, "%.0e",
+               slider_width(ImGui::CalcTextSize("tolerance").x + spacing),
                "A cell is ✓ (invariant) when ‖y′ − y‖ / ‖y‖ ≤ this tolerance, from 10⁻¹² to 10⁻¹ on a log scale.");
 }
 

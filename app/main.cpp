@@ -15,6 +15,7 @@
 #include <normlab/eval.hpp>
 #include <normlab/scene.hpp>
 #include <normlab/session.hpp>
+#include <normlab/stats.hpp>
 
 #include <epoxy/gl.h>
 #define GLFW_INCLUDE_NONE
@@ -22,9 +23,11 @@
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cfloat>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -39,12 +42,16 @@ using namespace normlab;
 constexpr int kWindowWidth = 1600, kWindowHeight = 1000;
 constexpr int kDefaultScreenshotFrames = 5;
 
+using Clock = std::chrono::steady_clock;
+const Clock::time_point g_process_start = Clock::now();   // --frame-stats: time to first frame
+
 // [SECTION] Command line --------------------------------------------------------------------
 
 constexpr const char* kUsage =
     "Usage: normlab [--lab NAME] [--screenshot OUT.png] [--frames N]\n"
     "       normlab --export-plot NAME [--scale K] --out FILE.png\n"
     "       normlab --bench-gpu [--json] [--cpu] [--egl] [--rows R,...] [--cols C,...] [--reps N] [--timing M]\n"
+    "       normlab --frames N --frame-stats [--lab NAME | --all-labs]\n"
     "       normlab [--scene FILE | --lecture FILE [--slide N]] [--presenter] [--fullscreen]\n"
     "               [--theme light|dark|projector] [--font-scale P]\n"
     "NormLab: a desktop lab for LayerNorm vs RMSNorm (Zhang & Sennrich, NeurIPS 2019).\n"
@@ -66,6 +73,9 @@ constexpr const char* kUsage =
     "  --pointer X,Y         draw the pointer highlight (F6) at window pixel X,Y (scripted runs)\n"
     "  --screenshot OUT.png  save the whole window as PNG after the last frame, then exit 0\n"
     "  --frames N            render N frames, then exit (with --screenshot: default 5)\n"
+    "  --frame-stats         with --frames N: print the frame times (p50, p95, max, in ms) and the\n"
+    "                        time to the first frame as JSON; the labs run as they do for a user\n"
+    "  --all-labs            with --frame-stats: N frames of each lab in turn, each lab's times\n"
     "  --export-plot NAME    save that figure of a lab as PNG (720 × 450 px at 1×), rendered\n"
     "                        offscreen in a hidden window, then exit 0\n"
     "  --scale K             with --export-plot: K× the pixels, K = 1 to 4 (default 1)\n"
@@ -100,6 +110,8 @@ struct Options {
     bool dump_session = false;   // --dump-session
     bool pointer = false;     // --pointer X,Y
     float pointer_x = 0.0f, pointer_y = 0.0f;
+    bool frame_stats = false; // --frame-stats
+    bool all_labs = false;    // --all-labs: with --frame-stats, every lab in turn
 };
 
 bool parse_positive(const char* text, int& out) {
@@ -159,6 +171,10 @@ int parse_args(int argc, char** argv, Options& opt) {
             opt.font_given = true;
         } else if (arg == "--autosave" && has_value) {
             opt.autosave = argv[++i];
+        } else if (arg == "--frame-stats") {
+            opt.frame_stats = true;
+        } else if (arg == "--all-labs") {
+            opt.all_labs = true;
         } else if (arg == "--dump-session") {
             opt.dump_session = true;
         } else if (arg == "--pointer" && has_value) {
@@ -200,6 +216,14 @@ int parse_args(int argc, char** argv, Options& opt) {
         }
     }
     if (!opt.screenshot.empty() && opt.frames == 0) opt.frames = kDefaultScreenshotFrames;
+    if (opt.frame_stats && opt.frames == 0) {
+        std::fprintf(stderr, "normlab: --frame-stats needs --frames N (how many frames to time)\n");
+        return 2;
+    }
+    if (opt.all_labs && (!opt.frame_stats || opt.lab_given)) {
+        std::fprintf(stderr, "normlab: --all-labs goes with --frame-stats and without --lab\n");
+        return 2;
+    }
     if (opt.export_plot.empty() != opt.out.empty()) {
         std::fprintf(stderr, "normlab: --export-plot NAME and --out FILE.png go together (see normlab --help)\n");
         return 2;
@@ -234,16 +258,21 @@ std::string glfw_error() {
     return description != nullptr ? description : "no details";
 }
 
-// A core-profile window: GL 4.3 (the GPU lab's compute shaders), else 3.3 (all but the GPU lab).
+// A core-profile window: GL 4.3 (the GPU lab's compute shaders), else 3.3 (all but the GPU lab);
+// each asked for with reset notification first (so that a lost context is noticed: ContextWatch
+// in gpu_runner.hpp), then without, for drivers that refuse it.
 GLFWwindow* create_window(int width, int height, bool visible) {
     for (const auto& [major, minor] : {std::pair{4, 3}, std::pair{3, 3}}) {
-        glfwDefaultWindowHints();
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, major);
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, minor);
-        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-        glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-        glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
-        if (GLFWwindow* window = glfwCreateWindow(width, height, "NormLab", nullptr, nullptr)) return window;
+        for (const bool robust : {true, false}) {
+            glfwDefaultWindowHints();
+            glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, major);
+            glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, minor);
+            glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+            glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+            glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
+            if (robust) glfwWindowHint(GLFW_CONTEXT_ROBUSTNESS, GLFW_LOSE_CONTEXT_ON_RESET);
+            if (GLFWwindow* window = glfwCreateWindow(width, height, "NormLab", nullptr, nullptr)) return window;
+        }
     }
     return nullptr;
 }
@@ -291,6 +320,68 @@ int export_plot(ui::LabContext& ctx, const Options& opt) {
 
 // [SECTION] Frame loop ----------------------------------------------------------------------
 
+// --frame-stats: each frame's time, from its start to the next frame's start (the last one's to
+// its end, after glFinish), grouped by the lab on screen; and the time from the process's start
+// to the first frame on screen (after its swap and glFinish).
+class FrameStats {
+public:
+    explicit FrameStats(int groups) : times_ms_(static_cast<std::size_t>(groups)), lab_(times_ms_.size(), 0) {}
+
+    // Frame start, of group `group` (0 unless --all-labs), showing lab index `lab`.
+    void frame_starts(int group, int lab) {
+        const Clock::time_point now = Clock::now();
+        close_frame(now);
+        group_ = static_cast<std::size_t>(group);
+        lab_[group_] = lab;
+        started_ = now;
+        open_ = true;
+    }
+
+    void first_frame_shown() {
+        glFinish();
+        first_frame_ms_ = ms(g_process_start, Clock::now());
+    }
+
+    // The JSON DESIGN.md names: p50/p95/max over every frame, the same per lab, first frame.
+    std::string finish(const std::string& renderer) {
+        glFinish();
+        close_frame(Clock::now());
+        std::vector<double> all;
+        nlohmann::json labs = nlohmann::json::array();
+        for (std::size_t g = 0; g < times_ms_.size(); ++g) {
+            all.insert(all.end(), times_ms_[g].begin(), times_ms_[g].end());
+            nlohmann::json lab = summary(times_ms_[g]);
+            lab["lab"] = ui::kLabs[lab_[g]].id;
+            labs.push_back(std::move(lab));
+        }
+        nlohmann::json out = summary(all);
+        out["renderer"] = renderer;
+        out["first_frame_ms"] = first_frame_ms_;
+        out["labs"] = std::move(labs);
+        return out.dump(2) + "\n";
+    }
+
+private:
+    static double ms(Clock::time_point from, Clock::time_point to) {
+        return std::chrono::duration<double, std::milli>(to - from).count();
+    }
+    static nlohmann::json summary(const std::vector<double>& t) {
+        return {{"frames", t.size()}, {"p50_ms", percentile(t, 0.5)}, {"p95_ms", percentile(t, 0.95)},
+                {"max_ms", t.empty() ? 0.0 : *std::max_element(t.begin(), t.end())}};
+    }
+    void close_frame(Clock::time_point now) {
+        if (open_) times_ms_[group_].push_back(ms(started_, now));
+        open_ = false;
+    }
+
+    std::vector<std::vector<double>> times_ms_;   // [group][frame]
+    std::vector<int> lab_;                        // [group]: the lab index it showed
+    std::size_t group_ = 0;
+    Clock::time_point started_;
+    bool open_ = false;
+    double first_frame_ms_ = 0.0;
+};
+
 // Runs until the window closes, Quit, or opt.frames frames; returns the exit code.
 int run(GLFWwindow* window, const Options& opt) {
     ImGuiIO& io = ImGui::GetIO();
@@ -300,7 +391,7 @@ int run(GLFWwindow* window, const Options& opt) {
     int theme_px = 0;
     bool theme_dark = false, theme_projector = false;
     ui::AppInfo info = query_gl(fonts);
-    info.scripted = opt.frames > 0;
+    info.scripted = opt.frames > 0 && !opt.frame_stats;   // timed runs: the labs as a user has them
     if (!fonts.warning.empty()) std::fprintf(stderr, "normlab: %s\n", fonts.warning.c_str());
 
     Session session;
@@ -340,7 +431,14 @@ int run(GLFWwindow* window, const Options& opt) {
     }
     if (!opt.export_plot.empty()) return export_plot(ctx, opt);
 
+    const int total_frames = opt.all_labs ? opt.frames * ui::kLabCount : opt.frames;
+    FrameStats stats(opt.all_labs ? ui::kLabCount : 1);
     for (int frame = 1; !glfwWindowShouldClose(window) && !ui.quit; ++frame) {
+        if (opt.frame_stats) {
+            const int lab = opt.all_labs ? (frame - 1) / opt.frames : 0;
+            if (opt.all_labs && (frame - 1) % opt.frames == 0) ui.select_lab = lab;
+            stats.frame_starts(lab, opt.all_labs ? lab : ui.lab);
+        }
         ui::apply_window_mode(window, lecture);
         glfwPollEvents();
         if (ui.font_px != fonts.px) {
@@ -360,6 +458,7 @@ int run(GLFWwindow* window, const Options& opt) {
         if (opt.frames > 0) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);   // scripted runs: no hover
         ImGui::NewFrame();
 
+        ui::watch_gl_context(ctx);   // a lost context (GPU reset): said once, GPU work off
         ui::handle_session_keys(ctx);
         ui::handle_lecture_keys(ctx);
         ui::draw_main_menu(ctx);
@@ -381,7 +480,7 @@ int run(GLFWwindow* window, const Options& opt) {
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
 
         // Captures read the back buffer, so they happen here: rendered, not yet swapped.
-        const bool last_frame = opt.frames > 0 && frame >= opt.frames;
+        const bool last_frame = opt.frames > 0 && frame >= total_frames;
         if (last_frame && !opt.screenshot.empty()) {
             if (const std::string err = ui::save_back_buffer_png(opt.screenshot, fb_w, fb_h); !err.empty()) {
                 std::fprintf(stderr, "normlab: cannot save the screenshot: %s\n", err.c_str());
@@ -396,7 +495,9 @@ int run(GLFWwindow* window, const Options& opt) {
         }
         if (last_frame) break;
         glfwSwapBuffers(window);
+        if (opt.frame_stats && frame == 1) stats.first_frame_shown();
     }
+    if (opt.frame_stats) std::cout << stats.finish(info.renderer) << std::flush;
     ui::autosave_now(ctx);
     if (opt.dump_session) std::cout << scene_to_text(ui::current_scene(ctx)) << std::flush;
     return 0;

@@ -235,17 +235,24 @@ void take_latest(TrainingUi& ui) {
 
 float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2.0f * ImGui::GetStyle().FramePadding.x; }
 
-// A log-scale slider of a double with its label inside the format ("%.0f steps/s").
-void log_slider(const char* id, double& v, double lo, double hi, const char* format, float width, const char* help) {
+// A log-scale slider of a double over its rule's range, its label inside the format ("%.0f
+// steps/s"); a typed value the rule refuses is not taken, and the message under it calls it `name`.
+void log_slider(const char* id, const char* name, double& v, const NumberRule& rule, const char* format, float width,
+                const char* help) {
     ImGui::SetNextItemWidth(width);
-    ImGui::SliderScalar(id, ImGuiDataType_Double, &v, &lo, &hi, format, ImGuiSliderFlags_Logarithmic);
-    tooltip(help);
+    checked_number(name, v, rule, [&](double* value) {
+        const bool changed = ImGui::SliderScalar(id, ImGuiDataType_Double, value, &rule.lo, &rule.hi, format,
+                                                 ImGuiSliderFlags_Logarithmic);
+        tooltip(help);
+        return changed;
+    });
 }
 
-// An int slider (log scale when `log`) whose format carries its name ("width %d").
+// An int slider (log scale when `log`) whose format carries its name ("width %d"); a typed value
+// is clamped to [lo, hi].
 void int_slider(const char* id, int& v, int lo, int hi, const char* format, bool log, float width, const char* help) {
     ImGui::SetNextItemWidth(width);
-    ImGui::SliderInt(id, &v, lo, hi, format, log ? ImGuiSliderFlags_Logarithmic : 0);
+    ImGui::SliderInt(id, &v, lo, hi, format, ImGuiSliderFlags_AlwaysClamp | (log ? ImGuiSliderFlags_Logarithmic : 0));
     tooltip(help);
 }
 
@@ -280,7 +287,7 @@ void draw_run_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
                        text.c_str());
     tooltip("Optimizer steps done by every variant, of the run's total (each step: one mini-batch per variant).");
 
-    log_slider("##speed", s.steps_per_second, kTrainingMinSpeed, kTrainingMaxSpeed,
+    log_slider("##speed", "pace", s.steps_per_second, kTrainingSpeedRule,
                s.steps_per_second >= kTrainingMaxSpeed ? "pace: as fast as it goes" : "pace %.0f steps/s",
                ImGui::GetContentRegionAvail().x,
                "How fast Play trains, 5 to 5000 steps per second (log scale); at the top, as fast as the CPU allows. "
@@ -295,7 +302,7 @@ void draw_run_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
     action_button(kActions[kStress], s, ui, label);
     if (on) ImGui::PopStyleColor(2);
     ImGui::SameLine();
-    log_slider("##stress_factor", s.stress_factor, kMinStressFactor, kMaxStressFactor, "× %.3g",
+    log_slider("##stress_factor", "stress factor", s.stress_factor, kStressFactorRule, "× %.3g",
                ImGui::GetContentRegionAvail().x,
                "The stress test's factor on the learning rate, 2 to 100 (log scale; 30 by default).");
 }
@@ -315,12 +322,15 @@ void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) 
             "digits (64 features, 10 classes), or your own CSV file. Choosing one loads its recommended width, "
             "learning rate, batch size and steps.");
     ImGui::SameLine();
-    double ratio = 100.0 * s.data.train_ratio;
     ImGui::SetNextItemWidth(w);
-    const double r_lo = 10.0, r_hi = 90.0;
-    if (ImGui::SliderScalar("##ratio", ImGuiDataType_Double, &ratio, &r_lo, &r_hi, "train %.0f%%"))
-        s.data.train_ratio = std::round(ratio) / 100.0;
-    tooltip("The share of cases used for training (10% to 90%, stratified by class); the rest is the test set.");
+    checked_number("train ratio", s.data.train_ratio, kTrainingRatioRule, [](double* train_ratio) {
+        double ratio = 100.0 * *train_ratio;
+        const double r_lo = 10.0, r_hi = 90.0;
+        const bool changed = ImGui::SliderScalar("##ratio", ImGuiDataType_Double, &ratio, &r_lo, &r_hi, "train %.0f%%");
+        tooltip("The share of cases used for training (10% to 90%, stratified by class); the rest is the test set.");
+        if (changed) *train_ratio = std::round(ratio) / 100.0;
+        return changed;
+    });
 
     if (s.data.kind == DatasetKind::Csv) {
         const char* load = "Load";
@@ -348,12 +358,15 @@ void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) 
     const bool two_d = is_synthetic_2d(s.data.kind);
     ImGui::BeginDisabled(!two_d);
     ImGui::SetNextItemWidth(w);
-    const double n_lo = 0.0, n_hi = 0.5;
-    ImGui::SliderScalar("##noise", ImGuiDataType_Double, &s.data.noise, &n_lo, &n_hi, "noise %.2f");
+    checked_number("noise", s.data.noise, kTrainingNoiseRule, [two_d](double* noise) {
+        const bool changed = ImGui::SliderScalar("##noise", ImGuiDataType_Double, noise, &kTrainingNoiseRule.lo,
+                                                 &kTrainingNoiseRule.hi, "noise %.2f");
+        tooltip(two_d ? "Noise of the 2D sets, 0 to 0.5 (TensorFlow Playground's slider / 100): points move off their "
+                        "class's shape, and near the boundary labels flip."
+                      : "Noise applies to the 2D sets only.");
+        return changed;
+    });
     ImGui::EndDisabled();
-    tooltip(two_d ? "Noise of the 2D sets, 0 to 0.5 (TensorFlow Playground's slider / 100): points move off their "
-                    "class's shape, and near the boundary labels flip."
-                  : "Noise applies to the 2D sets only.");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(w);
     const std::uint64_t one = 1;
@@ -405,7 +418,7 @@ void draw_optimizer_section(TrainingLabState& s, const Fonts& fonts) {
         training_lab_choose_optimizer(s, OptimizerKind::SGD);
     tooltip("SGD with momentum 0.9: v ← 0.9 v + ∂L/∂θ, θ ← θ − η v; choosing it loads its recommended learning rate.");
     const float w = half_width();
-    log_slider("##lr", o.lr, kTrainingMinLr, kTrainingMaxLr, "lr %.4g", w,
+    log_slider("##lr", "lr", o.lr, kTrainingLrRule, "lr %.4g", w,
                "The learning rate η, 10⁻⁴ to 1 (log scale). The stress test multiplies it.");
     ImGui::SameLine();
     int batch = static_cast<int>(s.train.batch_size);
@@ -437,7 +450,6 @@ void draw_variants_section(TrainingLabState& s, const Fonts& fonts) {
         ImGui::Checkbox(std::string(display_name(kTrainingNorms[k])).c_str(), &on);
         tooltip(help[k]);
     }
-    double percent = 100.0 * s.train.model.norm.p;
     const Index n = s.train.model.width;
     const std::string k_text = "k = " + std::to_string(partial_k(n, s.train.model.norm.p, PartialRounding::Ceil)) +
                                " of " + std::to_string(n);
@@ -446,12 +458,12 @@ void draw_variants_section(TrainingLabState& s, const Fonts& fonts) {
     ImGui::BeginDisabled(!s.variants[kPrms]);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(k_text.c_str()).x -
                             ImGui::GetStyle().ItemSpacing.x);
-    const double p_lo = 1.0, p_hi = 100.0;
-    if (ImGui::SliderScalar("##p", ImGuiDataType_Double, &percent, &p_lo, &p_hi, "pRMSNorm p = %.2f%%",
-                            ImGuiSliderFlags_Logarithmic))
-        s.train.model.norm.p = percent / 100.0;
+    checked_number("p", s.train.model.norm.p, kFractionRule, [](double* p) {
+        return percent_slider("##p", p, "pRMSNorm p = %.2f%%",
+                              "pRMSNorm's p, 1% to 100% (log scale): the RMS is estimated from the first k = ⌈n·p⌉ of "
+                              "the n units.");
+    });
     ImGui::EndDisabled();
-    tooltip("pRMSNorm's p, 1% to 100% (log scale): the RMS is estimated from the first k = ⌈n·p⌉ of the n units.");
     ImGui::SameLine();
     ImGui::AlignTextToFramePadding();
     ImGui::TextDisabled("%s", k_text.c_str());

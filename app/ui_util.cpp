@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <unordered_map>
 
 namespace normlab::ui {
 
@@ -23,6 +24,11 @@ std::string with_unicode_minus(const char* text) {
     }
     return out;
 }
+
+// The messages of fields whose last typed value was refused, by slot. Display state of the
+// widgets, kept the way Dear ImGui keeps its own per-item state (by ID, for the app's life);
+// an entry goes when its field takes a valid value.
+std::unordered_map<ImGuiID, std::string> g_refused;
 
 }  // namespace
 
@@ -91,8 +97,8 @@ void same_line_if_fits(float width, float right, float spacing) {
     if (ImGui::GetItemRectMax().x + gap + width <= right) ImGui::SameLine(0.0f, gap);
 }
 
-void flow_text(const std::string& text, const ImVec4& color) {
-    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+void flow_text(const std::string& text, const ImVec4& color, float width) {
+    const float right = ImGui::GetCursorScreenPos().x + (width > 0.0f ? width : ImGui::GetContentRegionAvail().x);
     const float space = ImGui::CalcTextSize(" ").x;
     size_t spaces = 0;   // before the next word
     bool first = true;
@@ -110,6 +116,42 @@ void flow_text(const std::string& text, const ImVec4& color) {
         spaces = 0;
         start = end;
     }
+}
+
+// [SECTION] Checked numbers -----------------------------------------------------------------
+
+bool accept_number(ImGuiID slot, std::string_view name, bool changed, double edited, double& v,
+                   const NumberRule& rule) {
+    if (!changed) return false;
+    const std::string problem = number_problem(name, edited, rule);
+    if (!problem.empty()) {
+        g_refused[slot] = "✗ " + with_unicode_minus(problem.c_str()) + "; kept " + fmt_value(v);
+        return false;
+    }
+    g_refused.erase(slot);
+    const bool moved = edited != v;
+    v = edited;
+    return moved;
+}
+
+bool percent_slider(const char* label, double* p, const char* format, const char* help) {
+    double percent = 100.0 * *p;
+    const double lo = 1.0, hi = 100.0;
+    const bool changed = ImGui::SliderScalar(label, ImGuiDataType_Double, &percent, &lo, &hi, format,
+                                             ImGuiSliderFlags_Logarithmic);
+    tooltip(help);
+    if (changed) *p = percent / 100.0;
+    return changed;
+}
+
+void field_message(ImGuiID slot, float width) {
+    const auto it = g_refused.find(slot);
+    if (it != g_refused.end()) flow_text(it->second, kErrorText, width);
+}
+
+std::string field_message_text(ImGuiID slot) {
+    const auto it = g_refused.find(slot);
+    return it != g_refused.end() ? it->second : std::string();
 }
 
 }  // namespace normlab::ui

@@ -3,9 +3,12 @@
 
 #include "palette.hpp"
 
+#include <normlab/number_rule.hpp>
+
 #include <imgui.h>
 
 #include <string>
+#include <string_view>
 
 namespace normlab::ui {
 
@@ -43,8 +46,59 @@ void swatch(palette::Rgb color);
 // the next line. For rows of checkboxes, buttons or list entries that wrap between items.
 void same_line_if_fits(float width, float right, float spacing = -1.0f);
 
-// Text in `color`, wrapped at the available width only where it has spaces, never inside a
-// number (ImGui's own wrapping also breaks after '.', which splits "0.365" into "0." and "365").
-void flow_text(const std::string& text, const ImVec4& color);
+// Text in `color`, wrapped at the available width (or at `width` pixels, when > 0) only where it
+// has spaces, never inside a number (ImGui's own wrapping also breaks after '.', which splits
+// "0.365" into "0." and "365").
+void flow_text(const std::string& text, const ImVec4& color, float width = 0.0f);
+
+// [SECTION] Checked numbers -----------------------------------------------------------------
+//
+// A number the user types can be anything: Dear ImGui 1.86 lets a slider be Ctrl+clicked and a
+// drag double-clicked, and reads "-3", "0", "1e999" (inf) or "/0" (divide the old value: NaN
+// from 0); ImGuiSliderFlags_AlwaysClamp clamps silently and lets NaN through. So every double
+// field goes through its rule (core's number_rule.hpp, the same one scene files are read with):
+// a refused value never reaches the session, the field keeps its last valid value, and a red line
+// under it says why, e.g. "✗ δ = 0 is out of range [0.001, 1000]; kept 1.000", until the field
+// takes a valid value. Int sliders need no rule: ImGuiSliderFlags_AlwaysClamp keeps them in range.
+
+// The message slot of a field: the ImGui ID of `id` in the current ID stack. A grid of entries
+// shares one slot (its message names the entry).
+inline ImGuiID field_slot(const char* id) { return ImGui::GetID(id); }
+
+// After a widget edited a copy of v into `edited` (changed: it reported a change): when `rule`
+// accepts the value, v takes it and the slot's message goes; otherwise v stays and the slot
+// keeps number_problem's message for `name`. Returns whether v changed.
+bool accept_number(ImGuiID slot, std::string_view name, bool changed, double edited, double& v, const NumberRule& rule);
+
+// The slot's message, if it has one, in red on its own line(s), wrapped at `width` pixels (0: the
+// available width).
+void field_message(ImGuiID slot, float width = 0.0f);
+// The slot's message as text ("" when it has none), for tests.
+std::string field_message_text(ImGuiID slot);
+
+// pRMSNorm's p, a fraction, on a log-scale slider in percent, 1% to 100% (`format` "%.2f %%");
+// `help` is its tooltip. Returns whether it changed *p (use with checked_number and kFractionRule:
+// a typed 0% or 150% is refused there).
+bool percent_slider(const char* label, double* p, const char* format, const char* help);
+
+// One checked field: edit(double* value) draws the widget (and its tooltip) on a copy of v and
+// returns whether it changed it; then accept_number, and the message under the field, as wide as
+// the field: the two are one group, so an item put on the same line goes beside the field.
+//     checked_number("δ", s.delta, kExplorerDeltaRule, [&](double* v) {
+//         const bool changed = ImGui::SliderScalar("δ", ImGuiDataType_Double, v, &lo, &hi, "%.4g");
+//         tooltip("…");
+//         return changed;
+//     });
+template <class Edit>
+bool checked_number(const char* name, double& v, const NumberRule& rule, Edit&& edit) {
+    const ImGuiID slot = field_slot(name);
+    ImGui::BeginGroup();
+    double value = v;
+    const bool changed = edit(&value);
+    const bool accepted = accept_number(slot, name, changed, value, v, rule);
+    field_message(slot, ImGui::GetItemRectSize().x);
+    ImGui::EndGroup();
+    return accepted;
+}
 
 }  // namespace normlab::ui

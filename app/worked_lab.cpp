@@ -120,17 +120,20 @@ void draw_toolbar(LabContext& ctx, WorkedUi& ui) {
                         eps_w + digits_w;
     ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - right));
     ImGui::SetNextItemWidth(eps_w);
-    const double lo = 1e-12, hi = 1e-1;
-    ImGui::SliderScalar("ε", ImGuiDataType_Double, &s.eps, &lo, &hi, s.eps == 0.0 ? "0" : "%.0e",
-                        ImGuiSliderFlags_Logarithmic);
-    tooltip("ε, from 10⁻¹² to 10⁻¹ on a log scale: added under both square roots, σ = √(σ₀² + ε) and "
-            "RMS = √(mean(x²) + ε) (10⁻⁵ is PyTorch's default).");
+    checked_number("ε", s.eps, kWorkedEpsRule, [](double* eps) {
+        const double lo = 1e-12, hi = 1e-1;
+        const bool changed = ImGui::SliderScalar("ε", ImGuiDataType_Double, eps, &lo, &hi, *eps == 0.0 ? "0" : "%.0e",
+                                                 ImGuiSliderFlags_Logarithmic);
+        tooltip("ε, from 10⁻¹² to 10⁻¹ on a log scale: added under both square roots, σ = √(σ₀² + ε) and "
+                "RMS = √(mean(x²) + ε) (10⁻⁵ is PyTorch's default).");
+        return changed;
+    });
     ImGui::SameLine();
     if (ImGui::Button("ε = 0")) s.eps = 0.0;
     tooltip("ε = 0: the textbook formulas, exactly.");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(digits_w);
-    ImGui::SliderInt("digits", &ui.digits, 3, 8);
+    ImGui::SliderInt("digits", &ui.digits, 3, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
     tooltip("Significant digits of the numbers in the steps (3 to 8); the claim checker always uses full precision.");
 }
 

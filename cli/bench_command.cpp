@@ -1,16 +1,31 @@
-// `normlab-cli bench --cpu`: times core's fast float32 kernels (fast_norm.hpp) against the
-// fastest plain copy, on buffers allocated once, and reports the median of the repetitions as
-// milliseconds, GB/s and the fraction of the copy's bandwidth (DESIGN.md, "Performance targets").
+// `normlab-cli bench`: the benchmarks of DESIGN.md's "Performance targets" (issues 5 and 9).
+//   --cpu    core's fast float32 kernels (fast_norm.hpp) against the fastest plain copy, on
+//            buffers allocated once: the median of the repetitions as ms, GB/s and the fraction
+//            of the copy's bandwidth;
+//   --train  training steps per second of the training lab's MLP (training.hpp) at the default
+//            sizes, for each norm.
+// With --torch, the same work in PyTorch (bench/torch_peer.py, a child process) is timed in the
+// same run, interleaved repetition by repetition, and the ratios are reported.
+//
+// [SECTION] Help
+// [SECTION] Timing: interleaved repetitions, medians
+// [SECTION] --cpu: the kernels
+// [SECTION] --train: steps per second
+// [SECTION] Entry point
 #include "commands.hpp"
 #include "options.hpp"
+#include "torch_peer.hpp"
 
+#include "normlab/datasets.hpp"
 #include "normlab/eval.hpp"
 #include "normlab/fast_norm.hpp"
+#include "normlab/training.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -21,9 +36,12 @@
 
 namespace normlab::cli {
 
-const char kBenchHelp[] = R"(Usage: normlab-cli bench --cpu [--rows R] [--cols C] [--reps N] [--path P] [--threads T] [--json]
+// [SECTION] Help ----------------------------------------------------------------------------
 
-Times the fast float32 kernels of core (LayerNorm and RMSNorm, forward and backward, one row per
+const char kBenchHelp[] = R"(Usage: normlab-cli bench --cpu [--rows R] [--cols C] [--reps N] [--path P] [--threads T] [--torch] [--json]
+       normlab-cli bench --train [--dataset D] [--steps N] [--reps N] [--torch] [--json]
+
+--cpu: times the fast float32 kernels of core (LayerNorm and RMSNorm, forward and backward, one row per
 case, ε inside the square root) on a rows × cols batch, against the fastest plain copy of the same
 data (streaming stores when the CPU has them, all threads): for a kernel that only has to stream its
 data through, that copy is the ceiling. Buffers are allocated once and touched before timing; the
@@ -34,31 +52,97 @@ write dx); g, b, mean, rstd, dg, db are one row or column and not counted. GB/s 
 LayerNorm has a bias (its backward also computes dg and db); RMSNorm has none (its backward computes
 dg). "memcpy" is the C library's memcpy on one thread, for comparison.
 
+--train: trains the training lab's MLP at the default sizes of a data set (normlab-cli train's:
+spiral: 2 hidden layers × 32, ReLU, batch 32, Adam, float64) with each norm (none, layernorm,
+rmsnorm, prmsnorm), without evaluations, and reports training steps per second (the median over
+the repetitions of N steps each). A step is what normlab-cli train does per step: next mini-batch,
+forward, cross-entropy, backward, Adam update (plus the per-layer gradient norms it records).
+
+--torch: the same work in PyTorch, timed in the same run, each repetition right after ours; the
+report adds its numbers and ours/PyTorch. Kernels: float32, torch.nn.functional.layer_norm and an
+RMSNorm of torch ops (x · rsqrt(mean(x²) + ε) · g), forwards under no_grad, backwards through
+autograd, on as many threads as ours. Training: the identical model and optimizer in float64 on one
+thread (ours runs a step on one thread). PyTorch is optional: it is run by bench/torch_peer.py
+with /usr/bin/python3 (or --python, or $NORMLAB_PYTHON); without it the PyTorch column is skipped
+with a note saying how to install it (Debian: sudo apt-get install python3-torch).
+
 Options:
-  --cpu          time the CPU kernels (required; the GPU kernels are timed in the app's GPU lab)
+  --cpu          time the CPU kernels (the GPU kernels are timed in the app's GPU lab)
+  --train        time training steps instead
+  --torch        also time PyTorch's version of the same work, in the same run
+  --python P     the Python that has PyTorch (default: $NORMLAB_PYTHON, else /usr/bin/python3)
   --rows R       cases (default 8192)
   --cols C       values per case (default 4096); rows·cols ≤ 2^28
-  --reps N       timed repetitions of each kernel (default 20; the median is reported)
+  --reps N       timed repetitions of each kernel (default 20) or of N steps (default 10); the
+                 median is reported
+  --dataset D    --train: circle | xor | gauss | spiral (default) | moons | digits
+  --steps N      --train: steps per repetition (default 200)
   --path P       auto (default: avx2 when the CPU has AVX2 and FMA), avx2 or scalar
   --threads T    threads to split rows over (default: the pool's, hardware threads or NORMLAB_THREADS)
   --json         {"rows": R, "cols": C, "threads": T, "copy": {"ms": t, "gbps": g, "of_copy": 1},
                   "layernorm_forward": {"ms": t, "gbps": g, "of_copy": f}, "layernorm_backward": ...,
-                  "rmsnorm_forward": ..., "rmsnorm_backward": ..., "memcpy": ..., ...}
+                  "rmsnorm_forward": ..., "rmsnorm_backward": ..., "memcpy": ..., "torch": {"version",
+                  "threads", "layernorm_forward": {"ms", "gbps", "of_copy", "ours_over_torch"}, ...}}
+                 --train: {"dataset", "hidden", "width", "batch", "dtype", "steps", "reps",
+                  "results": {NORM: {"ms_per_step", "steps_per_s", "torch_steps_per_s",
+                  "ours_over_torch"}}, "torch": {"version", "threads"}}; when PyTorch could not
+                  be run, "torch": {"skipped": why}
 )";
+
+// [SECTION] Timing: interleaved repetitions, medians -----------------------------------------
 
 namespace {
 
+using Clock = std::chrono::steady_clock;
+
+// One thing timed: run() does it once and returns its time in ms (ours: measured around the
+// call; PyTorch's: measured by the peer around its own work, the pipe not included).
 struct Timed {
-    const char* name;
-    double bytes_per_element;
-    std::function<void()> run;
+    std::string name;
+    double bytes_per_element;  // --cpu: bytes counted per element; --train: unused
+    std::function<double()> run;
     std::vector<double> ms;
 };
+
+double ms_of(const std::function<void()>& fn) {
+    const auto t0 = Clock::now();
+    fn();
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     const size_t n = v.size();
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// One untimed round (page faults, thread pools, allocators, caches warm), then `reps` rounds in
+// which every entry runs once, in turn, so that a burst of outside load hits them all alike.
+void time_interleaved(std::vector<Timed>& timed, int reps) {
+    for (Timed& t : timed) t.run();
+    for (int rep = 0; rep < reps; ++rep)
+        for (Timed& t : timed) t.ms.push_back(t.run());
+}
+
+// Starts the PyTorch peer when --torch was given; otherwise, or when it cannot run, null (and,
+// for the latter, why in `skipped`: the report says it in place of the PyTorch column).
+std::unique_ptr<TorchPeer> start_peer(const Options& opt, const nlohmann::json& hello, std::string& skipped) {
+    if (!opt.flag("torch")) return nullptr;
+    return TorchPeer::start(opt.value("python").value_or(""), hello, skipped);
+}
+
+// The text report's last line about PyTorch.
+void print_torch_line(const TorchPeer* peer, const std::string& skipped) {
+    if (peer)
+        std::printf("\nPyTorch %s, %d thread%s (%s)\n", peer->version().c_str(), peer->threads(),
+                    peer->threads() == 1 ? "" : "s", peer->command().c_str());
+    else if (!skipped.empty())
+        std::printf("\nPyTorch: skipped, %s\n", skipped.c_str());
+}
+
+nlohmann::ordered_json torch_json(const TorchPeer* peer, const std::string& skipped) {
+    if (!peer) return {{"skipped", skipped}};
+    return {{"version", peer->version()}, {"threads", peer->threads()}};
 }
 
 // Deterministic values in [lo, hi): the timings must not depend on the data, but NaNs or
@@ -73,14 +157,12 @@ void fill(fast::FloatBuffer& buf, std::uint64_t seed, float lo, float hi) {
     }
 }
 
-}  // namespace
+// [SECTION] --cpu: the kernels --------------------------------------------------------------
 
-int run_bench(const Args& args) {
-    const Options opt("bench", args,
-                      {{"cpu", false}, {"rows", true}, {"cols", true}, {"reps", true}, {"path", true},
-                       {"threads", true}, {"json", false}});
-    if (!opt.flag("cpu"))
-        throw InputError("bench needs --cpu (the GPU kernels are timed in the app's GPU lab)");
+constexpr const char* kNormKernels[] = {"layernorm_forward", "layernorm_backward", "rmsnorm_forward",
+                                        "rmsnorm_backward"};
+
+int run_kernel_bench(const Options& opt) {
     const auto rows = static_cast<size_t>(opt.integer("rows", 8192, 1, 1L << 28));
     const auto cols = static_cast<size_t>(opt.integer("cols", 4096, 1, 1L << 28));
     if (rows * cols > (size_t{1} << 28))
@@ -96,6 +178,7 @@ int run_bench(const Args& args) {
     const fast::KernelPath resolved = fast::resolve_path(path);
     const size_t n = rows * cols;
     const float eps = 1e-5f;
+    const unsigned threads = fast::num_threads();
 
     // Buffers, allocated once. Inputs x, dy; outputs y (forward), dx (backward), the copy's dst.
     fast::FloatBuffer x(n), dy(n), y(n), dx(n), g(cols), b(cols), dg(cols), db(cols), mean(rows), rstd(rows),
@@ -106,40 +189,56 @@ int run_bench(const Args& args) {
     fill(b, 4, -0.5f, 0.5f);
 
     std::vector<Timed> kernels = {
-        {"copy", 8, [&] { fast::copy(y.data(), x.data(), n, path); }, {}},
-        {"memcpy", 8, [&] { std::memcpy(dx.data(), x.data(), n * sizeof(float)); }, {}},
+        {"copy", 8, [&] { return ms_of([&] { fast::copy(y.data(), x.data(), n, path); }); }, {}},
+        {"memcpy", 8, [&] { return ms_of([&] { std::memcpy(dx.data(), x.data(), n * sizeof(float)); }); }, {}},
         {"layernorm_forward", 8,
-         [&] { fast::layernorm_forward(y.data(), mean.data(), rstd.data(), x.data(), g.data(), b.data(), rows, cols, eps, path); },
+         [&] {
+             return ms_of([&] {
+                 fast::layernorm_forward(y.data(), mean.data(), rstd.data(), x.data(), g.data(), b.data(), rows, cols,
+                                         eps, path);
+             });
+         },
          {}},
         {"layernorm_backward", 12,
          [&] {
-             fast::layernorm_backward(dx.data(), dg.data(), db.data(), dy.data(), x.data(), g.data(), mean.data(),
-                                      rstd.data(), rows, cols, path);
+             return ms_of([&] {
+                 fast::layernorm_backward(dx.data(), dg.data(), db.data(), dy.data(), x.data(), g.data(), mean.data(),
+                                          rstd.data(), rows, cols, path);
+             });
          },
          {}},
         {"rmsnorm_forward", 8,
-         [&] { fast::rmsnorm_forward(y.data(), rms_rstd.data(), x.data(), g.data(), nullptr, rows, cols, eps, path); },
+         [&] {
+             return ms_of([&] {
+                 fast::rmsnorm_forward(y.data(), rms_rstd.data(), x.data(), g.data(), nullptr, rows, cols, eps, path);
+             });
+         },
          {}},
         {"rmsnorm_backward", 12,
          [&] {
-             fast::rmsnorm_backward(dx.data(), dg.data(), nullptr, dy.data(), x.data(), g.data(), rms_rstd.data(), rows,
-                                    cols, path);
+             return ms_of([&] {
+                 fast::rmsnorm_backward(dx.data(), dg.data(), nullptr, dy.data(), x.data(), g.data(), rms_rstd.data(),
+                                        rows, cols, path);
+             });
          },
          {}},
     };
-    // One untimed round: faults every output page in, starts the pool, fills mean and rstd (in
-    // this order, each forward runs before its backward).
-    for (Timed& k : kernels) k.run();
-    using Clock = std::chrono::steady_clock;
-    for (int rep = 0; rep < reps; ++rep)
-        for (Timed& k : kernels) {
-            const auto t0 = Clock::now();
-            k.run();
-            k.ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
+    // PyTorch's four, after ours in every repetition, on the same shape and as many threads.
+    std::string skipped;
+    const std::unique_ptr<TorchPeer> peer =
+        start_peer(opt, {{"op", "kernels"}, {"rows", rows}, {"cols", cols}, {"threads", threads}}, skipped);
+    const size_t ours = kernels.size();
+    if (peer)
+        for (const std::string name : kNormKernels) {
+            const double bytes = name.find("forward") != std::string::npos ? 8.0 : 12.0;
+            kernels.push_back({"torch_" + name, bytes, [&peer, name] { return peer->run_ms(name); }, {}});
         }
+    // The untimed round faults every output page in, starts the pools, fills mean and rstd (in
+    // this order, each forward runs before its backward).
+    time_interleaved(kernels, reps);
 
     struct Result {
-        const char* name;
+        std::string name;
         double bytes, ms, gbps;
     };
     std::vector<Result> results;
@@ -149,7 +248,10 @@ int run_bench(const Args& args) {
         results.push_back({k.name, bytes, ms, bytes / (ms * 1e-3) / 1e9});
     }
     const double copy_gbps = results[0].gbps;
-    const unsigned threads = fast::num_threads();
+    const auto ours_of = [&](const std::string& torch_name) {  // our result for "torch_<kernel>"
+        return *std::find_if(results.begin(), results.end(),
+                             [&](const Result& r) { return "torch_" + r.name == torch_name; });
+    };
     const bool streaming = resolved == fast::KernelPath::Avx2 && n * sizeof(float) >= fast::kStreamingThresholdBytes;
 
     if (opt.flag("json")) {
@@ -159,19 +261,176 @@ int run_bench(const Args& args) {
                                       {"reps", reps},
                                       {"path", std::string(fast::to_string(resolved))},
                                       {"streaming_stores", streaming}};
-        for (const Result& r : results)
+        for (size_t i = 0; i < ours; ++i) {
+            const Result& r = results[i];
             out[r.name] = {{"ms", r.ms}, {"gbps", r.gbps}, {"of_copy", r.gbps / copy_gbps}, {"bytes", r.bytes}};
+        }
+        if (opt.flag("torch")) {
+            nlohmann::ordered_json t = torch_json(peer.get(), skipped);
+            for (size_t i = ours; i < results.size(); ++i) {
+                const Result& r = results[i];
+                t[r.name.substr(6)] = {{"ms", r.ms},
+                                       {"gbps", r.gbps},
+                                       {"of_copy", r.gbps / copy_gbps},
+                                       {"ours_over_torch", ours_of(r.name).gbps / r.gbps}};
+            }
+            out["torch"] = t;
+        }
         std::cout << out.dump() << '\n';
         return 0;
     }
     std::printf("float32, %zu × %zu, %u thread%s, %s path%s, median of %d reps\n\n", rows, cols, threads,
                 threads == 1 ? "" : "s", std::string(fast::to_string(resolved)).c_str(),
                 streaming ? ", streaming stores" : "", reps);
-    std::printf("%-20s %8s %10s %9s %10s\n", "kernel", "B/elem", "ms", "GB/s", "% of copy");
-    for (size_t i = 0; i < results.size(); ++i)
-        std::printf("%-20s %8.0f %10.3f %9.2f %9.1f%%\n", results[i].name, kernels[i].bytes_per_element,
+    std::printf("%-26s %8s %10s %9s %10s %11s\n", "kernel", "B/elem", "ms", "GB/s", "% of copy",
+                peer ? "ours/torch" : "");
+    for (size_t i = 0; i < results.size(); ++i) {
+        std::printf("%-26s %8.0f %10.3f %9.2f %9.1f%%", results[i].name.c_str(), kernels[i].bytes_per_element,
                     results[i].ms, results[i].gbps, 100.0 * results[i].gbps / copy_gbps);
+        if (i >= ours) std::printf(" %10.2f×", ours_of(results[i].name).gbps / results[i].gbps);
+        std::printf("\n");
+    }
+    print_torch_line(peer.get(), skipped);
     return 0;
+}
+
+// [SECTION] --train: steps per second -------------------------------------------------------
+
+constexpr Norm kTrainNorms[] = {Norm::None, Norm::LayerNorm, Norm::RMSNorm, Norm::PRMSNorm};
+
+// The peer's copy of a model: the training set and the configuration, as bench/torch_peer.py
+// reads them.
+nlohmann::json torch_train_request(const Dataset& data, const TrainConfig& c) {
+    std::vector<std::vector<double>> x(static_cast<size_t>(data.train_x.rows()));
+    std::vector<int> y(x.size());
+    for (Eigen::Index i = 0; i < data.train_x.rows(); ++i) {
+        for (Eigen::Index j = 0; j < data.train_x.cols(); ++j) x[static_cast<size_t>(i)].push_back(data.train_x(i, j));
+        y[static_cast<size_t>(i)] = data.train_y(i);
+    }
+    return {{"op", "train"},
+            {"norm", std::string(to_string(c.model.norm.norm))},
+            {"x", x},
+            {"y", y},
+            {"classes", data.classes},
+            {"hidden", c.model.hidden_layers},
+            {"width", c.model.width},
+            {"batch", c.batch_size},
+            {"lr", c.optimizer.lr},
+            {"eps", c.model.norm.eps},
+            {"k", partial_k(c.model.width, c.model.norm.p, c.model.norm.rounding)},
+            {"seed", c.seed},
+            {"threads", 1}};
+}
+
+int run_train_bench(const Options& opt) {
+    DatasetKind kind = DatasetKind::Spiral;
+    if (const auto d = opt.value("dataset")) {
+        const auto parsed = parse_dataset(*d);
+        if (!parsed || *parsed == DatasetKind::Csv)
+            throw InputError("--dataset must be circle, xor, gauss, spiral, moons or digits (got " +
+                             quote_for_message(*d) + ")");
+        kind = *parsed;
+    }
+    const auto steps = static_cast<int>(opt.integer("steps", 200, 1, 1000000));
+    const auto reps = static_cast<int>(opt.integer("reps", 10, 1, 100000));
+    const Dataset data = make_dataset(default_data_spec(kind));
+
+    // One trainer per norm, at normlab-cli train's defaults, set never to evaluate (evaluations
+    // are not steps) and never to finish within the run.
+    std::vector<std::unique_ptr<Trainer>> trainers;
+    std::vector<Timed> timed;
+    for (Norm norm : kTrainNorms) {
+        TrainConfig c = default_train_config(kind, norm);
+        c.steps = static_cast<int>(std::min<long>(INT_MAX - 1, (static_cast<long>(reps) + 1) * steps + 1));
+        c.eval_every = INT_MAX;
+        trainers.push_back(std::make_unique<Trainer>(data, c));
+        Trainer* t = trainers.back().get();
+        timed.push_back({std::string(to_string(norm)), 0.0,
+                         [t, steps] { return ms_of([t, steps] { for (int s = 0; s < steps; ++s) t->step(); }); }, {}});
+    }
+    const TrainConfig shown = default_train_config(kind, Norm::LayerNorm);
+    std::string skipped;
+    std::unique_ptr<TorchPeer> peer;
+    if (opt.flag("torch")) {
+        peer = start_peer(opt, torch_train_request(data, default_train_config(kind, kTrainNorms[0])), skipped);
+        for (size_t i = 1; peer && i < std::size(kTrainNorms); ++i) {
+            try {
+                peer->request(torch_train_request(data, default_train_config(kind, kTrainNorms[i])));
+            } catch (const std::exception& e) {
+                skipped = e.what();
+                peer.reset();
+            }
+        }
+    }
+    const size_t ours = timed.size();
+    if (peer)
+        for (Norm norm : kTrainNorms) {
+            const std::string name = "train:" + std::string(to_string(norm));
+            timed.push_back({name, 0.0, [&peer, name, steps] { return peer->run_ms(name, {{"steps", steps}}); }, {}});
+        }
+    time_interleaved(timed, reps);
+
+    const auto steps_per_s = [&](const Timed& t) { return steps / (std::max(median(t.ms), 1e-9) * 1e-3); };
+    nlohmann::ordered_json out = {{"dataset", std::string(to_string(kind))},
+                                  {"hidden", shown.model.hidden_layers},
+                                  {"width", shown.model.width},
+                                  {"batch", shown.batch_size},
+                                  {"optimizer", "adam"},
+                                  {"dtype", "float64"},
+                                  {"threads", 1},
+                                  {"steps", steps},
+                                  {"reps", reps}};
+    nlohmann::ordered_json results = nlohmann::ordered_json::object();
+    for (size_t i = 0; i < ours; ++i) {
+        const double sps = steps_per_s(timed[i]);
+        nlohmann::ordered_json r = {{"ms_per_step", 1e3 / sps}, {"steps_per_s", sps}};
+        if (peer) {
+            const double tsps = steps_per_s(timed[ours + i]);
+            r["torch_steps_per_s"] = tsps;
+            r["ours_over_torch"] = sps / tsps;
+        }
+        results[timed[i].name] = r;
+    }
+    out["results"] = results;
+    if (opt.flag("torch")) out["torch"] = torch_json(peer.get(), skipped);
+    if (opt.flag("json")) {
+        std::cout << out.dump() << '\n';
+        return 0;
+    }
+    std::printf("training steps of the %s MLP (%d hidden × %d, batch %d, Adam, float64, 1 thread), "
+                "median of %d reps of %d steps\n\n",
+                std::string(to_string(kind)).c_str(), shown.model.hidden_layers, static_cast<int>(shown.model.width),
+                static_cast<int>(shown.batch_size), reps, steps);
+    std::printf("%-12s %12s %12s %14s %11s\n", "norm", "ms/step", "steps/s", peer ? "torch steps/s" : "",
+                peer ? "ours/torch" : "");
+    for (const auto& [name, r] : results.items()) {
+        std::printf("%-12s %12.4f %12.0f", name.c_str(), r["ms_per_step"].get<double>(),
+                    r["steps_per_s"].get<double>());
+        if (peer)
+            std::printf(" %14.0f %10.2f×", r["torch_steps_per_s"].get<double>(), r["ours_over_torch"].get<double>());
+        std::printf("\n");
+    }
+    print_torch_line(peer.get(), skipped);
+    return 0;
+}
+
+}  // namespace
+
+// [SECTION] Entry point ---------------------------------------------------------------------
+
+int run_bench(const Args& args) {
+    const Options opt("bench", args,
+                      {{"cpu", false}, {"train", false}, {"rows", true}, {"cols", true}, {"reps", true},
+                       {"path", true}, {"threads", true}, {"dataset", true}, {"steps", true}, {"torch", false},
+                       {"python", true}, {"json", false}});
+    if (opt.flag("cpu") == opt.flag("train"))
+        throw InputError("bench needs --cpu or --train, not both (the GPU kernels are timed in the app's GPU lab)");
+    const bool train = opt.flag("train");
+    for (const char* name : train ? std::vector<const char*>{"rows", "cols", "path", "threads"}
+                                  : std::vector<const char*>{"dataset", "steps"})
+        if (opt.value(name))
+            throw InputError(std::string("--") + name + " is not an option of bench " + (train ? "--train" : "--cpu"));
+    return train ? run_train_bench(opt) : run_kernel_bench(opt);
 }
 
 }  // namespace normlab::cli

@@ -110,15 +110,6 @@ namespace {
 
 [[noreturn]] void bad(const std::string& message) { throw InputError(message); }
 
-template <class T, class Parse>
-T choice(const Options& opt, std::string_view name, Parse parse, const char* expected, T fallback) {
-    const std::optional<std::string> text = opt.value(name);
-    if (!text) return fallback;
-    const auto v = parse(*text);
-    if (!v) bad("unknown --" + std::string(name) + " " + quote_for_message(*text) + " (expected one of: " + expected + ")");
-    return *v;
-}
-
 struct DepthOptions {
     DepthConfig config;
     std::optional<GenerateSpec> generate;
@@ -138,8 +129,7 @@ DepthOptions parse_options(const Args& args) {
     const auto placement = parse_norm_placement(*placement_name);
     if (!placement)
         bad("unknown --placement " + quote_for_message(*placement_name) + " (expected one of: postln, preln, normformer)");
-    const Norm norm = choice(
-        opt, "norm",
+    const Norm norm = opt.choice("norm",
         [](std::string_view n) -> std::optional<Norm> {
             const auto k = parse_norm(n);
             if (k == Norm::LayerNorm || k == Norm::RMSNorm) return k;
@@ -147,7 +137,7 @@ DepthOptions parse_options(const Args& args) {
         },
         "layernorm, rmsnorm", Norm::LayerNorm);
     const bool text_file = opt.flag("text");
-    TaskKind task = choice(opt, "task", parse_task, "sort, copy, text", text_file ? TaskKind::Text : TaskKind::Sort);
+    TaskKind task = opt.choice("task", parse_task, "sort, copy, text", text_file ? TaskKind::Text : TaskKind::Sort);
     if (text_file && task != TaskKind::Text) bad("--text applies to --task text only");
     const auto seed = static_cast<std::uint64_t>(opt.integer("seed", 1, 0, 9007199254740992L));  // up to 2^53
 
@@ -159,7 +149,7 @@ DepthOptions parse_options(const Args& args) {
             if (opt.flag(synthetic_only)) bad("--" + std::string(synthetic_only) + " applies to --task sort and copy only");
         c.task.text_path = opt.value("text").value_or("");
         if (text_file && c.task.text_path.empty()) bad("--text needs a file name");
-        c.task.units = choice(opt, "units", parse_text_units, "chars, bytes", TextUnits::CodePoints);
+        c.task.units = opt.choice("units", parse_text_units, "chars, bytes", TextUnits::CodePoints);
         c.task.context = static_cast<int>(opt.integer("context", c.task.context, kMinTextContext, kMaxTextContext));
     } else {
         for (const char* text_only : {"units", "context"})

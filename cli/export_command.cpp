@@ -74,26 +74,23 @@ int run_export(const Args& args) {
     const Scene scene = load_scene(*scene_path, &ignored);
     for (const std::string& key : ignored)
         std::cerr << "note: " << *scene_path << ": skipped " << key << " (not known to this NormLab)\n";
-    const std::vector<Plot> plots = scene_plots(scene);
-
     if (list) {
-        for (const Plot& p : plots) std::cout << p.name << '\n';
+        for (std::string_view n : scene_plot_names(scene)) std::cout << n << '\n';
         return 0;
     }
-    for (const Plot& p : plots) {
-        if (p.name != *name) continue;
-        const std::string text = ext == "svg" ? to_svg(p, width, height) : to_csv(p);
-        try {
-            write_file_atomically(*out, text);
-        } catch (const std::runtime_error& e) {
-            throw InputError(e.what());
-        }
-        return 0;
+    Plot plot;
+    try {
+        plot = scene_plot(scene, *name);
+    } catch (const InputError& e) {
+        throw InputError(*scene_path + ": " + e.what());
     }
-    std::string names;
-    for (const Plot& p : plots) names += (names.empty() ? "" : ", ") + p.name;
-    throw InputError("unknown plot " + quote_for_message(*name) + " in " + *scene_path + " (plots: " +
-                     (names.empty() ? "none" : names) + ")");
+    const std::string text = ext == "svg" ? to_svg(plot, width, height) : to_csv(plot);
+    try {
+        write_file_atomically(*out, text);
+    } catch (const std::runtime_error& e) {
+        throw InputError(e.what());
+    }
+    return 0;
 }
 
 }  // namespace normlab::cli

@@ -35,7 +35,7 @@ constexpr Subcommand kSubcommands[] = {
      normlab::cli::run_gradients},
     {"train", "trains an MLP classifier with a chosen norm; prints its learning curve", normlab::cli::kTrainHelp,
      normlab::cli::run_train},
-    {"bench", "times the fast float32 LayerNorm/RMSNorm kernels against a streaming copy (--cpu)",
+    {"bench", "times the float32 norm kernels (--cpu) or training steps/s (--train); --torch: beside PyTorch",
      normlab::cli::kBenchHelp, normlab::cli::run_bench},
     {"depth", "trains a small transformer (Post-LN, Pre-LN, NormFormer); per-layer FFN gradients",
      normlab::cli::kDepthHelp, normlab::cli::run_depth},

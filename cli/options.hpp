@@ -5,6 +5,8 @@
 
 #include "commands.hpp"
 
+#include "normlab/eval.hpp"   // InputError, quote_for_message
+
 #include <map>
 #include <optional>
 #include <string>
@@ -34,6 +36,18 @@ public:
     std::vector<double> numbers(std::string_view name) const;
     // The raw comma-separated items, empty when absent.
     std::vector<std::string> items(std::string_view name) const;
+    // A name that `parse` (text → std::optional<T>) knows; `fallback` when absent. Throws
+    // InputError: unknown --name "x" (expected one of: `expected`).
+    template <class T, class Parse>
+    T choice(std::string_view name, Parse parse, const char* expected, T fallback) const {
+        const std::optional<std::string> text = value(name);
+        if (!text) return fallback;
+        const auto v = parse(*text);
+        if (!v)
+            throw InputError("unknown --" + std::string(name) + " " + quote_for_message(*text) +
+                             " (expected one of: " + expected + ")");
+        return *v;
+    }
 
 private:
     std::string command_;

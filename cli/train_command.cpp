@@ -128,15 +128,6 @@ double ranged(const Options& opt, std::string_view name, double lo, double hi, b
     return v;
 }
 
-template <class T, class Parse>
-T choice(const Options& opt, std::string_view name, Parse parse, const char* expected, T fallback) {
-    const std::optional<std::string> text = opt.value(name);
-    if (!text) return fallback;
-    const auto v = parse(*text);
-    if (!v) bad("unknown --" + std::string(name) + " " + quote_for_message(*text) + " (expected one of: " + expected + ")");
-    return *v;
-}
-
 TrainOptions parse_options(const Args& args) {
     const Options opt("train", args,
                       {{"dataset", true}, {"csv", true},       {"norm", true},      {"placement", true},
@@ -163,9 +154,9 @@ TrainOptions parse_options(const Args& args) {
         bad("unknown --norm " + quote_for_message(*norm) +
             " (expected one of: none, layernorm, rmsnorm, prmsnorm, l2norm, batchnorm)");
     o.norm = *kind;
-    o.placement = choice(opt, "placement", parse_placement, "before, after", Placement::BeforeActivation);
-    o.activation = choice(opt, "activation", parse_activation, "relu, tanh, gelu", Activation::ReLU);
-    o.optimizer = choice(opt, "optimizer", parse_optimizer, "adam, sgd", OptimizerKind::Adam);
+    o.placement = opt.choice("placement", parse_placement, "before, after", Placement::BeforeActivation);
+    o.activation = opt.choice("activation", parse_activation, "relu, tanh, gelu", Activation::ReLU);
+    o.optimizer = opt.choice("optimizer", parse_optimizer, "adam, sgd", OptimizerKind::Adam);
     const auto maybe = [&](std::string_view name, auto read) -> decltype(std::optional(read())) {
         if (!opt.flag(name)) return std::nullopt;
         return read();

@@ -11,6 +11,8 @@ NORMLAB_PACKAGES=(
   xvfb xauth libgl1-mesa-dri fonts-dejavu-core
   libxml2-utils   # xmllint: the CLI tests check that exported SVGs are well-formed
 )
+# scripts/fuzz.sh only: clang with libFuzzer and its sanitizer runtimes, llvm-symbolizer for traces.
+NORMLAB_FUZZ_PACKAGES=(clang libclang-rt-14-dev llvm-14)
 
 normlab_install_packages() {
   local missing=()

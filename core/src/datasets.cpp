@@ -212,6 +212,7 @@ std::string read_text_file(const std::string& path) {
 namespace {
 
 constexpr int kMaxClasses = 100;
+constexpr double kMaxLabel = 1e15;   // |label|: every integer up to here is exact in a double
 
 std::string_view trim(std::string_view s) {
     while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
@@ -260,7 +261,7 @@ bool overflows(std::string_view text) {
     if (first == std::string_view::npos) return false;  // zero
     const long long order = first < point ? static_cast<long long>(point - first)
                                           : -static_cast<long long>(first - point - 1);
-    return order + exponent > 0;
+    return exponent > -order;   // order + exponent > 0; |order| ≤ the cell's length, so -order cannot overflow
 }
 
 // Locale-independent: std::from_chars, with a leading '+' allowed; the whole cell must parse.
@@ -376,9 +377,12 @@ Samples parse_csv(std::string_view text, std::string_view source) {
             if (c + 1 < columns) {
                 X(static_cast<Index>(r), static_cast<Index>(c)) = v;
             } else {
-                if (v != std::floor(v) || std::abs(v) > 1e15)
+                if (v != std::floor(v))
                     throw InputError(where(line.number, c + 1) + ": label " + quote_for_message(cells[c]) +
                                      " is not an integer");
+                if (std::abs(v) > kMaxLabel)
+                    throw InputError(where(line.number, c + 1) + ": label " + quote_for_message(cells[c]) +
+                                     " is out of range: labels are integers from -10^15 to 10^15");
                 raw_labels[r] = static_cast<long long>(v);
             }
         }
@@ -483,11 +487,19 @@ Dataset split_dataset(const Samples& samples, double train_ratio, std::uint64_t 
     ds.scaler.mean = Vec::Zero(d);
     ds.scaler.scale = Vec::Ones(d);
     if (standardize) {
-        ds.scaler.mean = ds.train_raw.colwise().mean().transpose();
         for (Index j = 0; j < d; ++j) {
-            // Biased std of feature j over the training cases.
-            const double sd = std::sqrt((ds.train_raw.col(j).array() - ds.scaler.mean(j)).square().mean());
-            ds.scaler.scale(j) = sd > 1e-12 * std::max(1.0, std::abs(ds.scaler.mean(j))) ? sd : 1.0;
+            // Mean and biased std of feature j over the training cases, in units of a power of
+            // two s ≈ max|x| (exact, so ordinary data give the plain formulas' bits): squares of
+            // 1e300 would overflow and those of 1e-320 underflow to 0. A feature whose spread is
+            // below 1e-12 of its magnitude (rounding noise, or none: a constant) keeps scale 1.
+            const double peak = ds.train_raw.col(j).cwiseAbs().maxCoeff();
+            if (peak == 0.0) continue;
+            const double s = std::ldexp(1.0, std::ilogb(peak));
+            const Eigen::ArrayXd u = ds.train_raw.col(j).array() / s;
+            const double mean_u = u.mean();
+            const double sd_u = std::sqrt((u - mean_u).square().mean());
+            ds.scaler.mean(j) = s * mean_u;
+            if (sd_u > 1e-12 * (peak / s)) ds.scaler.scale(j) = s * sd_u;
         }
     }
     ds.train_x = ds.scaler.apply(ds.train_raw);

@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cmath>
 #include <iterator>
+#include <unordered_set>
 
 namespace normlab {
 
@@ -44,14 +45,21 @@ std::string norm_names() {
 std::string element(const std::string& path, std::size_t i) { return path + "[" + std::to_string(i) + "]"; }
 
 // Where the parser is, one frame per open list or object, so that a number the parser
-// rejects (1e999) can be named by its path: x[0][1].
+// rejects (1e999, NaN) can be named by its path: x[0][1]. It also refuses a key that an object
+// already has (nlohmann would keep the last value silently): `labs.explorer.x is given twice`.
 class ParsePath {
 public:
     void on_event(json::parse_event_t event, const json& parsed) {
         switch (event) {
-            case json::parse_event_t::object_start: frames_.push_back({false, 0, {}}); break;
-            case json::parse_event_t::array_start: frames_.push_back({true, 0, {}}); break;
-            case json::parse_event_t::key: frames_.back().key = parsed.get<std::string>(); break;
+            case json::parse_event_t::object_start: frames_.push_back({false, 0, {}, {}}); break;
+            case json::parse_event_t::array_start: frames_.push_back({true, 0, {}, {}}); break;
+            case json::parse_event_t::key: {
+                Frame& f = frames_.back();
+                f.key = parsed.get<std::string>();
+                if (!f.keys.insert(f.key).second)
+                    throw InputError(path() + " is given twice (each key may appear once in an object)");
+                break;
+            }
             case json::parse_event_t::value: next(); break;
             case json::parse_event_t::object_end:
             case json::parse_event_t::array_end:
@@ -78,8 +86,9 @@ public:
 private:
     struct Frame {
         bool list;
-        std::size_t index;  // lists: the element being parsed
-        std::string key;    // objects: the member being parsed
+        std::size_t index;                     // lists: the element being parsed
+        std::string key;                       // objects: the member being parsed
+        std::unordered_set<std::string> keys;  // objects: the keys so far
     };
 
     // A value is complete: the enclosing list moves on to its next element.
@@ -96,6 +105,21 @@ private:
 
     std::vector<Frame> frames_;
 };
+
+// NaN, Infinity, -inf, …: a non-finite number spelled as JavaScript or C print it, which JSON
+// has no syntax for, when the word the parser stopped at (its last byte read is text[last]) is
+// one; "" otherwise.
+std::string non_finite_word(std::string_view text, std::size_t last) {
+    const auto in_word = [](char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '+' || c == '-'; };
+    if (last >= text.size() || !in_word(text[last])) return "";
+    std::size_t begin = last, end = last;
+    while (begin > 0 && in_word(text[begin - 1])) --begin;
+    while (end < text.size() && (in_word(text[end]) || std::isdigit(static_cast<unsigned char>(text[end])))) ++end;
+    const std::string_view word = text.substr(begin, end - begin);
+    std::string bare(word.substr(word.front() == '+' || word.front() == '-' ? 1 : 0));
+    for (char& c : bare) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return bare == "nan" || bare == "inf" || bare == "infinity" ? std::string(word) : "";
+}
 
 }  // namespace
 
@@ -145,6 +169,13 @@ json parse_json(std::string_view text, std::string_view what) {
         // e.what() = "[json.exception.parse_error.101] parse error at line 1, column 7: ...";
         // the lexer escapes control characters, so the message is one line.
         const std::string message = e.what();
+        const std::string word =
+            message.find("while parsing value") == std::string::npos || e.byte == 0 ? "" : non_finite_word(text, e.byte - 1);
+        if (!word.empty()) {
+            const std::string path = where.path();
+            throw InputError((path.empty() ? std::string(what) : path) + " is not finite (got " + word +
+                             ", which is not valid JSON)");
+        }
         const std::size_t tag_end = message.find("] ");
         throw InputError(std::string(what) + " is not valid JSON: " +
                          (tag_end == std::string::npos ? message : message.substr(tag_end + 2)));

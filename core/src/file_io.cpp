@@ -113,7 +113,7 @@ std::string read_file(const std::string& path) {
     struct stat st {};
     if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
         ::close(fd);
-        fail("read", path, "it is a directory", EISDIR);
+        fail("read", path, "it is a directory, not a file", 0);
     }
     std::string out;
     if (st.st_size > 0) out.reserve(static_cast<std::size_t>(st.st_size));

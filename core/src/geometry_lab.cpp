@@ -164,15 +164,13 @@ void state_from_json(SceneReader& in, GeometryLabState& state) {
     if (in.read("g", state.g)) {
         if (state.g.size() != n)
             in.fail("g", "has " + std::to_string(state.g.size()) + " entries, expected n = " + std::to_string(n));
-        for (Index j = 0; j < n; ++j)
-            if (state.g(j) == 0.0)
-                throw InputError(in.path_of("g") + "[" + std::to_string(j) + "] is 0 (a gain must not be 0)");
+        in.check_entries("g", state.g, kGeometryGainRule);
     } else if (state.g.size() != n) {
         state.g = Vec::Ones(n);
     }
-    in.read("eps", state.eps, 0.0, HUGE_VAL);
+    in.read("eps", state.eps, kGeometryEpsRule);
     in.read("eps_mode", state.eps_mode);
-    in.read("shrink", state.shrink, kGeometryMinShrink, 1.0);
+    in.read("shrink", state.shrink, kGeometryShrinkRule);
     in.read("seed", state.seed);
 }
 

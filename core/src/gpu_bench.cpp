@@ -95,16 +95,6 @@ std::string_view describe(TimingMethod method) {
                                                  : "timed with glFinish + CPU clock: software renderer";
 }
 
-double median(std::vector<double> samples) {
-    if (samples.empty()) return std::numeric_limits<double>::quiet_NaN();
-    const std::size_t mid = samples.size() / 2;
-    std::nth_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(mid), samples.end());
-    const double upper = samples[mid];
-    if (samples.size() % 2 == 1) return upper;
-    const double lower = *std::max_element(samples.begin(), samples.begin() + static_cast<std::ptrdiff_t>(mid));
-    return 0.5 * (lower + upper);
-}
-
 double gbps(double bytes, double ms) {
     if (!(ms > 0.0)) return std::numeric_limits<double>::quiet_NaN();
     return bytes / (ms * 1e-3) / 1e9;

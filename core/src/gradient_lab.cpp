@@ -90,18 +90,17 @@ void state_from_json(SceneReader& in, GradientLabState& state) {
     if (in.read("target", state.target, true) && state.target.size() > kExplorerMaxSize)
         in.fail("target", "has " + std::to_string(state.target.size()) + " entries, expected at most " +
                               std::to_string(kExplorerMaxSize));
+    in.check_entries("target", state.target, kExplorerEntryRule);
     in.read("seed", state.seed);
-    in.read("eps", state.eps, 0.0, HUGE_VAL);
+    in.read("eps", state.eps, kLabEpsRule);
     in.read("eps_mode", state.eps_mode);
-    if (in.read("p", state.p, 0.0, 1.0) && state.p == 0.0) in.fail("p", "= 0 is out of range (0, 1]");
+    in.read("p", state.p, kFractionRule);
     in.read_flags("show", state.show, norms);
     in.read_flags("show_gradients", state.show_gradient, kGradientNames);
     in.read_choice("fd_norm", state.fd_norm, norms, kNormIndices);
     in.read_choice("sgd_norm", state.sgd_norm, norms, kNormIndices);
-    if (in.read("sgd_delta", state.sgd_delta, 0.0, HUGE_VAL) && state.sgd_delta == 0.0)
-        in.fail("sgd_delta", "= 0 must be > 0");
-    if (in.read("learning_rate", state.learning_rate, 0.0, HUGE_VAL) && state.learning_rate == 0.0)
-        in.fail("learning_rate", "= 0 must be > 0");
+    in.read("sgd_delta", state.sgd_delta, kSgdDeltaRule);
+    in.read("learning_rate", state.learning_rate, kSgdLearningRateRule);
     in.read("sgd_steps", state.sgd_steps, 1, kSgdMaxSteps);
 }
 

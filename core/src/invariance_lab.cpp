@@ -127,12 +127,12 @@ void state_from_json(SceneReader& in, InvarianceLabState& state) {
         if (v->size() != size)
             in.fail(key, "has " + std::to_string(v->size()) + " entries, expected " + std::to_string(size) + " (" + what + ")");
 
-    in.read("shift", state.shift);
-    in.read("delta", state.delta, kInvarianceMinDelta, kInvarianceMaxDelta);
-    in.read("tolerance", state.tolerance, 0.0, HUGE_VAL);
-    in.read("eps", state.spec.eps, 0.0, HUGE_VAL);
+    in.read("shift", state.shift, kInvarianceShiftRule);
+    in.read("delta", state.delta, kInvarianceDeltaRule);
+    in.read("tolerance", state.tolerance, kInvarianceToleranceRule);
+    in.read("eps", state.spec.eps, kLabEpsRule);
     in.read("eps_mode", state.spec.eps_mode);
-    if (in.read("p", state.spec.p, 0.0, 1.0) && state.spec.p == 0.0) in.fail("p", "= 0 is out of range (0, 1]");
+    in.read("p", state.spec.p, kFractionRule);
     in.read_choice("k_rounding", state.spec.rounding,
                    std::array<std::string_view, 2>{to_string(PartialRounding::Ceil), to_string(PartialRounding::Floor)},
                    std::array<PartialRounding, 2>{PartialRounding::Ceil, PartialRounding::Floor});

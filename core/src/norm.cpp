@@ -98,14 +98,14 @@ struct Reduction {
     double divisor = 1.0;
 };
 
-// Statistics of v in units of s = max|v| (so squares stay within [0, 1]).
-GroupStats group_stats(const Eigen::Ref<const Vec>& v, const Reduction& r, double eps, EpsMode mode) {
+// Statistics of v in units of s = max|v| (so squares stay within [0, 1]). u: scratch (N).
+GroupStats group_stats(const Eigen::Ref<const Vec>& v, const Reduction& r, double eps, EpsMode mode, Vec& u) {
     GroupStats st;
     st.scale = v.size() ? v.cwiseAbs().maxCoeff() : 0.0;
     const double s = st.scale;
     double mean_u = 0.0, sigma0_u = 0.0;  // μ/s, σ₀/s
     if (s > 0.0) {
-        const Vec u = v / s;  // N, |u_i| ≤ 1
+        u = v / s;  // N, |u_i| ≤ 1
         mean_u = r.center ? u.mean() : 0.0;
         sigma0_u = std::sqrt((u.head(r.k).array() - mean_u).square().sum() / r.divisor);
     }
@@ -124,25 +124,25 @@ GroupStats group_stats(const Eigen::Ref<const Vec>& v, const Reduction& r, doubl
 
 // ā_i = (v_i − μ)/D, evaluated as (v_i/s − μ/s)/(D/s): exact for 1e-320 and 1e200 alike.
 // A group with nothing to divide by (all zero, or constant under centring, with ε = 0) maps to
-// 0: the ε → 0⁺ limit of (v − μ)/√(σ₀² + ε) when v − μ = 0, rather than 0/0.
-Vec normalize_group(const Eigen::Ref<const Vec>& v, const GroupStats& st) {
-    if (st.scale == 0.0 || st.denom_u == 0.0) return Vec::Zero(v.size());
-    return ((v / st.scale).array() - st.mean / st.scale) / st.denom_u;
+// 0: the ε → 0⁺ limit of (v − μ)/√(σ₀² + ε) when v − μ = 0, rather than 0/0. out: N.
+void normalize_group(const Eigen::Ref<const Vec>& v, const GroupStats& st, Vec& out) {
+    if (st.scale == 0.0 || st.denom_u == 0.0) out.setZero(v.size());
+    else out = ((v / st.scale).array() - st.mean / st.scale) / st.denom_u;
 }
 
 // ∂L/∂v from h = ∂L/∂ā for one group (derivation in docs: differentiate ā_i = (v_i − μ)/D):
 //   ∂L/∂v_i = ( h_i − [center]·mean(h) − [i<k]·c·ā_i·(Σ_j h_j ā_j)/divisor ) / D
 // with c = 1 when ε is inside the square root and c = D/σ₀ when it is added to σ₀.
-// For RMSNorm (k = N, divisor N, no centring) this is the paper's eq. 8 chain through ā.
-Vec group_backward(const Eigen::Ref<const Vec>& h, const Eigen::Ref<const Vec>& abar, const Reduction& r,
-                   const GroupStats& st, EpsMode mode) {
-    Vec dv = h;  // N
+// For RMSNorm (k = N, divisor N, no centring) this is the paper's eq. 8 chain through ā. dv: N.
+void group_backward(const Eigen::Ref<const Vec>& h, const Eigen::Ref<const Vec>& abar, const Reduction& r,
+                    const GroupStats& st, EpsMode mode, Vec& dv) {
+    dv = h;
     if (r.center) dv.array() -= h.mean();
     const double proj = h.dot(abar) / r.divisor;
     double c = 1.0;
     if (mode == EpsMode::AddToRms) c = st.sigma0 > 0.0 ? st.denom / st.sigma0 : 0.0;  // ā = 0 there
     if (c != 0.0 && proj != 0.0) dv.head(r.k) -= (c * proj) * abar.head(r.k);
-    return dv / st.denom;
+    dv /= st.denom;
 }
 
 // The reduction a norm applies to a group of `size` values.
@@ -189,63 +189,87 @@ std::vector<CaseStats> case_stats(const Mat& a) {
 
 // [SECTION] Norm forward / backward on summed inputs a ---------------------------------------
 
-Mat norm_forward(const NormSpec& spec, const Mat& a, NormCache& cache) {
+// Groups are copied into scratch.v (a row of the column-major a is strided) and produced in
+// scratch.out, so that every reduction runs over a contiguous vector, as it always has.
+void norm_forward(const NormSpec& spec, const Mat& a, NormCache& cache, Mat& abar, NormScratch& scratch) {
     cache.groups.clear();
     cache.k = a.cols();
-    if (spec.norm == Norm::None || spec.norm == Norm::WeightNorm) return a;
-
-    Mat abar(a.rows(), a.cols());  // B×n
+    if (spec.norm == Norm::None || spec.norm == Norm::WeightNorm) {
+        abar = a;
+        return;
+    }
+    abar.resize(a.rows(), a.cols());  // B×n
     if (spec.norm == Norm::BatchNorm) {
         // Statistics per feature j over the B cases (column j of a).
         const Reduction r = reduction_for(spec, a.rows());
         for (Eigen::Index j = 0; j < a.cols(); ++j) {
-            cache.groups.push_back(group_stats(a.col(j), r, spec.eps, spec.eps_mode));
-            abar.col(j) = normalize_group(a.col(j), cache.groups.back());
+            cache.groups.push_back(group_stats(a.col(j), r, spec.eps, spec.eps_mode, scratch.u));
+            normalize_group(a.col(j), cache.groups.back(), scratch.out);
+            abar.col(j) = scratch.out;
         }
-        return abar;
+        return;
     }
     // Row norms: statistics per case i over its n features (paper eq. 3 for LayerNorm, eq. 4 for
     // RMSNorm, the k-prefix RMS of §4 for pRMSNorm).
     const Reduction r = reduction_for(spec, a.cols());
     cache.k = r.k;
     for (Eigen::Index i = 0; i < a.rows(); ++i) {
-        const Vec row = a.row(i).transpose();
-        cache.groups.push_back(group_stats(row, r, spec.eps, spec.eps_mode));
-        abar.row(i) = normalize_group(row, cache.groups.back()).transpose();
+        scratch.v = a.row(i).transpose();
+        cache.groups.push_back(group_stats(scratch.v, r, spec.eps, spec.eps_mode, scratch.u));
+        normalize_group(scratch.v, cache.groups.back(), scratch.out);
+        abar.row(i) = scratch.out.transpose();
     }
+}
+
+Mat norm_forward(const NormSpec& spec, const Mat& a, NormCache& cache) {
+    Mat abar;
+    NormScratch scratch;
+    norm_forward(spec, a, cache, abar, scratch);
     return abar;
 }
 
-namespace {
-// ā recomputed from a and the cached statistics (the backward's view of the forward).
-Mat normalized_from_cache(const NormSpec& spec, const Mat& a, const NormCache& cache) {
-    if (spec.norm == Norm::None || spec.norm == Norm::WeightNorm) return a;
-    Mat abar(a.rows(), a.cols());
-    if (spec.norm == Norm::BatchNorm) {
-        for (Eigen::Index j = 0; j < a.cols(); ++j) abar.col(j) = normalize_group(a.col(j), cache.groups[j]);
-    } else {
-        for (Eigen::Index i = 0; i < a.rows(); ++i)
-            abar.row(i) = normalize_group(a.row(i).transpose(), cache.groups[i]).transpose();
+void norm_backward(const NormSpec& spec, const Mat& a, const NormCache& cache, const Mat& abar, const Mat& dabar,
+                   Mat& da, NormScratch& scratch) {
+    if (spec.norm == Norm::None || spec.norm == Norm::WeightNorm) {
+        da = dabar;
+        return;
     }
-    return abar;
-}
-}  // namespace
-
-Mat norm_backward(const NormSpec& spec, const Mat& a, const NormCache& cache, const Mat& dabar) {
-    if (spec.norm == Norm::None || spec.norm == Norm::WeightNorm) return dabar;
-    const Mat abar = normalized_from_cache(spec, a, cache);  // B×n
-    Mat da(a.rows(), a.cols());                              // B×n
+    da.resize(a.rows(), a.cols());  // B×n
     if (spec.norm == Norm::BatchNorm) {
         const Reduction r = reduction_for(spec, a.rows());
-        for (Eigen::Index j = 0; j < a.cols(); ++j)
-            da.col(j) = group_backward(dabar.col(j), abar.col(j), r, cache.groups[j], spec.eps_mode);
-        return da;
+        for (Eigen::Index j = 0; j < a.cols(); ++j) {
+            group_backward(dabar.col(j), abar.col(j), r, cache.groups[j], spec.eps_mode, scratch.out);
+            da.col(j) = scratch.out;
+        }
+        return;
     }
     const Reduction r = reduction_for(spec, a.cols());
-    for (Eigen::Index i = 0; i < a.rows(); ++i)
-        da.row(i) = group_backward(dabar.row(i).transpose(), abar.row(i).transpose(), r, cache.groups[i],
-                                   spec.eps_mode)
-                        .transpose();
+    for (Eigen::Index i = 0; i < a.rows(); ++i) {
+        scratch.h = dabar.row(i).transpose();
+        scratch.abar = abar.row(i).transpose();
+        group_backward(scratch.h, scratch.abar, r, cache.groups[i], spec.eps_mode, scratch.out);
+        da.row(i) = scratch.out.transpose();
+    }
+}
+
+Mat norm_backward(const NormSpec& spec, const Mat& a, const NormCache& cache, const Mat& dabar) {
+    // ā recomputed from a and the cached statistics (the backward's view of the forward).
+    NormScratch scratch;
+    Mat abar(a.rows(), a.cols());  // B×n
+    if (spec.norm == Norm::BatchNorm) {
+        for (Eigen::Index j = 0; j < a.cols(); ++j) {
+            normalize_group(a.col(j), cache.groups[j], scratch.out);
+            abar.col(j) = scratch.out;
+        }
+    } else if (spec.norm != Norm::None && spec.norm != Norm::WeightNorm) {
+        for (Eigen::Index i = 0; i < a.rows(); ++i) {
+            scratch.v = a.row(i).transpose();
+            normalize_group(scratch.v, cache.groups[i], scratch.out);
+            abar.row(i) = scratch.out.transpose();
+        }
+    }
+    Mat da;
+    norm_backward(spec, a, cache, abar, dabar, da, scratch);
     return da;
 }
 
@@ -265,7 +289,9 @@ void check_shapes(const Mat& x, const LayerParams& params) {
 std::vector<GroupStats> weight_row_stats(const NormSpec& spec, const Mat& W) {
     std::vector<GroupStats> st;
     const Reduction r = reduction_for(spec, W.cols());
-    for (Eigen::Index i = 0; i < W.rows(); ++i) st.push_back(group_stats(W.row(i).transpose(), r, spec.eps, spec.eps_mode));
+    Vec u;
+    for (Eigen::Index i = 0; i < W.rows(); ++i)
+        st.push_back(group_stats(W.row(i).transpose(), r, spec.eps, spec.eps_mode, u));
     return st;
 }
 }  // namespace
@@ -317,10 +343,11 @@ LayerGrads layer_backward(const NormSpec& spec, const Mat& x, const LayerParams&
             const Mat G = h.transpose() * x;  // n×m
             Mat dW(W.rows(), W.cols());
             const Reduction r = reduction_for(spec, W.cols());
-            for (Eigen::Index i = 0; i < W.rows(); ++i)
-                dW.row(i) = group_backward(G.row(i).transpose(), V.row(i).transpose(), r, fwd.cache.groups[i],
-                                           spec.eps_mode)
-                                .transpose();
+            Vec dw;  // m
+            for (Eigen::Index i = 0; i < W.rows(); ++i) {
+                group_backward(G.row(i).transpose(), V.row(i).transpose(), r, fwd.cache.groups[i], spec.eps_mode, dw);
+                dW.row(i) = dw.transpose();
+            }
             gr.dW = dW;
         }
         return gr;

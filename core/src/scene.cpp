@@ -45,7 +45,7 @@ const LabSection kLabSections[] = {
     lab_section<&Session::gradients>("gradients"),
     lab_section<&Session::geometry>("geometry"),
     lab_section<&Session::training>("training"),
-    // HOOK(depth lab):    lab_section<&Session::depth>("depth"),
+    lab_section<&Session::depth>("depth"),
 };
 
 }  // namespace

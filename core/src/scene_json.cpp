@@ -20,13 +20,6 @@ std::string names_list(const std::string_view* names, std::size_t n) {
     return out;
 }
 
-// 0.001, 1000, 1e-05: a bound in a message, as short as it reads back.
-std::string bound(double v) {
-    std::string s = json(v).dump();
-    if (s.size() > 2 && s.compare(s.size() - 2, 2, ".0") == 0) s.resize(s.size() - 2);
-    return s;
-}
-
 }  // namespace
 
 // [SECTION] Writing -------------------------------------------------------------------------
@@ -74,14 +67,26 @@ bool SceneReader::read(std::string_view key, double& out) {
 }
 
 bool SceneReader::read(std::string_view key, double& out, double lo, double hi) {
+    return read(key, out, NumberRule{lo, hi});
+}
+
+bool SceneReader::read(std::string_view key, double& out, const NumberRule& rule) {
     double v = 0.0;
     if (!read(key, v)) return false;
-    if (!(v >= lo && v <= hi)) {
-        if (std::isinf(hi)) fail(key, "= " + bound(v) + " must be ≥ " + bound(lo));
-        fail(key, "= " + bound(v) + " is out of range [" + bound(lo) + ", " + bound(hi) + "]");
-    }
+    if (std::string problem = number_problem(path_of(key), v, rule); !problem.empty()) throw InputError(problem);
     out = v;
     return true;
+}
+
+void SceneReader::check_entries(std::string_view key, const Mat& values, const NumberRule& rule) const {
+    for (Eigen::Index i = 0; i < values.rows(); ++i) {
+        for (Eigen::Index j = 0; j < values.cols(); ++j) {
+            if (rule_accepts(rule, values(i, j))) continue;
+            std::string name = path_of(key) + "[" + std::to_string(i) + "]";
+            if (values.cols() > 1) name += "[" + std::to_string(j) + "]";
+            throw InputError(number_problem(name, values(i, j), rule));
+        }
+    }
 }
 
 bool SceneReader::read(std::string_view key, bool& out) {
@@ -96,9 +101,8 @@ bool SceneReader::read(std::string_view key, int& out, int lo, int hi) {
     const json* v = get(key);
     if (v == nullptr) return false;
     const double d = read_number(*v, path_of(key));
-    if (d != std::floor(d)) fail(key, "= " + bound(d) + " is not a whole number");
-    if (d < lo || d > hi)
-        fail(key, "= " + bound(d) + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    const NumberRule rule{static_cast<double>(lo), static_cast<double>(hi), false, true};
+    if (std::string problem = number_problem(path_of(key), d, rule); !problem.empty()) throw InputError(problem);
     out = static_cast<int>(d);
     return true;
 }

@@ -4,9 +4,11 @@
 // [SECTION] Registry   — one line per lab with figures (the hooks for new labs are here)
 #include "normlab/scene_plots.hpp"
 
+#include "normlab/depth_lab.hpp"
 #include "normlab/eval.hpp"
 #include "normlab/invariance_lab.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
 namespace normlab {
@@ -37,20 +39,41 @@ std::vector<Plot> training_figures(const Session& session) {
     return training_lab_plots(run, session.training);
 }
 
+// The whole run and the learning-rate sweep on this thread (about a minute at the defaults).
+std::vector<Plot> depth_figures(const Session& session) {
+    const DepthLabSnapshot run = run_depth_lab(session.depth);
+    if (!run.error.empty()) throw std::invalid_argument(run.error);
+    return depth_lab_plots(run);
+}
+
 // [SECTION] Registry ------------------------------------------------------------------------
 
 struct LabPlots {
-    std::string_view lab;   // the app's lab id
+    std::string_view lab;                   // the app's lab id
+    std::vector<std::string_view> names;    // build's figures' names, in its order
     std::vector<Plot> (*build)(const Session& session);
 };
 
-// A new lab with figures adds one line: its id and a function Session → its Plots (in core).
+// A new lab with figures adds one line: its id, its figures' names and a function Session → its
+// Plots (in core). tests/core/test_scene.cpp checks that the names are the built ones.
 const LabPlots kLabPlots[] = {
-    {"invariance", invariance_figures},
-    {"gradients", gradient_figures},
-    {"training", training_figures},
-    // HOOK(depth lab):    {"depth", depth_figures},
+    {"invariance", {"invariance_vs_delta"}, invariance_figures},
+    {"gradients",
+     {"gradients_input_scaling", "gradients_weight_scaling", "implicit_lr_outputs", "implicit_lr_weight_norm",
+      "implicit_lr_relative_step"},
+     gradient_figures},
+    {"training",
+     {"training_loss_vs_step", "training_accuracy_vs_step", "training_loss_vs_time", "training_accuracy_vs_time",
+      "training_grad_norms", "training_step_time"},
+     training_figures},
+    {"depth", {"depth_loss", "depth_layer_grads", "depth_layer_grads_over_steps", "depth_lr_sweep"}, depth_figures},
 };
+
+const LabPlots* find_lab(std::string_view lab) {
+    for (const LabPlots& l : kLabPlots)
+        if (l.lab == lab) return &l;
+    return nullptr;
+}
 
 }  // namespace
 
@@ -60,25 +83,37 @@ std::vector<std::string_view> plot_labs() {
     return out;
 }
 
-std::vector<Plot> lab_plots(const Session& session, std::string_view lab) {
-    for (const LabPlots& l : kLabPlots) {
-        if (l.lab != lab) continue;
-        try {
-            return l.build(session);
-        } catch (const std::invalid_argument& e) {
-            throw InputError(std::string(lab) + ": " + e.what());
-        }
-    }
-    return {};
+std::vector<std::string_view> lab_plot_names(std::string_view lab) {
+    const LabPlots* l = find_lab(lab);
+    return l != nullptr ? l->names : std::vector<std::string_view>{};
 }
 
-std::vector<Plot> scene_plots(const Scene& scene) {
-    std::vector<Plot> out = lab_plots(scene.session, scene.lab);
-    for (const LabPlots& l : kLabPlots) {
-        if (l.lab == scene.lab) continue;
-        for (Plot& p : lab_plots(scene.session, l.lab)) out.push_back(std::move(p));
+std::vector<Plot> lab_plots(const Session& session, std::string_view lab) {
+    const LabPlots* l = find_lab(lab);
+    if (l == nullptr) return {};
+    try {
+        return l->build(session);
+    } catch (const std::invalid_argument& e) {
+        throw InputError(std::string(lab) + ": " + e.what());
     }
+}
+
+std::vector<std::string_view> scene_plot_names(const Scene& scene) {
+    std::vector<std::string_view> out = lab_plot_names(scene.lab);
+    for (const LabPlots& l : kLabPlots)
+        if (l.lab != scene.lab) out.insert(out.end(), l.names.begin(), l.names.end());
     return out;
+}
+
+Plot scene_plot(const Scene& scene, std::string_view name) {
+    for (const LabPlots& l : kLabPlots) {
+        if (std::find(l.names.begin(), l.names.end(), name) == l.names.end()) continue;
+        for (Plot& p : lab_plots(scene.session, l.lab))
+            if (p.name == name) return std::move(p);
+    }
+    std::string names;
+    for (std::string_view n : scene_plot_names(scene)) names += (names.empty() ? "" : ", ") + std::string(n);
+    throw InputError("unknown plot " + quote_for_message(name) + " (plots: " + names + ")");
 }
 
 }  // namespace normlab

@@ -176,7 +176,7 @@ std::string ascii_minus(std::string_view text) {
 
 }  // namespace
 
-ParsedList parse_number_list(std::string_view text, Index min_count, Index max_count) {
+ParsedList parse_number_list(std::string_view text, Index min_count, Index max_count, const NumberRule& rule) {
     const std::string ascii = ascii_minus(text);
     std::string_view rest = trim(ascii);
     if (rest.size() >= 2 && rest.front() == '[' && rest.back() == ']') {
@@ -211,6 +211,11 @@ ParsedList parse_number_list(std::string_view text, Index min_count, Index max_c
             if (ec == std::errc::result_out_of_range) return fail(quoted + " is out of the double range");
             if (ec != std::errc() || ptr != digits.data() + digits.size()) return fail(quoted + " is not a number");
             if (!std::isfinite(v)) return fail(quoted + " is not finite");
+            if (std::string problem = number_problem("entry " + std::to_string(values.size() + 1), v, rule);
+                !problem.empty()) {
+                out.error = std::move(problem);
+                return out;
+            }
             values.push_back(v);
             field = trim(field.substr(len));
         }
@@ -279,10 +284,13 @@ void state_from_json(SceneReader& in, ExplorerState& state) {
             *v = Vec::Constant(n, fill);
         }
     }
-    in.read("delta", state.delta, kExplorerMinDelta, kExplorerMaxDelta);
+    for (const auto& [key, values] :
+         {std::pair{"x", Mat(state.x)}, std::pair{"W", state.W}, std::pair{"g", Mat(state.g)}, std::pair{"b", Mat(state.b)}})
+        in.check_entries(key, values, kExplorerEntryRule);
+    in.read("delta", state.delta, kExplorerDeltaRule);
     in.read_choice("delta_scales", state.target, std::array<std::string_view, 2>{"x", "W"},
                    std::array<ScaleTarget, 2>{ScaleTarget::X, ScaleTarget::W});
-    in.read("eps", state.eps, 0.0, HUGE_VAL);
+    in.read("eps", state.eps, kLabEpsRule);
     in.read("eps_mode", state.eps_mode);
     in.read("seed", state.seed);
 }

@@ -82,25 +82,24 @@ void state_from_json(SceneReader& in, TrainingLabState& s) {
     in.read("csv_path", s.data.path);
     int samples = static_cast<int>(s.data.samples);
     if (in.read("samples", samples, 2, 100000)) s.data.samples = samples;
-    in.read("noise", s.data.noise, 0.0, 0.5);
-    if (in.read("train_ratio", s.data.train_ratio, 0.0, 1.0) && (s.data.train_ratio <= 0.0 || s.data.train_ratio >= 1.0))
-        in.fail("train_ratio", "= " + format_number(s.data.train_ratio) + " must lie strictly between 0 and 1");
+    in.read("noise", s.data.noise, kTrainingNoiseRule);
+    in.read("train_ratio", s.data.train_ratio, kTrainingRatioRule);
     if (in.read("seed", s.train.seed)) s.data.seed = s.train.seed;
     in.read("hidden_layers", m.hidden_layers, kMinHiddenLayers, kMaxHiddenLayers);
     int width = static_cast<int>(m.width);
     if (in.read("width", width, static_cast<int>(kMinWidth), static_cast<int>(kMaxWidth))) m.width = width;
     in.read_choice("activation", m.activation, kActivationIds, kActivations);
     in.read_choice("placement", m.placement, kPlacementIds, kPlacements);
-    if (in.read("p", m.norm.p, 0.0, 1.0) && m.norm.p == 0.0) in.fail("p", "= 0 is out of range (0, 1]");
+    in.read("p", m.norm.p, kFractionRule);
     in.read_choice("optimizer", s.train.optimizer.kind, kOptimizerIds, kOptimizers);
-    in.read("learning_rate", s.train.optimizer.lr, kTrainingMinLr, kTrainingMaxLr);
+    in.read("learning_rate", s.train.optimizer.lr, kTrainingLrRule);
     int batch = static_cast<int>(s.train.batch_size);
     if (in.read("batch_size", batch, kTrainingMinBatch, kTrainingMaxBatch)) s.train.batch_size = batch;
     in.read("steps", s.train.steps, kTrainingMinSteps, kTrainingMaxSteps);
     in.read_flags("variants", s.variants, norms);
     in.read("stress", s.stress);
-    in.read("stress_factor", s.stress_factor, kMinStressFactor, kMaxStressFactor);
-    in.read("steps_per_second", s.steps_per_second, kTrainingMinSpeed, kTrainingMaxSpeed);
+    in.read("stress_factor", s.stress_factor, kStressFactorRule);
+    in.read("steps_per_second", s.steps_per_second, kTrainingSpeedRule);
     in.read_choice("axis", s.axis, kAxisIds, kAxes);
     in.read_choice("grad_variant", s.grad_variant, norms, kNormIndices);
 }
@@ -371,7 +370,8 @@ int TrainingLabWorker::advance(int n) {
 bool TrainingLabWorker::wait_for(int step) const {
     std::unique_lock<std::mutex> lock(mutex_);
     published_.wait(lock, [&] {
-        return published_step_ >= step || done_ || stop_ || (!has_work() && published_step_ == step_);
+        // Done or paused (no work) counts once its last step is published: done_ is set before it is.
+        return published_step_ >= step || stop_ || (!has_work() && published_step_ == step_);
     });
     return published_step_ >= step;
 }

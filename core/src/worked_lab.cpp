@@ -33,7 +33,7 @@ nlohmann::json state_to_json(const WorkedState& state) {
 }
 
 void state_from_json(SceneReader& in, WorkedState& state) {
-    in.read("eps", state.eps, 0.0, HUGE_VAL);
+    in.read("eps", state.eps, kWorkedEpsRule);
     if (const nlohmann::json* name = in.get("claimed_name"); name != nullptr && name->is_null()) {
         state.claimed_name.reset();
     } else if (name != nullptr) {

@@ -58,14 +58,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     const normlab::Scene scene = normlab::load_scene(argv[1]);
-    const normlab::Plot* plot = nullptr;
-    const std::vector<normlab::Plot> plots = normlab::scene_plots(scene);
-    for (const normlab::Plot& p : plots)
-        if (p.name == argv[2]) plot = &p;
-    if (plot == nullptr) {
-        std::printf("FAIL: no plot %s in %s\n", argv[2], argv[1]);
-        return 1;
-    }
+    const normlab::Plot plot = normlab::scene_plot(scene, argv[2]);
     const std::string text = normlab::read_file(argv[3]);
     std::size_t pos = 0;
     if (record(text, pos) != std::vector<std::string>{"series", "x", "y"}) {
@@ -73,7 +66,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     std::size_t rows = 0;
-    for (const normlab::Series& s : plot->series) {
+    for (const normlab::Series& s : plot.series) {
         if (!s.visible) continue;
         for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i, ++rows) {
             const std::vector<std::string> r = record(text, pos);

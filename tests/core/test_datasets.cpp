@@ -220,6 +220,10 @@ TEST(Csv, ErrorMessagesNameLineAndColumn) {
     EXPECT_EQ(csv_error("1,2,0\n3,,1\n"), "data.csv line 2, column 2 is empty");
     EXPECT_EQ(csv_error("1,2,0\n3,-2.5e400,1\n"), "data.csv line 2, column 2: \"-2.5e400\" is not a finite number");
     EXPECT_EQ(parse_csv("1e-400,2,0\n3,4,1\n", "CSV").X(0, 0), 0.0);  // underflow is harmless
+    // Exponents at the ends of long long (found by fuzz_csv: fuzz/regressions/csv/).
+    EXPECT_EQ(csv_error("1,2,0\n1e9223372036854775807,4,1\n"),
+              "data.csv line 2, column 1: \"1e9223372036854775807\" is not a finite number");
+    EXPECT_EQ(parse_csv("0.01e-9223372036854775808,2,0\n3,4,1\n", "CSV").X(0, 0), 0.0);
     EXPECT_EQ(csv_error("1,2,3,4,0\n\n5,6,1\n"), "data.csv line 3 has 3 columns, line 1 has 5");
     EXPECT_EQ(csv_error("1\n2\n"), "data.csv line 1 has 1 column: need at least one feature and a label");
     EXPECT_EQ(csv_error("1,2,0\n3,4,1.5\n"), "data.csv line 2, column 3: label \"1.5\" is not an integer");

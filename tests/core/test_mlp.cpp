@@ -4,6 +4,7 @@
 #include "normlab/mlp.hpp"
 
 #include "normlab/random.hpp"
+#include "fd_check.hpp"
 
 #include <gtest/gtest.h>
 
@@ -93,29 +94,7 @@ void check_gradients(const FdCase& c, std::uint64_t seed) {
     }
     mlp.backward(x, dlogits);
 
-    const double h = 1e-5;
-    for (Param* p : mlp.params()) {
-        SCOPED_TRACE(p->name);
-        const Mat analytic = p->grad;
-        Mat fd(p->value.rows(), p->value.cols());
-        for (Index i = 0; i < p->value.size(); ++i) {
-            double& theta = p->value.data()[i];
-            const double saved = theta;
-            theta = saved + h;
-            const double up = loss_of(mlp, x, y);
-            theta = saved - h;
-            const double down = loss_of(mlp, x, y);
-            theta = saved;
-            fd.data()[i] = (up - down) / (2.0 * h);
-        }
-        const double scale = std::max(fd.norm(), analytic.norm());
-        const double err = (fd - analytic).norm();
-        if (scale < 1e-8) {
-            EXPECT_LT(err, 1e-8);
-        } else {
-            EXPECT_LT(err / scale, 1e-6) << "fd " << fd.transpose() << "\nanalytic " << analytic.transpose();
-        }
-    }
+    for (Param* p : mlp.params()) expect_gradient_matches_fd(*p, [&] { return loss_of(mlp, x, y); }, 1e-8);
 }
 
 TEST(Mlp, BackwardMatchesFiniteDifferencesForEveryNormPlacementAndActivation) {

@@ -184,6 +184,38 @@ TEST(Norm, ZeroSpreadWithZeroEpsGivesTheEpsLimitNotNaN) {
     EXPECT_TRUE(layer_forward({Norm::RMSNorm, 0.0}, Mat::Zero(1, 4), unit_params(4)).y.isZero(0.0));
 }
 
+// The training step's forms (outputs and NormScratch owned by the caller, reused from call to
+// call and across shapes) give exactly what the allocating forms give, the backward with the
+// forward's ā in place of the one it recomputes.
+TEST(Norm, ScratchFormsMatchTheAllocatingFormsBitForBit) {
+    std::mt19937 rng(11);
+    NormScratch scratch;
+    Mat abar, da;  // reused, as a NormLayer reuses its own
+    for (Norm norm : {Norm::None, Norm::LayerNorm, Norm::RMSNorm, Norm::PRMSNorm, Norm::L2Norm, Norm::BatchNorm})
+        for (EpsMode mode : {EpsMode::InsideSqrt, EpsMode::AddToRms})
+            for (auto [B, n] : {std::pair<Eigen::Index, Eigen::Index>{5, 7}, {3, 12}, {5, 7}, {1, 1}}) {
+                const NormSpec spec{norm, 1e-5, mode, 0.25};
+                Mat a = random_mat(B, n, rng);
+                if (B > 2) a.row(1).setZero(), a.row(2).setConstant(0.75);  // s = 0; no spread
+                const Mat dabar = random_mat(B, n, rng);
+                NormCache ref_cache, cache;
+                const Mat ref_abar = norm_forward(spec, a, ref_cache);
+                const Mat ref_da = norm_backward(spec, a, ref_cache, dabar);
+                norm_forward(spec, a, cache, abar, scratch);
+                norm_backward(spec, a, cache, abar, dabar, da, scratch);
+                const std::string where = std::string(to_string(norm)) + " " + std::string(to_string(mode)) + " " +
+                                          std::to_string(B) + "×" + std::to_string(n);
+                ASSERT_EQ(abar.rows(), B) << where;
+                ASSERT_EQ(da.cols(), n) << where;
+                EXPECT_TRUE((abar.array() == ref_abar.array()).all()) << where;
+                EXPECT_TRUE((da.array() == ref_da.array()).all()) << where;
+                EXPECT_EQ(cache.k, ref_cache.k) << where;
+                ASSERT_EQ(cache.groups.size(), ref_cache.groups.size()) << where;
+                for (std::size_t i = 0; i < cache.groups.size(); ++i)
+                    EXPECT_EQ(cache.groups[i].denom, ref_cache.groups[i].denom) << where << " group " << i;
+            }
+}
+
 TEST(Norm, HugeAndTinyMagnitudesDoNotOverflow) {
     const Vec x = (Vec(4) << 2, 4, 6, 8).finished();
     for (Norm norm : {Norm::LayerNorm, Norm::RMSNorm, Norm::L2Norm}) {

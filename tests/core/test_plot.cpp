@@ -9,6 +9,7 @@
 // [SECTION] File I/O
 #include "normlab/file_io.hpp"
 #include "normlab/plot.hpp"
+#include "temp_dir.hpp"
 
 #include <gtest/gtest.h>
 
@@ -37,30 +38,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // [SECTION] Helpers -------------------------------------------------------------------------
-
-// A fresh directory under the system's temp directory, removed (with its content) afterwards.
-struct TempDir {
-    fs::path path;
-    TempDir() {
-        std::random_device rd;
-        for (int i = 0; i < 100; ++i) {
-            path = fs::temp_directory_path() / ("normlab_test_" + std::to_string(::getpid()) + "_" + std::to_string(rd()));
-            if (fs::create_directory(path)) return;
-        }
-        throw std::runtime_error("cannot create a temporary directory");
-    }
-    ~TempDir() {
-        std::error_code ec;
-        fs::permissions(path, fs::perms::owner_all, fs::perm_options::add, ec);
-        fs::remove_all(path, ec);
-    }
-    std::vector<std::string> entries() const {
-        std::vector<std::string> names;
-        for (const auto& e : fs::directory_iterator(path)) names.push_back(e.path().filename().string());
-        std::sort(names.begin(), names.end());
-        return names;
-    }
-};
 
 std::size_t count(const std::string& hay, const std::string& needle) {
     std::size_t n = 0;

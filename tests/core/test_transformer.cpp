@@ -4,6 +4,7 @@
 #include "normlab/transformer.hpp"
 
 #include "normlab/random.hpp"
+#include "fd_check.hpp"
 
 #include <gtest/gtest.h>
 
@@ -65,29 +66,9 @@ void check_gradients(const TransformerConfig& config, std::uint64_t seed) {
     sequence_cross_entropy(model.forward(x), y, &dlogits);
     model.backward(dlogits);
 
-    const double h = 1e-5;
     int checked = 0;
     for (Param* p : model.params()) {
-        SCOPED_TRACE(p->name);
-        const Mat analytic = p->grad;
-        Mat fd(p->value.rows(), p->value.cols());
-        for (Index i = 0; i < p->value.size(); ++i) {
-            double& theta = p->value.data()[i];
-            const double saved = theta;
-            theta = saved + h;
-            const double up = loss_of(model, x, y);
-            theta = saved - h;
-            const double down = loss_of(model, x, y);
-            theta = saved;
-            fd.data()[i] = (up - down) / (2.0 * h);
-        }
-        const double scale = std::max(fd.norm(), analytic.norm());
-        const double err = (fd - analytic).norm();
-        if (scale < 1e-9) {
-            EXPECT_LT(err, 1e-9);
-        } else {
-            EXPECT_LT(err / scale, 1e-6) << "fd " << fd.transpose() << "\nanalytic " << analytic.transpose();
-        }
+        expect_gradient_matches_fd(*p, [&] { return loss_of(model, x, y); }, 1e-9);
         ++checked;
     }
     EXPECT_GT(checked, 10);

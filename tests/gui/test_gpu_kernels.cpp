@@ -289,6 +289,43 @@ TEST(GpuFailures, ShapesBeyondTheLargestBufferAreReportedNotRun) {
     EXPECT_NE(why.find("exceed this GL's largest shader storage block"), std::string::npos) << why;
 }
 
+// A GPU reset cannot be caused on purpose here; the statuses the driver would report are fed to
+// the watch instead, and the live context is asked once (it is fine: no reset).
+TEST(GpuLostContext, EachResetStatusIsSaidInWordsNoErrorIsSilent) {
+    EXPECT_EQ(describe_graphics_reset(GL_NO_ERROR), "");
+    EXPECT_EQ(describe_graphics_reset(GL_GUILTY_CONTEXT_RESET),
+              "the GPU was reset and the GL context is lost; this app's GL work caused it (GL_GUILTY_CONTEXT_RESET)");
+    EXPECT_EQ(describe_graphics_reset(GL_INNOCENT_CONTEXT_RESET),
+              "the GPU was reset and the GL context is lost; another program's GPU work caused it "
+              "(GL_INNOCENT_CONTEXT_RESET)");
+    EXPECT_EQ(describe_graphics_reset(GL_UNKNOWN_CONTEXT_RESET),
+              "the GPU was reset and the GL context is lost; the cause is unknown (GL_UNKNOWN_CONTEXT_RESET)");
+    EXPECT_EQ(describe_graphics_reset(0x1234), "the GL context is lost (reset status 0x1234)");
+}
+
+TEST(GpuLostContext, AResetIsReportedOnceAndStays) {
+    ContextWatch watch;
+    EXPECT_FALSE(watch.observe(GL_NO_ERROR));
+    EXPECT_FALSE(watch.lost());
+    EXPECT_TRUE(watch.observe(GL_INNOCENT_CONTEXT_RESET)) << "the first reset: say it";
+    EXPECT_TRUE(watch.lost());
+    EXPECT_FALSE(watch.observe(GL_GUILTY_CONTEXT_RESET)) << "said once";
+    EXPECT_FALSE(watch.observe(GL_NO_ERROR)) << "a lost context does not come back";
+    EXPECT_TRUE(watch.lost());
+    EXPECT_EQ(watch.message(), describe_graphics_reset(GL_INNOCENT_CONTEXT_RESET)) << "the first reset's words";
+    EXPECT_FALSE(watch.check()) << "no more questions to the driver once lost";
+}
+
+TEST(GpuLostContext, AHealthyContextIsNotLost) {
+    while (glGetError() != GL_NO_ERROR) {
+    }   // earlier tests' errors are not this test's
+    ContextWatch watch;
+    EXPECT_FALSE(watch.check());
+    EXPECT_FALSE(watch.check());
+    EXPECT_FALSE(watch.lost());
+    EXPECT_EQ(glGetError(), static_cast<GLenum>(GL_NO_ERROR)) << "the status query is valid on this context";
+}
+
 // [SECTION] Timing --------------------------------------------------------------------------
 
 TEST(GpuSweepTest, EveryKernelAndShapeGetsOneMedianGpuAndCpu) {

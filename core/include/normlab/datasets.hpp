@@ -78,13 +78,15 @@ Samples make_synthetic(DatasetKind kind, Eigen::Index n, double noise, std::uint
 //   `data.csv line 4 has 3 columns, line 1 has 5`
 //   `data.csv line 1 has 1 column: need at least one feature and a label`
 //   `data.csv line 2, column 5: label "1.5" is not an integer`
+//   `data.csv line 2, column 5: label "1e300" is out of range: labels are integers from -10^15 to 10^15`
 //   `data.csv: every row has label 1; need at least 2 classes`
 //   `data.csv: the label column has 150 distinct values; at most 100 classes`
 //   `data.csv is empty: expected rows of numbers, each ending with an integer class label`
 //   `data.csv has a header line but no data rows`
 
 // The whole of a text file; gzip-compressed files (by their magic bytes) are decompressed
-// (zlib). Throws InputError `cannot open PATH: REASON`.
+// (zlib). Throws InputError `cannot open PATH: REASON` (missing, its parent not a directory, …)
+// or `cannot read PATH: REASON` (e.g. `Is a directory`).
 std::string read_text_file(const std::string& path);
 
 // CSV text → Samples. Each line: d ≥ 1 features, then one integer label (the last column).
@@ -108,6 +110,7 @@ Samples load_digits(const std::string& path = default_digits_path());
 
 // Per-feature affine map raw → scaled: (x − mean) / scale. scale is 1 for a feature that is
 // constant on the training set (e.g. digits' always-blank corner pixels), so it maps to 0.
+// Features of any magnitude, 1e300 or 1e-320, are standardized exactly (no squares overflow).
 struct Scaler {
     Vec mean;   // d
     Vec scale;  // d, > 0

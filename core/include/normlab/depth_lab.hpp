@@ -26,6 +26,7 @@
 
 #include "normlab/depth.hpp"
 #include "normlab/latest_box.hpp"
+#include "normlab/number_rule.hpp"
 #include "normlab/plot.hpp"
 
 #include <nlohmann/json_fwd.hpp>
@@ -60,6 +61,9 @@ inline constexpr int kDepthMinSweepPoints = 2, kDepthMaxSweepPoints = 12;
 inline constexpr int kDepthMinSweepSteps = 5, kDepthMaxSweepSteps = 500;
 inline constexpr int kDepthMaxSampleLines = 8;
 inline constexpr double kDepthMaxTemperature = 3.0;
+// What the lab's number fields accept (the GUI).
+inline constexpr NumberRule kDepthLrRule{kDepthMinLr, kDepthMaxLr};
+inline constexpr NumberRule kDepthTemperatureRule{0.0, kDepthMaxTemperature};
 // The sweep's final loss: the mean training loss of a run's last kDepthSweepTail steps.
 inline constexpr int kDepthSweepTail = 5;
 // While training, samples are redrawn every this many steps (and when a run ends).

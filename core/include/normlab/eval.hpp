@@ -41,7 +41,11 @@ std::string describe_json(const nlohmann::json& value);
 
 // Parses `text` as one JSON value. `what` names the text in messages ("request", "scene file"):
 // `request is not valid JSON: parse error at line 1, column 7: ...`. A number beyond the double
-// range (1e999) is reported by its path: `x[0][1] is not finite (1e999 overflows the double range)`.
+// range (1e999) is reported by its path: `x[0][1] is not finite (it overflows the double range)`,
+// and so is a non-finite number spelled out (JSON has none): `x[1] is not finite (got NaN, which
+// is not valid JSON)`, also for Infinity, -inf, nan, …. A key given twice in one object is an
+// error (rather than the last one silently winning): `labs.explorer.x is given twice (each key
+// may appear once in an object)`.
 nlohmann::json parse_json(std::string_view text, std::string_view what);
 
 // A JSON string.

@@ -8,6 +8,8 @@
 // std::runtime_error is thrown with a one-line message that names the path, the step that
 // failed and the system's reason, e.g.
 //   cannot write "/no/such/dir/fig.svg": cannot create temporary file "/no/such/dir/fig.svg.tmp.123.0": No such file or directory
+//   cannot write "fig.svg": write to "fig.svg.tmp.123.0" failed: No space left on device
+//   cannot write "figs": cannot rename "figs.tmp.123.0" over it: Is a directory
 // POSIX only (open/write/fsync/rename).
 #pragma once
 

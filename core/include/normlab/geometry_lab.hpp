@@ -12,6 +12,7 @@
 
 #include "normlab/geometry.hpp"
 #include "normlab/norm.hpp"
+#include "normlab/number_rule.hpp"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -33,6 +34,11 @@ inline constexpr double kGeometryMaxGain = 2.0;
 inline constexpr double kGeometryMinEps = 1e-8;      // the ε slider's range (log scale)
 inline constexpr double kGeometryMaxEps = 1.0;
 inline constexpr std::uint64_t kGeometryDefaultSeed = 8;   // the default batch's seed
+// What the lab's fields accept (the GUI and scene files alike).
+inline constexpr NumberRule kGeometryCoordRule{-kGeometryMaxCoord, kGeometryMaxCoord};
+inline constexpr NumberRule kGeometryShrinkRule{kGeometryMinShrink, 1.0};
+inline constexpr NumberRule kGeometryGainRule{kGeometryMinGain, kGeometryMaxGain};
+inline constexpr NumberRule kGeometryEpsRule{kGeometryMinEps, kGeometryMaxEps};
 
 // B points x (rows of B×n), x_ij ~ N(0.4, 1.1²) (normlab::Rng, the same everywhere), clamped
 // to [−4, 4] and rounded to 0.01: not centred, so that LayerNorm and RMSNorm differ, and both
@@ -41,11 +47,11 @@ Mat geometry_random_points(Eigen::Index B, Eigen::Index n, std::uint64_t seed);
 
 // Invariants (kept by the edits below, checked by compute_geometry):
 //   points is B×n with n ∈ {2, 3}, B ∈ [1, 32], |x_ij| ≤ 4; g has n non-zero entries;
-//   shrink ∈ [1e-4, 1]; eps ≥ 0.
+//   shrink ∈ [1e-4, 1]; eps ∈ [1e-8, 1].
 struct GeometryLabState {
     Mat points = geometry_random_points(kGeometryDefaultBatch, 3, kGeometryDefaultSeed);   // B×n inputs x
     Vec g = Vec::Ones(3);                     // n: gain; stretches the sphere to an ellipsoid
-    double eps = 1e-5;                        // ε ≥ 0: pulls inputs with RMS(x) ≲ √ε inside
+    double eps = 1e-5;                        // ε ∈ [1e-8, 1]: pulls inputs with RMS(x) ≲ √ε inside
     EpsMode eps_mode = EpsMode::InsideSqrt;
     double shrink = 1.0;                      // the norms see shrink·x: scales every input toward 0
     std::uint64_t seed = kGeometryDefaultSeed + 1;   // seed of the next random draw; each use advances it

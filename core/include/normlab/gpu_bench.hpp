@@ -16,6 +16,7 @@
 
 #include "normlab/norm.hpp"
 #include "normlab/plot.hpp"
+#include "normlab/stats.hpp"   // median, for the sweeps' samples
 
 #include <optional>
 #include <string>
@@ -63,9 +64,6 @@ double bench_bytes(BenchKernel kernel, long rows, long cols);
 enum class TimingMethod { GlTimeElapsed, GlFinishCpuClock };
 std::string_view to_string(TimingMethod method);   // "gl_time_elapsed" | "glfinish_cpu_clock"
 std::string_view describe(TimingMethod method);    // the sentence the UI shows
-
-// The median of the samples (the mean of the middle two for an even count); NaN when empty.
-double median(std::vector<double> samples);
 
 // GB/s (10⁹ bytes per second) for `bytes` moved in `ms` milliseconds; NaN unless ms > 0.
 double gbps(double bytes, double ms);

@@ -15,6 +15,7 @@
 
 #include "normlab/gradients.hpp"
 #include "normlab/norm.hpp"
+#include "normlab/number_rule.hpp"
 #include "normlab/plot.hpp"
 
 #include <nlohmann/json_fwd.hpp>
@@ -49,12 +50,15 @@ inline constexpr int kGradientLabPoints = 41;          // log-spaced δ values i
 inline constexpr double kGradientLabBendEps = 1e-2;    // ε that visibly bends the curves at small δ
 inline constexpr double kSlopeTolerance = 0.02;        // |fitted − expected| counted as agreement
 inline constexpr int kSgdMaxSteps = 200;
+// What the lab's fields accept (the GUI and scene files alike; ε: kLabEpsRule, p: kFractionRule).
+inline constexpr NumberRule kSgdDeltaRule{0.1, 100.0};          // the second run's δ
+inline constexpr NumberRule kSgdLearningRateRule{1e-3, 1.0};    // η
 
 struct GradientLabState {
     GradientLoss loss = GradientLoss::SquaredError;
     Vec target = Vec();                 // t (n); resized to the layer's n by gradient_lab_fit
     std::uint64_t seed = 1;             // the random upstream gradient dy ~ N(0, 1)
-    double eps = 1e-5;                  // ε ≥ 0 of the three norms (the Explorer's default)
+    double eps = 1e-5;                  // ε ∈ (0, 1] of the three norms (the Explorer's default)
     EpsMode eps_mode = EpsMode::InsideSqrt;
     double p = 0.0625;                  // pRMSNorm's fraction (the paper's 6.25%, k = ⌈n·p⌉)
     std::array<bool, kGradientLabNormCount> show{true, true, true};   // curves drawn per norm
@@ -62,8 +66,8 @@ struct GradientLabState {
     int fd_norm = 1;                    // index into kGradientLabNorms: the table's norm
     // Implicit learning rate: SGD on W from W and from δW, same learning rate.
     int sgd_norm = 1;                   // index into kGradientLabNorms
-    double sgd_delta = 10.0;            // δ > 0
-    double learning_rate = 0.1;         // η > 0
+    double sgd_delta = 10.0;            // δ (kSgdDeltaRule)
+    double learning_rate = 0.1;         // η (kSgdLearningRateRule)
     int sgd_steps = 30;                 // 1..kSgdMaxSteps
 };
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "normlab/invariance.hpp"
+#include "normlab/number_rule.hpp"
 #include "normlab/plot.hpp"
 
 #include <nlohmann/json_fwd.hpp>
@@ -31,6 +32,10 @@ inline constexpr Eigen::Index kInvarianceMinSize = 2;     // m and n
 inline constexpr Eigen::Index kInvarianceMaxSize = 32;
 inline constexpr double kInvarianceMinDelta = 1e-3;       // δ's range, also the curves' x axis
 inline constexpr double kInvarianceMaxDelta = 1e3;
+// What the lab's fields accept (the GUI and scene files alike; ε: kLabEpsRule, p: kFractionRule).
+inline constexpr NumberRule kInvarianceDeltaRule{kInvarianceMinDelta, kInvarianceMaxDelta};
+inline constexpr NumberRule kInvarianceShiftRule{0.0, 10.0};   // the re-centerings' size
+inline constexpr NumberRule kInvarianceToleranceRule{0.0, 1.0};  // a cell is ✓ when its residual ≤ tolerance
 
 // Invariants (kept by invariance_lab_new_batch): x is B×m, W n×m, g and b n, γ_W and γ_x m,
 // with B, m, n inside the ranges above.

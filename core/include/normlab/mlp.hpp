@@ -166,6 +166,7 @@ private:
     NormCache cache_;    // statistics of the last Train forward (per case, or per feature for BatchNorm)
     Mat abar_;           // B×n
     Mat dabar_;          // B×n, ∂L/∂ā
+    NormScratch scratch_;  // norm_forward / norm_backward's per-case vectors, kept between steps
     Vec running_mean_;   // n (BatchNorm)
     Vec running_var_;    // n (BatchNorm)
     double momentum_;

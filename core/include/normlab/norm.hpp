@@ -137,4 +137,18 @@ Mat norm_forward(const NormSpec& spec, const Mat& a, NormCache& cache);
 // ∂L/∂a from ∂L/∂ā (B×n), using the forward's cache. Not for weightnorm (identity there).
 Mat norm_backward(const NormSpec& spec, const Mat& a, const NormCache& cache, const Mat& dabar);
 
+// The same two, for a training step: outputs into the caller's matrices and one group at a time
+// through the caller's scratch, so that once the sizes have been seen nothing is allocated (the
+// forms above allocate a few vectors per case). Same arithmetic, the same results bit for bit.
+struct NormScratch {
+    Vec v, u;          // one group's values (length N) and v / max|v|
+    Vec h, abar, out;  // the group's ∂L/∂ā, ā, and the row being produced
+};
+//   abar  B×n out: ā                                       (resized)
+void norm_forward(const NormSpec& spec, const Mat& a, NormCache& cache, Mat& abar, NormScratch& scratch);
+//   abar  B×n in: ā from norm_forward(spec, a, cache, ...) (not recomputed, unlike the form above)
+//   da    B×n out: ∂L/∂a                                   (resized)
+void norm_backward(const NormSpec& spec, const Mat& a, const NormCache& cache, const Mat& abar, const Mat& dabar,
+                   Mat& da, NormScratch& scratch);
+
 }  // namespace normlab

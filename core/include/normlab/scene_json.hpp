@@ -17,6 +17,7 @@
 
 #include "normlab/eval.hpp"
 #include "normlab/norm.hpp"
+#include "normlab/number_rule.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -61,6 +62,7 @@ public:
     // Each read sets `out` when the key is present (and returns true), leaves it otherwise.
     bool read(std::string_view key, double& out);                          // a finite number
     bool read(std::string_view key, double& out, double lo, double hi);    // … in [lo, hi] (hi may be +inf)
+    bool read(std::string_view key, double& out, const NumberRule& rule);  // … that `rule` accepts
     bool read(std::string_view key, bool& out);
     bool read(std::string_view key, int& out, int lo, int hi);            // a whole number in [lo, hi]
     bool read(std::string_view key, std::uint64_t& out);                  // a whole number ≥ 0 (seeds)
@@ -89,6 +91,11 @@ public:
         for (std::size_t i : picked) flags[i] = true;
         return true;
     }
+
+    // Every entry of the value read from `key` must pass `rule`; otherwise InputError with
+    // number_problem's message for the first that does not: "PATH.key[2] = 1e+09 is out of range …"
+    // (a matrix: "PATH.key[1][3] …"; a vector is one column).
+    void check_entries(std::string_view key, const Mat& values, const NumberRule& rule) const;
 
     // Throws InputError "PATH.key WHAT", e.g. fail("W", "has 3 columns, labs.explorer.x has 4 entries").
     [[noreturn]] void fail(std::string_view key, const std::string& what) const;

@@ -16,6 +16,7 @@
 #include "normlab/gradient_lab.hpp"
 #include "normlab/invariance_lab.hpp"
 #include "normlab/norm.hpp"
+#include "normlab/number_rule.hpp"
 #include "normlab/training_lab.hpp"
 #include "normlab/worked_lab.hpp"
 
@@ -36,6 +37,9 @@ inline constexpr Eigen::Index kExplorerMinSize = 2;    // smallest m and n
 inline constexpr Eigen::Index kExplorerMaxSize = 64;   // largest m and n
 inline constexpr double kExplorerMinDelta = 1e-3;
 inline constexpr double kExplorerMaxDelta = 1e3;
+// What the Explorer's fields accept (the GUI and scene files alike; ε: kLabEpsRule).
+inline constexpr NumberRule kExplorerDeltaRule{kExplorerMinDelta, kExplorerMaxDelta};
+inline constexpr NumberRule kExplorerEntryRule{-1e6, 1e6};   // each entry of x, W, g, b: a = Wx stays finite
 
 // What the Explorer's δ re-scales (paper Table 1): the input, x' = δx, or the weight matrix,
 // W' = δW. Without W (a = x) both mean a' = δx.
@@ -52,7 +56,7 @@ struct ExplorerState {
     Vec b = Vec::Zero(4);                         // bias, one per output
     double delta = 1.0;                           // δ ∈ [1e-3, 1e3]
     ScaleTarget target = ScaleTarget::X;
-    double eps = 1e-5;                            // ε ≥ 0
+    double eps = 1e-5;                            // ε ∈ (0, 1] (kLabEpsRule)
     EpsMode eps_mode = EpsMode::InsideSqrt;
     std::uint64_t seed = 1;                       // seed of the next Random preset; each use advances it
 };
@@ -117,8 +121,10 @@ struct ParsedList {
 
 // Parses numbers separated by commas, semicolons or white space; one pair of enclosing
 // brackets ("[2, 4, 6, 8]", as Python prints) is allowed. Rejects NaN, ±inf, empty entries,
-// and counts outside [min_count, max_count].
-ParsedList parse_number_list(std::string_view text, Eigen::Index min_count, Eigen::Index max_count);
+// entries `rule` refuses ("entry 2 = 1e+300 is out of range [-1000000, 1000000]") and counts
+// outside [min_count, max_count].
+ParsedList parse_number_list(std::string_view text, Eigen::Index min_count, Eigen::Index max_count,
+                             const NumberRule& rule = kAnyFinite);
 
 // "2, 4, 6, 8": each entry with up to 6 significant digits.
 std::string format_number_list(const Vec& values);

@@ -23,6 +23,7 @@
 
 #include "normlab/datasets.hpp"
 #include "normlab/latest_box.hpp"
+#include "normlab/number_rule.hpp"
 #include "normlab/plot.hpp"
 #include "normlab/training.hpp"
 
@@ -54,6 +55,12 @@ inline constexpr int kTrainingMinBatch = 1, kTrainingMaxBatch = 512;
 inline constexpr int kTrainingMinSteps = 10, kTrainingMaxSteps = 20000;
 inline constexpr double kTrainingMinSpeed = 5.0, kTrainingMaxSpeed = 5000.0;   // Play's steps per second
 inline constexpr double kMinStressFactor = 2.0, kMaxStressFactor = 100.0;
+// What the lab's fields accept (the GUI and scene files alike; pRMSNorm's p: kFractionRule).
+inline constexpr NumberRule kTrainingLrRule{kTrainingMinLr, kTrainingMaxLr};
+inline constexpr NumberRule kTrainingNoiseRule{0.0, 0.5};
+inline constexpr NumberRule kTrainingRatioRule{0.1, 0.9};   // the training share of the cases
+inline constexpr NumberRule kTrainingSpeedRule{kTrainingMinSpeed, kTrainingMaxSpeed};
+inline constexpr NumberRule kStressFactorRule{kMinStressFactor, kMaxStressFactor};
 inline constexpr double kDivergedLossFactor = 100.0;   // diverged: loss > 100 · ln K (see the top)
 inline constexpr int kTrainingEvaluations = 100;       // evaluations per run (eval_every = steps / 100)
 inline constexpr int kTrainingGridSize = 48;           // decision grids: G × G cells

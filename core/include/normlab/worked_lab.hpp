@@ -6,6 +6,7 @@
 #pragma once
 
 #include "normlab/explain.hpp"
+#include "normlab/number_rule.hpp"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -20,8 +21,11 @@ namespace normlab {
 // (Formula::LayerNormPopulation stands for "LayerNorm": that is how LayerNorm is defined.)
 using ClaimedName = std::optional<Formula>;
 
+// ε ∈ [0, 1]: 0 is the textbook formula (the explainer names a division by zero itself).
+inline constexpr NumberRule kWorkedEpsRule{0.0, 1.0};
+
 struct WorkedState {
-    double eps = 1e-5;                  // ε ≥ 0, inside the square roots (PyTorch's default)
+    double eps = 1e-5;                  // ε ∈ [0, 1] (kWorkedEpsRule), inside the square roots (PyTorch's default)
     // The default is the common misconception (see explain.hpp): for x = [2, 4, 6, 8],
     // "(x − mean)/std with n − 1" called RMSNorm.
     ClaimedName claimed_name = Formula::RMSNorm;

@@ -1,0 +1,121 @@
+// Checked number fields (app/ui_util.hpp): a value typed into a slider reaches the state only when
+// its rule (core's number_rule.hpp) accepts it; otherwise the last valid value stays and the field
+// says why. Dear ImGui runs headless here (no window, no GL): the tests type into a slider the way
+// a user does, Ctrl+click then keys, through ImGuiIO.
+#include "ui_util.hpp"
+
+#include <normlab/session.hpp>
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+namespace normlab::ui {
+namespace {
+
+// A headless Dear ImGui with one window holding one checked ε slider (the Explorer's).
+class TypedSlider : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.DisplaySize = ImVec2(800.0f, 600.0f);
+        io.DeltaTime = 1.0f / 60.0f;
+        io.IniFilename = nullptr;
+        unsigned char* pixels = nullptr;
+        int w = 0, h = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);   // builds the atlas NewFrame needs
+        io.KeyMap[ImGuiKey_Enter] = kEnter;
+        frame();   // lays the slider out: its rectangle is known from here on
+    }
+    void TearDown() override { ImGui::DestroyContext(); }
+
+    // One frame: the input given now, then the window with the slider.
+    void frame() {
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos(ImVec2(0.0f, 0.0f));
+        ImGui::SetNextWindowSize(ImVec2(400.0f, 200.0f));
+        ImGui::Begin("fields");
+        slot = field_slot("ε");
+        checked_number("ε", eps, kLabEpsRule, [](double* v) {
+            const double lo = 1e-12, hi = 1.0;
+            return ImGui::SliderScalar("ε", ImGuiDataType_Double, v, &lo, &hi, "%.1e", ImGuiSliderFlags_Logarithmic);
+        });
+        slider_center = ImVec2(20.0f, ImGui::GetCursorStartPos().y + 0.5f * ImGui::GetFrameHeight());
+        ImGui::End();
+        ImGui::Render();
+    }
+
+    // Ctrl+click on the slider (its text field opens), then the text typed, a frame per step.
+    void type(const char* text) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = slider_center;
+        frame();   // hovered
+        io.KeyCtrl = true;
+        io.MouseDown[0] = true;
+        frame();   // Ctrl+click: the slider becomes a text field
+        io.MouseDown[0] = false;
+        io.KeyCtrl = false;
+        frame();   // the text field takes the keyboard, its old text selected
+        for (const char* c = text; *c; ++c) io.AddInputCharacter(static_cast<unsigned>(*c));
+        frame();   // typed: Dear ImGui applies the text at once
+        io.KeysDown[kEnter] = true;
+        frame();
+        io.KeysDown[kEnter] = false;
+        frame();
+    }
+
+    static constexpr int kEnter = 13;
+    double eps = 1e-5;
+    ImGuiID slot = 0;
+    ImVec2 slider_center;
+};
+
+TEST_F(TypedSlider, AValidValueIsTaken) {
+    type("0.5");
+    EXPECT_EQ(eps, 0.5);
+    EXPECT_EQ(field_message_text(slot), "");
+}
+
+TEST_F(TypedSlider, ZeroIsRefusedTheOldValueStaysAndTheFieldSaysWhy) {
+    type("0");
+    EXPECT_EQ(eps, 1e-5);
+    EXPECT_EQ(field_message_text(slot), "✗ ε = 0 is out of range (0, 1]; kept 1.000e\xE2\x88\x92" "05");
+}
+
+TEST_F(TypedSlider, OverflowToInfinityIsRefused) {
+    type("1e999");
+    EXPECT_EQ(eps, 1e-5);
+    EXPECT_EQ(field_message_text(slot), "✗ ε = inf is not finite; kept 1.000e\xE2\x88\x92" "05");
+}
+
+TEST_F(TypedSlider, ANegativeValueIsRefusedThenAValidOneClearsTheMessage) {
+    type("-3");
+    EXPECT_EQ(eps, 1e-5);
+    EXPECT_EQ(field_message_text(slot), "✗ ε = \xE2\x88\x92" "3 is out of range (0, 1]; kept 1.000e\xE2\x88\x92" "05");
+    type("0.001");
+    EXPECT_EQ(eps, 0.001);
+    EXPECT_EQ(field_message_text(slot), "");
+}
+
+// accept_number itself, without a widget: NaN (Dear ImGui's "/0" on a 0) never reaches the value.
+TEST(AcceptNumber, NaNIsRefusedAndAnUnchangedWidgetChangesNothing) {
+    ImGui::CreateContext();
+    const ImGuiID slot = 12345;
+    double v = 2.0;
+    EXPECT_FALSE(accept_number(slot, "δ", true, std::numeric_limits<double>::quiet_NaN(), v, kExplorerDeltaRule));
+    EXPECT_EQ(v, 2.0);
+    EXPECT_EQ(field_message_text(slot), "✗ δ is NaN; kept 2.000");
+    EXPECT_FALSE(accept_number(slot, "δ", false, 5.0, v, kExplorerDeltaRule)) << "not edited: nothing to take";
+    EXPECT_EQ(v, 2.0);
+    EXPECT_TRUE(accept_number(slot, "δ", true, 5.0, v, kExplorerDeltaRule));
+    EXPECT_EQ(v, 5.0);
+    EXPECT_EQ(field_message_text(slot), "");
+    ImGui::DestroyContext();
+}
+
+}  // namespace
+}  // namespace normlab::ui
