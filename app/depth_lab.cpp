@@ -52,7 +52,7 @@ std::string percent(double f) {
 
 struct DepthAction {
     const char* label;   // button text
-    const char* key;     // shown in the tooltip
+    char key;            // 'A'..'Z', or ' ' for the space bar
     const char* help;    // the tooltip, without the key
     void (*apply)(DepthLabState& s, DepthUi& ui);
 };
@@ -60,31 +60,31 @@ struct DepthAction {
 enum ActionIndex { kPlay, kStep, kReset, kNorm, kNewSamples, kEvolution, kActionCount };
 
 const DepthAction kActions[kActionCount] = {
-    {"Play", "Space",
+    {"Play / pause", ' ',
      "Train every ticked placement one step each in turn until the steps are done, then the learning-rate sweep; "
      "changed settings train on at once. Press again to pause.",
      [](DepthLabState&, DepthUi& ui) { ui.playing = !ui.playing; }},
-    {"Step", "S", "Pause, then train every ticked placement one more mini-batch step.",
+    {"Step", 'S', "Pause, then train every ticked placement one more mini-batch step.",
      [](DepthLabState&, DepthUi& ui) {
          ui.playing = false;
          if (ui.worker) ui.worker->step();
      }},
-    {"Reset", "R",
+    {"Reset", 'R',
      "Back to step 0, paused, and the sweep too: the same seed gives the same data and initial weights, so the "
      "same numbers again.",
      [](DepthLabState&, DepthUi& ui) {
          ui.playing = false;
          if (ui.worker) ui.worker->restart();
      }},
-    {"LayerNorm ⇄ RMSNorm", "N", "Switch every norm of every model between LayerNorm and RMSNorm; the runs start again.",
+    {"LayerNorm ⇄ RMSNorm", 'N', "Switch every norm of every model between LayerNorm and RMSNorm; the runs start again.",
      [](DepthLabState& s, DepthUi&) { s.norm = s.norm == Norm::LayerNorm ? Norm::RMSNorm : Norm::LayerNorm; }},
-    {"New samples", "G", "Draw new samples from the same models (the next sampling seed).",
+    {"New samples", 'G', "Draw new samples from the same models (the next sampling seed).",
      [](DepthLabState& s, DepthUi&) { ++s.sample_seed; }},
-    {"Next view", "E", "Show the next placement's layers over the steps, or first ÷ last of every placement.",
+    {"Next view", 'E', "Show the next placement's layers over the steps, or first ÷ last of every placement.",
      [](DepthLabState& s, DepthUi&) { s.evolution = (s.evolution + 1) % (kDepthEvolutionRatio + 1); }},
 };
 
-std::string with_key(const DepthAction& a) { return std::string(a.help) + " (key " + a.key + ")"; }
+std::string with_key(const DepthAction& a) { return std::string(a.help) + " (key " + key_label(a.key) + ")"; }
 
 void action_button(const DepthAction& a, DepthLabState& s, DepthUi& ui, const char* label = nullptr) {
     if (ImGui::Button(label != nullptr ? label : a.label)) a.apply(s, ui);
@@ -92,14 +92,19 @@ void action_button(const DepthAction& a, DepthLabState& s, DepthUi& ui, const ch
 }
 
 void handle_shortcuts(DepthLabState& s, DepthUi& ui) {
-    const ImGuiIO& io = ImGui::GetIO();
-    if (!io.WantTextInput && !io.KeyCtrl && !io.KeyAlt && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false))
-        kActions[kPlay].apply(s, ui);
-    const char letters[] = {'S', 'R', 'N', 'G', 'E'};
-    const ActionIndex actions[] = {kStep, kReset, kNorm, kNewSamples, kEvolution};
-    for (int i = 0; i < 5; ++i)
-        if (letter_pressed(letters[i])) kActions[actions[i]].apply(s, ui);
+    for (const DepthAction& a : kActions)
+        if (key_pressed(a.key)) a.apply(s, ui);
 }
+
+}  // namespace
+
+std::vector<KeyHelp> depth_lab_keys() {
+    std::vector<KeyHelp> keys;
+    for (const DepthAction& a : kActions) keys.push_back({key_label(a.key), a.label});
+    return keys;
+}
+
+namespace {
 
 // [SECTION] The run -------------------------------------------------------------------------
 

@@ -21,6 +21,7 @@
 #include <exception>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace normlab::ui {
 
@@ -58,8 +59,12 @@ const ExplorerAction kExplorerActions[kExplorerActionCount] = {
      [](ExplorerState& s, ExplorerUi&) { s.delta = 1.0; }},
 };
 
-std::string key_name(const ExplorerAction& action) {
-    return std::string(action.shift ? "Shift+" : "") + action.key;
+std::string key_name(const ExplorerAction& action) { return key_label(action.key, action.shift); }
+
+std::vector<KeyHelp> explorer_lab_keys() {
+    std::vector<KeyHelp> keys;
+    for (const ExplorerAction& a : kExplorerActions) keys.push_back({key_name(a), a.what});
+    return keys;
 }
 
 namespace {

@@ -53,6 +53,9 @@ extern const ExplorerAction kExplorerActions[kExplorerActionCount];
 // "E", "Shift+R": the key of an action as the user presses it.
 std::string key_name(const ExplorerAction& action);
 
+// Help ▸ Keyboard shortcuts (Lab::keys): the lab's keys, from the table its key handler reads.
+std::vector<KeyHelp> explorer_lab_keys();
+
 // Draws the lab into the current window, reading and editing ctx.session.explorer.
 void draw_explorer_lab(LabContext& ctx);
 

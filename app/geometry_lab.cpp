@@ -23,6 +23,7 @@
 #include <iterator>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace normlab::ui {
 
@@ -60,11 +61,38 @@ void switch_dimension(GeometryLabState& s, GeometryUi& ui) {
     reset_view(ui);
 }
 
+// The lab's keys: the handler, the tooltips and Help ▸ Keyboard shortcuts all read this table.
+struct GeometryKey {
+    char key;            // 'A'..'Z'
+    const char* what;    // for Help ▸ Keyboard shortcuts
+    void (*apply)(GeometryLabState& s, GeometryUi& ui);
+};
+
+enum KeyIndex { kRandomise, kSwitchN, kResetView, kKeyCount };
+
+const GeometryKey kKeys[kKeyCount] = {
+    {'R', "randomise the batch of inputs", [](GeometryLabState& s, GeometryUi&) { geometry_randomize(s); }},
+    {'N', "switch n = 3 ⇄ n = 2", switch_dimension},
+    {'V', "reset the view (also: double-click it)", [](GeometryLabState&, GeometryUi& ui) { reset_view(ui); }},
+};
+
+// "R", the key of one of kKeys.
+std::string key_of(KeyIndex k) { return key_label(kKeys[k].key); }
+
 void handle_shortcuts(GeometryLabState& s, GeometryUi& ui) {
-    if (letter_pressed('R')) geometry_randomize(s);
-    if (letter_pressed('N')) switch_dimension(s, ui);
-    if (letter_pressed('V')) reset_view(ui);
+    for (const GeometryKey& k : kKeys)
+        if (letter_pressed(k.key)) k.apply(s, ui);
 }
+
+}  // namespace
+
+std::vector<KeyHelp> geometry_lab_keys() {
+    std::vector<KeyHelp> keys;
+    for (const GeometryKey& k : kKeys) keys.push_back({key_label(k.key), k.what});
+    return keys;
+}
+
+namespace {
 
 // Row i of a B×n matrix as a point of the view (x₃ = 0 when n = 2).
 Vec3 point3(const Mat& m, Index i) {
@@ -470,10 +498,11 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts) {
         }
     }
     ImGui::SetCursorScreenPos(ImVec2(origin.x, end.y + ImGui::GetStyle().ItemSpacing.y));
-    ImGui::TextDisabled("%s", flat ? "Drag a grey point: move it · wheel: zoom · double-click or V: reset view · "
-                                     "R: randomise · N: switch to n = 3"
-                                   : "Drag: orbit · drag a grey point: move it · wheel: zoom · double-click or V: "
-                                     "reset view · R: randomise · N: switch to n = 2");
+    const std::string keys = "double-click or " + key_of(kResetView) + ": reset view · " + key_of(kRandomise) +
+                             ": randomise · " + key_of(kSwitchN) + ": switch to n = " + (flat ? "3" : "2");
+    ImGui::TextDisabled("%s%s", flat ? "Drag a grey point: move it · wheel: zoom · "
+                                     : "Drag: orbit · drag a grey point: move it · wheel: zoom · ",
+                        keys.c_str());
 }
 
 // [SECTION] Controls panel ------------------------------------------------------------------
@@ -481,19 +510,21 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts) {
 void draw_dimension_section(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts) {
     heading(fonts.heading, "Dimension");
     const Index n = geometry_dimension(s);
+    const std::string key = " (key " + key_of(kSwitchN) + ")";
     if (ImGui::RadioButton("n = 3: sphere and circle", n == 3) && n != 3) switch_dimension(s, ui);
-    tooltip("Points in R³: RMSNorm's images on the sphere ‖y‖ = √3, LayerNorm's on the circle where it meets "
-            "x₁ + x₂ + x₃ = 0. (key N)");
+    tooltip(("Points in R³: RMSNorm's images on the sphere ‖y‖ = √3, LayerNorm's on the circle where it meets "
+             "x₁ + x₂ + x₃ = 0." + key).c_str());
     if (ImGui::RadioButton("n = 2: circle and two points", n == 2) && n != 2) switch_dimension(s, ui);
-    tooltip("Points in the plane: RMSNorm's images on the circle ‖y‖ = √2; LayerNorm's collapse to ±(1, −1), "
-            "the two points of that circle on the line x₁ + x₂ = 0. (key N)");
+    tooltip(("Points in the plane: RMSNorm's images on the circle ‖y‖ = √2; LayerNorm's collapse to ±(1, −1), "
+             "the two points of that circle on the line x₁ + x₂ = 0." + key).c_str());
 }
 
 void draw_batch_section(GeometryLabState& s, GeometryUi& ui, const std::optional<GeometryResults>& r,
                         const Fonts& fonts) {
     heading(fonts.heading, "Inputs x");
-    if (ImGui::Button("Randomise")) geometry_randomize(s);
-    tooltip("A new batch: xᵢⱼ ~ N(0.4, 1.1²), rounded to 0.01, from a seed that advances on every use. (key R)");
+    if (ImGui::Button("Randomise")) kKeys[kRandomise].apply(s, ui);
+    tooltip(("A new batch: xᵢⱼ ~ N(0.4, 1.1²), rounded to 0.01, from a seed that advances on every use. (key " +
+             key_of(kRandomise) + ")").c_str());
     ImGui::SameLine();
     int B = static_cast<int>(s.points.rows());
     ImGui::SetNextItemWidth(-ImGui::CalcTextSize("points B").x - ImGui::GetStyle().ItemInnerSpacing.x);
@@ -623,7 +654,8 @@ void draw_show_section(GeometryUi& ui, bool flat, const Fonts& fonts) {
     tooltip("Number each input point as in the panel's \"selected\" slider.");
     ImGui::SameLine(col);
     if (ImGui::Button("Reset view")) reset_view(ui);
-    tooltip("Camera back to its first angle and zoom (also: double-click the view, key V).");
+    tooltip(("Camera back to its first angle and zoom (also: double-click the view, key " + key_of(kResetView) + ").")
+                .c_str());
 }
 
 }  // namespace

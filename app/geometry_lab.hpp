@@ -37,6 +37,9 @@ struct GeometryUi {
     GeometryRenderer renderer;   // the view's GL objects
 };
 
+// Help ▸ Keyboard shortcuts (Lab::keys): the lab's keys, from the table its key handler reads.
+std::vector<KeyHelp> geometry_lab_keys();
+
 // Draws the lab into the current window, reading and editing ctx.session.geometry.
 void draw_geometry_lab(LabContext& ctx);
 

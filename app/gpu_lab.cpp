@@ -33,6 +33,16 @@ namespace {
 constexpr SweepBudget kFrameBudget{8.0, 2e9, false};
 constexpr SweepBudget kOverlayBudget{4.0, 5e8, false};
 
+// The lab's one key, Run sweep: read by draw_gpu_lab's handler, the button and Help ▸ Keyboard shortcuts.
+struct GpuKey {
+    char key;           // 'A'..'Z'
+    const char* what;   // for Help ▸ Keyboard shortcuts
+};
+constexpr GpuKey kRunSweepKey{'R', "run the sweep: time every kernel at every checked shape"};
+
+// "Run sweep (R)"
+std::string run_sweep_label() { return "Run sweep (" + key_label(kRunSweepKey.key) + ")"; }
+
 // [SECTION] The runner and the sweep --------------------------------------------------------
 
 SweepPlan plan_of(const GpuLabState& s) {
@@ -201,7 +211,7 @@ void draw_sweep_section(LabContext& ctx, GpuRunner* runner) {
     if (runner == nullptr) return;
     if (idle) {
         ImGui::BeginDisabled(shapes == 0);
-        if (ImGui::Button("Run sweep (R)")) start_sweep(*runner, s, ui);
+        if (ImGui::Button(run_sweep_label().c_str())) start_sweep(*runner, s, ui);
         ImGui::EndDisabled();
         tooltip("Time every kernel at every checked rows × width, spread over the coming frames (it pauses while "
                 "another tab is on screen).");
@@ -366,8 +376,9 @@ void draw_results(LabContext& ctx, const BenchResults* r) {
     const float em = ImGui::GetFontSize();
     const ImGuiStyle& style = ImGui::GetStyle();
     if (r == nullptr || r->gpu.empty()) {
-        ImGui::TextDisabled(running(ui) ? "Measuring: the figures fill in as each kernel's median is known."
-                                        : "Press Run sweep (R) to time the kernels.");
+        const std::string hint = running(ui) ? "Measuring: the figures fill in as each kernel's median is known."
+                                             : "Press " + run_sweep_label() + " to time the kernels.";
+        ImGui::TextDisabled("%s", hint.c_str());
         return;
     }
     const int rows = shown_rows(ctx.session.gpu, *r);
@@ -389,13 +400,15 @@ void draw_results(LabContext& ctx, const BenchResults* r) {
 
 }  // namespace
 
+std::vector<KeyHelp> gpu_lab_keys() { return {{key_label(kRunSweepKey.key), kRunSweepKey.what}}; }
+
 void draw_gpu_lab(LabContext& ctx) {
     GpuLabState& s = ctx.session.gpu;
     GpuUi& ui = ctx.uis.gpu;
     std::string why;
     GpuRunner* runner = lab_runner(ctx, &why);
     if (runner != nullptr && !ui.started) start_sweep(*runner, s, ui);   // the first visit measures at once
-    if (runner != nullptr && !running(ui) && letter_pressed('R') &&
+    if (runner != nullptr && !running(ui) && letter_pressed(kRunSweepKey.key) &&
         !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel))
         start_sweep(*runner, s, ui);
     if (running(ui)) ui.sweep->advance(kFrameBudget);
@@ -502,7 +515,7 @@ const NormKernelTimes* gpu_norm_times(LabContext& ctx, int rows, int cols, std::
     return nullptr;
 }
 
-void draw_gpu_norm_caption(LabContext& ctx, int rows, int cols) {
+const NormKernelTimes* draw_gpu_norm_caption(LabContext& ctx, int rows, int cols) {
     std::string why;
     const NormKernelTimes* t = gpu_norm_times(ctx, rows, cols, &why);
     const bool off = t == nullptr && ctx.uis.gpu.runner && !ctx.uis.gpu.runner->available();
@@ -515,9 +528,11 @@ void draw_gpu_norm_caption(LabContext& ctx, int rows, int cols) {
         off ? "The GPU lab's kernels cannot run here: " + why
             : "The GPU lab's fused float32 kernels (shaders/norm_*.comp) at this lab's activation shape, " +
                   std::to_string(rows) + " cases × " + std::to_string(cols) +
-                  " units: forward plus backward of one norm layer, the median of 9 runs. The timings in the "
-                  "figures are this lab's double-precision CPU layers; the GPU lab (tab GPU) sweeps larger shapes.";
+                  " units: forward plus backward of one norm layer, the median of 9 runs; the step-time figure "
+                  "draws them, times the model's norm layers, as dotted lines. The curves are this lab's "
+                  "double-precision CPU layers; the GPU lab (tab GPU) sweeps larger shapes.";
     tooltip(help.c_str());
+    return t;
 }
 
 }  // namespace normlab::ui

@@ -60,6 +60,9 @@ struct GpuUi {
     ContextWatch watch;                  // a lost GL context turns the GPU work off for good
 };
 
+// Help ▸ Keyboard shortcuts (Lab::keys): the lab's keys, from the table its key handler reads.
+std::vector<KeyHelp> gpu_lab_keys();
+
 // Draws the lab into the current window; reads and edits ctx.session.gpu.
 void draw_gpu_lab(LabContext& ctx);
 
@@ -87,8 +90,9 @@ const NormKernelTimes* gpu_norm_times(LabContext& ctx, int rows, int cols, std::
 
 // One line for other labs: "GPU: LayerNorm fwd+bwd 0.21 ms, RMSNorm 0.15 ms (29% less) at 32×32 ·
 // llvmpipe, glFinish + CPU clock" once measured (gpu_norm_times), "GPU: measuring…" until then, or
-// "GPU kernel times: off" (hover: why). For a norm layer's activations of rows × cols.
-void draw_gpu_norm_caption(LabContext& ctx, int rows, int cols);
+// "GPU kernel times: off" (hover: why). For a norm layer's activations of rows × cols. Returns
+// the times it showed (null while measuring or off), for the lab's own figures.
+const NormKernelTimes* draw_gpu_norm_caption(LabContext& ctx, int rows, int cols);
 
 // `normlab --bench-gpu [--json] [--cpu] [--egl] [--rows R,…] [--cols C,…] [--reps N] [--timing M]`
 // (app/gpu_bench_main.cpp): main() hands the whole command line over when it names --bench-gpu.

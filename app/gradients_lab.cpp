@@ -57,7 +57,7 @@ const GradientsAction kActions[kActionCount] = {
 
 void action_button(const GradientsAction& a, GradientLabState& s) {
     if (ImGui::Button(a.label)) a.apply(s);
-    const std::string help = std::string(a.help) + " (key " + a.key + ")";
+    const std::string help = std::string(a.help) + " (key " + key_label(a.key) + ")";
     tooltip(help.c_str());
 }
 
@@ -65,6 +65,16 @@ void handle_shortcuts(GradientLabState& s) {
     for (const GradientsAction& a : kActions)
         if (letter_pressed(a.key)) a.apply(s);
 }
+
+}  // namespace
+
+std::vector<KeyHelp> gradients_lab_keys() {
+    std::vector<KeyHelp> keys;
+    for (const GradientsAction& a : kActions) keys.push_back({key_label(a.key), a.label});
+    return keys;
+}
+
+namespace {
 
 // [SECTION] Results cache -------------------------------------------------------------------
 

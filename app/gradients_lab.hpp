@@ -51,6 +51,9 @@ struct GradientsUi {
     std::string error;                             // why the last computation failed
 };
 
+// Help ▸ Keyboard shortcuts (Lab::keys): the lab's keys, from the table its key handler reads.
+std::vector<KeyHelp> gradients_lab_keys();
+
 // Draws the lab into the current window, reading the Explorer's layer (ctx.session.explorer)
 // and reading and editing ctx.session.gradients.
 void draw_gradients_lab(LabContext& ctx);

@@ -57,7 +57,7 @@ const InvarianceAction kActions[kActionCount] = {
     {"ε = 10⁻⁵", 'E', true, "ε back to 10⁻⁵ (PyTorch's default).", [](InvarianceLabState& s) { s.spec.eps = 1e-5; }},
 };
 
-std::string key_name(const InvarianceAction& a) { return std::string(a.shift ? "Shift+" : "") + a.key; }
+std::string key_name(const InvarianceAction& a) { return key_label(a.key, a.shift); }
 
 void action_button(const InvarianceAction& a, InvarianceLabState& s) {
     if (ImGui::Button(a.label)) a.apply(s);
@@ -69,6 +69,16 @@ void handle_shortcuts(InvarianceLabState& s) {
     for (const InvarianceAction& a : kActions)
         if (letter_pressed(a.key, a.shift)) a.apply(s);
 }
+
+}  // namespace
+
+std::vector<KeyHelp> invariance_lab_keys() {
+    std::vector<KeyHelp> keys;
+    for (const InvarianceAction& a : kActions) keys.push_back({key_name(a), a.label});
+    return keys;
+}
+
+namespace {
 
 // [SECTION] Controls panel ------------------------------------------------------------------
 

@@ -40,6 +40,9 @@ struct InvarianceUi {
 // hidden in its legend left out and its zoom applied.
 std::vector<Plot> invariance_lab_plots(LabContext& ctx);
 
+// Help ▸ Keyboard shortcuts (Lab::keys): the lab's keys, from the table its key handler reads.
+std::vector<KeyHelp> invariance_lab_keys();
+
 // Draws the lab into the current window, reading and editing ctx.session.invariance (and, for
 // the "apply to the Explorer" buttons, ctx.session.explorer).
 void draw_invariance_lab(LabContext& ctx);

@@ -6,6 +6,9 @@
 
 #include <normlab/session.hpp>
 
+#include <string>
+#include <vector>
+
 namespace normlab::ui {
 
 struct LabUis;     // every lab's display-only state (labs.hpp)
@@ -17,6 +20,13 @@ struct LabInfo {
     const char* title;         // the lab's full title
     const char* equations;     // one per line
     const char* computed_by;   // core functions and their files
+};
+
+// Help ▸ Keyboard shortcuts: one of a lab's keys ("E", "Shift+R", "Space") and what it does.
+// Each lab builds its list from the same table its key handler reads (Lab::keys, labs.hpp).
+struct KeyHelp {
+    std::string keys;
+    std::string action;
 };
 
 // A lab's draw function reads and edits the session (the numbers) and its own display state;

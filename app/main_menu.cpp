@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <string>
+#include <vector>
 
 namespace normlab::ui {
 
@@ -163,6 +164,90 @@ void end_popup() {
     ImGui::EndPopup();
 }
 
+// One heading of Help ▸ Keyboard shortcuts and its rows.
+struct KeySection {
+    std::string heading;
+    std::vector<KeyHelp> rows;
+};
+
+// A button label as a row of the list, which reads in lower case: "New batch" → "new batch";
+// names stay as they are ("LayerNorm ⇄ RMSNorm", "W = identity").
+std::string as_action(std::string label) {
+    const std::size_t word = std::min(label.find(' '), label.size());
+    const auto upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+    if (word >= 2 && upper(label[0]) && label[1] >= 'a' && label[1] <= 'z' &&
+        std::none_of(label.begin() + 1, label.begin() + static_cast<std::ptrdiff_t>(word), upper))
+        label[0] = static_cast<char>(label[0] - 'A' + 'a');
+    return label;
+}
+
+// Everywhere, then each lab with keys under its tab's name (from Lab::keys, the tables the labs'
+// key handlers read), then the plot gestures.
+std::vector<KeySection> key_sections() {
+    std::vector<KeySection> sections;
+    KeySection& app = sections.emplace_back(KeySection{"Everywhere", {}});
+    for (const Shortcut& k : kAppShortcuts) app.rows.push_back({k.keys, k.action});
+    for (int i = 0; i < kLabCount; ++i)
+        if (kLabs[i].keys != nullptr) {
+            KeySection& lab = sections.emplace_back(KeySection{kLabs[i].tab, kLabs[i].keys()});
+            for (KeyHelp& k : lab.rows) k.action = as_action(k.action);
+        }
+    KeySection& plot = sections.emplace_back(KeySection{"On a plot", {}});
+    for (const PlotGesture& g : kPlotGestures) plot.rows.push_back({g.input, g.action});
+    return sections;
+}
+
+// `intro`, then the sections in two aligned columns, keys then what they do, in a child that
+// scrolls once the list is taller than the screen leaves room for; the second column and the
+// intro wrap within the screen's width (text at 250 % on a laptop screen).
+void draw_key_list(const char* intro, const std::vector<KeySection>& sections) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const ImVec2 screen = ImGui::GetMainViewport()->WorkSize;
+    float keys_w = 0.0f, action_w = 0.0f;
+    for (const KeySection& section : sections)
+        for (const KeyHelp& k : section.rows) {
+            keys_w = std::max(keys_w, ImGui::CalcTextSize(k.keys.c_str()).x);
+            action_w = std::max(action_w, ImGui::CalcTextSize(k.action.c_str()).x);
+        }
+    const float gap = 2.0f * ImGui::GetFontSize();
+    const float max_w = 0.9f * screen.x - 2.0f * style.WindowPadding.x;
+    const float scroll_w = style.ScrollbarSize + style.ItemSpacing.x;
+    const float wrap_w = std::max(10.0f * ImGui::GetFontSize(), std::min(action_w, max_w - keys_w - gap - scroll_w));
+    const float list_w = keys_w + gap + wrap_w + scroll_w;
+
+    // Height: the list's own, up to what the screen has left after the title bar, the intro, the
+    // Close button and the paddings.
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    float content_h = 0.0f;
+    for (const KeySection& section : sections) {
+        content_h += line + style.ItemSpacing.y;   // the heading, and Spacing() between sections
+        for (const KeyHelp& k : section.rows)
+            content_h += ImGui::CalcTextSize(k.action.c_str(), nullptr, false, wrap_w).y + style.ItemSpacing.y;
+    }
+    const float intro_h = ImGui::CalcTextSize(intro, nullptr, false, list_w).y;
+    const float chrome = 2.0f * ImGui::GetFrameHeight() + intro_h + 2.0f * style.WindowPadding.y + 6.0f * style.ItemSpacing.y;
+    const float max_h = std::max(5.0f * line, 0.95f * screen.y - chrome);
+
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + list_w);
+    ImGui::TextDisabled("%s", intro);
+    ImGui::PopTextWrapPos();
+    ImGui::Separator();
+    ImGui::BeginChild("keys", ImVec2(list_w, std::min(content_h, max_h)));
+    const float action_x = ImGui::GetCursorPosX() + keys_w + gap;
+    ImGui::PushTextWrapPos(action_x + wrap_w);
+    for (std::size_t i = 0; i < sections.size(); ++i) {
+        if (i > 0) ImGui::Spacing();
+        ImGui::TextDisabled("%s", sections[i].heading.c_str());
+        for (const KeyHelp& k : sections[i].rows) {
+            ImGui::TextUnformatted(k.keys.c_str());
+            ImGui::SameLine(action_x);
+            ImGui::TextUnformatted(k.action.c_str());
+        }
+    }
+    ImGui::PopTextWrapPos();
+    ImGui::EndChild();
+}
+
 }  // namespace
 
 void draw_popups(LabContext& ctx) {
@@ -190,25 +275,7 @@ void draw_popups(LabContext& ctx) {
         end_popup();
     }
     if (begin_popup("Keyboard shortcuts", ui.open_shortcuts)) {
-        // Two aligned columns: keys, then what they do.
-        float keys_w = 0.0f;
-        for (const Shortcut& k : kAppShortcuts) keys_w = std::max(keys_w, ImGui::CalcTextSize(k.keys).x);
-        for (const ExplorerAction& a : kExplorerActions) keys_w = std::max(keys_w, ImGui::CalcTextSize(key_name(a).c_str()).x);
-        for (const PlotGesture& g : kPlotGestures) keys_w = std::max(keys_w, ImGui::CalcTextSize(g.input).x);
-        const float action_x = ImGui::GetCursorPosX() + keys_w + 2.0f * ImGui::GetFontSize();
-        const auto row = [action_x](const std::string& keys, const char* action) {
-            ImGui::TextUnformatted(keys.c_str());
-            ImGui::SameLine(action_x);
-            ImGui::TextUnformatted(action);
-        };
-        ImGui::TextDisabled("Everywhere");
-        for (const Shortcut& k : kAppShortcuts) row(k.keys, k.action);
-        ImGui::Spacing();
-        ImGui::TextDisabled("%s", kExplorerInfo.title);
-        for (const ExplorerAction& a : kExplorerActions) row(key_name(a), a.what);
-        ImGui::Spacing();
-        ImGui::TextDisabled("On a plot");
-        for (const PlotGesture& g : kPlotGestures) row(g.input, g.action);
+        draw_key_list("A lab's keys act while its tab is on screen and no text field has the keyboard.", key_sections());
         end_popup();
     }
 }

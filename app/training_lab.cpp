@@ -91,7 +91,7 @@ void play_or_pause(TrainingLabState& s, TrainingUi& ui) {
 enum ActionIndex { kPlay, kStep, kReset, kNewSeed, kStress, kAxis, kGradVariant, kActionCount };
 
 const TrainingAction kActions[kActionCount] = {
-    {"Play", ' ', "Train every variant, one step each in turn, at the pace set below; press again to pause.",
+    {"Play / pause", ' ', "Train every variant, one step each in turn, at the pace set below; press again to pause.",
      play_or_pause},
     {"Step", 'S', "Pause, then train every variant one more mini-batch step.",
      [](TrainingLabState&, TrainingUi& ui) {
@@ -106,7 +106,7 @@ const TrainingAction kActions[kActionCount] = {
      }},
     {"New seed", 'N', "The next seed: new data points, split, initial weights and batch order; back to step 0.",
      [](TrainingLabState& s, TrainingUi&) { s.train.seed += 1; }},
-    {"Stress", 'L',
+    {"Learning-rate stress test on / off", 'L',
      "The learning-rate stress test: the same variants again with the learning rate times the factor beside this "
      "button, from step 0. Which ones diverge (loss NaN, ∞ or > 100 · ln K), which stall at chance? Press again to end it.",
      [](TrainingLabState& s, TrainingUi&) { s.stress = !s.stress; }},
@@ -130,9 +130,7 @@ const TrainingAction kActions[kActionCount] = {
      }},
 };
 
-std::string with_key(const TrainingAction& a) {
-    return std::string(a.help) + " (key " + (a.key == ' ' ? std::string("Space") : std::string(1, a.key)) + ")";
-}
+std::string with_key(const TrainingAction& a) { return std::string(a.help) + " (key " + key_label(a.key) + ")"; }
 
 // The action's button (labelled `label` when the label changes with the state) and its tooltip.
 void action_button(const TrainingAction& a, TrainingLabState& s, TrainingUi& ui, const char* label = nullptr) {
@@ -141,12 +139,19 @@ void action_button(const TrainingAction& a, TrainingLabState& s, TrainingUi& ui,
 }
 
 void handle_shortcuts(TrainingLabState& s, TrainingUi& ui) {
-    const ImGuiIO& io = ImGui::GetIO();
-    const bool space = !io.WantTextInput && !io.KeyCtrl && !io.KeyAlt &&
-                       ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false);
     for (const TrainingAction& a : kActions)
-        if (a.key == ' ' ? space : letter_pressed(a.key)) a.apply(s, ui);
+        if (key_pressed(a.key)) a.apply(s, ui);
 }
+
+}  // namespace
+
+std::vector<KeyHelp> training_lab_keys() {
+    std::vector<KeyHelp> keys;
+    for (const TrainingAction& a : kActions) keys.push_back({key_label(a.key), a.label});
+    return keys;
+}
+
+namespace {
 
 // [SECTION] The run -------------------------------------------------------------------------
 
@@ -668,8 +673,18 @@ const Plot& grad_figure(TrainingUi& ui, const TrainingLabState& s) {
     });
 }
 const Plot& time_figure(TrainingUi& ui) {
-    return figure(ui.time, ui.time_view, ui.generation, 0,
-                  [&](const std::vector<std::string>& h) { return training_time_plot(*ui.shown, h); });
+    return figure(ui.time, ui.time_view, ui.generation, ui.gpu_costs.empty() ? 0 : 1, [&](const std::vector<std::string>& h) {
+        return training_time_plot(*ui.shown, h, ui.gpu_costs);
+    });
+}
+
+// The GPU kernels' forward + backward at the model's activation shape, per training step: one
+// norm layer per hidden layer.
+std::vector<NormStepCost> gpu_step_costs(const NormKernelTimes* t, int layers) {
+    if (t == nullptr) return {};
+    const std::string per = " ×" + std::to_string(layers) + (layers == 1 ? " layer" : " layers");
+    return {{Norm::LayerNorm, layers * (t->layernorm_forward_ms + t->layernorm_backward_ms), "GPU LayerNorm" + per},
+            {Norm::RMSNorm, layers * (t->rmsnorm_forward_ms + t->rmsnorm_backward_ms), "GPU RMSNorm" + per}};
 }
 
 // What the figures show: the x axis of loss and accuracy, whose gradients, the test points.
@@ -761,7 +776,9 @@ void draw_training_lab(LabContext& ctx) {
 
     ImGui::BeginChild("results");
     draw_stress_banner(s);
-    draw_gpu_norm_caption(ctx, static_cast<int>(s.train.batch_size), static_cast<int>(s.train.model.width));   // gpu_lab.hpp
+    ui.gpu_costs = gpu_step_costs(draw_gpu_norm_caption(ctx, static_cast<int>(s.train.batch_size),   // gpu_lab.hpp
+                                                         static_cast<int>(s.train.model.width)),
+                                  s.train.model.hidden_layers);
     if (!ui.problem.empty()) {
         ImGui::TextColored(kErrorText, "✗ %s", ui.problem.c_str());
     } else if (!ui.shown) {

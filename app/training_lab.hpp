@@ -69,7 +69,11 @@ struct TrainingUi {
     bool show_test_points = false;                     // the maps show the test cases too (rings)
     PlotView loss_view, accuracy_view, grad_view, time_view;
     TrainingFigure loss, accuracy, grads, time;
+    std::vector<NormStepCost> gpu_costs;   // the GPU kernels' cost per step, on the step-time figure
 };
+
+// Help ▸ Keyboard shortcuts (Lab::keys): the lab's keys, from the table its key handler reads.
+std::vector<KeyHelp> training_lab_keys();
 
 // Draws the lab into the current window, reading and editing ctx.session.training.
 void draw_training_lab(LabContext& ctx);

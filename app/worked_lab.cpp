@@ -23,6 +23,7 @@
 #include <exception>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace normlab::ui {
 
@@ -51,6 +52,18 @@ void handle_shortcuts(LabContext& ctx) {
     for (int i = 0; i < kWorkedPresetCount; ++i)
         if (letter_pressed(kPresetKeys[i])) apply_worked_preset(ctx, i);
 }
+
+}  // namespace
+
+std::vector<KeyHelp> worked_lab_keys() {
+    std::vector<KeyHelp> keys;
+    for (const ExplorerAction& a : kExplorerActions)
+        if (sets_x(a)) keys.push_back({key_name(a), a.what});
+    for (int i = 0; i < kWorkedPresetCount; ++i) keys.push_back({key_label(kPresetKeys[i]), kWorkedPresets[i].label});
+    return keys;
+}
+
+namespace {
 
 // [SECTION] Helpers -------------------------------------------------------------------------
 
@@ -281,7 +294,7 @@ void draw_claim_inputs(LabContext& ctx) {
         const WorkedPreset& p = kWorkedPresets[i];
         if (ImGui::Button(p.label, ImVec2(-FLT_MIN, 0.0f))) apply_worked_preset(ctx, i);
         const std::string help = std::string(p.help) + " Sets the Explorer's x to [" + format_number_list(preset_x(p)) +
-                                 "]. (key " + kPresetKeys[i] + ")";
+                                 "]. (key " + key_label(kPresetKeys[i]) + ")";
         tooltip(help.c_str());
     }
 }

@@ -25,6 +25,9 @@ struct WorkedUi {
     int digits = 4;   // significant digits of the numbers in the steps (3..8)
 };
 
+// Help ▸ Keyboard shortcuts (Lab::keys): the lab's keys, from the table its key handler reads.
+std::vector<KeyHelp> worked_lab_keys();
+
 // Draws the lab into the current window, reading and editing ctx.session.worked and the
 // Explorer's x (ctx.session.explorer.x), which both labs show.
 void draw_worked_lab(LabContext& ctx);

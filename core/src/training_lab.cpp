@@ -677,7 +677,8 @@ Plot training_grad_norm_plot(const TrainingLabSnapshot& s, Norm norm) {
     return p;
 }
 
-Plot training_time_plot(const TrainingLabSnapshot& s, const std::vector<std::string>& hidden) {
+Plot training_time_plot(const TrainingLabSnapshot& s, const std::vector<std::string>& hidden,
+                        const std::vector<NormStepCost>& elsewhere) {
     Plot p;
     p.name = "training_step_time";
     p.title = "Step time (solid) and norm time (dashed)";
@@ -687,7 +688,7 @@ Plot training_time_plot(const TrainingLabSnapshot& s, const std::vector<std::str
                 " steps; dashed: the part spent in the norm layers' forward and backward. " +
                 run_caption(s);
     step_axis(p, s);
-    p.y = {"ms per step", Scale::Linear, 0.0, std::nullopt};
+    p.y = {"ms per step", Scale::Log10, std::nullopt, std::nullopt};   // norm and step, CPU and GPU: magnitudes apart
     double highest = 0.0;
     for (const TrainingVariant& v : s.variants) {
         const std::string name(display_name(v.norm));
@@ -706,8 +707,23 @@ Plot training_time_plot(const TrainingLabSnapshot& s, const std::vector<std::str
             }
         }
         p.series.push_back(key(v.norm));
+        for (const NormStepCost& c : elsewhere) {
+            if (c.norm != v.norm || !(c.ms > 0.0) || !std::isfinite(c.ms)) continue;
+            Series across = curve(c.norm, LineStyle::Dotted, {}, {});
+            across.label = c.label;   // its own legend entry, switched on and off by itself
+            if (!is_hidden(hidden, c.label)) {
+                across.x = {1.0, static_cast<double>(std::max(1, s.total_steps))};
+                across.y = {c.ms, c.ms};
+                highest = std::max(highest, c.ms);
+            }
+            p.series.push_back(std::move(across));
+        }
     }
-    if (highest > 0.0) p.y.max = 1.6 * highest;   // the legend's room above the curves
+    if (highest > 0.0) p.y.max = 4.0 * highest;   // the legend's room above the curves (log scale)
+    if (!elsewhere.empty()) {
+        p.caption += " Dotted: the GPU lab's float32 kernels at this model's activation shape, forward and backward, "
+                     "times its norm layers.";
+    }
     return p;
 }
 

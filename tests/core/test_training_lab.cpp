@@ -345,6 +345,26 @@ TEST(TrainingLab, Figures) {
     ASSERT_EQ(time.series.size(), 2u + 3u + 3u);
     EXPECT_EQ(time.series[1].label, "None");
     EXPECT_EQ(time.series[3].line, LineStyle::Dashed);
+    EXPECT_EQ(time.y.scale, Scale::Log10);
+
+    // Costs measured elsewhere (the GPU's): a dotted line across the run, after its variant's
+    // key, in its colour, with its own legend entry; switched off, the entry alone. A norm not in
+    // the run (pRMSNorm) draws nothing.
+    const std::vector<NormStepCost> gpu = {{Norm::LayerNorm, 0.25, "GPU LayerNorm ×2 layers"},
+                                           {Norm::PRMSNorm, 0.5, "GPU pRMSNorm ×2 layers"}};
+    const Plot with_gpu = training_time_plot(r, {}, gpu);
+    ASSERT_EQ(with_gpu.series.size(), time.series.size() + 1);
+    const Series& across = with_gpu.series[5];   // None: solid, key; LayerNorm: solid, dashed, key; this
+    EXPECT_EQ(across.label, "GPU LayerNorm ×2 layers");
+    EXPECT_EQ(across.line, LineStyle::Dotted);
+    EXPECT_EQ(across.color.r, training_norm_color(Norm::LayerNorm).r);
+    EXPECT_EQ(across.x, (std::vector<double>{1.0, 200.0}));
+    EXPECT_EQ(across.y, (std::vector<double>{0.25, 0.25}));
+    EXPECT_GE(*with_gpu.y.max, 0.25);   // the axis reaches it
+    EXPECT_NE(with_gpu.caption.find("Dotted: the GPU lab's"), std::string::npos);
+    const Plot gpu_off = training_time_plot(r, {"GPU LayerNorm ×2 layers"}, gpu);
+    EXPECT_TRUE(gpu_off.series[5].x.empty());
+    EXPECT_EQ(gpu_off.series[5].label, "GPU LayerNorm ×2 layers");
 }
 
 TEST(TrainingLab, StepTimeSummaries) {

@@ -235,10 +235,20 @@ Plot training_accuracy_plot(const TrainingLabSnapshot& s, TrainingAxis axis,
 // the title when that variant is not in the run.
 Plot training_grad_norm_plot(const TrainingLabSnapshot& s, Norm norm);
 
+// A norm's cost per training step measured on another device — the GPU lab's kernels at the
+// model's activation shape (batch × width), forward + backward, times the model's norm layers.
+struct NormStepCost {
+    Norm norm = Norm::LayerNorm;
+    double ms = 0.0;       // per step
+    std::string label;     // e.g. "GPU LayerNorm ×2 layers"
+};
+
 // Milliseconds per step against the step, binned medians: the whole step (solid, in the legend)
-// and the part inside the norm layers (dashed; none for the variant without a norm).
-// Name "training_step_time".
-Plot training_time_plot(const TrainingLabSnapshot& s, const std::vector<std::string>& hidden = {});
+// and the part inside the norm layers (dashed; none for the variant without a norm); each of
+// `elsewhere` a dotted line across, in its norm's colour, for the variants shown. Name
+// "training_step_time".
+Plot training_time_plot(const TrainingLabSnapshot& s, const std::vector<std::string>& hidden = {},
+                        const std::vector<NormStepCost>& elsewhere = {});
 
 // Every figure of the lab, in its order: loss and accuracy against step and against time, the
 // gradient norms of state.grad_variant, the time per step.
