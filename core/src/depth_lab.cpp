@@ -101,18 +101,18 @@ void state_from_json(SceneReader& in, DepthLabState& s) {
         in.fail("heads", "= " + std::to_string(s.heads) + " is not one of " + choices_text(kDepthHeads));
     in.read("residual_scale", s.residual_scale);
     in.read("steps", s.steps, kDepthMinSteps, kDepthMaxSteps);
-    in.read("lr", s.lr, kDepthMinLr, kDepthMaxLr);
+    in.read("lr", s.lr, kDepthLrRule);
     in.read("seed", s.seed);
     in.read("measure_steps", s.measure_steps, 1, kDepthMaxSteps);
     in.read_choice("evolution", s.evolution, kEvolutionNames, kEvolutionValues);
-    in.read("sweep_lr_min", s.sweep_lr_min, kDepthMinLr, kDepthMaxLr);
-    in.read("sweep_lr_max", s.sweep_lr_max, kDepthMinLr, kDepthMaxLr);
+    in.read("sweep_lr_min", s.sweep_lr_min, kDepthLrRule);
+    in.read("sweep_lr_max", s.sweep_lr_max, kDepthLrRule);
     if (s.sweep_lr_max <= s.sweep_lr_min)
         in.fail("sweep_lr_max", "must be larger than sweep_lr_min (" + format_number(s.sweep_lr_min) + ")");
     in.read("sweep_points", s.sweep_points, kDepthMinSweepPoints, kDepthMaxSweepPoints);
     in.read("sweep_steps", s.sweep_steps, kDepthMinSweepSteps, kDepthMaxSweepSteps);
     in.read("prompt", s.prompt);
-    in.read("temperature", s.temperature, 0.0, kDepthMaxTemperature);
+    in.read("temperature", s.temperature, kDepthTemperatureRule);
     in.read("sample_lines", s.sample_lines, 1, kDepthMaxSampleLines);
     in.read("sample_seed", s.sample_seed);
 }
