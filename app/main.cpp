@@ -346,6 +346,7 @@ public:
     std::string finish(const std::string& renderer) {
         glFinish();
         close_frame(Clock::now());
+        if (first_frame_ms_ == 0.0) first_frame_ms_ = ms(g_process_start, Clock::now());   // --frames 1: not swapped
         std::vector<double> all;
         nlohmann::json labs = nlohmann::json::array();
         for (std::size_t g = 0; g < times_ms_.size(); ++g) {

@@ -224,14 +224,21 @@ void restore_autosave(LabContext& ctx) {
     SessionIo& io = *ctx.io;
     std::error_code ec;
     if (io.autosave_file.empty() || !fs::exists(io.autosave_file, ec)) return;
+    const std::string kept = io.autosave_file + ".corrupt";
     try {
         const std::string text = read_file(io.autosave_file);
-        const std::string warning = show_scene(ctx, parse_scene(text), "");
+        std::vector<std::string> dropped;   // labs whose sections were refused: at their defaults
+        const std::string warning = show_scene(ctx, parse_scene_keeping_labs(text, dropped), "");
         io.autosaved_text = text;
         io.history.reset(ctx.session);   // the restored session is where undo starts
         ctx.app.status = warning.empty() ? "Restored the last session" : warning;
+        if (!dropped.empty()) {
+            fs::copy_file(io.autosave_file, kept, fs::copy_options::overwrite_existing, ec);
+            ctx.app.status = "⚠ Restored the last session, but " + dropped.front() +
+                             (dropped.size() > 1 ? " (and " + std::to_string(dropped.size() - 1) + " more)" : "") +
+                             ": that lab is at its defaults" + (ec ? "" : "; the file is kept as " + kept);
+        }
     } catch (const std::exception& e) {
-        const std::string kept = io.autosave_file + ".corrupt";
         fs::copy_file(io.autosave_file, kept, fs::copy_options::overwrite_existing, ec);
         ctx.app.status = std::string("⚠ The last session could not be restored (") + e.what() + ")" +
                          (ec ? "" : "; kept as " + kept);

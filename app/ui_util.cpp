@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <unordered_map>
 
@@ -27,8 +28,15 @@ std::string with_unicode_minus(const char* text) {
 
 // The messages of fields whose last typed value was refused, by slot. Display state of the
 // widgets, kept the way Dear ImGui keeps its own per-item state (by ID, for the app's life);
-// an entry goes when its field takes a valid value.
-std::unordered_map<ImGuiID, std::string> g_refused;
+// an entry goes when its field takes a valid value, or when the value it kept changed some
+// other way (a scene opened, undo, a key or button of the lab): then the message no longer says
+// what the field holds.
+struct Refused {
+    std::string message;
+    const double* value = nullptr;   // the value the message is about, and what it held then
+    double kept = 0.0;
+};
+std::unordered_map<ImGuiID, Refused> g_refused;
 
 }  // namespace
 
@@ -132,10 +140,15 @@ void flow_text(const std::string& text, const ImVec4& color, float width) {
 
 bool accept_number(ImGuiID slot, std::string_view name, bool changed, double edited, double& v,
                    const NumberRule& rule) {
-    if (!changed) return false;
+    if (!changed) {
+        const auto it = g_refused.find(slot);
+        if (it != g_refused.end() && it->second.value == &v && std::memcmp(&it->second.kept, &v, sizeof v) != 0)
+            g_refused.erase(it);
+        return false;
+    }
     const std::string problem = number_problem(name, edited, rule);
     if (!problem.empty()) {
-        g_refused[slot] = "✗ " + with_unicode_minus(problem.c_str()) + "; kept " + fmt_value(v);
+        g_refused[slot] = {"✗ " + with_unicode_minus(problem.c_str()) + "; kept " + fmt_value(v), &v, v};
         return false;
     }
     g_refused.erase(slot);
@@ -156,12 +169,12 @@ bool percent_slider(const char* label, double* p, const char* format, const char
 
 void field_message(ImGuiID slot, float width) {
     const auto it = g_refused.find(slot);
-    if (it != g_refused.end()) flow_text(it->second, kErrorText, width);
+    if (it != g_refused.end()) flow_text(it->second.message, kErrorText, width);
 }
 
 std::string field_message_text(ImGuiID slot) {
     const auto it = g_refused.find(slot);
-    return it != g_refused.end() ? it->second : std::string();
+    return it != g_refused.end() ? it->second.message : std::string();
 }
 
 }  // namespace normlab::ui

@@ -19,6 +19,7 @@
 #include "normlab/datasets.hpp"
 #include "normlab/eval.hpp"
 #include "normlab/fast_norm.hpp"
+#include "normlab/stats.hpp"
 #include "normlab/training.hpp"
 
 #include <nlohmann/json.hpp>
@@ -108,12 +109,6 @@ double ms_of(const std::function<void()>& fn) {
     const auto t0 = Clock::now();
     fn();
     return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-}
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 // One untimed round (page faults, thread pools, allocators, caches warm), then `reps` rounds in
@@ -333,6 +328,12 @@ int run_train_bench(const Options& opt) {
     }
     const auto steps = static_cast<int>(opt.integer("steps", 200, 1, 1000000));
     const auto reps = static_cast<int>(opt.integer("reps", 10, 1, 100000));
+    // Every step a trainer takes is kept in its history (a few doubles per layer): bound the run.
+    constexpr long kMaxTrainSteps = 2000000;
+    const long total_steps = (static_cast<long>(reps) + 1) * steps;
+    if (total_steps > kMaxTrainSteps)
+        throw InputError("--steps × (--reps + 1) = " + std::to_string(total_steps) + " is over " +
+                         std::to_string(kMaxTrainSteps) + " steps per trainer (each step is kept in its history)");
     const Dataset data = make_dataset(default_data_spec(kind));
 
     // One trainer per norm, at normlab-cli train's defaults, set never to evaluate (evaluations
@@ -341,7 +342,7 @@ int run_train_bench(const Options& opt) {
     std::vector<Timed> timed;
     for (Norm norm : kTrainNorms) {
         TrainConfig c = default_train_config(kind, norm);
-        c.steps = static_cast<int>(std::min<long>(INT_MAX - 1, (static_cast<long>(reps) + 1) * steps + 1));
+        c.steps = static_cast<int>(total_steps + 1);
         c.eval_every = INT_MAX;
         trainers.push_back(std::make_unique<Trainer>(data, c));
         Trainer* t = trainers.back().get();

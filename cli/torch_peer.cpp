@@ -64,11 +64,13 @@ std::unique_ptr<TorchPeer> TorchPeer::start(const std::string& python_arg, const
         ::close(in[0]), ::close(in[1]);
         return nullptr;
     }
-    std::signal(SIGPIPE, SIG_IGN);  // a child that died shows up as a failed write, not a signal
+    // While the peer lives, a child that died shows up as a failed write, not a signal.
+    void (*previous_sigpipe)(int) = std::signal(SIGPIPE, SIG_IGN);
     const pid_t pid = ::fork();
     if (pid < 0) {
         why = std::string("fork: ") + std::strerror(errno);
         for (int fd : {in[0], in[1], out[0], out[1]}) ::close(fd);
+        std::signal(SIGPIPE, previous_sigpipe);
         return nullptr;
     }
     if (pid == 0) {  // the child: stdin ← in, stdout → out, stderr inherited
@@ -83,9 +85,15 @@ std::unique_ptr<TorchPeer> TorchPeer::start(const std::string& python_arg, const
     ::close(out[1]);
     std::unique_ptr<TorchPeer> peer(new TorchPeer);
     peer->pid_ = pid;
+    peer->previous_sigpipe_ = previous_sigpipe;
     peer->to_child_ = in[1];
     peer->from_child_ = ::fdopen(out[0], "r");
     peer->command_ = python + " -u " + script + " --serve";
+    if (peer->from_child_ == nullptr) {
+        why = std::string("fdopen: ") + std::strerror(errno);
+        ::close(out[0]);
+        return nullptr;   // the destructor closes the child's stdin and reaps it
+    }
     try {
         const nlohmann::json reply = peer->request(hello);
         peer->version_ = reply.value("torch", "");
@@ -105,6 +113,7 @@ TorchPeer::~TorchPeer() {
         while (::waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
         }
     }
+    std::signal(SIGPIPE, previous_sigpipe_);
 }
 
 nlohmann::json TorchPeer::request(const nlohmann::json& req) {
@@ -115,7 +124,16 @@ nlohmann::json TorchPeer::request(const nlohmann::json& req) {
     const ssize_t n = ::getline(&line, &cap, from_child_);
     const std::string text = n > 0 ? std::string(line, static_cast<std::size_t>(n)) : std::string();
     std::free(line);
-    if (text.empty()) throw std::runtime_error("the PyTorch peer exited without replying");
+    if (text.empty()) {
+        // execvp failed in the child (_exit(127)): say that the Python could not be run.
+        int status = 0;
+        if (pid_ > 0 && ::waitpid(pid_, &status, 0) == pid_) {
+            pid_ = -1;
+            if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+                throw std::runtime_error("cannot run the Python for the PyTorch peer (not found or not executable)");
+        }
+        throw std::runtime_error("the PyTorch peer exited without replying");
+    }
     nlohmann::json reply = nlohmann::json::parse(text, nullptr, false);
     if (reply.is_discarded() || !reply.is_object())
         throw std::runtime_error("the PyTorch peer replied with something other than JSON: " + text.substr(0, 200));

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -48,6 +49,7 @@ private:
     std::FILE* from_child_ = nullptr;
     std::string version_, command_;
     int threads_ = 0;
+    void (*previous_sigpipe_)(int) = SIG_DFL;   // restored when the peer goes
 };
 
 }  // namespace normlab::cli

@@ -172,6 +172,41 @@ Scene parse_scene(std::string_view text, std::vector<std::string>* ignored) {
     return scene_from_json(j, ignored);
 }
 
+Scene parse_scene_keeping_labs(std::string_view text, std::vector<std::string>& dropped) {
+    try {
+        return parse_scene(text);
+    } catch (const InputError& whole) {
+        // Again: the scene without its labs, then each lab's section on its own.
+        json j;
+        try {
+            j = parse_json(text, "file");
+        } catch (const InputError&) {
+            throw whole;
+        }
+        const auto labs = j.is_object() ? j.find("labs") : j.end();
+        if (labs == j.end() || !labs->is_object()) throw whole;
+        const json sections = *labs;
+        *labs = json::object();
+        Scene scene;
+        try {
+            scene = scene_from_json(j);
+        } catch (const InputError&) {
+            throw whole;
+        }
+        for (const auto& item : sections.items()) {
+            Session trial = scene.session;
+            try {
+                session_from_json(json{{item.key(), item.value()}}, "labs", trial, nullptr);
+                scene.session = std::move(trial);
+            } catch (const InputError& e) {
+                dropped.emplace_back(e.what());
+            }
+        }
+        if (dropped.empty()) throw whole;   // no one section is to blame: refuse the whole
+        return scene;
+    }
+}
+
 void save_scene(const Scene& scene, const std::string& path) { write_file_atomically(path, scene_to_text(scene)); }
 
 namespace {

@@ -66,10 +66,6 @@ bool SceneReader::read(std::string_view key, double& out) {
     return true;
 }
 
-bool SceneReader::read(std::string_view key, double& out, double lo, double hi) {
-    return read(key, out, NumberRule{lo, hi});
-}
-
 bool SceneReader::read(std::string_view key, double& out, const NumberRule& rule) {
     double v = 0.0;
     if (!read(key, v)) return false;

@@ -8,6 +8,8 @@
 // [SECTION] Plots
 #include "normlab/training_lab.hpp"
 
+#include "normlab/stats.hpp"
+
 #include "normlab/scene_json.hpp"
 
 #include <algorithm>
@@ -450,17 +452,10 @@ Color training_norm_color(Norm norm) {
 }
 
 namespace {
-
-double median(std::vector<double> v) {
-    if (v.empty()) return 0.0;
-    const auto mid = v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2);
-    std::nth_element(v.begin(), mid, v.end());
-    return *mid;
-}
-
+double median_or_zero(const std::vector<double>& v) { return v.empty() ? 0.0 : median(v); }
 }  // namespace
 
-StepTime median_step_time(const TrainHistory& h) { return {median(h.norm_ms), median(h.other_ms)}; }
+StepTime median_step_time(const TrainHistory& h) { return {median_or_zero(h.norm_ms), median_or_zero(h.other_ms)}; }
 
 std::vector<double> compute_ms(const TrainHistory& h, int bin) {
     const std::size_t n = std::min(h.norm_ms.size(), h.other_ms.size());
@@ -720,7 +715,8 @@ Plot training_time_plot(const TrainingLabSnapshot& s, const std::vector<std::str
         }
     }
     if (highest > 0.0) p.y.max = 4.0 * highest;   // the legend's room above the curves (log scale)
-    if (!elsewhere.empty()) {
+    const bool dotted = std::any_of(p.series.begin(), p.series.end(), [](const Series& c) { return c.line == LineStyle::Dotted; });
+    if (dotted) {
         p.caption += " Dotted: the GPU lab's float32 kernels at this model's activation shape, forward and backward, "
                      "times its norm layers.";
     }

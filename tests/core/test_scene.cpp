@@ -339,6 +339,30 @@ TEST(RefusedSceneFile, TruncatedAtAnyPointIsNamedTruncated) {
     }
 }
 
+// The autosave's reading: a refused lab section costs that lab only (it keeps its defaults, the
+// message is kept); a file that is no scene at all is still refused whole.
+TEST(RefusedSceneFile, TheAutosaveKeepsTheLabsThatLoad) {
+    Session session;
+    session.gradients.sgd_steps = 77;
+    json j = scene_to_json(Scene{"t", "c", "gradients", session});
+    j["labs"]["explorer"]["eps"] = 0;   // allowed before NormLab's ranges, refused now
+    std::vector<std::string> dropped;
+    const Scene scene = parse_scene_keeping_labs(j.dump(), dropped);
+    ASSERT_EQ(dropped.size(), 1u);
+    EXPECT_EQ(dropped[0], "labs.explorer.eps = 0 is out of range (0, 1]");
+    EXPECT_EQ(scene.session.gradients.sgd_steps, 77);
+    EXPECT_EQ(scene.session.explorer.eps, ExplorerState{}.eps);
+    EXPECT_EQ(scene.lab, "gradients");
+    EXPECT_THROW(parse_scene(j.dump()), InputError);   // opening it as a scene still refuses it
+
+    for (const std::string& bad : {std::string("{\"format\": \"normlab-scene\", \"version\": 9}"), std::string("[1, 2"),
+                                  std::string("")}) {
+        std::vector<std::string> none;
+        EXPECT_THROW(parse_scene_keeping_labs(bad, none), InputError) << bad;
+        EXPECT_TRUE(none.empty());
+    }
+}
+
 TEST(RefusedSceneFile, NothingIsWrittenAndThePathIsNamed) {
     const TempDir dir;
     const std::string autosave = dir.file("autosave.json");

@@ -207,6 +207,19 @@ TEST(TrainingLab, WorkerPublishesExactlyTheStepsAskedFor) {
     EXPECT_EQ(w.advance(5), 60);   // nothing beyond the last step
 }
 
+// A run that plays to its end: wait_for(last step) returns once that step is published (the
+// worker marks the run done before it publishes; waiting returned early on that once).
+TEST(TrainingLab, WaitingForTheLastStepSeesItPublished) {
+    const TrainingLabState s = short_state(30);
+    for (int round = 0; round < 20; ++round) {
+        TrainingLabWorker w(s);
+        w.play(0.0);
+        ASSERT_TRUE(w.wait_for(30)) << "round " << round;
+        EXPECT_EQ(w.latest()->step, 30) << "round " << round;
+        EXPECT_TRUE(w.latest()->done());
+    }
+}
+
 TEST(TrainingLab, WorkerStopsCleanlyWhilePlaying) {
     TrainingLabState s = short_state(kTrainingMaxSteps);
     s.variants = {false, false, true, false, false, false};

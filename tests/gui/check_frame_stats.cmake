@@ -1,7 +1,8 @@
 # normlab --frames N --frame-stats [--all-labs]: the JSON DESIGN.md names, with numbers that make
 # sense (never a time limit: the machines are shared). Checks, for the whole run and each lab:
-# "frames" (N per lab), 0 < p50_ms ≤ p95_ms ≤ max_ms; "first_frame_ms" > 0; "renderer".
-#   cmake -DAPP=<normlab> -DXVFB=<xvfb-run> -DARGS=a|b -DFRAMES=N -DLABS=<count> -P check_frame_stats.cmake
+# "frames" (N per lab), 0 < p50_ms ≤ p95_ms ≤ max_ms; "first_frame_ms" > 0; "renderer"; the labs
+# listed: LABS of them when given (1 for --lab NAME), else (--all-labs) every lab, at least 2.
+#   cmake -DAPP=<normlab> -DXVFB=<xvfb-run> -DARGS=a|b -DFRAMES=N [-DLABS=<count>] -P check_frame_stats.cmake
 cmake_minimum_required(VERSION 3.25)
 string(REPLACE "|" ";" args "${ARGS}")
 execute_process(COMMAND ${XVFB} -a -s "-screen 0 1600x1000x24" "${APP}" ${args}
@@ -23,16 +24,18 @@ macro(check_summary json what frames)
   endif()
   message("${what}: p50 ${p50} ms, p95 ${p95} ms, max ${max} ms over ${n} frames")
 endmacro()
-math(EXPR total "${FRAMES} * ${LABS}")
+string(JSON count LENGTH "${out}" labs)
+if(DEFINED LABS AND NOT count EQUAL LABS)
+  message(FATAL_ERROR "${count} labs in the JSON, expected ${LABS}")
+elseif(count LESS 1 OR (NOT DEFINED LABS AND count LESS 2))
+  message(FATAL_ERROR "${count} labs in the JSON")
+endif()
+math(EXPR total "${FRAMES} * ${count}")
 check_summary("${out}" "all frames" ${total})
 string(JSON first GET "${out}" first_frame_ms)
 string(JSON renderer GET "${out}" renderer)
 if(NOT first GREATER 0 OR renderer STREQUAL "")
   message(FATAL_ERROR "first_frame_ms ${first}, renderer '${renderer}'")
-endif()
-string(JSON count LENGTH "${out}" labs)
-if(NOT count EQUAL LABS)
-  message(FATAL_ERROR "${count} labs in the JSON, expected ${LABS}")
 endif()
 math(EXPR last "${count} - 1")
 foreach(i RANGE ${last})

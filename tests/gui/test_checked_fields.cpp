@@ -117,5 +117,23 @@ TEST(AcceptNumber, NaNIsRefusedAndAnUnchangedWidgetChangesNothing) {
     ImGui::DestroyContext();
 }
 
+// A message says what the field kept: once the value changes another way (a scene opened, undo,
+// a lab's key), the message goes; a grid's other entries, sharing the slot, leave it alone.
+TEST(AcceptNumber, TheMessageGoesWhenTheKeptValueChangesAnotherWay) {
+    ImGui::CreateContext();
+    const ImGuiID slot = 777;
+    double x[2] = {1.0, 2.0};
+    EXPECT_FALSE(accept_number(slot, "x₁", true, 1e300, x[0], kExplorerEntryRule));
+    EXPECT_NE(field_message_text(slot), "");
+    EXPECT_FALSE(accept_number(slot, "x₂", false, x[1], x[1], kExplorerEntryRule));   // the grid's next entry
+    EXPECT_NE(field_message_text(slot), "") << "another entry of the grid drawn: the message stays";
+    EXPECT_FALSE(accept_number(slot, "x₁", false, x[0], x[0], kExplorerEntryRule));
+    EXPECT_NE(field_message_text(slot), "") << "the kept value unchanged: the message stays";
+    x[0] = 3.0;   // e.g. undo
+    EXPECT_FALSE(accept_number(slot, "x₁", false, x[0], x[0], kExplorerEntryRule));
+    EXPECT_EQ(field_message_text(slot), "");
+    ImGui::DestroyContext();
+}
+
 }  // namespace
 }  // namespace normlab::ui

@@ -36,7 +36,7 @@ std::string rule_number(double v);
 
 // Rules several labs share.
 inline constexpr NumberRule kAnyFinite{};                       // every finite number
-inline constexpr NumberRule kLabEpsRule{0.0, 1.0, true};        // ε ∈ (0, 1]: ε = 0 divides 0 by 0 on a constant input
+inline constexpr NumberRule kLabEpsRule{0.0, 1.0, true};        // ε ∈ (0, 1]: at ε = 0 the backward of a constant input is not finite
 inline constexpr NumberRule kFractionRule{0.0, 1.0, true};      // pRMSNorm's p ∈ (0, 1]
 
 }  // namespace normlab

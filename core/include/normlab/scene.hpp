@@ -69,6 +69,12 @@ std::string scene_to_text(const Scene& scene);
 //   `file is not valid JSON: parse error at line 2, column 5: …`.
 Scene parse_scene(std::string_view text, std::vector<std::string>* ignored = nullptr);
 
+// parse_scene for the autosave: when some labs' sections are refused (a value out of a range an
+// older NormLab allowed, say), those labs keep their defaults and `dropped` gets each one's
+// message, instead of the whole session being lost. A file that is not a scene (not JSON, wrong
+// format or version, a bad title or lab) still throws parse_scene's error.
+Scene parse_scene_keeping_labs(std::string_view text, std::vector<std::string>& dropped);
+
 // [SECTION] Files ---------------------------------------------------------------------------
 
 // Writes scene_to_text atomically (file_io.hpp: temp file, fsync, rename): readers see the

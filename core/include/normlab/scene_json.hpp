@@ -61,7 +61,6 @@ public:
 
     // Each read sets `out` when the key is present (and returns true), leaves it otherwise.
     bool read(std::string_view key, double& out);                          // a finite number
-    bool read(std::string_view key, double& out, double lo, double hi);    // … in [lo, hi] (hi may be +inf)
     bool read(std::string_view key, double& out, const NumberRule& rule);  // … that `rule` accepts
     bool read(std::string_view key, bool& out);
     bool read(std::string_view key, int& out, int lo, int hi);            // a whole number in [lo, hi]
