@@ -100,9 +100,6 @@ float slider_width(float right) {
     return std::max(6.0f * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x - right);
 }
 
-float button_width(const char* label) {
-    return ImGui::CalcTextSize(label).x + 2.0f * ImGui::GetStyle().FramePadding.x;
-}
 
 void draw_batch_section(InvarianceLabState& s, InvarianceUi& ui, const Fonts& fonts, float maps_h) {
     heading(fonts.heading, "Batch of cases");

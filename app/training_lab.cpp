@@ -238,29 +238,6 @@ void take_latest(TrainingUi& ui) {
 
 // [SECTION] Controls panel ------------------------------------------------------------------
 
-float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2.0f * ImGui::GetStyle().FramePadding.x; }
-
-// A log-scale slider of a double over its rule's range, its label inside the format ("%.0f
-// steps/s"); a typed value the rule refuses is not taken, and the message under it calls it `name`.
-void log_slider(const char* id, const char* name, double& v, const NumberRule& rule, const char* format, float width,
-                const char* help) {
-    ImGui::SetNextItemWidth(width);
-    checked_number(name, v, rule, [&](double* value) {
-        const bool changed = ImGui::SliderScalar(id, ImGuiDataType_Double, value, &rule.lo, &rule.hi, format,
-                                                 ImGuiSliderFlags_Logarithmic);
-        tooltip(help);
-        return changed;
-    });
-}
-
-// An int slider (log scale when `log`) whose format carries its name ("width %d"); a typed value
-// is clamped to [lo, hi].
-void int_slider(const char* id, int& v, int lo, int hi, const char* format, bool log, float width, const char* help) {
-    ImGui::SetNextItemWidth(width);
-    ImGui::SliderInt(id, &v, lo, hi, format, ImGuiSliderFlags_AlwaysClamp | (log ? ImGuiSliderFlags_Logarithmic : 0));
-    tooltip(help);
-}
-
 // Two items side by side: the width of each.
 float half_width() { return std::floor(0.5f * (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x)); }
 

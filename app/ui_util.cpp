@@ -157,6 +157,25 @@ bool accept_number(ImGuiID slot, std::string_view name, bool changed, double edi
     return moved;
 }
 
+float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2.0f * ImGui::GetStyle().FramePadding.x; }
+
+void log_slider(const char* id, const char* name, double& v, const NumberRule& rule, const char* format, float width,
+                const char* help) {
+    ImGui::SetNextItemWidth(width);
+    checked_number(name, v, rule, [&](double* value) {
+        const bool changed = ImGui::SliderScalar(id, ImGuiDataType_Double, value, &rule.lo, &rule.hi, format,
+                                                 ImGuiSliderFlags_Logarithmic);
+        tooltip(help);
+        return changed;
+    });
+}
+
+void int_slider(const char* id, int& v, int lo, int hi, const char* format, bool log, float width, const char* help) {
+    ImGui::SetNextItemWidth(width);
+    ImGui::SliderInt(id, &v, lo, hi, format, ImGuiSliderFlags_AlwaysClamp | (log ? ImGuiSliderFlags_Logarithmic : 0));
+    tooltip(help);
+}
+
 bool percent_slider(const char* label, double* p, const char* format, const char* help) {
     double percent = 100.0 * *p;
     const double lo = 1.0, hi = 100.0;

@@ -82,6 +82,19 @@ void field_message(ImGuiID slot, float width = 0.0f);
 // The slot's message as text ("" when it has none), for tests.
 std::string field_message_text(ImGuiID slot);
 
+// The width of a button labelled `label`, padding included (to fit a row beside it).
+float button_width(const char* label);
+
+// A log-scale slider of a double over its rule's range, whose format carries its name ("lr
+// %.3g"): a checked_number, so a value typed in (Ctrl+click) that the rule refuses is not taken,
+// and the message under it calls it `name`. `width` in pixels, `help` its tooltip.
+void log_slider(const char* id, const char* name, double& v, const NumberRule& rule, const char* format, float width,
+                const char* help);
+
+// An int slider over [lo, hi] (log scale when `log`) whose format carries its name ("%d layers");
+// a typed value is clamped to [lo, hi].
+void int_slider(const char* id, int& v, int lo, int hi, const char* format, bool log, float width, const char* help);
+
 // pRMSNorm's p, a fraction, on a log-scale slider in percent, 1% to 100% (`format` "%.2f %%");
 // `help` is its tooltip. Returns whether it changed *p (use with checked_number and kFractionRule:
 // a typed 0% or 150% is refused there).
