@@ -246,14 +246,8 @@ void draw_gain_bias_section(ExplorerState& s, const Fonts& fonts) {
 void draw_eps_section(ExplorerState& s, const Fonts& fonts) {
     heading(fonts, "ε (keeps the division finite)");
     ImGui::SetNextItemWidth(12.0f * ImGui::GetFontSize());
-    checked_number("ε", s.eps, kLabEpsRule, [](double* v) {
-        const double lo = 1e-12, hi = 1.0;
-        const bool changed =
-            ImGui::SliderScalar("ε", ImGuiDataType_Double, v, &lo, &hi, "%.1e", ImGuiSliderFlags_Logarithmic);
-        tooltip("ε, from 1e−12 to 1 on a log scale: negligible while mean(a²) ≫ ε; at small δ it breaks the "
-                "invariance.");
-        return changed;
-    });
+    eps_slider(s.eps, "ε, from 1e−12 to 1 on a log scale: negligible while mean(a²) ≫ ε; at small δ it breaks the "
+                      "invariance.");
     if (ImGui::RadioButton("inside √:  √(σ₀² + ε)", s.eps_mode == EpsMode::InsideSqrt)) {
         s.eps_mode = EpsMode::InsideSqrt;
     }

@@ -218,14 +218,8 @@ void draw_eps_section(GradientLabState& s, const Fonts& fonts) {
     const float button_w = ImGui::CalcTextSize(kActions[kBendEps].label).x + 2.0f * ImGui::GetStyle().FramePadding.x;
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - button_w - ImGui::CalcTextSize("ε").x -
                             2.0f * ImGui::GetStyle().ItemSpacing.x - ImGui::GetStyle().ItemInnerSpacing.x);
-    checked_number("ε", s.eps, kLabEpsRule, [](double* eps) {
-        const double lo = 1e-12, hi = 1.0;
-        const bool changed =
-            ImGui::SliderScalar("ε", ImGuiDataType_Double, eps, &lo, &hi, "%.1e", ImGuiSliderFlags_Logarithmic);
-        tooltip("ε of all three norms, from 10⁻¹² to 1 on a log scale. The slopes are ideal while ε ≪ (δσ₀)²; at small "
-                "δ with a larger ε the curves bend, because the denominator √((δσ₀)² + ε) stops shrinking with δ.");
-        return changed;
-    });
+    eps_slider(s.eps, "ε of all three norms, from 10⁻¹² to 1 on a log scale. The slopes are ideal while ε ≪ (δσ₀)²; at small "
+                      "δ with a larger ε the curves bend, because the denominator √((δσ₀)² + ε) stops shrinking with δ.");
     ImGui::SameLine();
     action_button(kActions[kBendEps], s);
     if (ImGui::RadioButton("inside √:  √(σ₀² + ε)", s.eps_mode == EpsMode::InsideSqrt)) s.eps_mode = EpsMode::InsideSqrt;

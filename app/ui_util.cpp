@@ -170,6 +170,16 @@ void log_slider(const char* id, const char* name, double& v, const NumberRule& r
     });
 }
 
+void eps_slider(double& eps, const char* help) {
+    checked_number("ε", eps, kLabEpsRule, [help](double* v) {
+        const double lo = 1e-12, hi = 1.0;
+        const bool changed =
+            ImGui::SliderScalar("ε", ImGuiDataType_Double, v, &lo, &hi, "%.1e", ImGuiSliderFlags_Logarithmic);
+        tooltip(help);
+        return changed;
+    });
+}
+
 void int_slider(const char* id, int& v, int lo, int hi, const char* format, bool log, float width, const char* help) {
     ImGui::SetNextItemWidth(width);
     ImGui::SliderInt(id, &v, lo, hi, format, ImGuiSliderFlags_AlwaysClamp | (log ? ImGuiSliderFlags_Logarithmic : 0));

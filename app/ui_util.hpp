@@ -91,6 +91,9 @@ float button_width(const char* label);
 void log_slider(const char* id, const char* name, double& v, const NumberRule& rule, const char* format, float width,
                 const char* help);
 
+// The labs' ε: a log-scale slider from 10⁻¹² to 1 labelled "ε", checked against kLabEpsRule.
+void eps_slider(double& eps, const char* help);
+
 // An int slider over [lo, hi] (log scale when `log`) whose format carries its name ("%d layers");
 // a typed value is clamped to [lo, hi].
 void int_slider(const char* id, int& v, int lo, int hi, const char* format, bool log, float width, const char* help);
