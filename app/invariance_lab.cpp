@@ -192,7 +192,7 @@ void draw_norm_section(InvarianceLabState& s, const Fonts& fonts) {
     const std::string k_text = "k = " + std::to_string(partial_k(s.data.W.rows(), s.spec.p, s.spec.rounding)) + " of " +
                                std::to_string(s.data.W.rows());
     ImGui::SetNextItemWidth(slider_width(ImGui::CalcTextSize(("p  " + k_text).c_str()).x + 2.0f * spacing));
-    checked_number("p", s.spec.p, kFractionRule, [](double* p) {
+    checked_number("p (1 = 100%)", s.spec.p, kFractionRule, [](double* p) {
         return percent_slider("p", p, "%.2f %%",
                               "pRMSNorm's p, 1% to 100%: the RMS is estimated from the first k = ⌈n·p⌉ summed inputs "
                               "only (6.25% in the paper).");

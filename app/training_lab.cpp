@@ -305,7 +305,7 @@ void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) 
             "learning rate, batch size and steps.");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(w);
-    checked_number("train ratio", s.data.train_ratio, kTrainingRatioRule, [](double* train_ratio) {
+    checked_number("train share (1 = 100%)", s.data.train_ratio, kTrainingRatioRule, [](double* train_ratio) {
         double ratio = 100.0 * *train_ratio;
         const double r_lo = 10.0, r_hi = 90.0;
         const bool changed = ImGui::SliderScalar("##ratio", ImGuiDataType_Double, &ratio, &r_lo, &r_hi, "train %.0f%%");
@@ -440,7 +440,7 @@ void draw_variants_section(TrainingLabState& s, const Fonts& fonts) {
     ImGui::BeginDisabled(!s.variants[kPrms]);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(k_text.c_str()).x -
                             ImGui::GetStyle().ItemSpacing.x);
-    checked_number("p", s.train.model.norm.p, kFractionRule, [](double* p) {
+    checked_number("p (1 = 100%)", s.train.model.norm.p, kFractionRule, [](double* p) {
         return percent_slider("##p", p, "pRMSNorm p = %.2f%%",
                               "pRMSNorm's p, 1% to 100% (log scale): the RMS is estimated from the first k = ⌈n·p⌉ of "
                               "the n units.");
