@@ -150,7 +150,7 @@ float action_buttons_width(ExplorerAction::Group group) {
     const ImGuiStyle& style = ImGui::GetStyle();
     float w = 0.0f;
     for (const ExplorerAction& action : kExplorerActions) {
-        if (action.group == group) w += ImGui::CalcTextSize(action.label).x + 2.0f * style.FramePadding.x + style.ItemSpacing.x;
+        if (action.group == group) w += button_width(action.label) + style.ItemSpacing.x;
     }
     return w;
 }

@@ -587,14 +587,9 @@ void draw_batch_section(GeometryLabState& s, GeometryUi& ui, const std::optional
     }
 
     heading(fonts.heading, "Shrink the inputs");
-    ImGui::SetNextItemWidth(-ImGui::CalcTextSize("s").x - style.ItemInnerSpacing.x);
-    checked_number("s", s.shrink, kGeometryShrinkRule, [](double* shrink) {
-        const bool changed = ImGui::SliderScalar("s", ImGuiDataType_Double, shrink, &kGeometryShrinkRule.lo,
-                                                 &kGeometryShrinkRule.hi, "%.4g", ImGuiSliderFlags_Logarithmic);
-        tooltip("The norms see s·x, s from 1e−4 to 1 on a log scale: both norms ignore the scale (the images stay) "
-                "until RMS(s·x) nears √ε, where ε pulls them inside the sphere.");
-        return changed;
-    });
+    log_slider("s", "s", s.shrink, kGeometryShrinkRule, "%.4g", -ImGui::CalcTextSize("s").x - style.ItemInnerSpacing.x,
+               "The norms see s·x, s from 1e−4 to 1 on a log scale: both norms ignore the scale (the images stay) "
+               "until RMS(s·x) nears √ε, where ε pulls them inside the sphere.");
 }
 
 void draw_gain_section(GeometryLabState& s, const Fonts& fonts) {
@@ -622,14 +617,9 @@ void draw_gain_section(GeometryLabState& s, const Fonts& fonts) {
 
 void draw_eps_section(GeometryLabState& s, const Fonts& fonts) {
     heading(fonts.heading, "ε (keeps the division finite)");
-    ImGui::SetNextItemWidth(-ImGui::CalcTextSize("ε").x - ImGui::GetStyle().ItemInnerSpacing.x);
-    checked_number("ε", s.eps, kGeometryEpsRule, [](double* eps) {
-        const bool changed = ImGui::SliderScalar("ε", ImGuiDataType_Double, eps, &kGeometryEpsRule.lo,
-                                                 &kGeometryEpsRule.hi, "%.1e", ImGuiSliderFlags_Logarithmic);
-        tooltip("ε from 1e−8 to 1 on a log scale: the image's length is √n·RMS(x)/√(RMS(x)² + ε), so inputs with "
-                "RMS(x) near √ε or below land inside the sphere.");
-        return changed;
-    });
+    log_slider("ε", "ε", s.eps, kGeometryEpsRule, "%.1e", -ImGui::CalcTextSize("ε").x - ImGui::GetStyle().ItemInnerSpacing.x,
+               "ε from 1e−8 to 1 on a log scale: the image's length is √n·RMS(x)/√(RMS(x)² + ε), so inputs with "
+               "RMS(x) near √ε or below land inside the sphere.");
     if (ImGui::RadioButton("inside √", s.eps_mode == EpsMode::InsideSqrt)) s.eps_mode = EpsMode::InsideSqrt;
     tooltip("Divide by √(RMS(x)² + ε) (PyTorch, Hugging Face, the paper's TensorFlow code; the default).");
     ImGui::SameLine();

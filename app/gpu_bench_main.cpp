@@ -10,6 +10,7 @@
 // surfaceless platform), needs no X server, and so measures the real GPU on a headless machine.
 // The JSON's "renderer" says which one ran.
 #include "gpu_lab.hpp"
+#include "ui_util.hpp"
 #include "gpu_sweep.hpp"
 
 #include <epoxy/egl.h>
@@ -101,12 +102,6 @@ int parse_bench_args(int argc, char** argv, BenchArgs& args) {
 }
 
 // [SECTION] A GL 4.3 context ----------------------------------------------------------------
-
-std::string glfw_error() {
-    const char* description = nullptr;
-    glfwGetError(&description);
-    return description != nullptr ? description : "no details";
-}
 
 // Runs `body` with a hidden GLFW window's GL 4.3 core context current; returns its exit code,
 // or 1 with one line on stderr when there is no display or no GL 4.3.

@@ -157,7 +157,7 @@ void draw_layer_section(LabContext& ctx) {
     tooltip(e.use_W ? "One case x (1×m) through a = W x with W (n×m), then the norm, gain g and bias b."
                     : "The Explorer has no W (a = x): here W = I, so that ∂L/∂W still exists.");
     const char* const edit = "Edit in the Explorer";
-    const float edit_w = ImGui::CalcTextSize(edit).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+    const float edit_w = button_width(edit);
     const float x_w = ImGui::GetContentRegionAvail().x - edit_w - ImGui::GetStyle().ItemSpacing.x;
     ImGui::AlignTextToFramePadding();
     ImGui::TextDisabled("%s", fitted_list("x = ", e.x, x_w).c_str());
@@ -215,7 +215,7 @@ void draw_loss_section(GradientLabState& s, GradientsUi& ui, const Fonts& fonts)
 
 void draw_eps_section(GradientLabState& s, const Fonts& fonts) {
     heading(fonts.heading, "ε (keeps the division finite)");
-    const float button_w = ImGui::CalcTextSize(kActions[kBendEps].label).x + 2.0f * ImGui::GetStyle().FramePadding.x;
+    const float button_w = button_width(kActions[kBendEps].label);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - button_w - ImGui::CalcTextSize("ε").x -
                             2.0f * ImGui::GetStyle().ItemSpacing.x - ImGui::GetStyle().ItemInnerSpacing.x);
     eps_slider(s.eps, "ε of all three norms, from 10⁻¹² to 1 on a log scale. The slopes are ideal while ε ≪ (δσ₀)²; at small "

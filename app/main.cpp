@@ -11,6 +11,7 @@
 #include "screenshot.hpp"
 #include "session_io.hpp"
 #include "theme_fonts.hpp"
+#include "ui_util.hpp"
 
 #include <normlab/eval.hpp>
 #include <normlab/scene.hpp>
@@ -251,12 +252,6 @@ int parse_args(int argc, char** argv, Options& opt) {
 }
 
 // [SECTION] Window and GL context -----------------------------------------------------------
-
-std::string glfw_error() {
-    const char* description = nullptr;
-    glfwGetError(&description);
-    return description != nullptr ? description : "no details";
-}
 
 // A core-profile window: GL 4.3 (the GPU lab's compute shaders), else 3.3 (all but the GPU lab);
 // each asked for with reset notification first (so that a lost context is noticed: ContextWatch
@@ -517,7 +512,7 @@ int main(int argc, char** argv) {
         std::fprintf(stderr,
                      "normlab: no display to open a window on (%s); run it in a virtual one: "
                      "xvfb-run -a normlab\n",
-                     glfw_error().c_str());
+                     ui::glfw_error().c_str());
         return 1;
     }
     int width = kWindowWidth, height = kWindowHeight;
@@ -531,7 +526,7 @@ int main(int argc, char** argv) {
     }
     GLFWwindow* window = create_window(width, height, opt.export_plot.empty());
     if (window == nullptr) {
-        std::fprintf(stderr, "normlab: cannot create an OpenGL 3.3 core window (%s)\n", glfw_error().c_str());
+        std::fprintf(stderr, "normlab: cannot create an OpenGL 3.3 core window (%s)\n", ui::glfw_error().c_str());
         glfwTerminate();
         return 1;
     }

@@ -157,6 +157,12 @@ bool accept_number(ImGuiID slot, std::string_view name, bool changed, double edi
     return moved;
 }
 
+std::string glfw_error() {
+    const char* description = nullptr;
+    glfwGetError(&description);
+    return description != nullptr ? description : "no details";
+}
+
 float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2.0f * ImGui::GetStyle().FramePadding.x; }
 
 void log_slider(const char* id, const char* name, double& v, const NumberRule& rule, const char* format, float width,

@@ -82,6 +82,9 @@ void field_message(ImGuiID slot, float width = 0.0f);
 // The slot's message as text ("" when it has none), for tests.
 std::string field_message_text(ImGuiID slot);
 
+// GLFW's description of its last error, "no details" when it gave none (for one-line messages).
+std::string glfw_error();
+
 // The width of a button labelled `label`, padding included (to fit a row beside it).
 float button_width(const char* label);
 
