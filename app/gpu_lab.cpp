@@ -227,7 +227,9 @@ void draw_sweep_section(LabContext& ctx, GpuRunner* runner) {
         tooltip("Stop; what was measured so far stays on screen.");
         ImGui::SameLine();
         ImGui::ProgressBar(static_cast<float>(ui.sweep->progress()), ImVec2(-1.0f, 0.0f));
+        ImGui::PushTextWrapPos(0.0f);  // "GPU RMSNorm forward at 1024 × 4096 (warm-up)" is wider than the panel
         ImGui::TextDisabled("%s", ui.sweep->status().c_str());
+        ImGui::PopTextWrapPos();
     }
 }
 
