@@ -16,9 +16,11 @@
 //   RMSNorm             rstd = 1/sqrt((1/C) Σ_j x_j² + ε),                   y = x·rstd ⊙ g (+ b)
 // The forwards cache mean and rstd for the backwards (as llm.c's layernorm_forward does).
 //
-// Memory traffic, which is all that limits these kernels on a CPU: a forward reads x and writes y
-// (8 bytes per element), a backward reads x and dy and writes dx (12 bytes per element); g, b,
-// mean, rstd, dg, db are one row or one column and stay in cache. Each row is read from DRAM once
+// Memory traffic is what limits these kernels wherever memory is slower than a core (where one
+// core can stream ~50 GB/s, its own work and L2 → L1 traffic limit it first; docs/BENCHMARKS.md
+// measures both). A forward reads x and writes y (8 bytes per element), a backward reads x and dy
+// and writes dx (12 bytes per element); g, b, mean, rstd, dg, db are one row or one column and
+// stay in cache. Each row is read from DRAM once
 // and kept in L1/L2 for the kernel's later pass over it (on the AVX2 path, row r + 1 is read and
 // summed in the same sweep that writes row r); outputs of kStreamingThresholdBytes or more are
 // written with non-temporal (streaming) stores that bypass the cache and skip the
