@@ -307,6 +307,26 @@ void draw_model_section(DepthLabState& s, const Fonts& fonts) {
     ImGui::Checkbox("λ", &s.residual_scale);
     tooltip("NormFormer only: a learned per-dimension scale λ (init 1) on the FFN's residual, x = λ ⊙ x + FFN(LN(x)) "
             "(off in the paper's main runs).");
+
+    // How every linear weight W (n_out×n_in) is drawn; embeddings N(0, 1), biases 0 either way.
+    const struct {
+        TransformerInit init;
+        const char* help;
+    } inits[] = {{TransformerInit::Uniform,
+                  "Every linear weight W (n_out × n_in) from U(−1/√n_in, 1/√n_in), variance 1/(3 n_in): PyTorch's "
+                  "nn.Linear default, and normlab-cli depth's. The runs start again."},
+                 {TransformerInit::Xavier,
+                  "Xavier (Glorot & Bengio 2010, uniform): every linear weight W (n_out × n_in) from "
+                  "U(±√(6/(n_in + n_out))), variance 2/(n_in + n_out). The init Xiong et al. 2020 assume when they "
+                  "show Post-LN's later layers getting the larger gradients (normlab-cli depth --init xavier). The "
+                  "runs start again."}};
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("init:");
+    for (const auto& i : inits) {
+        ImGui::SameLine();
+        if (ImGui::RadioButton(std::string(display_name(i.init)).c_str(), s.init == i.init)) s.init = i.init;
+        tooltip(i.help);
+    }
 }
 
 void draw_training_section(DepthLabState& s, const Fonts& fonts) {

@@ -23,6 +23,7 @@ inline constexpr LabInfo kDepthInfo{
     "NormFormer (Shleifer et al. 2021):  h = x + LN(Attn_γ(LN(x))),  out = λ ⊙ h + W₂ LN(GELU(W₁ LN(h)))\n"
     "    Attn_γ: a learned scale γᵢ per head before the output projection; λ optional (off by default)\n"
     "LN is LayerNorm (a − μ)/σ or RMSNorm a / RMS(a) (RMSNorm paper, eq. 2–4), with gain g and bias b\n"
+    "Init of every linear W (n_out × n_in): uniform U(±1/√n_in) (PyTorch's nn.Linear) or Xavier U(±√(6/(n_in + n_out)))\n"
     "Per-layer measure (NormFormer, Fig. 2):  g_l = mean_ij |∂L/∂W₂|_ij of layer l's FFN output weights,\n"
     "    averaged over the first N steps;  first ÷ last = g_1 / g_L\n"
     "Loss: cross-entropy over the scored positions (sort, copy: the answer digits; text: every symbol)\n"

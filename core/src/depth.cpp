@@ -51,6 +51,7 @@ DepthConfig default_depth_config(TaskKind task, NormPlacement placement, Norm no
     c.model.norm.norm = norm;
     c.model.norm.eps = 1e-5;
     c.model.residual_scale = false;
+    c.model.init = TransformerInit::Uniform;
     c.optimizer.kind = OptimizerKind::Adam;
     c.optimizer.lr = 1e-3;
     c.steps = 50;

@@ -34,10 +34,11 @@ using Index = Eigen::Index;
 bool operator==(const DepthLabState& a, const DepthLabState& b) {
     return a.task == b.task && a.text_path == b.text_path && a.placements == b.placements && a.norm == b.norm &&
            a.layers == b.layers && a.width == b.width && a.heads == b.heads && a.residual_scale == b.residual_scale &&
-           a.steps == b.steps && a.lr == b.lr && a.seed == b.seed && a.measure_steps == b.measure_steps &&
-           a.evolution == b.evolution && a.sweep_lr_min == b.sweep_lr_min && a.sweep_lr_max == b.sweep_lr_max &&
-           a.sweep_points == b.sweep_points && a.sweep_steps == b.sweep_steps && a.prompt == b.prompt &&
-           a.temperature == b.temperature && a.sample_lines == b.sample_lines && a.sample_seed == b.sample_seed;
+           a.init == b.init && a.steps == b.steps && a.lr == b.lr && a.seed == b.seed &&
+           a.measure_steps == b.measure_steps && a.evolution == b.evolution && a.sweep_lr_min == b.sweep_lr_min &&
+           a.sweep_lr_max == b.sweep_lr_max && a.sweep_points == b.sweep_points && a.sweep_steps == b.sweep_steps &&
+           a.prompt == b.prompt && a.temperature == b.temperature && a.sample_lines == b.sample_lines &&
+           a.sample_seed == b.sample_seed;
 }
 
 namespace {
@@ -47,6 +48,8 @@ constexpr std::array<TaskKind, 3> kTasks{TaskKind::Sort, TaskKind::Copy, TaskKin
 constexpr std::array<std::string_view, kDepthPlacementCount> kPlacementNames{"postln", "preln", "normformer"};
 constexpr std::array<std::string_view, 2> kNormNames{"layernorm", "rmsnorm"};
 constexpr std::array<Norm, 2> kNorms{Norm::LayerNorm, Norm::RMSNorm};
+constexpr std::array<std::string_view, 2> kInitNames{"uniform", "xavier"};
+constexpr std::array<TransformerInit, 2> kInits{TransformerInit::Uniform, TransformerInit::Xavier};
 constexpr std::array<std::string_view, kDepthPlacementCount + 1> kEvolutionNames{"postln", "preln", "normformer",
                                                                                  "ratio"};
 constexpr std::array<int, kDepthPlacementCount + 1> kEvolutionValues{0, 1, 2, kDepthEvolutionRatio};
@@ -74,6 +77,7 @@ nlohmann::json state_to_json(const DepthLabState& s) {
             {"width", s.width},
             {"heads", s.heads},
             {"residual_scale", s.residual_scale},
+            {"init", std::string(to_string(s.init))},
             {"steps", s.steps},
             {"lr", s.lr},
             {"seed", s.seed},
@@ -100,6 +104,7 @@ void state_from_json(SceneReader& in, DepthLabState& s) {
     if (in.read("heads", s.heads, kDepthHeads.front(), kDepthHeads.back()) && !one_of(s.heads, kDepthHeads))
         in.fail("heads", "= " + std::to_string(s.heads) + " is not one of " + choices_text(kDepthHeads));
     in.read("residual_scale", s.residual_scale);
+    in.read_choice("init", s.init, kInitNames, kInits);   // absent (older files): uniform
     in.read("steps", s.steps, kDepthMinSteps, kDepthMaxSteps);
     in.read("lr", s.lr, kDepthLrRule);
     in.read("seed", s.seed);
@@ -135,6 +140,7 @@ DepthConfig depth_run_config(const DepthLabState& s, int p) {
     c.model.width = s.width;
     c.model.heads = s.heads;
     c.model.residual_scale = s.residual_scale && placement == NormPlacement::NormFormer;
+    c.model.init = s.init;
     c.optimizer.lr = s.lr;
     c.steps = s.steps;
     c.eval_every = kDepthMaxSteps + 1;   // after the last step only
@@ -161,18 +167,18 @@ bool same_run(const DepthConfig& a, const DepthConfig& b) {
            ta.text_path == tb.text_path && ta.units == tb.units && ta.context == tb.context &&
            ta.validation_fraction == tb.validation_fraction && ma.layers == mb.layers && ma.width == mb.width &&
            ma.heads == mb.heads && ma.placement == mb.placement && ma.residual_scale == mb.residual_scale &&
-           na.norm == nb.norm && na.eps == nb.eps && na.eps_mode == nb.eps_mode && oa.kind == ob.kind &&
-           oa.lr == ob.lr && oa.momentum == ob.momentum && oa.beta1 == ob.beta1 && oa.beta2 == ob.beta2 &&
-           oa.adam_eps == ob.adam_eps && a.batch_size == b.batch_size && a.eval_cases == b.eval_cases &&
-           a.seed == b.seed;
+           ma.init == mb.init && na.norm == nb.norm && na.eps == nb.eps && na.eps_mode == nb.eps_mode &&
+           oa.kind == ob.kind && oa.lr == ob.lr && oa.momentum == ob.momentum && oa.beta1 == ob.beta1 &&
+           oa.beta2 == ob.beta2 && oa.adam_eps == ob.adam_eps && a.batch_size == b.batch_size &&
+           a.eval_cases == b.eval_cases && a.seed == b.seed;
 }
 
 // The sweep's settings: everything but the main runs' steps, learning rate and the display.
 bool same_sweep(const DepthLabState& a, const DepthLabState& b) {
     return a.task == b.task && a.text_path == b.text_path && a.placements == b.placements && a.norm == b.norm &&
            a.layers == b.layers && a.width == b.width && a.heads == b.heads && a.residual_scale == b.residual_scale &&
-           a.seed == b.seed && a.sweep_lr_min == b.sweep_lr_min && a.sweep_lr_max == b.sweep_lr_max &&
-           a.sweep_points == b.sweep_points && a.sweep_steps == b.sweep_steps;
+           a.init == b.init && a.seed == b.seed && a.sweep_lr_min == b.sweep_lr_min &&
+           a.sweep_lr_max == b.sweep_lr_max && a.sweep_points == b.sweep_points && a.sweep_steps == b.sweep_steps;
 }
 
 bool same_samples(const DepthLabState& a, const DepthLabState& b) {
@@ -621,7 +627,7 @@ std::optional<double> measured_ratio(const DepthLabSnapshot& s, int p) {
 
 namespace {
 
-constexpr const char* kXiong = "Xiong et al. 2020: at initialization (mean-field theory)";
+constexpr const char* kXiong = "Xiong et al. 2020: at initialization, Xavier init (mean-field theory)";
 constexpr const char* kShleifer = "Shleifer et al. 2021, Fig. 2: language models of 125 M–2.7 B parameters, pretraining";
 constexpr const char* kShleiferLr = "Shleifer et al. 2021: language models of 125 M parameters and more";
 
@@ -660,6 +666,10 @@ DepthClaim ratio_claim(const DepthLabSnapshot& s, int p, bool below_one) {
     c.claim = below_one ? name + ": later layers get larger gradients (first ÷ last < 1)"
                         : name + ": early layers get much larger gradients (first ÷ last > 1)";
     c.source = below_one ? kXiong : kShleifer;
+    // Xiong et al.'s analysis assumes Xavier init: say whether the runs here use it.
+    if (below_one)
+        c.source += s.state.init == TransformerInit::Xavier ? "; here: Xavier init too"
+                                                            : "; here: uniform ±1/√n init";
     if (s.state.layers < 2) {
         c.measured = "needs 2 layers or more";
         return c;
@@ -752,6 +762,7 @@ std::string depth_conditions(const DepthLabSnapshot& s) {
         out += dot + buf;
     }
     if (st.residual_scale && st.placements[2]) out += dot + "NormFormer with λ";
+    if (st.init != TransformerInit::Uniform) out += dot + std::string(display_name(st.init)) + " init";
     return out;
 }
 

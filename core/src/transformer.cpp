@@ -48,6 +48,36 @@ std::optional<NormPlacement> parse_norm_placement(std::string_view name) {
     return std::nullopt;
 }
 
+std::string_view to_string(TransformerInit init) {
+    switch (init) {
+        case TransformerInit::Uniform: return "uniform";
+        case TransformerInit::Xavier: return "xavier";
+    }
+    return "unknown";
+}
+
+std::string_view display_name(TransformerInit init) {
+    switch (init) {
+        case TransformerInit::Uniform: return "uniform ±1/√n";
+        case TransformerInit::Xavier: return "Xavier";
+    }
+    return "unknown";
+}
+
+std::optional<TransformerInit> parse_transformer_init(std::string_view name) {
+    for (TransformerInit i : kAllTransformerInits)
+        if (to_string(i) == name) return i;
+    return std::nullopt;
+}
+
+double init_limit(TransformerInit init, Index n_in, Index n_out) {
+    switch (init) {
+        case TransformerInit::Uniform: return 1.0 / std::sqrt(static_cast<double>(n_in));
+        case TransformerInit::Xavier: return std::sqrt(6.0 / static_cast<double>(n_in + n_out));
+    }
+    throw std::invalid_argument("unknown transformer init");
+}
+
 std::string validate(const TransformerConfig& c) {
     const auto range = [](const std::string& what, long long v, long long lo, long long hi) {
         return what + " " + std::to_string(v) + " is out of range [" + std::to_string(lo) + ", " +
@@ -340,8 +370,8 @@ Transformer::Transformer(const TransformerConfig& config, std::uint64_t seed)
             // N(0, 1), entry by entry in column-major order
             for (Index i = 0; i < p->value.size(); ++i) p->value.data()[i] = rng.normal();
         } else if (p->name.size() > 2 && p->name.compare(p->name.size() - 2, 2, ".W") == 0) {
-            // U(−1/√n_in, 1/√n_in)
-            const double a = 1.0 / std::sqrt(static_cast<double>(p->value.cols()));
+            // W is n_out×n_in: Uniform U(−1/√n_in, 1/√n_in), Xavier U(±√(6/(n_in + n_out)))
+            const double a = init_limit(config.init, p->value.cols(), p->value.rows());
             for (Index i = 0; i < p->value.size(); ++i) p->value.data()[i] = rng.uniform(-a, a);
         }
     }

@@ -97,6 +97,8 @@ Session unusual_session() {
     geo.eps_mode = EpsMode::AddToRms;
     geo.shrink = 0.001;
     geo.seed = 99;
+
+    s.depth.init = TransformerInit::Xavier;
     return s;
 }
 
@@ -169,6 +171,8 @@ TEST(SceneRoundTrip, SaveThenOpenReproducesEveryLabExactly) {
     EXPECT_EQ(g1.shrink, g0.shrink);
     EXPECT_EQ(g1.seed, g0.seed);
     EXPECT_EQ(g1.eps_mode, EpsMode::AddToRms);
+    EXPECT_EQ(after.session.depth.init, TransformerInit::Xavier);
+    EXPECT_TRUE(after.session.depth == before.session.depth);
 }
 
 TEST(SceneRoundTrip, TheDefaultSessionToo) {
@@ -205,6 +209,20 @@ TEST(SceneDefaults, MissingSectionsAndKeysKeepTheDefaults) {
     want.sgd_steps = 12;
     EXPECT_TRUE(one.session.gradients == want);
     EXPECT_EQ(session_to_json(one.session).at("explorer"), session_to_json(Session{}).at("explorer"));
+}
+
+// The depth lab's init: absent (files from before it existed) is the uniform ±1/√n_in draw.
+TEST(SceneDefaults, DepthInitIsUniformUnlessNamed) {
+    const Scene old_file = parse_scene(scene_text_with(R"({"depth": {"layers": 4}})"));
+    EXPECT_EQ(old_file.session.depth.init, TransformerInit::Uniform);
+    EXPECT_EQ(old_file.session.depth.layers, 4);
+    EXPECT_EQ(session_to_json(Session{}).at("depth").at("init"), "uniform");
+    for (TransformerInit init : kAllTransformerInits) {
+        const std::string name(to_string(init));
+        const Scene s = parse_scene(scene_text_with(R"({"depth": {"init": ")" + name + R"("}})"));
+        EXPECT_EQ(s.session.depth.init, init) << name;
+        EXPECT_EQ(session_to_json(s.session).at("depth").at("init"), name);
+    }
 }
 
 TEST(SceneDefaults, ExplorerShapesFollowTheKeysGiven) {
@@ -299,6 +317,10 @@ std::vector<BadScene> bad_scenes() {
          "labs.depth.sweep_lr_max must be larger than sweep_lr_min (0.1)"},
         {"depth_task", labs(R"({"depth": {"task": "translate"}})"),
          "labs.depth.task is \"translate\", expected one of: sort, copy, text"},
+        {"depth_init", labs(R"({"depth": {"init": "glorot"}})"),
+         "labs.depth.init is \"glorot\", expected one of: uniform, xavier"},
+        {"depth_init_number", labs(R"({"depth": {"init": 1}})"),
+         "labs.depth.init is not a string (got number 1)"},
         {"geometry_dim", labs(R"({"geometry": {"points": [[1, 2, 3, 4]]}})"),
          "labs.geometry.points has 4 coordinates per point, expected 2 or 3"},
         {"geometry_far", labs(R"({"geometry": {"points": [[1, 2, 3], [0, 9, 0]]}})"),

@@ -46,7 +46,7 @@ double loss_of(Transformer& model, const Tokens& x, const Tokens& y) {
 // ‖fd − analytic‖ / max(‖fd‖, ‖analytic‖) < 1e-6 (or both below 1e-9 in absolute terms).
 void check_gradients(const TransformerConfig& config, std::uint64_t seed) {
     SCOPED_TRACE(std::string(to_string(config.placement)) + "/" + std::string(to_string(config.norm.norm)) +
-                 (config.residual_scale ? "/λ" : ""));
+                 (config.residual_scale ? "/λ" : "") + "/" + std::string(to_string(config.init)));
     Transformer model(config, seed);
     Rng rng(seed + 100);
     // Gains, biases, head scales and λ away from 1 and 0, so that their gradients and effect are checked too.
@@ -86,6 +86,16 @@ TEST(Transformer, BackwardMatchesFiniteDifferencesWithNormFormersResidualScale) 
         c.residual_scale = true;
         c.heads = 4;  // d_h = 2
         check_gradients(c, 21);
+    }
+}
+
+// Xavier's larger weights (for the FFN, √(6/5d) against 1/√d) through every placement.
+TEST(Transformer, BackwardMatchesFiniteDifferencesWithXavierInit) {
+    std::uint64_t seed = 31;
+    for (NormPlacement placement : kAllNormPlacements) {
+        TransformerConfig c = small_config(placement, Norm::LayerNorm);
+        c.init = TransformerInit::Xavier;
+        check_gradients(c, seed++);
     }
 }
 

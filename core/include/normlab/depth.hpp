@@ -57,7 +57,8 @@ struct DepthConfig {
 
 // normlab-cli depth's defaults (its --help lists them):
 //   sort of 6 digits 0–9 (text: the bundled text, code points, context 32), 6 layers, width 64,
-//   4 heads, the given placement and norm (ε = 1e-5), no residual scale; Adam lr 1e-3
+//   4 heads, the given placement and norm (ε = 1e-5), no residual scale, linear weights
+//   U(±1/√n_in) (TransformerInit::Uniform; --init xavier for Glorot's); Adam lr 1e-3
 //   (β = 0.9, 0.999), batch 32, 50 steps, evaluation after the last step on 256 held-out cases.
 DepthConfig default_depth_config(TaskKind task, NormPlacement placement, Norm norm = Norm::LayerNorm,
                                  std::uint64_t seed = 1);

@@ -83,6 +83,7 @@ struct DepthLabState {
     int width = 64;                    // d, one of kDepthWidths
     int heads = 4;                     // H, one of kDepthHeads
     bool residual_scale = false;       // NormFormer's learned λ on the FFN residual
+    TransformerInit init = TransformerInit::Uniform;   // linear weights: U(±1/√n_in), or Xavier (Xiong et al.'s)
     // Training: Adam (β = 0.9, 0.999), batch 32.
     int steps = 100;                   // per run, kDepthMinSteps..kDepthMaxSteps
     double lr = 1e-3;                  // kDepthMinLr..kDepthMaxLr
@@ -115,7 +116,7 @@ std::vector<double> depth_sweep_lrs(const DepthLabState& state);
 // [SECTION] Runs ----------------------------------------------------------------------------
 
 // Placement p's run: default_depth_config (normlab-cli depth's numbers) with the state's task,
-// model, steps, learning rate and seed; residual scale λ for NormFormer only. Evaluation on the
+// model (init included), steps, learning rate and seed; residual scale λ for NormFormer only. Evaluation on the
 // 256 held-out cases after the last step only. The same settings give `normlab-cli depth` the
 // same numbers, bit for bit.
 DepthConfig depth_run_config(const DepthLabState& state, int p);
@@ -308,12 +309,14 @@ enum class DepthVerdict { Holds, DoesNotHold, NotYet };
 // settings, and whether the statement holds here.
 struct DepthClaim {
     std::string claim;        // "Post-LN: later layers get larger gradients (first ÷ last < 1)"
-    std::string source;       // "Xiong et al. 2020: at initialization (mean-field theory)"
+    std::string source;       // "Xiong et al. 2020: at initialization, Xavier init (mean-field theory);
+                              //  here: uniform ±1/√n init" (the Post-LN row: the init in use)
     std::string measured;     // "first ÷ last = 1.42 (steps 1–50)"
     DepthVerdict verdict = DepthVerdict::NotYet;
 };
 
-// The four claims the lab checks, in order: Post-LN first ÷ last < 1 (Xiong et al. 2020);
+// The four claims the lab checks, in order: Post-LN first ÷ last < 1 (Xiong et al. 2020, whose
+// source line also says whether the runs use the paper's Xavier init or the uniform ±1/√n one);
 // Pre-LN first ÷ last > 1 (Shleifer et al. 2021, Fig. 2); NormFormer more even than Pre-LN,
 // |log(first ÷ last)| smaller (ibid.); NormFormer diverges at a larger learning rate than
 // Pre-LN in the sweep (ibid.). NotYet while a run it needs is not trained or shown, or the
@@ -322,6 +325,7 @@ std::vector<DepthClaim> depth_claims(const DepthLabSnapshot& s);
 
 // The settings the numbers were measured under, in one line: "6 layers · width 64 · 4 heads ·
 // LayerNorm · sort of 6 digits · Adam lr 0.001 · batch 32 · seed 1 · 0.30 M parameters".
+// A non-default init is named too: "… · Xavier init".
 std::string depth_conditions(const DepthLabSnapshot& s);
 
 // first ÷ last of placement p over its first min(measure_steps, steps done) steps; nullopt when

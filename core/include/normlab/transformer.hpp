@@ -1,6 +1,7 @@
 // NormLab core: the depth lab's small decoder-only transformer (forward and analytic backward).
 //
 // [SECTION] Placements   — Post-LN, Pre-LN, NormFormer (where the norms sit in a block)
+// [SECTION] Initialization — how the linear weights W are drawn: uniform ±1/√n_in or Xavier
 // [SECTION] Configuration — sizes, norm, NormFormer's options; validate()
 // [SECTION] Attention    — causal multi-head self-attention (with NormFormer's head scales)
 // [SECTION] Block        — attention and GELU feed-forward sub-blocks with residual connections
@@ -54,6 +55,27 @@ std::string_view to_string(NormPlacement placement);       // "postln" | "preln"
 std::string_view display_name(NormPlacement placement);    // "Post-LN" | "Pre-LN" | "NormFormer"
 std::optional<NormPlacement> parse_norm_placement(std::string_view name);
 
+// [SECTION] Initialization ------------------------------------------------------------------
+
+// How every linear weight matrix W (a parameter named "*.W": DenseLayer's W, n_out×n_in, z = x Wᵀ + c)
+// is drawn; embeddings are N(0, 1) and biases 0 either way. Both are uniform, U(−a, a), variance a²/3:
+//   Uniform  a = 1/√n_in                 variance 1/(3 n_in)         PyTorch's nn.Linear default
+//   Xavier   a = √(6/(n_in + n_out))     variance 2/(n_in + n_out)   Glorot & Bengio 2010, "uniform";
+//            the initialization Xiong et al. 2020 assume in their Post-LN / Pre-LN gradient analysis
+// (n_in the columns of W, n_out its rows.) The matrices, n_out×n_in: attention W_qkv 3d×d (Xavier
+// takes the fused matrix whole, n_out = 3d, as PyTorch's nn.MultiheadAttention does with its
+// in_proj_weight), W_O d×d, FFN W₁ 4d×d, W₂ d×4d, output head V×d.
+enum class TransformerInit { Uniform, Xavier };
+
+inline constexpr TransformerInit kAllTransformerInits[] = {TransformerInit::Uniform, TransformerInit::Xavier};
+
+std::string_view to_string(TransformerInit init);        // "uniform" | "xavier"
+std::string_view display_name(TransformerInit init);     // "uniform ±1/√n" | "Xavier"
+std::optional<TransformerInit> parse_transformer_init(std::string_view name);
+
+// a of U(−a, a) for an n_out×n_in weight matrix under `init` (the table above).
+double init_limit(TransformerInit init, Eigen::Index n_in, Eigen::Index n_out);
+
 // [SECTION] Configuration -------------------------------------------------------------------
 
 struct TransformerConfig {
@@ -65,6 +87,7 @@ struct TransformerConfig {
     NormPlacement placement = NormPlacement::PreLN;
     NormSpec norm{Norm::LayerNorm, 1e-5}; // layernorm or rmsnorm; every norm has learned g and b
     bool residual_scale = false;          // NormFormer only: learned λ (d, init 1) on the FFN residual
+    TransformerInit init = TransformerInit::Uniform;   // how the linear weights W are drawn
 };
 
 inline constexpr int kMinLayers = 1, kMaxLayers = 12;
@@ -153,8 +176,11 @@ class Transformer {
 public:
     // Initial values from an Rng with this seed, in construction order (deterministic):
     //   token and position embeddings  N(0, 1)                     (PyTorch's nn.Embedding)
-    //   every linear W (n_out×n_in)     U(−1/√n_in, 1/√n_in)       (PyTorch's nn.Linear)
+    //   every linear W (n_out×n_in)     config.init:
+    //     Uniform (default)             U(−1/√n_in, 1/√n_in)       (PyTorch's nn.Linear)
+    //     Xavier                        U(±√(6/(n_in + n_out)))    (Glorot & Bengio 2010; Xiong et al. 2020)
     //   linear biases 0; norm g = 1, b = 0; head scales γ = 1; residual scales λ = 1.
+    // Both inits draw the same uniforms in the same order: only their scale differs.
     // Throws std::invalid_argument when validate(config) is not empty.
     Transformer(const TransformerConfig& config, std::uint64_t seed);
 
