@@ -14,7 +14,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <initializer_list>
 #include <limits>
+#include <optional>
 
 namespace normlab {
 
@@ -802,28 +804,42 @@ bool bars_at_integers(const Plot& plot) {
     return any;
 }
 
-// Counts how much of the visible data a candidate legend box would hide.
-double coverage(const Plot& plot, const Viewport& view, const Rect& box) {
+// Counts how much of the visible data a legend box would hide: line segments that cross it
+// (a segment passing through counts, not only its vertices), markers and bars that touch it,
+// annotation points (×3). Lines and markers count from half their stroke width / marker size
+// away, times k, the factor the style was scaled by, as the renderers draw them. Counting stops
+// once it reaches `enough` (the best corner so far: this one cannot beat it).
+double coverage(const Plot& plot, const Viewport& view, const Rect& box, double k,
+                double enough = std::numeric_limits<double>::infinity()) {
     double hits = 0.0;
-    for (std::size_t k = 0; k < plot.series.size(); ++k) {
-        const Series& s = plot.series[k];
-        if (!s.visible) continue;
-        if (s.kind == SeriesKind::Line)
-            for (const auto& line : series_polylines(s, view))
-                for (std::size_t i = 1; i < line.size(); ++i) {
-                    Point2 a = line[i - 1], b = line[i];
-                    if (clip_segment(a, b, box)) hits += 1.0;
-                }
-        if (s.kind == SeriesKind::Bars) {
-            for (const Rect& r : series_bars(plot, k, view))
-                if (r.x0 < box.x1 && r.x1 > box.x0 && r.y0 < box.y1 && r.y1 > box.y0) hits += 1.0;
-        } else {
-            for (const Point2& p : series_markers(s, view))
-                if (box.contains(p)) hits += 1.0;
-        }
-    }
     for (const Annotation& a : plot.annotations)
         if (box.contains(view.to_px({a.x, a.y}))) hits += 3.0;
+    for (std::size_t j = 0; j < plot.series.size() && hits < enough; ++j) {
+        const Series& s = plot.series[j];
+        if (!s.visible) continue;
+        if (s.kind == SeriesKind::Line) {
+            // The segments series_polylines() draws, unclipped: clipping them to the data area
+            // first would not change which of them meet a box inside it.
+            const Rect near_line = grown(box, 0.5 * std::max(0.0, s.width) * k);
+            Point2 prev{kNaN, kNaN};
+            for (std::size_t i = 0; i < point_count(s); ++i) {
+                const Point2 p = point_px(s, i, view);
+                Point2 a = prev, b = p;
+                prev = p;
+                if (!finite(a) || !finite(b) || !clip_segment(a, b, near_line)) continue;
+                hits += 1.0;
+                if (hits >= enough) return hits;
+            }
+        }
+        if (s.kind == SeriesKind::Bars) {
+            for (const Rect& r : series_bars(plot, j, view))
+                if (r.x0 < box.x1 && r.x1 > box.x0 && r.y0 < box.y1 && r.y1 > box.y0) hits += 1.0;
+        } else {
+            const Rect near_marker = grown(box, 0.5 * std::max(0.0, s.marker_size) * k);
+            for (const Point2& p : series_markers(s, view))
+                if (near_marker.contains(p)) hits += 1.0;
+        }
+    }
     return hits;
 }
 
@@ -837,8 +853,12 @@ PlotStyle scaled(PlotStyle style, double k) {
     return style;
 }
 
-PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& style,
-                       const RangeOverride& override_ranges) {
+namespace {
+
+// Everything but the legend, for the given ranges: margins from the text sizes, the data area,
+// ticks, tick and axis labels, title, annotations and reference-line labels.
+PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& style, const AxisRange& x_range,
+                        const AxisRange& y_range) {
     PlotLayout L;
     L.outer = outer;
     const Measure measure{style};
@@ -848,8 +868,8 @@ PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& sty
     const double tick_gap = 0.25 * tf;   // between a tick's end and its label
     const double off = 0.4 * tf;         // annotation and reference-label offsets from their anchor
 
-    L.view.x = override_ranges.x ? *override_ranges.x : auto_range(plot, AxisId::X);
-    L.view.y = override_ranges.y ? *override_ranges.y : auto_range(plot, AxisId::Y);
+    L.view.x = x_range;
+    L.view.y = y_range;
 
     // Vertical margins: title above; tick labels and the x label below.
     double top = outer.y0 + pad;
@@ -932,50 +952,177 @@ PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& sty
                                     flip ? TextAnchor::End : TextAnchor::Start, tf, 0.0});
         }
     }
+    return L;
+}
+
+// The legend's box: its size from the labels, and where it sits in each inside corner.
+struct LegendBox {
+    double width = 0.0, height = 0.0, inset = 0.0;
+    Rect at(const Rect& d, LegendCorner c) const {
+        const bool rightside = c == LegendCorner::TopRight || c == LegendCorner::BottomRight;
+        const bool topside = c == LegendCorner::TopRight || c == LegendCorner::TopLeft;
+        const double x0 = rightside ? d.x1 - inset - width : d.x0 + inset;
+        const double y0 = topside ? d.y0 + inset : d.y1 - inset - height;
+        return Rect{x0, y0, x0 + width, y0 + height};
+    }
+};
+
+struct CornerChoice {
+    LegendCorner corner = LegendCorner::TopRight;
+    double hits = 0.0;   // coverage() of its box
+};
+
+// The corner among `corners` whose legend box hides the least data; ties go to the earlier one.
+CornerChoice least_covered(const Plot& plot, const Viewport& view, const LegendBox& box, double k,
+                           std::initializer_list<LegendCorner> corners) {
+    CornerChoice best{*corners.begin(), std::numeric_limits<double>::infinity()};
+    for (LegendCorner c : corners) {
+        const double hits = coverage(plot, view, box.at(view.px, c), k, best.hits);
+        if (hits < best.hits) best = {c, hits};
+    }
+    return best;
+}
+
+// How far an Auto legend may push an end of the y axis to find room: the span may at most
+// double (in log10 units on a log axis, and there by one decade at most), so that the data never
+// shrink to a sliver for the sake of a legend.
+constexpr double kMaxHeadroomDecades = 1.0;
+
+// The bottom is grown instead of the top only when it needs less than this share of the top's
+// growth: legends read best top right, and most curves here (losses, GB/s, norms) are ≥ 0.
+constexpr double kBottomWin = 0.5;
+
+// Nice values past the top (or bottom) end of the y range, nearest first, within the cap above:
+// the axis's labelled grid continued, so that the grown end is a round number like the tick
+// labels (auto ranges otherwise end at the padded data, anywhere). Linear: multiples of the major
+// step of `ticks` (the layout's y ticks); the bottom does not cross zero when the range starts at
+// or above it (no negative axis under positive data, bars keep their base). Log: decades, or
+// 1, 2, 5 × 10^k when fewer than two decades are inside, as log_ticks() labels them.
+std::vector<double> grid_beyond(const AxisRange& r, const std::vector<PlacedTick>& ticks, bool top) {
+    const Scale sc = r.scale;
+    const double flo = fwd(sc, r.lo), fhi = fwd(sc, r.hi), end = top ? fhi : flo;
+    const double cap = sc == Scale::Log10 ? std::min(fhi - flo, kMaxHeadroomDecades) : fhi - flo;
+    const double tol = 1e-9;
+
+    std::vector<double> out;
+    if (sc == Scale::Linear) {
+        // n·step for n from the end outward, step = mult·10^e: the spacing of two labelled ticks.
+        std::vector<double> major;
+        for (const PlacedTick& t : ticks)
+            if (!t.tick.label.empty()) major.push_back(t.tick.value);
+        if (major.size() < 2) return out;
+        const double step = major[1] - major[0];
+        if (!(step > 0.0) || !std::isfinite(step)) return out;
+        const int e = static_cast<int>(std::floor(std::log10(step) + tol));
+        const long long mult = std::llround(step / pow10i(e));
+        if (mult != 1 && mult != 2 && mult != 5) return out;
+        const double unit = static_cast<double>(mult) * pow10i(e);
+        const double n0 = top ? std::floor(r.hi / unit + tol) + 1.0 : std::ceil(r.lo / unit - tol) - 1.0;
+        for (double n = n0; std::fabs(n - n0) <= 1000.0 && std::fabs(n) <= 1e15; n += top ? 1.0 : -1.0) {
+            const double v = decimal_value(static_cast<long long>(n) * mult, e);
+            if (std::fabs(v - end) > cap * (1.0 + tol) || (!top && r.lo >= 0.0 && v < 0.0)) break;
+            out.push_back(v);
+        }
+        return out;
+    }
+    // Log: m·10^e, within a decade or two of the end (the cap is one decade at most).
+    const int e0 = static_cast<int>(std::ceil(flo - tol)), e1 = static_cast<int>(std::floor(fhi + tol));
+    const std::vector<int> mults = e1 - e0 + 1 >= 2 ? std::vector<int>{1} : std::vector<int>{1, 2, 5};
+    const int e_end = static_cast<int>(std::floor(end));
+    for (int e = e_end - 2; e <= e_end + 2; ++e)
+        for (int m : mults) {
+            const double v = decimal_value(m, e);
+            const double beyond = top ? std::log10(v) - fhi : flo - std::log10(v);
+            if (beyond > tol && beyond <= cap + tol) out.push_back(v);
+        }
+    std::sort(out.begin(), out.end());
+    if (!top) std::reverse(out.begin(), out.end());
+    return out;
+}
+
+// A layout whose y range was grown to make room for the legend.
+struct Headroom {
+    PlotLayout layout;
+    LegendCorner corner = LegendCorner::TopRight;
+    double growth = 0.0;   // how far the end moved, as a share of the old span (log10 units on log)
+};
+
+// Grows the top (or bottom) of L's y range to the nearest value of grid_beyond() at which the
+// legend, in a top (bottom) corner, hides no data. Each candidate is laid out afresh: the y tick
+// labels it brings can widen the left margin, which moves the data under the legend.
+std::optional<Headroom> grow_for_legend(const Plot& plot, const Rect& outer, const PlotStyle& style,
+                                        const PlotLayout& L, const LegendBox& box, double k, bool top) {
+    const AxisRange& y = L.view.y;
+    const double span = fwd(y.scale, y.hi) - fwd(y.scale, y.lo);
+    for (double v : grid_beyond(y, L.y_ticks, top)) {
+        const AxisRange grown_y{y.scale, top ? y.lo : v, top ? v : y.hi};
+        PlotLayout G = layout_frame(plot, outer, style, L.view.x, grown_y);
+        const CornerChoice c =
+            top ? least_covered(plot, G.view, box, k, {LegendCorner::TopRight, LegendCorner::TopLeft})
+                : least_covered(plot, G.view, box, k, {LegendCorner::BottomRight, LegendCorner::BottomLeft});
+        if (c.hits == 0.0)
+            return Headroom{std::move(G), c.corner, std::fabs(fwd(y.scale, v) - fwd(y.scale, top ? y.hi : y.lo)) / span};
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& style,
+                       const RangeOverride& override_ranges) {
+    const AxisRange x = override_ranges.x ? *override_ranges.x : auto_range(plot, AxisId::X);
+    const AxisRange y = override_ranges.y ? *override_ranges.y : auto_range(plot, AxisId::Y);
+    PlotLayout L = layout_frame(plot, outer, style, x, y);
 
     // Legend: one row per visible labelled series, in the least crowded inside corner.
     std::vector<std::size_t> entries;
-    for (std::size_t k = 0; k < plot.series.size(); ++k)
-        if (plot.series[k].visible && !plot.series[k].label.empty()) entries.push_back(k);
-    if (plot.legend && !entries.empty()) {
-        const double row = 1.45 * tf, inner = 0.5 * tf, inset = 0.67 * tf;
-        double text_w = 0.0;
-        for (std::size_t k : entries) text_w = std::max(text_w, measure(plot.series[k].label, tf));
-        const double bw = inner + style.legend_swatch + inner + text_w + inner;
-        const double bh = 2.0 * inner + row * static_cast<double>(entries.size()) - (row - tf) * 0.5;
-        auto box_at = [&](LegendCorner c) {
-            const bool rightside = c == LegendCorner::TopRight || c == LegendCorner::BottomRight;
-            const bool topside = c == LegendCorner::TopRight || c == LegendCorner::TopLeft;
-            const double x0 = rightside ? d.x1 - inset - bw : d.x0 + inset;
-            const double y0 = topside ? d.y0 + inset : d.y1 - inset - bh;
-            return Rect{x0, y0, x0 + bw, y0 + bh};
-        };
-        LegendCorner corner = plot.legend_corner;
-        if (corner == LegendCorner::Auto) {
-            double best = std::numeric_limits<double>::infinity();
-            for (LegendCorner c : {LegendCorner::TopRight, LegendCorner::TopLeft, LegendCorner::BottomRight,
-                                   LegendCorner::BottomLeft}) {
-                const double cov = coverage(plot, L.view, box_at(c));
-                if (cov < best) {
-                    best = cov;
-                    corner = c;
-                }
+    for (std::size_t j = 0; j < plot.series.size(); ++j)
+        if (plot.series[j].visible && !plot.series[j].label.empty()) entries.push_back(j);
+    if (!plot.legend || entries.empty()) return L;
+    const Measure measure{style};
+    const double tf = style.tick_font_px;
+    const double row = 1.45 * tf, inner = 0.5 * tf;
+    const double k = tf / PlotStyle{}.tick_font_px;   // the factor the style was scaled by
+    double text_w = 0.0;
+    for (std::size_t j : entries) text_w = std::max(text_w, measure(plot.series[j].label, tf));
+    LegendBox box;
+    box.width = inner + style.legend_swatch + inner + text_w + inner;
+    box.height = 2.0 * inner + row * static_cast<double>(entries.size()) - (row - tf) * 0.5;
+    box.inset = 0.67 * tf;
+
+    LegendCorner corner = plot.legend_corner;
+    if (corner == LegendCorner::Auto) {
+        const CornerChoice least = least_covered(plot, L.view, box, k, {LegendCorner::TopRight, LegendCorner::TopLeft,
+                                                                      LegendCorner::BottomRight, LegendCorner::BottomLeft});
+        corner = least.corner;
+        // Every corner hides data: where the caller left an end of y free (no Axis::min/max, no
+        // override: a zoomed or panned view passes its ranges and must not jump), grow that end
+        // just enough for the legend to sit clear of all data. Beyond the cap, keep the corner.
+        if (least.hits > 0.0 && !override_ranges.y) {
+            std::optional<Headroom> up, down;
+            if (!usable(y.scale, plot.y.max)) up = grow_for_legend(plot, outer, style, L, box, k, true);
+            if (!usable(y.scale, plot.y.min)) down = grow_for_legend(plot, outer, style, L, box, k, false);
+            if (down && (!up || down->growth < kBottomWin * up->growth)) up = std::move(down);
+            if (up) {
+                L = std::move(up->layout);
+                corner = up->corner;
             }
         }
-        L.has_legend = true;
-        L.legend_box = box_at(corner);
-        double y = L.legend_box.y0 + inner + 0.5 * tf;   // centre line of the first row
-        for (std::size_t k : entries) {
-            LegendEntry e;
-            e.series = k;
-            const double sx = L.legend_box.x0 + inner;
-            e.swatch_from = {sx, y};
-            e.swatch_to = {sx + style.legend_swatch, y};
-            e.label = {plot.series[k].label, {sx + style.legend_swatch + inner, y + kMidline * tf},
-                       TextAnchor::Start, tf, 0.0};
-            L.legend.push_back(std::move(e));
-            y += row;
-        }
+    }
+
+    L.has_legend = true;
+    L.legend_box = box.at(L.view.px, corner);
+    double row_y = L.legend_box.y0 + inner + 0.5 * tf;   // centre line of the first row
+    for (std::size_t j : entries) {
+        LegendEntry e;
+        e.series = j;
+        const double sx = L.legend_box.x0 + inner;
+        e.swatch_from = {sx, row_y};
+        e.swatch_to = {sx + style.legend_swatch, row_y};
+        e.label = {plot.series[j].label, {sx + style.legend_swatch + inner, row_y + kMidline * tf},
+                   TextAnchor::Start, tf, 0.0};
+        L.legend.push_back(std::move(e));
+        row_y += row;
     }
     return L;
 }

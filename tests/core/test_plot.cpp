@@ -513,6 +513,216 @@ TEST(PlotLayout, TicksInsideAndLegendAvoidsData) {
     EXPECT_GT(layout_plot(p, {0, 0, 720, 450}, wide).view.px.x0, d.x0);
 }
 
+// Auto legends make room at a free end of y when every corner of the data area is crowded.
+
+// Whether segment a→b meets rectangle r (sampled every ≤ 0.1 px: independent of clip_segment).
+bool segment_meets(Point2 a, Point2 b, const Rect& r) {
+    const int n = 1 + static_cast<int>(10.0 * std::hypot(b.x - a.x, b.y - a.y));
+    for (int i = 0; i <= n; ++i) {
+        const double t = static_cast<double>(i) / n;
+        if (r.contains({a.x + t * (b.x - a.x), a.y + t * (b.y - a.y)})) return true;
+    }
+    return false;
+}
+
+// How many drawn line segments and markers (as discs) of the visible series meet the legend box.
+int legend_hits(const Plot& p, const PlotLayout& L) {
+    int hits = 0;
+    for (const Series& s : p.series) {
+        if (!s.visible) continue;
+        for (const auto& line : series_polylines(s, L.view))
+            for (std::size_t i = 1; i < line.size(); ++i) hits += segment_meets(line[i - 1], line[i], L.legend_box);
+        const double r = 0.5 * s.marker_size;
+        const Rect& b = L.legend_box;
+        for (const Point2& m : series_markers(s, L.view))
+            hits += m.x > b.x0 - r && m.x < b.x1 + r && m.y > b.y0 - r && m.y < b.y1 + r;
+    }
+    return hits;
+}
+
+// The GPU lab's "Forward GB/s": a flat copy curve along the top, three norms low, y from 0.
+Plot gpu_like_plot() {
+    Plot p;
+    p.x = {"width C (floats per row)", Scale::Log10, std::nullopt, std::nullopt};
+    p.y = {"GB/s", Scale::Linear, 0.0, std::nullopt};
+    const std::vector<double> c = {256, 512, 1024, 2048, 4096, 8192};
+    const char* labels[] = {"GPU copy", "GPU LayerNorm", "GPU RMSNorm", "GPU pRMSNorm"};
+    const std::vector<double> ys[] = {{11.8, 12.0, 12.1, 12.2, 12.3, 12.4},
+                                      {2.0, 2.2, 2.5, 2.8, 3.0, 3.2},
+                                      {2.9, 3.1, 3.4, 3.8, 4.0, 4.2},
+                                      {3.5, 3.8, 4.1, 4.5, 4.8, 5.0}};
+    for (int i = 0; i < 4; ++i) {
+        Series s = palette_series(i, labels[i], c, ys[i]);
+        s.line = LineStyle::Solid;
+        s.marker = Marker::Circle;
+        p.series.push_back(std::move(s));
+    }
+    p.legend_corner = LegendCorner::Auto;
+    return p;
+}
+
+// Whether v lies on the grid of L's labelled y ticks continued (a whole number of major steps).
+bool on_tick_grid(const PlotLayout& L, double v) {
+    std::vector<double> major;
+    for (const PlacedTick& t : L.y_ticks)
+        if (!t.tick.label.empty()) major.push_back(t.tick.value);
+    if (major.size() < 2) return false;
+    const double steps = v / (major[1] - major[0]);
+    return std::fabs(steps - std::round(steps)) < 1e-9;
+}
+
+TEST(PlotLegendRoom, CrowdedCornersGrowTheFreeTopUntilTheLegendIsClear) {
+    const Plot p = gpu_like_plot();
+    const AxisRange plain = auto_range(p, AxisId::Y);   // 0 … data max + 5%
+    for (const Rect outer : {Rect{0, 0, 720, 450}, Rect{0, 0, 500, 360}, Rect{0, 0, 3 * 720, 3 * 450}}) {
+        const PlotStyle style = scaled(PlotStyle{}, outer.width() > 1000 ? 3.0 : 1.0);
+        const PlotLayout L = layout_plot(p, outer, style);
+        Plot fixed = p;
+        fixed.legend_corner = LegendCorner::TopRight;
+        const PlotLayout before = layout_plot(fixed, outer, style);   // the ranges as they were
+        SCOPED_TRACE(outer.width());
+        ASSERT_TRUE(L.has_legend);
+        EXPECT_EQ(legend_hits(p, L), 0);
+        EXPECT_EQ(L.view.y.lo, 0.0);
+        EXPECT_GT(L.view.y.hi, plain.hi);
+        EXPECT_LE(L.view.y.hi - L.view.y.lo, 2.0 * (plain.hi - plain.lo));   // capped: no sliver
+        EXPECT_TRUE(on_tick_grid(before, L.view.y.hi)) << L.view.y.hi;   // a nice value
+        EXPECT_LT(L.legend_box.y1, 0.5 * (L.view.px.y0 + L.view.px.y1));   // a top corner
+        // The copy curve now runs below the legend, at its end on the legend's side.
+        const bool right = L.legend_box.x1 > 0.5 * (L.view.px.x0 + L.view.px.x1);
+        EXPECT_GT(L.view.to_px(right ? Point2{8192, 12.4} : Point2{256, 11.8}).y, L.legend_box.y1);
+    }
+    // The same at 1× and 3× (the PNG export): the legend lands at 3× the pixel position.
+    const PlotLayout L1 = layout_plot(p, {0, 0, 720, 450});
+    const PlotLayout L3 = layout_plot(p, {0, 0, 3 * 720, 3 * 450}, scaled(PlotStyle{}, 3.0));
+    EXPECT_EQ(L3.view.y.hi, L1.view.y.hi);
+    EXPECT_NEAR(L3.legend_box.x0, 3 * L1.legend_box.x0, 1e-6);
+}
+
+TEST(PlotLegendRoom, FixedCornerIsLaidOutAsBefore) {
+    Plot p = gpu_like_plot();
+    p.legend_corner = LegendCorner::TopRight;
+    const PlotLayout L = layout_plot(p, {0, 0, 720, 450});
+    const AxisRange plain = auto_range(p, AxisId::Y);
+    EXPECT_EQ(L.view.y.lo, plain.lo);
+    EXPECT_EQ(L.view.y.hi, plain.hi);   // 0 … 12.4 + 5% of the span
+    EXPECT_NEAR(L.view.y.hi, 12.92, 1e-12);
+    // The pixels as the layout placed them before Auto legends could grow the range.
+    const Rect& d = L.view.px;
+    EXPECT_NEAR(d.x0, 52.36, 1e-9);
+    EXPECT_NEAR(d.y0, 16.0, 1e-9);
+    EXPECT_NEAR(d.x1, 710.0, 1e-9);
+    EXPECT_NEAR(d.y1, 401.0, 1e-9);
+    EXPECT_NEAR(L.legend_box.x0, 558.52, 1e-9);
+    EXPECT_NEAR(L.legend_box.y0, 24.04, 1e-9);
+    EXPECT_NEAR(L.legend_box.x1, 701.96, 1e-9);
+    EXPECT_NEAR(L.legend_box.y1, 102.94, 1e-9);
+    EXPECT_EQ(L.y_ticks.size(), 7u);   // 0, 2, …, 12
+    EXPECT_GT(legend_hits(p, L), 0);   // today's behaviour: it hides the copy curve's end
+    // A view that passes its ranges (pan/zoom) keeps them exactly, Auto or not.
+    p.legend_corner = LegendCorner::Auto;
+    const AxisRange zoomed_y{Scale::Linear, 1.0, 12.7};
+    const PlotLayout Z = layout_plot(p, {0, 0, 720, 450}, {}, RangeOverride{std::nullopt, zoomed_y});
+    EXPECT_EQ(Z.view.y.lo, 1.0);
+    EXPECT_EQ(Z.view.y.hi, 12.7);
+}
+
+TEST(PlotLegendRoom, CallersMaximumIsKept) {
+    Plot p = gpu_like_plot();
+    p.y.max = 13.0;
+    const PlotLayout L = layout_plot(p, {0, 0, 720, 450});
+    EXPECT_EQ(L.view.y.lo, 0.0);
+    EXPECT_EQ(L.view.y.hi, 13.0);
+    EXPECT_TRUE(L.has_legend);
+}
+
+TEST(PlotLegendRoom, LogAxisGrowsToANiceValueWithinADecade) {
+    Plot p;
+    p.x = {"step", Scale::Linear, std::nullopt, std::nullopt};
+    p.y = {"loss", Scale::Log10, std::nullopt, std::nullopt};
+    std::vector<double> x, top, a, b;
+    for (int i = 0; i <= 10; ++i) {
+        x.push_back(i);
+        top.push_back(40.0);
+        a.push_back(2.0 + 0.1 * i);
+        b.push_back(6.0 - 0.2 * i);
+    }
+    p.series.push_back(palette_series(0, "plain", x, top));
+    p.series.push_back(palette_series(1, "LayerNorm", x, a));
+    p.series.push_back(palette_series(2, "RMSNorm", x, b));
+    const AxisRange plain = auto_range(p, AxisId::Y);
+    const PlotLayout L = layout_plot(p, {0, 0, 720, 450});
+    EXPECT_EQ(legend_hits(p, L), 0);
+    EXPECT_EQ(L.view.y.lo, plain.lo);
+    EXPECT_GT(L.view.y.hi, plain.hi);
+    EXPECT_LE(std::log10(L.view.y.hi) - std::log10(plain.hi), 1.0 + 1e-12);
+    // Less than two decades shown: the end is 1, 2 or 5 × 10^k, as log_ticks labels them.
+    const double e = std::floor(std::log10(L.view.y.hi) + 1e-9), m = L.view.y.hi / std::pow(10.0, e);
+    EXPECT_TRUE(std::fabs(m - 1.0) < 1e-12 || std::fabs(m - 2.0) < 1e-12 || std::fabs(m - 5.0) < 1e-12) << L.view.y.hi;
+}
+
+TEST(PlotLegendRoom, FreeCornerNeedsNoGrowth) {
+    Plot p;
+    p.series.push_back(palette_series(0, "rising", {0, 1, 2, 3, 4, 5}, {0, 1, 2, 3, 4, 5}));
+    p.series.push_back(palette_series(1, "also rising", {0, 1, 2, 3, 4, 5}, {0.5, 1.2, 2.4, 3.1, 4.6, 5.2}));
+    const AxisRange plain = auto_range(p, AxisId::Y);
+    const PlotLayout L = layout_plot(p, {0, 0, 720, 450});
+    EXPECT_EQ(L.view.y.lo, plain.lo);
+    EXPECT_EQ(L.view.y.hi, plain.hi);
+    EXPECT_EQ(legend_hits(p, L), 0);
+    EXPECT_LT(L.legend_box.x1, 0.5 * (L.view.px.x0 + L.view.px.x1));   // top left: the empty corner
+    EXPECT_LT(L.legend_box.y1, 0.5 * (L.view.px.y0 + L.view.px.y1));
+}
+
+TEST(PlotLegendRoom, ALineThroughTheBoxCountsNotOnlyItsVertices) {
+    // Two long flat lines whose vertices all lie outside the data area (x fixed to 2 … 9):
+    // every corner's box is crossed by a segment with no vertex inside it.
+    Plot p;
+    p.x = {"x", Scale::Linear, 2.0, 9.0};
+    p.series.push_back(palette_series(0, "high", {0, 11}, {10, 10}));
+    p.series.push_back(palette_series(1, "low", {0, 11}, {1, 1}));
+    for (Series& s : p.series) s.marker = Marker::None;
+    const AxisRange plain = auto_range(p, AxisId::Y);
+    const PlotLayout L = layout_plot(p, {0, 0, 720, 450});
+    EXPECT_GT(L.view.y.hi, plain.hi);
+    EXPECT_EQ(legend_hits(p, L), 0);
+}
+
+TEST(PlotLegendRoom, BottomGrowsWhenOnlyTheMinimumIsFree) {
+    Plot p;
+    p.y = {"y", Scale::Linear, std::nullopt, 1.2};
+    std::vector<double> x, hi, mid, lo;
+    for (int i = 0; i <= 20; ++i) {
+        x.push_back(i);
+        hi.push_back(1.0);
+        mid.push_back(0.0);
+        lo.push_back(-1.0);
+    }
+    p.series.push_back(palette_series(0, "a", x, hi));
+    p.series.push_back(palette_series(1, "b", x, mid));
+    p.series.push_back(palette_series(2, "c", x, lo));
+    const AxisRange plain = auto_range(p, AxisId::Y);
+    const PlotLayout L = layout_plot(p, {0, 0, 720, 450});
+    EXPECT_EQ(L.view.y.hi, 1.2);
+    EXPECT_LT(L.view.y.lo, plain.lo);
+    EXPECT_GE(L.view.y.lo, plain.lo - (plain.hi - plain.lo));
+    EXPECT_EQ(legend_hits(p, L), 0);
+    EXPECT_GT(L.legend_box.y0, 0.5 * (L.view.px.y0 + L.view.px.y1));   // a bottom corner
+}
+
+TEST(PlotLegendRoom, BeyondTheCapTheRangeStays) {
+    // Twelve flat lines filling the height: the legend would need more than double the span.
+    Plot p;
+    std::vector<double> x = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    for (int i = 0; i < 12; ++i) p.series.push_back(palette_series(i, "series " + std::to_string(i), x,
+                                                                   std::vector<double>(x.size(), i)));
+    const AxisRange plain = auto_range(p, AxisId::Y);
+    const PlotLayout L = layout_plot(p, {0, 0, 480, 300});
+    EXPECT_EQ(L.view.y.lo, plain.lo);
+    EXPECT_EQ(L.view.y.hi, plain.hi);
+    EXPECT_TRUE(L.has_legend);
+}
+
 // [SECTION] SVG / CSV -----------------------------------------------------------------------
 
 TEST(PlotSvg, WellFormedWithTextAndOnePathPerVisibleLine) {

@@ -84,7 +84,9 @@ struct RefLine {
     double width = 1.25;
 };
 
-// Auto: the inside corner of the data area that covers the fewest data points.
+// Auto: the inside corner of the data area whose legend box hides the least data (line segments
+// crossing it, markers and bars touching it). When every corner hides some, layout_plot grows a
+// free end of the y axis to make room: see there. The fixed corners never change the ranges.
 enum class LegendCorner { Auto, TopRight, TopLeft, BottomRight, BottomLeft };
 
 struct Plot {
@@ -282,6 +284,13 @@ struct RangeOverride {
 
 // Lays the plot out inside `outer`: margins from the text sizes, the data area, ticks (about one
 // per style.*_tick_spacing pixels, fewer when x labels would collide), legend and annotations.
+// Room for an Auto legend: when every corner's box would hide data and the y axis has a free end
+// (no Axis::min/max there, no override_ranges.y), that end is moved out to the nearest value of
+// its tick grid (a multiple of the major step; decades, or 1, 2, 5 × 10^k on a log axis) at
+// which the legend, in a corner on that side, hides nothing. The top is preferred; the bottom is
+// grown only when it needs less than half the top's growth and, on a linear axis, not across 0
+// from above. The span may at most double (log: and grow by one decade at most); when that is
+// not enough, the ranges stay and the legend goes to the least crowded corner.
 PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& style = {},
                        const RangeOverride& override_ranges = {});
 
