@@ -9,6 +9,7 @@
 // [SECTION] Text width estimate
 // [SECTION] Series geometry (clipping, markers, bars, dashes, hit testing)
 // [SECTION] Layout (margins, ticks, legend, annotations)
+// [SECTION] Annotation overlaps (moved up or down a little, or dropped)
 #include "normlab/plot.hpp"
 
 #include <algorithm>
@@ -1068,6 +1069,91 @@ std::optional<Headroom> grow_for_legend(const Plot& plot, const Rect& outer, con
 
 }  // namespace
 
+// [SECTION] Annotation overlaps ---------------------------------------------------------------
+//
+// Annotations are placed one by one at their offset spot (layout_frame); afterwards, in the
+// order of Plot::annotations, each is checked against what is already fixed: the legend box,
+// the reference-line labels and the annotations before it. One that meets any of them (or whose
+// text is not inside the data area's height) is tried kAnnotationStepEm text heights up, then
+// as far down, then twice as far up, … up to kAnnotationMaxShiftEm; the first free spot wins,
+// and when there is none the annotation is dropped. Everything scales with the tick font, so a
+// k× style moves the same labels by k× the pixels.
+
+namespace {
+
+// The drawn extent of a text line of size f: kAscent·f above the baseline (caps, digits, b, d),
+// kDescent·f below it (g, y, p); together one text height.
+constexpr double kDescent = 1.0 - kAscent;
+// Clearance kept around each annotation box, in em: above and below, more than the renderers'
+// halo (1.5 px at 12 px text); left and right, so that two labels side by side are two words
+// apart (0.6 em, about two spaces) rather than reading as one.
+constexpr double kAnnotationClearYEm = 0.12, kAnnotationClearXEm = 0.3;
+
+// The box a horizontal text covers, grown by clear_x left and right and clear_y above and below.
+Rect text_box(const PlacedText& t, double width, double clear_x = 0.0, double clear_y = 0.0) {
+    const double x0 = t.anchor == TextAnchor::Start ? t.at.x
+                      : t.anchor == TextAnchor::End ? t.at.x - width
+                                                    : t.at.x - 0.5 * width;
+    return Rect{x0 - clear_x, t.at.y - kAscent * t.font_px - clear_y, x0 + width + clear_x,
+                t.at.y + kDescent * t.font_px + clear_y};
+}
+
+// Whether two boxes share more than a sliver (touching edges, up to rounding, do not count:
+// the 1× and k× layouts must agree).
+bool boxes_meet(const Rect& a, const Rect& b, double eps) {
+    return a.x0 < b.x1 - eps && b.x0 < a.x1 - eps && a.y0 < b.y1 - eps && b.y0 < a.y1 - eps;
+}
+
+void resolve_annotation_overlaps(PlotLayout& L, const PlotStyle& style) {
+    if (L.annotations.empty()) return;
+    const Measure measure{style};
+    const Rect& d = L.view.px;
+    std::vector<Rect> fixed;
+    if (L.has_legend) fixed.push_back(L.legend_box);
+    for (const PlacedText& t : L.ref_labels) fixed.push_back(text_box(t, measure(t.text, t.font_px)));
+
+    std::vector<PlacedText> kept;
+    kept.reserve(L.annotations.size());
+    for (PlacedText& t : L.annotations) {
+        const double f = t.font_px, eps = 1e-6 * f;
+        const double clear_x = kAnnotationClearXEm * f, clear_y = kAnnotationClearYEm * f;
+        const double w = measure(t.text, f);
+        // Horizontally the spot stays (right of the point, or left of it near the right edge);
+        // a text that sticks out on the left is pulled in.
+        const Rect ink0 = text_box(t, w);
+        if (ink0.x0 < d.x0) t.at.x += std::min(d.x0 - ink0.x0, std::max(0.0, d.x1 - ink0.x1));
+        const auto free_at = [&](double dy) {
+            PlacedText moved = t;
+            moved.at.y += dy;
+            const Rect ink = text_box(moved, w);
+            if (ink.y0 < d.y0 - eps || ink.y1 > d.y1 + eps) return false;
+            const Rect box = text_box(moved, w, clear_x, clear_y);
+            for (const Rect& r : fixed)
+                if (boxes_meet(box, r, eps)) return false;
+            return true;
+        };
+        const double step = kAnnotationStepEm * f;
+        const int steps = static_cast<int>(std::floor(kAnnotationMaxShiftEm / kAnnotationStepEm + 1e-9));
+        std::optional<double> shift;
+        for (int n = 0; n <= steps && !shift; ++n) {
+            for (const double dy : {-n * step, n * step}) {   // up first (y grows downward)
+                if (free_at(dy)) {
+                    shift = dy;
+                    break;
+                }
+                if (n == 0) break;
+            }
+        }
+        if (!shift) continue;   // nowhere free near its point: dropped rather than drawn over another
+        t.at.y += *shift;
+        fixed.push_back(text_box(t, w, clear_x, clear_y));
+        kept.push_back(std::move(t));
+    }
+    L.annotations = std::move(kept);
+}
+
+}  // namespace
+
 PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& style,
                        const RangeOverride& override_ranges) {
     const AxisRange x = override_ranges.x ? *override_ranges.x : auto_range(plot, AxisId::X);
@@ -1078,7 +1164,10 @@ PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& sty
     std::vector<std::size_t> entries;
     for (std::size_t j = 0; j < plot.series.size(); ++j)
         if (plot.series[j].visible && !plot.series[j].label.empty()) entries.push_back(j);
-    if (!plot.legend || entries.empty()) return L;
+    if (!plot.legend || entries.empty()) {
+        resolve_annotation_overlaps(L, style);
+        return L;
+    }
     const Measure measure{style};
     const double tf = style.tick_font_px;
     const double row = 1.45 * tf, inner = 0.5 * tf;
@@ -1124,6 +1213,7 @@ PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& sty
         L.legend.push_back(std::move(e));
         row_y += row;
     }
+    resolve_annotation_overlaps(L, style);
     return L;
 }
 

@@ -5,10 +5,13 @@
 // [SECTION] Ticks       — 1-2-5 linear ticks, log decades, number labels
 // [SECTION] Axis maths  — auto range, mapping round trip, pan/zoom
 // [SECTION] Geometry    — broken/clipped polylines, markers, bars, dashes, hit testing, layout
+// [SECTION] Annotations — overlapping labels moved apart or dropped, the Gradients lab's figures
 // [SECTION] SVG / CSV
 // [SECTION] File I/O
 #include "normlab/file_io.hpp"
+#include "normlab/gradient_lab.hpp"
 #include "normlab/plot.hpp"
+#include "normlab/session.hpp"
 #include "temp_dir.hpp"
 
 #include <gtest/gtest.h>
@@ -721,6 +724,195 @@ TEST(PlotLegendRoom, BeyondTheCapTheRangeStays) {
     EXPECT_EQ(L.view.y.lo, plain.lo);
     EXPECT_EQ(L.view.y.hi, plain.hi);
     EXPECT_TRUE(L.has_legend);
+}
+
+// [SECTION] Annotations ---------------------------------------------------------------------
+
+// The box an annotation's text covers (the estimate layout_plot measures with by default):
+// 0.76 em above the baseline, 0.24 em below, as wide as estimate_text_width says.
+Rect ink_box(const PlacedText& t) {
+    const double w = estimate_text_width(t.text, t.font_px);
+    const double x0 = t.anchor == TextAnchor::Start ? t.at.x : t.anchor == TextAnchor::End ? t.at.x - w : t.at.x - 0.5 * w;
+    return {x0, t.at.y - 0.76 * t.font_px, x0 + w, t.at.y + 0.24 * t.font_px};
+}
+
+bool boxes_intersect(const Rect& a, const Rect& b) {
+    return a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1;
+}
+
+// Pairs of annotations of L whose text boxes intersect, as " 'a'×'b'" (empty: none).
+std::string overlapping_pairs(const PlotLayout& L) {
+    std::string out;
+    for (std::size_t i = 0; i < L.annotations.size(); ++i)
+        for (std::size_t j = i + 1; j < L.annotations.size(); ++j)
+            if (boxes_intersect(ink_box(L.annotations[i]), ink_box(L.annotations[j])))
+                out += " '" + L.annotations[i].text + "'×'" + L.annotations[j].text + "'";
+    return out;
+}
+
+// Every kept annotation: inside the data area, clear of the legend and of the others.
+void expect_readable(const PlotLayout& L) {
+    EXPECT_EQ(overlapping_pairs(L), "");
+    const Rect& d = L.view.px;
+    for (const PlacedText& t : L.annotations) {
+        const Rect b = ink_box(t);
+        EXPECT_GE(b.x0, d.x0 - 1e-9) << t.text;
+        EXPECT_LE(b.x1, d.x1 + 1e-9) << t.text;
+        EXPECT_GE(b.y0, d.y0 - 1e-9) << t.text;
+        EXPECT_LE(b.y1, d.y1 + 1e-9) << t.text;
+        if (L.has_legend) {
+            EXPECT_FALSE(boxes_intersect(b, L.legend_box)) << t.text;
+        }
+    }
+}
+
+// A plain linear plot: a rising line from (0, 0) to (10, 10), legend off unless asked.
+Plot label_plot(bool legend = false) {
+    Plot p;
+    p.x = {"x", Scale::Linear, 0.0, 10.0};
+    p.y = {"y", Scale::Linear, 0.0, 10.0};
+    p.series.push_back(palette_series(0, "line", {0, 10}, {0, 10}));
+    p.legend = legend;
+    return p;
+}
+
+// Where an annotation goes when nothing is in its way: 0.4 em right of and above its point.
+Point2 usual_spot(const PlotLayout& L, const Annotation& a, double font_px) {
+    const Point2 p = L.view.to_px({a.x, a.y});
+    return {p.x + 0.4 * font_px, p.y - 0.4 * font_px};
+}
+
+TEST(PlotAnnotations, LabelsAtOnePointAreMovedApartNearTheirAnchor) {
+    Plot p = label_plot(true);
+    p.legend_corner = LegendCorner::TopRight;
+    // Four labels on one point and nearby, as the Gradients lab's flat curves produce them.
+    p.annotations = {{5.0, 5.0, "W 0.00"}, {5.0, 5.0, "x −1.00"}, {5.1, 5.05, "g 0.00"}, {4.9, 4.95, "b 0.00"}};
+    // One just under the legend (top right): drawn above its point, its top would cover the
+    // box's lowest 0.3 text heights.
+    const PlotLayout bare = layout_plot(p, {0, 0, 720, 450});
+    const double f1 = PlotStyle{}.tick_font_px;
+    const Point2 under = bare.view.to_data({bare.legend_box.x0 - 0.5 * f1, bare.legend_box.y1 + (0.4 + 0.76 - 0.3) * f1});
+    p.annotations.push_back({under.x, under.y, "slope −1.00"});
+    for (const double k : {1.0, 3.0}) {   // the screen, and a PNG at 3×
+        SCOPED_TRACE(k);
+        const PlotStyle style = scaled(PlotStyle{}, k);
+        const double f = style.tick_font_px;
+        const PlotLayout L = layout_plot(p, {0, 0, 720 * k, 450 * k}, style);
+        ASSERT_TRUE(L.has_legend);
+        ASSERT_EQ(L.annotations.size(), p.annotations.size());   // all fit within 3 text heights
+        expect_readable(L);
+        for (std::size_t i = 0; i < p.annotations.size(); ++i) {
+            const Point2 usual = usual_spot(L, p.annotations[i], f);
+            EXPECT_EQ(L.annotations[i].text, p.annotations[i].text);
+            EXPECT_NEAR(L.annotations[i].at.x, usual.x, 1e-9) << i;   // only moved vertically
+            EXPECT_LE(std::fabs(L.annotations[i].at.y - usual.y), kAnnotationMaxShiftEm * f + 1e-9) << i;
+        }
+        // The first keeps its spot (the order decides who moves); the second goes up.
+        EXPECT_NEAR(L.annotations[0].at.y, usual_spot(L, p.annotations[0], f).y, 1e-9);
+        EXPECT_LT(L.annotations[1].at.y, L.annotations[0].at.y);
+        // The one under the legend went down, by less than a text height.
+        const double down = L.annotations[4].at.y - usual_spot(L, p.annotations[4], f).y;
+        EXPECT_GT(down, 0.0);
+        EXPECT_LT(down, f);
+    }
+    // The PNG at 3× shows the same labels at 3× the pixels.
+    const PlotLayout L1 = layout_plot(p, {0, 0, 720, 450});
+    const PlotLayout L3 = layout_plot(p, {0, 0, 3 * 720, 3 * 450}, scaled(PlotStyle{}, 3.0));
+    ASSERT_EQ(L1.annotations.size(), L3.annotations.size());
+    for (std::size_t i = 0; i < L1.annotations.size(); ++i) {
+        EXPECT_NEAR(L3.annotations[i].at.x, 3 * L1.annotations[i].at.x, 1e-6);
+        EXPECT_NEAR(L3.annotations[i].at.y, 3 * L1.annotations[i].at.y, 1e-6);
+    }
+}
+
+TEST(PlotAnnotations, LabelsThatMeetNothingKeepTheirSpot) {
+    Plot p = label_plot(true);
+    p.legend_corner = LegendCorner::BottomRight;
+    p.annotations = {{1.0, 2.0, "first"}, {3.0, 6.0, "second"}, {5.0, 2.0, "third"}, {9.9, 5.0, "flipped"},
+                     {2.0, 9.99, "at the top"}};
+    const PlotStyle style;
+    const double f = style.tick_font_px;
+    const PlotLayout L = layout_plot(p, {0, 0, 720, 450}, style);
+    ASSERT_EQ(L.annotations.size(), p.annotations.size());
+    for (std::size_t i = 0; i < 3; ++i) {   // right of and above the point, exactly as before
+        const Point2 usual = usual_spot(L, p.annotations[i], f);
+        EXPECT_EQ(L.annotations[i].anchor, TextAnchor::Start);
+        EXPECT_EQ(L.annotations[i].at.x, usual.x) << i;
+        EXPECT_EQ(L.annotations[i].at.y, usual.y) << i;
+    }
+    // Near the right edge: left of the point; at the top: its text just inside the frame.
+    const Point2 q = L.view.to_px({9.9, 5.0});
+    EXPECT_EQ(L.annotations[3].anchor, TextAnchor::End);
+    EXPECT_EQ(L.annotations[3].at.x, q.x - 0.4 * f);
+    EXPECT_EQ(L.annotations[3].at.y, q.y - 0.4 * f);
+    EXPECT_EQ(L.annotations[4].at.y, L.view.px.y0 + 0.76 * f);
+    expect_readable(L);
+    // The legend's own test plot, with its one annotation, is laid out as it was.
+    const PlotLayout G = layout_plot(gradient_plot(), {0, 0, 720, 450});
+    ASSERT_EQ(G.annotations.size(), 1u);
+    const Point2 g = G.view.to_px({1.0, 0.5});
+    EXPECT_EQ(G.annotations[0].at.x, g.x + 0.4 * f);
+    EXPECT_EQ(G.annotations[0].at.y, g.y - 0.4 * f);
+}
+
+TEST(PlotAnnotations, TooManyLabelsAtOneSpotAreDroppedNotPiled) {
+    Plot p = label_plot();
+    for (int i = 0; i < 9; ++i) p.annotations.push_back({5.0, 5.0, "label " + std::to_string(i)});
+    const PlotStyle style;
+    const double f = style.tick_font_px;
+    const PlotLayout L = layout_plot(p, {0, 0, 720, 450}, style);
+    // One text height and a bit apart, within 3 text heights up or down: five of them.
+    EXPECT_LT(L.annotations.size(), p.annotations.size());
+    EXPECT_EQ(L.annotations.size(), 5u);
+    expect_readable(L);
+    // Earlier labels win: the first ones are kept, in order, the last ones dropped.
+    for (std::size_t i = 0; i < L.annotations.size(); ++i) {
+        EXPECT_EQ(L.annotations[i].text, "label " + std::to_string(i));
+        EXPECT_LE(std::fabs(L.annotations[i].at.y - usual_spot(L, p.annotations[i], f).y),
+                  kAnnotationMaxShiftEm * f + 1e-9);
+    }
+    // The same crowd against the top edge cannot go up: the labels fan out downwards, fewer fit.
+    for (Annotation& a : p.annotations) a.y = 9.95;
+    const PlotLayout T = layout_plot(p, {0, 0, 720, 450}, style);
+    EXPECT_GE(T.annotations.size(), 2u);
+    EXPECT_LT(T.annotations.size(), L.annotations.size());
+    expect_readable(T);
+}
+
+TEST(PlotAnnotations, LabelsKeepClearOfReferenceLineLabels) {
+    Plot p = label_plot();
+    p.ref_lines.push_back({RefLine::Orientation::Horizontal, 5.0, "tolerance of the fit", {90, 90, 90}, LineStyle::Dashed, 1.0});
+    p.annotations.push_back({8.0, 5.0, "note"});   // its text would sit on the line's label
+    const double f = PlotStyle{}.tick_font_px;
+    const PlotLayout L = layout_plot(p, {0, 0, 720, 450});
+    ASSERT_EQ(L.ref_labels.size(), 1u);
+    ASSERT_EQ(L.annotations.size(), 1u);
+    const Point2 usual = usual_spot(L, p.annotations[0], f);
+    EXPECT_TRUE(boxes_intersect(ink_box(L.ref_labels[0]), ink_box({"note", usual, TextAnchor::Start, f, 0.0})));
+    EXPECT_FALSE(boxes_intersect(ink_box(L.ref_labels[0]), ink_box(L.annotations[0])));
+    EXPECT_NE(L.annotations[0].at.y, usual.y);
+    expect_readable(L);
+}
+
+// The Gradients lab's two sweep figures (12 slope labels each, many on flat curves at similar
+// heights) at the sizes they are seen: the app's default figure, a small panel, a 3× PNG.
+TEST(PlotAnnotations, GradientLabSweepLabelsDoNotOverlap) {
+    GradientLabState state;
+    gradient_lab_fit(state, explorer_outputs(ExplorerState{}));
+    const GradientLabResults r = compute_gradient_lab(state, gradient_lab_probe(state, ExplorerState{}));
+    for (const Scaling scaling : {Scaling::Input, Scaling::Weight}) {
+        const Plot p = gradient_sweep_plot(r, scaling);
+        ASSERT_EQ(p.annotations.size(), 12u);
+        for (const double k : {1.0, 4.0 / 3.0, 3.0}) {
+            for (const Rect outer : {Rect{0, 0, 720, 450}, Rect{0, 0, 540, 420}}) {
+                SCOPED_TRACE(std::string(to_string(scaling)) + " k=" + std::to_string(k) + " w=" +
+                             std::to_string(outer.width()));
+                const PlotLayout L = layout_plot(p, {0, 0, k * outer.x1, k * outer.y1}, scaled(PlotStyle{}, k));
+                expect_readable(L);
+                EXPECT_EQ(L.annotations.size(), 12u);   // every slope stays on screen
+            }
+        }
+    }
 }
 
 // [SECTION] SVG / CSV -----------------------------------------------------------------------
