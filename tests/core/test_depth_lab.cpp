@@ -5,6 +5,7 @@
 #include "normlab/depth_lab.hpp"
 
 #include "normlab/eval.hpp"
+#include "normlab/scene.hpp"
 #include "normlab/scene_json.hpp"
 
 #include <gtest/gtest.h>
@@ -337,6 +338,40 @@ TEST(DepthLab, ClaimsAtTheDefaultsStateWhatIsMeasured) {
     EXPECT_EQ(claims[3].verdict, DepthVerdict::NotYet);        // the sweep has only begun
     EXPECT_EQ(depth_conditions(s), "6 layers · width 64 · 4 heads · LayerNorm · sort of 6 digits 0–9 · Adam lr 0.001 · "
                                    "batch 32 · seed 1 · 0.30 M parameters");
+}
+
+// The shipped scene assets/scenes/postln_xavier_init.json says, in its caption, what this model
+// shows with Xavier init: Post-LN first ÷ last < 1 over its first 10 steps, Pre-LN > 1, and
+// Post-LN back above 1 over 50 steps. Its runs, trained here, must keep saying so.
+DepthLabSnapshot trained(DepthLabState state) {
+    DepthLab lab;
+    lab.configure(state);
+    while (lab.advance(true) && sweep_done(lab.snapshot()) == 0) {
+    }
+    return lab.snapshot();
+}
+
+TEST(DepthLab, TheXavierSceneShowsWhatItsCaptionSays) {
+    const Scene scene = load_scene(std::string(NORMLAB_ASSETS_DIR) + "/scenes/postln_xavier_init.json");
+    ASSERT_EQ(scene.lab, "depth");
+    DepthLabState state = scene.session.depth;
+    ASSERT_EQ(state.init, TransformerInit::Xavier);
+    ASSERT_EQ(state.measure_steps, 10);
+    state.steps = state.measure_steps;   // the table's numbers need only the measured steps
+    const DepthLabSnapshot s = trained(state);
+    ASSERT_TRUE(measured_ratio(s, 0) && measured_ratio(s, 1));
+    EXPECT_LT(*measured_ratio(s, 0), 1.0);   // Post-LN (measured: 0.69)
+    EXPECT_GT(*measured_ratio(s, 1), 1.0);   // Pre-LN (1.43)
+    const std::vector<DepthClaim> claims = depth_claims(s);
+    ASSERT_FALSE(claims.empty());
+    EXPECT_EQ(claims[0].verdict, DepthVerdict::Holds);
+
+    DepthLabState fifty = scene.session.depth;
+    fifty.placements = {true, false, false};   // Post-LN only
+    fifty.measure_steps = fifty.steps = 50;
+    const std::optional<double> later = measured_ratio(trained(fifty), 0);
+    ASSERT_TRUE(later);
+    EXPECT_GT(*later, 1.0);   // (measured: 1.08)
 }
 
 // A snapshot by hand: layer measures with a chosen first ÷ last, and sweep outcomes.
