@@ -742,6 +742,25 @@ struct Measure {
     }
 };
 
+// The drawn extent of a text line of size f: kAscent·f above the baseline (caps, digits, b, d),
+// kDescent·f below it (g, y, p); together one text height.
+constexpr double kDescent = 1.0 - kAscent;
+
+// The box a horizontal text covers, grown by clear_x left and right and clear_y above and below.
+Rect text_box(const PlacedText& t, double width, double clear_x = 0.0, double clear_y = 0.0) {
+    const double x0 = t.anchor == TextAnchor::Start ? t.at.x
+                      : t.anchor == TextAnchor::End ? t.at.x - width
+                                                    : t.at.x - 0.5 * width;
+    return Rect{x0 - clear_x, t.at.y - kAscent * t.font_px - clear_y, x0 + width + clear_x,
+                t.at.y + kDescent * t.font_px + clear_y};
+}
+
+// Whether two boxes share more than a sliver (touching edges, up to rounding, do not count:
+// the 1× and k× layouts must agree).
+bool boxes_meet(const Rect& a, const Rect& b, double eps) {
+    return a.x0 < b.x1 - eps && b.x0 < a.x1 - eps && a.y0 < b.y1 - eps && b.y0 < a.y1 - eps;
+}
+
 int tick_target(double length, double spacing) {
     if (!(spacing > 0.0)) spacing = 80.0;
     return std::clamp(static_cast<int>(std::lround(length / spacing)), 2, 12);
@@ -970,16 +989,26 @@ struct LegendBox {
 
 struct CornerChoice {
     LegendCorner corner = LegendCorner::TopRight;
-    double hits = 0.0;   // coverage() of its box
+    double data = std::numeric_limits<double>::infinity();   // coverage() of its box
+    int labels = 0;                                           // reference-line labels it would hide
+    // Less data hidden wins; at equal data, fewer labels (a hidden label is the lesser evil).
+    bool beats(const CornerChoice& o) const { return data < o.data || (data == o.data && labels < o.labels); }
 };
 
-// The corner among `corners` whose legend box hides the least data; ties go to the earlier one.
-CornerChoice least_covered(const Plot& plot, const Viewport& view, const LegendBox& box, double k,
-                           std::initializer_list<LegendCorner> corners) {
-    CornerChoice best{*corners.begin(), std::numeric_limits<double>::infinity()};
+// The corner among `corners` whose legend box hides the least of L's data, and then the fewest
+// of its reference-line labels (they sit at a line's end, often in a corner); ties go to the
+// earlier one.
+CornerChoice least_covered(const Plot& plot, const PlotLayout& L, const LegendBox& box, double k,
+                           const Measure& measure, std::initializer_list<LegendCorner> corners) {
+    CornerChoice best{*corners.begin()};
     for (LegendCorner c : corners) {
-        const double hits = coverage(plot, view, box.at(view.px, c), k, best.hits);
-        if (hits < best.hits) best = {c, hits};
+        const Rect at = box.at(L.view.px, c);
+        CornerChoice here{c, 0.0, 0};
+        for (const PlacedText& t : L.ref_labels)
+            if (boxes_meet(text_box(t, measure(t.text, t.font_px)), at, 0.0)) ++here.labels;
+        // coverage() counts whole hits: it may stop where this corner can no longer win.
+        here.data = coverage(plot, L.view, at, k, here.labels < best.labels ? best.data + 1.0 : best.data);
+        if (here.beats(best)) best = here;
     }
     return best;
 }
@@ -1059,9 +1088,9 @@ std::optional<Headroom> grow_for_legend(const Plot& plot, const Rect& outer, con
         const AxisRange grown_y{y.scale, top ? y.lo : v, top ? v : y.hi};
         PlotLayout G = layout_frame(plot, outer, style, L.view.x, grown_y);
         const CornerChoice c =
-            top ? least_covered(plot, G.view, box, k, {LegendCorner::TopRight, LegendCorner::TopLeft})
-                : least_covered(plot, G.view, box, k, {LegendCorner::BottomRight, LegendCorner::BottomLeft});
-        if (c.hits == 0.0)
+            top ? least_covered(plot, G, box, k, Measure{style}, {LegendCorner::TopRight, LegendCorner::TopLeft})
+                : least_covered(plot, G, box, k, Measure{style}, {LegendCorner::BottomRight, LegendCorner::BottomLeft});
+        if (c.data == 0.0)
             return Headroom{std::move(G), c.corner, std::fabs(fwd(y.scale, v) - fwd(y.scale, top ? y.hi : y.lo)) / span};
     }
     return std::nullopt;
@@ -1081,28 +1110,10 @@ std::optional<Headroom> grow_for_legend(const Plot& plot, const Rect& outer, con
 
 namespace {
 
-// The drawn extent of a text line of size f: kAscent·f above the baseline (caps, digits, b, d),
-// kDescent·f below it (g, y, p); together one text height.
-constexpr double kDescent = 1.0 - kAscent;
 // Clearance kept around each annotation box, in em: above and below, more than the renderers'
 // halo (1.5 px at 12 px text); left and right, so that two labels side by side are two words
 // apart (0.6 em, about two spaces) rather than reading as one.
 constexpr double kAnnotationClearYEm = 0.12, kAnnotationClearXEm = 0.3;
-
-// The box a horizontal text covers, grown by clear_x left and right and clear_y above and below.
-Rect text_box(const PlacedText& t, double width, double clear_x = 0.0, double clear_y = 0.0) {
-    const double x0 = t.anchor == TextAnchor::Start ? t.at.x
-                      : t.anchor == TextAnchor::End ? t.at.x - width
-                                                    : t.at.x - 0.5 * width;
-    return Rect{x0 - clear_x, t.at.y - kAscent * t.font_px - clear_y, x0 + width + clear_x,
-                t.at.y + kDescent * t.font_px + clear_y};
-}
-
-// Whether two boxes share more than a sliver (touching edges, up to rounding, do not count:
-// the 1× and k× layouts must agree).
-bool boxes_meet(const Rect& a, const Rect& b, double eps) {
-    return a.x0 < b.x1 - eps && b.x0 < a.x1 - eps && a.y0 < b.y1 - eps && b.y0 < a.y1 - eps;
-}
 
 void resolve_annotation_overlaps(PlotLayout& L, const PlotStyle& style) {
     if (L.annotations.empty()) return;
@@ -1181,13 +1192,13 @@ PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& sty
 
     LegendCorner corner = plot.legend_corner;
     if (corner == LegendCorner::Auto) {
-        const CornerChoice least = least_covered(plot, L.view, box, k, {LegendCorner::TopRight, LegendCorner::TopLeft,
+        const CornerChoice least = least_covered(plot, L, box, k, measure, {LegendCorner::TopRight, LegendCorner::TopLeft,
                                                                       LegendCorner::BottomRight, LegendCorner::BottomLeft});
         corner = least.corner;
         // Every corner hides data: where the caller left an end of y free (no Axis::min/max, no
         // override: a zoomed or panned view passes its ranges and must not jump), grow that end
         // just enough for the legend to sit clear of all data. Beyond the cap, keep the corner.
-        if (least.hits > 0.0 && !override_ranges.y) {
+        if (least.data > 0.0 && !override_ranges.y) {
             std::optional<Headroom> up, down;
             if (!usable(y.scale, plot.y.max)) up = grow_for_legend(plot, outer, style, L, box, k, true);
             if (!usable(y.scale, plot.y.min)) down = grow_for_legend(plot, outer, style, L, box, k, false);

@@ -639,6 +639,33 @@ TEST(PlotLegendRoom, CallersMaximumIsKept) {
     EXPECT_TRUE(L.has_legend);
 }
 
+// A reference line's label sits at its end, in a corner as often as not: an Auto legend keeps
+// off it (the depth lab's "measured: 1–10" at the top of a vertical line, its sweep's "diverged"
+// line at the right end). Here the data leave the top corners free, and the label is top left.
+TEST(PlotLegendRoom, AutoLegendKeepsOffReferenceLineLabels) {
+    Plot p;
+    p.x = {"step", Scale::Linear, std::nullopt, std::nullopt};
+    p.y = {"ratio", Scale::Linear, 0.0, 5.0};
+    Series a;
+    a.label = "Post-LN";
+    a.x = {1, 10, 20, 30, 40, 50};
+    a.y = {1.0, 0.6, 0.8, 0.9, 1.0, 1.1};
+    p.series.push_back(a);
+    p.ref_lines.push_back({RefLine::Orientation::Vertical, 45.0, "measured: 1–45", {90, 90, 90}, LineStyle::Dashed, 1.0});
+    const PlotLayout L = layout_plot(p, {0, 0, 720, 450});
+    ASSERT_TRUE(L.has_legend);
+    ASSERT_EQ(L.ref_labels.size(), 1u);
+    const PlacedText& t = L.ref_labels[0];
+    const double w = estimate_text_width(t.text, t.font_px);
+    const double x0 = t.anchor == TextAnchor::End ? t.at.x - w : t.at.x;
+    const Rect label{x0, t.at.y - t.font_px, x0 + w, t.at.y + 0.3 * t.font_px};
+    const Rect& b = L.legend_box;
+    EXPECT_FALSE(b.x0 < label.x1 && label.x0 < b.x1 && b.y0 < label.y1 && label.y0 < b.y1)
+        << "legend [" << b.x0 << ", " << b.x1 << "] × [" << b.y0 << ", " << b.y1 << "], label [" << label.x0 << ", "
+        << label.x1 << "] × [" << label.y0 << ", " << label.y1 << "]";
+    EXPECT_EQ(legend_hits(p, L), 0);
+}
+
 TEST(PlotLegendRoom, LogAxisGrowsToANiceValueWithinADecade) {
     Plot p;
     p.x = {"step", Scale::Linear, std::nullopt, std::nullopt};
