@@ -4,7 +4,7 @@
 // [SECTION] Helpers          — rotation, text placement, the plot as shown
 // [SECTION] Painting         — text (rotated, with halo), crisp hairlines, strokes, markers
 // [SECTION] draw_figure      — one laid-out plot, in to_svg()'s paint order
-// [SECTION] Screen figure    — the on-screen style (the app's fonts), legend of hidden series
+// [SECTION] Screen figure    — the on-screen style (the app's fonts), one layout with hidden series faded
 // [SECTION] Interaction      — wheel zoom, pan, box zoom, double-click, legend toggles, hover
 // [SECTION] Context menu     — Save PNG / SVG / CSV, Copy values, Reset view
 // [SECTION] draw_plot
@@ -75,10 +75,20 @@ ImVec2 text_top_left(Point2 at, TextAnchor anchor, double width, double ascent) 
     return ImVec2(static_cast<float>(at.x - shift), static_cast<float>(at.y - ascent));
 }
 
-Plot plot_as_shown(const Plot& plot, const PlotView& view) {
+namespace {
+
+// The plot with the view's zoomed ranges as explicit min/max and its hidden series switched off:
+// invisible (exports) or faded (the screen).
+Plot with_view(const Plot& plot, const PlotView& view, bool fade) {
     Plot shown = plot;
-    for (Series& s : shown.series)
-        if (std::find(view.hidden.begin(), view.hidden.end(), s.label) != view.hidden.end()) s.visible = false;
+    for (Series& s : shown.series) {
+        if (std::find(view.hidden.begin(), view.hidden.end(), s.label) == view.hidden.end()) continue;
+        if (fade) {
+            s.faded = true;
+        } else {
+            s.visible = false;
+        }
+    }
     if (view.range.x) {
         shown.x.min = view.range.x->lo;
         shown.x.max = view.range.x->hi;
@@ -89,6 +99,12 @@ Plot plot_as_shown(const Plot& plot, const PlotView& view) {
     }
     return shown;
 }
+
+}  // namespace
+
+Plot plot_as_shown(const Plot& plot, const PlotView& view) { return with_view(plot, view, false); }
+
+Plot plot_on_screen(const Plot& plot, const PlotView& view) { return with_view(plot, view, true); }
 
 namespace {
 
@@ -193,7 +209,7 @@ void draw_marker(ImDrawList& dl, Marker m, Point2 p, double size, ImU32 color) {
 // [SECTION] draw_figure ---------------------------------------------------------------------
 
 void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& L, const PlotStyle& style, double k,
-                 const FigureFonts& fonts, const FigureColors& colors, const std::vector<std::size_t>& faded) {
+                 const FigureFonts& fonts, const FigureColors& colors) {
     const Rect& o = L.outer;
     const Rect& d = L.view.px;
     const double hair = hairline_width(k);
@@ -219,15 +235,15 @@ void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& L, const Pl
     }
     for (std::size_t i = 0; i < plot.series.size(); ++i) {
         const Series& s = plot.series[i];
-        if (!s.visible || s.kind != SeriesKind::Bars) continue;
+        if (!drawn(s) || s.kind != SeriesKind::Bars) continue;
         for (const Rect& b : series_bars(plot, i, L.view)) dl.AddRectFilled(to_im({b.x0, b.y0}), to_im({b.x1, b.y1}), to_u32(s.color));
     }
     for (const Series& s : plot.series) {
-        if (!s.visible || s.kind != SeriesKind::Line) continue;
+        if (!drawn(s) || s.kind != SeriesKind::Line) continue;
         for (const auto& line : series_polylines(s, L.view)) stroke(dl, line, s.line, stroke_width(s.width) * k, to_u32(s.color));
     }
     for (const Series& s : plot.series) {
-        if (!s.visible) continue;
+        if (!drawn(s)) continue;
         for (const Point2& p : series_markers(s, L.view)) draw_marker(dl, effective_marker(s), p, s.marker_size * k, to_u32(s.color));
     }
     dl.PopClipRect();
@@ -261,8 +277,7 @@ void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& L, const Pl
     dl.AddRect(to_im({b.x0, b.y0}), to_im({b.x1, b.y1}), colors.legend_border, 0.0f, 0, static_cast<float>(0.8 * k));
     for (const LegendEntry& e : L.legend) {
         const Series& s = plot.series[e.series];
-        const bool off = std::find(faded.begin(), faded.end(), e.series) != faded.end();
-        const ImU32 color = off ? colors.faded : to_u32(s.color);
+        const ImU32 color = e.faded ? colors.faded : to_u32(s.color);
         const Point2 mid{0.5 * (e.swatch_from.x + e.swatch_to.x), e.swatch_from.y};
         if (s.kind == SeriesKind::Bars) {
             const double h = 0.5 * e.label.font_px;
@@ -271,7 +286,7 @@ void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& L, const Pl
             if (s.kind == SeriesKind::Line) stroke(dl, {e.swatch_from, e.swatch_to}, s.line, stroke_width(s.width) * k, color);
             draw_marker(dl, effective_marker(s), mid, s.marker_size * k, color);
         }
-        draw_text(dl, e.label, pick_font(fonts, e.label.font_px), off ? colors.faded : colors.text);
+        draw_text(dl, e.label, pick_font(fonts, e.label.font_px), e.faded ? colors.faded : colors.text);
     }
 }
 
@@ -303,26 +318,17 @@ ScreenFigure screen_figure(const Fonts& app) {
     return f;
 }
 
-// The layout on screen. With series switched off, the legend still lists them (faded) so that
-// they can be clicked back: it comes from a layout of the same ranges with all of them shown.
+// The layout on screen. Series switched off are faded (plot_on_screen): the legend still lists
+// them, dimmed, so that they can be clicked back, and core lays that legend out (its corner, the
+// room made for it, the annotations kept off it) with their rows in it and their data left out.
 struct ScreenLayout {
-    Plot shown;                        // plot_as_shown()
+    Plot shown;                        // plot_on_screen()
     PlotLayout layout;
-    std::vector<std::size_t> faded;    // legend entries of hidden series
 };
 
 ScreenLayout layout_screen(const Plot& plot, const PlotView& view, const Rect& outer, const PlotStyle& style) {
-    ScreenLayout s{plot_as_shown(plot, view), {}, {}};
+    ScreenLayout s{plot_on_screen(plot, view), {}};
     s.layout = layout_plot(s.shown, outer, style);
-    for (std::size_t i = 0; i < plot.series.size(); ++i)
-        if (plot.series[i].visible && !s.shown.series[i].visible) s.faded.push_back(i);
-    if (s.faded.empty()) return s;
-    Plot all = s.shown;
-    for (std::size_t i : s.faded) all.series[i].visible = true;
-    const PlotLayout with_all = layout_plot(all, outer, style, RangeOverride{s.layout.view.x, s.layout.view.y});
-    s.layout.has_legend = with_all.has_legend;
-    s.layout.legend_box = with_all.legend_box;
-    s.layout.legend = with_all.legend;
     return s;
 }
 
@@ -460,8 +466,11 @@ std::string shown_path(const std::string& path) {
     return ec ? path : abs.string();
 }
 
-void context_menu(PlotView& view, const Plot& shown, ImVec2 base) {
+// Exports show what is on screen without the series switched off: plot_as_shown(), not the
+// screen's faded plot.
+void context_menu(PlotView& view, const Plot& plot, ImVec2 base) {
     if (!ImGui::BeginPopup("plot menu")) return;
+    const Plot shown = plot_as_shown(plot, view);
     const int w = static_cast<int>(base.x), h = static_cast<int>(base.y);
     const auto saved = [&](const std::string& path, const std::string& error, const std::string& what) {
         view.message = error.empty() ? "Saved " + shown_path(path) + what : "⚠ Not saved: " + error;
@@ -537,7 +546,7 @@ void draw_plot(PlotView& view, const Plot& plot, const Fonts& fonts, ImVec2 size
 
     ImDrawList& dl = *ImGui::GetWindowDrawList();
     dl.PushClipRect(origin, ImVec2(origin.x + fig.x, origin.y + fig.y), true);
-    draw_figure(dl, s.shown, s.layout, f.style, f.k, f.fonts, f.colors, s.faded);
+    draw_figure(dl, s.shown, s.layout, f.style, f.k, f.fonts, f.colors);
     if (view.box_zooming) {
         const ImVec4 sel = ImGui::GetStyle().Colors[ImGuiCol_NavHighlight];
         dl.AddRectFilled(view.box_from, ImGui::GetIO().MousePos, ImGui::ColorConvertFloat4ToU32(ImVec4(sel.x, sel.y, sel.z, 0.15f)));
@@ -548,7 +557,7 @@ void draw_plot(PlotView& view, const Plot& plot, const Fonts& fonts, ImVec2 size
 
     if (opens_menu) ImGui::OpenPopup("plot menu");
     // Exports are laid out at 1× in the size the figure has on screen, in core's default style.
-    context_menu(view, s.shown, ImVec2(std::round(fig.x / static_cast<float>(f.k)), std::round(fig.y / static_cast<float>(f.k))));
+    context_menu(view, plot, ImVec2(std::round(fig.x / static_cast<float>(f.k)), std::round(fig.y / static_cast<float>(f.k))));
     message_line(view);
     ImGui::PopID();
 }

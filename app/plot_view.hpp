@@ -76,10 +76,10 @@ TextWidthFn figure_text_width(const FigureFonts& fonts);
 // rect; the fonts must live in the texture `dl` draws with): background, grid, reference lines,
 // bars, lines, markers, frame, ticks, texts, legend, in to_svg()'s paint order. Stroke widths
 // and marker sizes are multiplied by `k`, the factor the style was scaled by (scaled()).
-// Legend entries whose series index is in `faded` are drawn in colors.faded (series the user
-// switched off on screen).
+// Faded series (switched off on screen) are not painted; their legend entries (LegendEntry::faded)
+// are drawn in colors.faded.
 void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& layout, const PlotStyle& style, double k,
-                 const FigureFonts& fonts, const FigureColors& colors, const std::vector<std::size_t>& faded = {});
+                 const FigureFonts& fonts, const FigureColors& colors);
 
 // [SECTION] Helpers (pure, unit-tested) -----------------------------------------------------
 
@@ -94,5 +94,10 @@ ImVec2 text_top_left(Point2 at, TextAnchor anchor, double width, double ascent);
 // The plot as exported from this view: series whose label is in view.hidden become invisible,
 // and the view's zoomed ranges become the axes' explicit min/max.
 Plot plot_as_shown(const Plot& plot, const PlotView& view);
+
+// The plot as drawn on screen: as plot_as_shown(), but the series whose label is in view.hidden
+// become Series::faded instead, so that one layout lists them in the legend (dimmed, to be
+// clicked back on) while their data are neither drawn nor ranged nor avoided by the legend.
+Plot plot_on_screen(const Plot& plot, const PlotView& view);
 
 }  // namespace normlab::ui

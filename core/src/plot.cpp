@@ -128,7 +128,7 @@ AxisRange auto_range(const Plot& plot, AxisId which) {
     bool bar_baseline = false;              // a linear y axis with bars: 0 belongs to the data
     std::vector<double> bar_x;              // f(x) of bars, for the half-slot on x
     for (const Series& s : plot.series) {
-        if (!s.visible) continue;
+        if (!drawn(s)) continue;
         const std::size_t n = point_count(s);
         for (std::size_t i = 0; i < n; ++i) {
             if (!xa.accepts(s.x[i]) || !ya.accepts(s.y[i])) continue;
@@ -621,14 +621,14 @@ std::vector<Rect> series_bars(const Plot& plot, std::size_t index, const Viewpor
     std::vector<Rect> out;
     if (index >= plot.series.size()) return out;
     const Series& s = plot.series[index];
-    if (s.kind != SeriesKind::Bars || !s.visible) return out;
+    if (s.kind != SeriesKind::Bars || !drawn(s)) return out;
 
-    // Slot: shared by all visible bar series; this series' place in it.
+    // Slot: shared by all drawn bar series; this series' place in it.
     std::size_t nbar = 0, slot_index = 0;
     std::vector<double> xs;
     for (std::size_t k = 0; k < plot.series.size(); ++k) {
         const Series& b = plot.series[k];
-        if (!b.visible || b.kind != SeriesKind::Bars) continue;
+        if (!drawn(b) || b.kind != SeriesKind::Bars) continue;
         if (k == index) slot_index = nbar;
         ++nbar;
         for (std::size_t i = 0; i < point_count(b); ++i) {
@@ -716,7 +716,7 @@ std::optional<PointHit> nearest_point(const Plot& plot, const Viewport& view, Po
     std::optional<PointHit> best;
     for (std::size_t k = 0; k < plot.series.size(); ++k) {
         const Series& s = plot.series[k];
-        if (!s.visible) continue;
+        if (!drawn(s)) continue;
         for (std::size_t i = 0; i < point_count(s); ++i) {
             const Point2 q = point_px(s, i, view);
             if (!finite(q) || !view.px.contains(q)) continue;
@@ -810,11 +810,11 @@ std::vector<PlacedTick> fit_ticks(const AxisRange& r, double p0, double p1, int 
     return placed;
 }
 
-// Whether the plot shows bars and every visible bar sits at a whole x (categories 0, 1, 2, …).
+// Whether the plot shows bars and every drawn bar sits at a whole x (categories 0, 1, 2, …).
 bool bars_at_integers(const Plot& plot) {
     bool any = false;
     for (const Series& s : plot.series) {
-        if (!s.visible || s.kind != SeriesKind::Bars) continue;
+        if (!drawn(s) || s.kind != SeriesKind::Bars) continue;
         for (std::size_t i = 0; i < point_count(s); ++i) {
             if (!std::isfinite(s.x[i])) continue;
             if (s.x[i] != std::round(s.x[i])) return false;
@@ -824,7 +824,7 @@ bool bars_at_integers(const Plot& plot) {
     return any;
 }
 
-// Counts how much of the visible data a legend box would hide: line segments that cross it
+// Counts how much of the drawn data a legend box would hide: line segments that cross it
 // (a segment passing through counts, not only its vertices), markers and bars that touch it,
 // annotation points (×3). Lines and markers count from half their stroke width / marker size
 // away, times k, the factor the style was scaled by, as the renderers draw them. Counting stops
@@ -836,7 +836,7 @@ double coverage(const Plot& plot, const Viewport& view, const Rect& box, double 
         if (box.contains(view.to_px({a.x, a.y}))) hits += 3.0;
     for (std::size_t j = 0; j < plot.series.size() && hits < enough; ++j) {
         const Series& s = plot.series[j];
-        if (!s.visible) continue;
+        if (!drawn(s)) continue;
         if (s.kind == SeriesKind::Line) {
             // The segments series_polylines() draws, unclipped: clipping them to the data area
             // first would not change which of them meet a box inside it.
@@ -1171,7 +1171,9 @@ PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& sty
     const AxisRange y = override_ranges.y ? *override_ranges.y : auto_range(plot, AxisId::Y);
     PlotLayout L = layout_frame(plot, outer, style, x, y);
 
-    // Legend: one row per visible labelled series, in the least crowded inside corner.
+    // Legend: one row per visible labelled series, faded ones included (dimmed, so that the viewer
+    // can show them again), in the least crowded inside corner: the box is sized for all rows, and
+    // the data it avoids are the drawn ones only.
     std::vector<std::size_t> entries;
     for (std::size_t j = 0; j < plot.series.size(); ++j)
         if (plot.series[j].visible && !plot.series[j].label.empty()) entries.push_back(j);
@@ -1221,6 +1223,7 @@ PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& sty
         e.swatch_to = {sx + style.legend_swatch, row_y};
         e.label = {plot.series[j].label, {sx + style.legend_swatch + inner, row_y + kMidline * tf},
                    TextAnchor::Start, tf, 0.0};
+        e.faded = plot.series[j].faded;
         L.legend.push_back(std::move(e));
         row_y += row;
     }

@@ -33,7 +33,7 @@ std::string csv_number(double v) {
 std::string to_csv(const Plot& plot) {
     std::string out = "series,x,y\n";
     for (const Series& s : plot.series) {
-        if (!s.visible) continue;
+        if (!drawn(s)) continue;
         const std::string label = csv_field(s.label);
         const std::size_t n = std::min(s.x.size(), s.y.size());
         for (std::size_t i = 0; i < n; ++i) out += label + "," + csv_number(s.x[i]) + "," + csv_number(s.y[i]) + "\n";

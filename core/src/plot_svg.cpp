@@ -116,6 +116,7 @@ std::string svg_id(const std::string& name) {
 // [SECTION] Primitives ----------------------------------------------------------------------
 
 constexpr const char* kFont = "DejaVu Sans, sans-serif";
+constexpr const char* kFadedColor = "#b0b0b0";   // legend entries of faded series (the app's light_figure().faded)
 
 void text(std::string& o, const PlacedText& t, const char* extra = "") {
     if (t.text.empty()) return;
@@ -226,7 +227,7 @@ std::string to_svg(const Plot& plot, double width_px, double height_px) {
     }
     for (std::size_t k = 0; k < plot.series.size(); ++k) {
         const Series& s = plot.series[k];
-        if (!s.visible || s.kind != SeriesKind::Bars) continue;
+        if (!drawn(s) || s.kind != SeriesKind::Bars) continue;
         const std::vector<Rect> bars = series_bars(plot, k, L.view);
         o += "<g class=\"series-bars\" data-series=\"" + std::to_string(k) + "\" fill=\"" + to_hex(s.color) + "\">\n";
         for (const Rect& b : bars)
@@ -236,7 +237,7 @@ std::string to_svg(const Plot& plot, double width_px, double height_px) {
     }
     for (std::size_t k = 0; k < plot.series.size(); ++k) {
         const Series& s = plot.series[k];
-        if (!s.visible || s.kind != SeriesKind::Line) continue;
+        if (!drawn(s) || s.kind != SeriesKind::Line) continue;
         const auto lines = series_polylines(s, L.view);
         if (lines.empty()) continue;
         const double w = stroke_width(s.width);
@@ -250,7 +251,7 @@ std::string to_svg(const Plot& plot, double width_px, double height_px) {
     }
     for (std::size_t k = 0; k < plot.series.size(); ++k) {
         const Series& s = plot.series[k];
-        if (!s.visible) continue;
+        if (!drawn(s)) continue;
         const std::vector<Point2> pts = series_markers(s, L.view);
         if (pts.empty()) continue;
         const std::string color = to_hex(s.color);
@@ -286,7 +287,7 @@ std::string to_svg(const Plot& plot, double width_px, double height_px) {
     for (const PlacedText& t : L.ref_labels)
         text(o, t, (std::string(" class=\"ref-label\" fill=\"#444444\"") + halo).c_str());
 
-    // Legend.
+    // Legend. Entries of faded series (hidden by a viewer) are grey, in a <g class="faded">.
     if (L.has_legend) {
         const Rect& b = L.legend_box;
         o += "<g class=\"legend\">\n";
@@ -294,7 +295,8 @@ std::string to_svg(const Plot& plot, double width_px, double height_px) {
              num(b.height()) + "\" fill=\"#ffffff\" fill-opacity=\"0.9\" stroke=\"#b0b0b0\" stroke-width=\"0.8\"/>\n";
         for (const LegendEntry& e : L.legend) {
             const Series& s = plot.series[e.series];
-            const std::string color = to_hex(s.color);
+            const std::string color = e.faded ? kFadedColor : to_hex(s.color);
+            if (e.faded) o += "<g class=\"faded\">\n";
             const Point2 mid{0.5 * (e.swatch_from.x + e.swatch_to.x), e.swatch_from.y};
             if (s.kind == SeriesKind::Bars) {
                 const double h = 0.5 * L.legend.front().label.font_px;
@@ -309,7 +311,8 @@ std::string to_svg(const Plot& plot, double width_px, double height_px) {
                 }
                 marker(o, effective_marker(s), mid, s.marker_size, color);
             }
-            text(o, e.label, " fill=\"#000000\"");
+            text(o, e.label, (" fill=\"" + (e.faded ? std::string(kFadedColor) : "#000000") + "\"").c_str());
+            if (e.faded) o += "</g>\n";
         }
         o += "</g>\n";
     }

@@ -6,6 +6,7 @@
 // [SECTION] Axis maths  — auto range, mapping round trip, pan/zoom
 // [SECTION] Geometry    — broken/clipped polylines, markers, bars, dashes, hit testing, layout
 // [SECTION] Annotations — overlapping labels moved apart or dropped, the Gradients lab's figures
+// [SECTION] Faded       — series hidden by the viewer: listed in the legend, data left out
 // [SECTION] SVG / CSV
 // [SECTION] File I/O
 #include "normlab/file_io.hpp"
@@ -528,11 +529,11 @@ bool segment_meets(Point2 a, Point2 b, const Rect& r) {
     return false;
 }
 
-// How many drawn line segments and markers (as discs) of the visible series meet the legend box.
+// How many drawn line segments and markers (as discs) of the drawn() series meet the legend box.
 int legend_hits(const Plot& p, const PlotLayout& L) {
     int hits = 0;
     for (const Series& s : p.series) {
-        if (!s.visible) continue;
+        if (!drawn(s)) continue;
         for (const auto& line : series_polylines(s, L.view))
             for (std::size_t i = 1; i < line.size(); ++i) hits += segment_meets(line[i - 1], line[i], L.legend_box);
         const double r = 0.5 * s.marker_size;
@@ -940,6 +941,165 @@ TEST(PlotAnnotations, GradientLabSweepLabelsDoNotOverlap) {
             }
         }
     }
+}
+
+// [SECTION] Faded -------------------------------------------------------------------------
+//
+// A series the viewer switched off (Series::faded) keeps a dimmed legend entry; one layout sizes,
+// places and makes room for that legend with all its rows, while the data, the ranges and what the
+// legend avoids are those of the drawn series only.
+
+// p with series i faded, and p without series i.
+Plot faded_copy(Plot p, std::size_t i) {
+    p.series[i].faded = true;
+    return p;
+}
+Plot without(Plot p, std::size_t i) {
+    p.series.erase(p.series.begin() + static_cast<std::ptrdiff_t>(i));
+    return p;
+}
+
+TEST(PlotFaded, AutoLegendListsAllEntriesAndKeepsClearOfTheDrawnData) {
+    // The GPU figure with its top curve (the copy) switched off: the norms alone set the range.
+    Plot p = faded_copy(gpu_like_plot(), 0);
+    p.annotations.push_back({4096, 4.8, "pRMSNorm 4.8 GB/s"});   // near the norms' top-right end
+    const Plot minus = without(p, 0);
+    for (const double k : {1.0, 3.0}) {
+        SCOPED_TRACE(k);
+        const Rect outer{0, 0, k * 720, k * 450};
+        const PlotStyle style = scaled(PlotStyle{}, k);
+        const PlotLayout L = layout_plot(p, outer, style);
+        ASSERT_TRUE(L.has_legend);
+        ASSERT_EQ(L.legend.size(), 4u);   // the faded entry too, in its place, marked
+        for (std::size_t i = 0; i < 4; ++i) {
+            EXPECT_EQ(L.legend[i].series, i);
+            EXPECT_EQ(L.legend[i].faded, i == 0);
+            EXPECT_EQ(L.legend[i].label.text, p.series[i].label);
+        }
+        // The box is the one of all four rows (as with nothing faded), and it hides no drawn data.
+        EXPECT_NEAR(L.legend_box.height(), layout_plot(gpu_like_plot(), outer, style).legend_box.height(), 1e-9);
+        EXPECT_GT(L.legend_box.height(), layout_plot(minus, outer, style).legend_box.height());
+        EXPECT_EQ(legend_hits(p, L), 0);
+        expect_readable(L);   // the annotation kept off this (four-row) box
+        // The range is the drawn norms' (grown at most for the legend), far below the copy's 12 GB/s.
+        EXPECT_EQ(L.view.y.lo, 0.0);
+        EXPECT_LT(L.view.y.hi, 11.0);
+        EXPECT_GE(L.view.y.hi, auto_range(minus, AxisId::Y).hi);
+    }
+    // The faded series is not in the ranges: exactly those of the plot without it.
+    for (const AxisId a : {AxisId::X, AxisId::Y}) {
+        EXPECT_EQ(auto_range(p, a).lo, auto_range(minus, a).lo);
+        EXPECT_EQ(auto_range(p, a).hi, auto_range(minus, a).hi);
+    }
+    Plot fixed = p, fixed_minus = minus;
+    fixed.legend_corner = fixed_minus.legend_corner = LegendCorner::TopRight;   // no room grown
+    const PlotLayout F = layout_plot(fixed, {0, 0, 720, 450}), G = layout_plot(fixed_minus, {0, 0, 720, 450});
+    EXPECT_EQ(F.view.y.lo, G.view.y.lo);
+    EXPECT_EQ(F.view.y.hi, G.view.y.hi);
+    EXPECT_EQ(F.view.x.hi, G.view.x.hi);
+}
+
+TEST(PlotFaded, TheLegendMaySitOnFadedData) {
+    // Drawn data along the left and bottom edges (three corners taken), a faded series in the
+    // top-right corner: the legend goes there, over nothing drawn, and the range stays.
+    Plot p;
+    p.series.push_back(palette_series(0, "drawn", {0, 0, 10}, {10, 0, 0}));
+    p.series.push_back(palette_series(1, "switched off", {6, 8, 10}, {9.5, 9.8, 10}));
+    p.series[1].faded = true;
+    const PlotLayout L = layout_plot(p, {0, 0, 720, 450});
+    ASSERT_TRUE(L.has_legend);
+    EXPECT_EQ(legend_hits(p, L), 0);
+    EXPECT_EQ(L.view.y.hi, auto_range(p, AxisId::Y).hi);   // no room grown: a free corner
+    EXPECT_GT(L.legend_box.x0, 0.5 * (L.view.px.x0 + L.view.px.x1));   // top right
+    EXPECT_LT(L.legend_box.y1, 0.5 * (L.view.px.y0 + L.view.px.y1));
+    Plot shown = p;
+    shown.series[1].faded = false;   // shown, that corner is taken too: the top grows
+    EXPECT_GT(layout_plot(shown, {0, 0, 720, 450}).view.y.hi, auto_range(shown, AxisId::Y).hi);
+}
+
+TEST(PlotFaded, GradientSweepLabelsKeepOffTheWholeLegend) {
+    // The Gradients lab's sweep with each labelled series switched off in turn: the slope labels
+    // keep clear of the legend box as drawn, faded rows included.
+    GradientLabState state;
+    gradient_lab_fit(state, explorer_outputs(ExplorerState{}));
+    const GradientLabResults r = compute_gradient_lab(state, gradient_lab_probe(state, ExplorerState{}));
+    const Plot base = gradient_sweep_plot(r, Scaling::Weight);
+    int faded_entries = 0;
+    for (std::size_t i = 0; i < base.series.size(); ++i) {
+        if (base.series[i].label.empty()) continue;
+        SCOPED_TRACE(base.series[i].label);
+        const Plot p = faded_copy(base, i);
+        const PlotLayout L = layout_plot(p, {0, 0, 720, 450});
+        const PlotLayout all = layout_plot(base, {0, 0, 720, 450});
+        ASSERT_EQ(L.legend.size(), all.legend.size());
+        EXPECT_NEAR(L.legend_box.height(), all.legend_box.height(), 1e-9);
+        for (const LegendEntry& e : L.legend) faded_entries += e.faded;
+        expect_readable(L);
+    }
+    EXPECT_GT(faded_entries, 0);
+}
+
+TEST(PlotFaded, NothingOfItsDataIsDrawnHoveredOrExported) {
+    Plot p;
+    p.series.push_back(palette_series(0, "a", {2, 4, 6}, {1, 5, 3}, SeriesKind::Bars));
+    p.series.push_back(palette_series(1, "b", {2, 4, 6}, {2, 2, 2}, SeriesKind::Bars));
+    p.series.push_back(palette_series(2, "c", {1, 5}, {9, 9}, SeriesKind::Scatter));
+    // A faded bar series leaves the slot to the others, as if it were not there.
+    const Plot faded_b = faded_copy(p, 1), minus_b = without(p, 1);
+    EXPECT_TRUE(series_bars(faded_b, 1, unit_view()).empty());
+    const auto a = series_bars(faded_b, 0, unit_view()), a_alone = series_bars(minus_b, 0, unit_view());
+    ASSERT_EQ(a.size(), a_alone.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        EXPECT_EQ(a[i].x0, a_alone[i].x0);
+        EXPECT_EQ(a[i].x1, a_alone[i].x1);
+    }
+    // No hover on its points; no CSV rows.
+    const Plot faded_c = faded_copy(p, 2);
+    ASSERT_TRUE(nearest_point(p, unit_view(), {10, 10}, 8.0).has_value());   // (1, 9)
+    EXPECT_FALSE(nearest_point(faded_c, unit_view(), {10, 10}, 8.0).has_value());
+    EXPECT_EQ(to_csv(faded_c), to_csv(without(p, 2)));
+    EXPECT_EQ(to_csv(faded_b), to_csv(minus_b));
+}
+
+TEST(PlotFaded, SvgListsTheEntryDimmedButDrawsNoData) {
+    Plot p = gradient_plot();
+    p.series.push_back(palette_series(2, "switched off", {0.1, 1, 10}, {1, 2, 3}));
+    p.series.push_back(palette_series(3, "bars off", {0.1, 1}, {1, 2}, SeriesKind::Bars));
+    p.series[2].faded = true;
+    p.series[3].faded = true;
+    const std::string svg = to_svg(p);
+    EXPECT_EQ(xml_problem(svg), "") << svg;
+    // The entries are there, grey, each in a <g class="faded">.
+    EXPECT_EQ(count(svg, "<g class=\"faded\">"), 2u);
+    EXPECT_NE(svg.find("fill=\"#b0b0b0\">switched off</text>"), std::string::npos) << svg;
+    EXPECT_NE(svg.find("fill=\"#b0b0b0\">bars off</text>"), std::string::npos);
+    EXPECT_NE(svg.find("<g stroke=\"#b0b0b0\" stroke-width=\"1.75\""), std::string::npos);   // its swatch
+    EXPECT_NE(svg.find("fill=\"#000000\">‖∂L/∂g‖</text>"), std::string::npos);              // others black
+    // Their data are not: two line paths (the drawn ones), nothing tagged with series 2 or 3.
+    EXPECT_EQ(count(svg, "class=\"series-line\""), 2u);
+    EXPECT_EQ(svg.find("data-series=\"2\""), std::string::npos);
+    EXPECT_EQ(svg.find("data-series=\"3\""), std::string::npos);
+    EXPECT_EQ(svg.find("series-bars"), std::string::npos);
+    EXPECT_EQ(svg.find(to_hex(palette_color(2))), std::string::npos);   // its colour nowhere
+}
+
+TEST(PlotFaded, WithoutFadedSeriesNothingChanges) {
+    // No faded series: no entry is marked, the SVG has no faded group, and the figure is the
+    // same as before faded series existed (PlotLegendRoom.FixedCornerIsLaidOutAsBefore has the
+    // pixels). A faded flag on an invisible series changes nothing either.
+    const Plot p = gpu_like_plot();
+    const PlotLayout L = layout_plot(p, {0, 0, 720, 450});
+    for (const LegendEntry& e : L.legend) EXPECT_FALSE(e.faded);
+    EXPECT_EQ(to_svg(p).find("faded"), std::string::npos);
+    Plot hidden = p, hidden_faded = p;
+    hidden.series[1].visible = hidden_faded.series[1].visible = false;
+    hidden_faded.series[1].faded = true;
+    EXPECT_EQ(to_svg(hidden_faded), to_svg(hidden));
+    EXPECT_EQ(to_csv(hidden_faded), to_csv(hidden));
+    const PlotLayout H = layout_plot(hidden, {0, 0, 720, 450}), HF = layout_plot(hidden_faded, {0, 0, 720, 450});
+    EXPECT_EQ(HF.legend.size(), 3u);
+    EXPECT_EQ(HF.legend_box.y1, H.legend_box.y1);
+    EXPECT_EQ(HF.view.y.hi, H.view.y.hi);
 }
 
 // [SECTION] SVG / CSV -----------------------------------------------------------------------

@@ -52,6 +52,31 @@ TEST(PlotView, PlotAsShownHidesByLabelAndFixesTheZoomedRanges) {
     EXPECT_EQ(r.hi, 1.5);
 }
 
+TEST(PlotView, PlotOnScreenFadesWhatExportsLeaveOut) {
+    Plot plot;
+    plot.series = {palette_series(0, "LayerNorm", {1, 2}, {3, 4}), palette_series(1, "RMSNorm", {1, 2}, {5, 6})};
+    PlotView view;
+    view.hidden = {"RMSNorm"};
+    view.range.y = AxisRange{Scale::Linear, 0.0, 10.0};
+    const Plot screen = plot_on_screen(plot, view), shown = plot_as_shown(plot, view);
+    // On screen the hidden series stays visible but faded: one layout lists it, marked.
+    EXPECT_TRUE(screen.series[1].visible);
+    EXPECT_TRUE(screen.series[1].faded);
+    EXPECT_FALSE(screen.series[0].faded);
+    ASSERT_TRUE(screen.y.min && screen.y.max);
+    EXPECT_EQ(*screen.y.max, 10.0);
+    const PlotLayout L = layout_plot(screen, {0, 0, 720, 450});
+    ASSERT_EQ(L.legend.size(), 2u);
+    EXPECT_FALSE(L.legend[0].faded);
+    EXPECT_TRUE(L.legend[1].faded);
+    // Exports leave it out altogether, as before.
+    EXPECT_FALSE(shown.series[1].visible);
+    EXPECT_FALSE(shown.series[1].faded);
+    EXPECT_EQ(layout_plot(shown, {0, 0, 720, 450}).legend.size(), 1u);
+    EXPECT_EQ(to_svg(shown).find("RMSNorm"), std::string::npos);
+    EXPECT_EQ(to_csv(screen), to_csv(shown));
+}
+
 TEST(PlotExport, FigurePathIsFileSafe) {
     EXPECT_EQ(figure_path("", "invariance_vs_delta", "png"), "invariance_vs_delta.png");
     EXPECT_EQ(figure_path("figs", "loss", "svg"), "figs/loss.svg");

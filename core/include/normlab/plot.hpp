@@ -55,8 +55,16 @@ struct Series {
     double width = 1.75;               // stroke width in px (at 1×)
     double marker_size = 7.0;          // marker diameter in px
     bool visible = true;               // hidden series: not drawn, not in the legend or CSV
+    // Hidden by the viewer (a click on its legend entry): not drawn, not in the axis ranges, the
+    // data the legend avoids, hover, or CSV/SVG data; still listed in the legend, dimmed, so that
+    // it can be shown again. Exports leave such series out (visible = false) instead.
+    bool faded = false;
     SeriesKind kind = SeriesKind::Line;
 };
+
+// Whether a series' data are drawn, ranged, avoided by the legend, hovered and exported: visible
+// and not faded. Its legend entry needs only `visible` (faded entries are listed, dimmed).
+inline bool drawn(const Series& s) { return s.visible && !s.faded; }
 
 // The axis as the user set it. Unset min/max come from the data (auto_range()).
 struct Axis {
@@ -100,7 +108,7 @@ struct Plot {
     std::vector<Series> series;
     std::vector<Annotation> annotations;
     std::vector<RefLine> ref_lines;
-    bool legend = true;    // shown when at least one visible series has a label
+    bool legend = true;    // shown when at least one visible series (faded ones too) has a label
     LegendCorner legend_corner = LegendCorner::Auto;
 };
 
@@ -155,7 +163,7 @@ enum class AxisId { X, Y };
 inline constexpr double kAutoRangePadding = 0.05;
 
 // The range an axis shows: Axis::min/max where set and usable, the data otherwise. The data are
-// the visible series' points the axis accepts (finite; > 0 on log axes), reference lines of that
+// the drawn() series' points the axis accepts (finite; > 0 on log axes), reference lines of that
 // axis and annotations; bars add their baseline 0 (linear y) and half a slot on x. The data
 // span is padded by kAutoRangePadding on each auto side (not below a bar baseline of 0). A
 // degenerate span is widened (±1 around 0, ±10% of |v| otherwise, ±½ decade on log axes); no
@@ -260,6 +268,7 @@ struct LegendEntry {
     std::size_t series = 0;  // index into Plot::series
     Point2 swatch_from, swatch_to;  // the line sample (a square patch for bars), in pixels
     PlacedText label;
+    bool faded = false;      // the series is Series::faded: draw the swatch and label dimmed
 };
 
 // Everything positioned, in pixels. `view` maps data to pixels inside `view.px`, the data area
@@ -287,6 +296,9 @@ struct RangeOverride {
 
 // Lays the plot out inside `outer`: margins from the text sizes, the data area, ticks (about one
 // per style.*_tick_spacing pixels, fewer when x labels would collide), legend and annotations.
+// The legend lists every visible labelled series, faded ones included (marked in LegendEntry),
+// and its box is sized, placed and given room for all of them; the data it keeps clear of, and
+// the ranges, are those of the drawn() series only.
 // Room for an Auto legend: when every corner's box would hide data and the y axis has a free end
 // (no Axis::min/max there, no override_ranges.y), that end is moved out to the nearest value of
 // its tick grid (a multiple of the major step; decades, or 1, 2, 5 × 10^k on a log axis) at
@@ -332,7 +344,7 @@ std::vector<Point2> series_markers(const Series& s, const Viewport& view);
 Marker effective_marker(const Series& s);
 
 // Bars of series `index` (a Bars series of `plot`) in pixels, clipped to the data area.
-// All visible bar series share each x slot side by side; slot width = 80% of the smallest
+// All drawn() bar series share each x slot side by side; slot width = 80% of the smallest
 // spacing between distinct x values in pixels (or 1/10 of the data area for a single x).
 std::vector<Rect> series_bars(const Plot& plot, std::size_t index, const Viewport& view);
 
@@ -343,7 +355,7 @@ std::vector<double> dash_pattern(LineStyle style, double width);
 std::vector<std::vector<Point2>> apply_dashes(const std::vector<Point2>& polyline,
                                               const std::vector<double>& pattern);
 
-// The visible point nearest to pixel p within max_px, for hover tooltips: series index, point
+// The drawn() point nearest to pixel p within max_px, for hover tooltips: series index, point
 // index, or nothing.
 struct PointHit {
     std::size_t series = 0, index = 0;
@@ -355,12 +367,14 @@ std::optional<PointHit> nearest_point(const Plot& plot, const Viewport& view, Po
 // [SECTION] Writers -------------------------------------------------------------------------
 
 // A standalone SVG 1.1 figure (UTF-8, fonts "DejaVu Sans, sans-serif"): white background, grid,
-// frame, ticks and labels, title, clipped series, legend, annotations. Visible Line series are
+// frame, ticks and labels, title, clipped series, legend, annotations. drawn() Line series are
 // one <path class="series-line"> each (broken at skipped points with a new "M"; none when nothing
-// of the series is drawable); no other element is a <path>. Never contains NaN or inf. Text is XML-escaped (invalid UTF-8 → U+FFFD).
+// of the series is drawable); no other element is a <path>. Faded series have no data in it, only
+// their legend entry, grey (#b0b0b0, class "faded"). Never contains NaN or inf. Text is
+// XML-escaped (invalid UTF-8 → U+FFFD).
 std::string to_svg(const Plot& plot, double width_px = 720, double height_px = 450);
 
-// The visible series' data in long form: header "series,x,y", one row per point (all points,
+// The drawn() series' data in long form: header "series,x,y", one row per point (all points,
 // including those a log axis cannot show), full precision (%.17g), NaN/inf as empty fields,
 // labels quoted (RFC 4180) when they contain a comma, quote, CR or LF. Lines end with "\n".
 std::string to_csv(const Plot& plot);
