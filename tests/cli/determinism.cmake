@@ -7,17 +7,12 @@
 # other seed must give a different curve.
 cmake_minimum_required(VERSION 3.25)
 
+include("${CMAKE_CURRENT_LIST_DIR}/run_json.cmake")
+
 string(REPLACE "|" ";" args "${ARGS}")
-foreach(run a b)
-  execute_process(COMMAND "${CLI}" ${COMMAND} ${args} --json --seed 7 RESULT_VARIABLE code OUTPUT_VARIABLE out_${run}
-                  ERROR_VARIABLE err)
-  if(NOT code EQUAL 0)
-    message(FATAL_ERROR "normlab-cli ${COMMAND} ${args} exited with ${code}: ${err}")
-  endif()
-  string(JSON out_${run} REMOVE "${out_${run}}" timing)
-endforeach()
-execute_process(COMMAND "${CLI}" ${COMMAND} ${args} --json --seed 8 OUTPUT_VARIABLE out_c)
-string(JSON out_c REMOVE "${out_c}" timing)
+run_cli_json(out_a ${COMMAND} ${args} --json --seed 7)
+run_cli_json(out_b ${COMMAND} ${args} --json --seed 7)
+run_cli_json(out_c ${COMMAND} ${args} --json --seed 8)
 
 string(JSON points LENGTH "${out_a}" curve)
 if(points LESS 1)

@@ -6,20 +6,13 @@
 # curve must differ: the init reaches the model.
 cmake_minimum_required(VERSION 3.25)
 
+include("${CMAKE_CURRENT_LIST_DIR}/run_json.cmake")
+
 string(REPLACE "|" ";" args "${ARGS}")
 string(REPLACE "|" ";" other "${OTHER}")
-set(runs default uniform other)
-set(extra_default "")
-set(extra_uniform --init uniform)
-set(extra_other ${other})
-foreach(run IN LISTS runs)
-  execute_process(COMMAND "${CLI}" ${args} ${extra_${run}} RESULT_VARIABLE code OUTPUT_VARIABLE out_${run}
-                  ERROR_VARIABLE err)
-  if(NOT code EQUAL 0)
-    message(FATAL_ERROR "normlab-cli ${args} ${extra_${run}} exited with ${code}: ${err}")
-  endif()
-  string(JSON out_${run} REMOVE "${out_${run}}" timing)
-endforeach()
+run_cli_json(out_default ${args})
+run_cli_json(out_uniform ${args} --init uniform)
+run_cli_json(out_other ${args} ${other})
 
 string(JSON init_default GET "${out_default}" config init)
 string(JSON init_other GET "${out_other}" config init)
