@@ -426,11 +426,16 @@ struct RmsNormOut {
 struct NormBackwardOut {
     const float *x, *dy, *g;
     float m, s, s2c, sa;  // μ, rstd, rstd²·c, rstd·a
-    NORMLAB_AVX2 __m256 eight(std::size_t j) const {
-        const __m256 dn = _mm256_mul_ps(_mm256_loadu_ps(dy + j), _mm256_loadu_ps(g + j));  // dx̂ = dy ⊙ g
-        const __m256 d = _mm256_sub_ps(_mm256_loadu_ps(x + j), _mm256_set1_ps(m));         // x − μ
+    NORMLAB_AVX2 __m256 centred(std::size_t j) const {  // x − μ
+        return _mm256_sub_ps(_mm256_loadu_ps(x + j), _mm256_set1_ps(m));
+    }
+    // dx from dy, x − μ and g at 8 columns (a sweep that has them loaded already passes them).
+    NORMLAB_AVX2 __m256 eight(__m256 vdy, __m256 d, __m256 vg) const {
         const __m256 t = _mm256_fnmadd_ps(d, _mm256_set1_ps(s2c), _mm256_set1_ps(-sa));
-        return _mm256_fmadd_ps(dn, _mm256_set1_ps(s), t);
+        return _mm256_fmadd_ps(_mm256_mul_ps(vdy, vg), _mm256_set1_ps(s), t);  // dx̂ = dy ⊙ g
+    }
+    NORMLAB_AVX2 __m256 eight(std::size_t j) const {
+        return eight(_mm256_loadu_ps(dy + j), centred(j), _mm256_loadu_ps(g + j));
     }
     float one(std::size_t j) const { return dy[j] * g[j] * s - (x[j] - m) * s2c - sa; }
 };
@@ -562,16 +567,12 @@ NORMLAB_AVX2 BackwardSums write_row_sum_backward(float* out, std::size_t C, cons
                 db0 = dy0, db1 = dy1;
             }
             if constexpr (kWrite) {
-                const __m256 wm = _mm256_set1_ps(op.m), ws = _mm256_set1_ps(op.s);
                 const __m256 wdy0 = _mm256_loadu_ps(op.dy + j), wdy1 = _mm256_loadu_ps(op.dy + j + 8);
-                const __m256 wd0 = _mm256_sub_ps(_mm256_loadu_ps(op.x + j), wm);
-                const __m256 wd1 = _mm256_sub_ps(_mm256_loadu_ps(op.x + j + 8), wm);
-                // dx = dx̂·rstd − (x − μ)·(rstd²·c) − rstd·a
-                const __m256 t0 = _mm256_fnmadd_ps(wd0, _mm256_set1_ps(op.s2c), _mm256_set1_ps(-op.sa));
-                const __m256 t1 = _mm256_fnmadd_ps(wd1, _mm256_set1_ps(op.s2c), _mm256_set1_ps(-op.sa));
-                store8<kStream>(out + j, _mm256_fmadd_ps(_mm256_mul_ps(wdy0, g0), ws, t0));
-                store8<kStream>(out + j + 8, _mm256_fmadd_ps(_mm256_mul_ps(wdy1, g1), ws, t1));
+                const __m256 wd0 = op.centred(j), wd1 = op.centred(j + 8);
+                store8<kStream>(out + j, op.eight(wdy0, wd0, g0));
+                store8<kStream>(out + j + 8, op.eight(wdy1, wd1, g1));
                 if constexpr (kGradsW) {
+                    const __m256 ws = _mm256_set1_ps(op.s);
                     dg0 = _mm256_fmadd_ps(wdy0, _mm256_mul_ps(wd0, ws), dg0), dg1 = _mm256_fmadd_ps(wdy1, _mm256_mul_ps(wd1, ws), dg1);
                     db0 = _mm256_add_ps(db0, wdy0), db1 = _mm256_add_ps(db1, wdy1);
                 }
