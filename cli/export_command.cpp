@@ -3,11 +3,11 @@
 #include "commands.hpp"
 #include "options.hpp"
 
-#include "normlab/eval.hpp"
-#include "normlab/file_io.hpp"
-#include "normlab/plot.hpp"
-#include "normlab/scene.hpp"
-#include "normlab/scene_plots.hpp"
+#include "normlab/norm/eval.hpp"
+#include "normlab/base/file_io.hpp"
+#include "normlab/plot/plot.hpp"
+#include "normlab/scene/scene.hpp"
+#include "normlab/scene/scene_plots.hpp"
 
 #include <iostream>
 #include <stdexcept>
