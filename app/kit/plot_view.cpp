@@ -480,20 +480,20 @@ void context_menu(PlotView& view, const Plot& plot, ImVec2 base) {
             const std::string label = std::to_string(scale) + "×   " + std::to_string(w * scale) + " × " +
                                       std::to_string(h * scale) + " px";
             if (ImGui::MenuItem(label.c_str())) {
-                const std::string path = figure_path(view.export_dir, shown.name, "png");
-                saved(path, save_plot_png(shown, w, h, scale, path),
+                const std::string path = unused_file_name(figure_path(view.export_dir, shown.name, "png"));
+                saved(path, save_plot_png(shown, w, h, scale, path, IfExists::Refuse),
                       " (" + std::to_string(w * scale) + " × " + std::to_string(h * scale) + " px)");
             }
         }
         ImGui::EndMenu();
     }
     if (ImGui::MenuItem("Save SVG")) {
-        const std::string path = figure_path(view.export_dir, shown.name, "svg");
-        saved(path, save_text_file(path, to_svg(shown, w, h)), "");
+        const std::string path = unused_file_name(figure_path(view.export_dir, shown.name, "svg"));
+        saved(path, save_text_file(path, to_svg(shown, w, h), IfExists::Refuse), "");
     }
     if (ImGui::MenuItem("Save CSV")) {
-        const std::string path = figure_path(view.export_dir, shown.name, "csv");
-        saved(path, save_text_file(path, to_csv(shown)), "");
+        const std::string path = unused_file_name(figure_path(view.export_dir, shown.name, "csv"));
+        saved(path, save_text_file(path, to_csv(shown), IfExists::Refuse), "");
     }
     if (ImGui::MenuItem("Copy values (CSV)")) {
         const std::string csv = to_csv(shown);

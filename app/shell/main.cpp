@@ -80,7 +80,9 @@ constexpr const char* kUsage =
     "  --export-plot NAME    save that figure of a lab as PNG (720 × 450 px at 1×), rendered\n"
     "                        offscreen in a hidden window, then exit 0\n"
     "  --scale K             with --export-plot: K× the pixels, K = 1 to 4 (default 1)\n"
-    "  --out FILE.png        with --export-plot: where to write it\n"
+    "  --out FILE.png        with --export-plot: where to write it (a file already there is kept:\n"
+    "                        exit 2, unless --replace)\n"
+    "  --replace             with --export-plot: replace the --out file when it exists\n"
     "  --bench-gpu           time the GPU lab's kernels in a hidden window and print the sweep\n"
     "                        (--json: as JSON; --rows/--cols: sizes, e.g. 1024,4096; --reps: timed\n"
     "                        runs; --cpu: core's CPU kernels too; --egl: no window, a GPU through\n"
@@ -98,6 +100,7 @@ struct Options {
     std::string export_plot;  // --export-plot: a plot name (Lab::plots), empty for none
     int scale = 1;            // --scale: of --export-plot
     std::string out;          // --out: of --export-plot
+    bool replace = false;     // --replace: --out may replace a file
     bool lab_given = false;   // --lab was given: it wins over the scene's lab
     std::string scene;        // --scene FILE
     std::string lecture;      // --lecture FILE
@@ -176,6 +179,8 @@ int parse_args(int argc, char** argv, Options& opt) {
             opt.frame_stats = true;
         } else if (arg == "--all-labs") {
             opt.all_labs = true;
+        } else if (arg == "--replace") {
+            opt.replace = true;
         } else if (arg == "--dump-session") {
             opt.dump_session = true;
         } else if (arg == "--pointer" && has_value) {
@@ -282,12 +287,12 @@ ui::AppInfo query_gl(const ui::Fonts& fonts) {
     return info;
 }
 
-// "normlab-20250101-093000.png", in the current folder.
+// "normlab-20250101-093000.png" in the current folder; "…-093000-2.png" when that one exists.
 std::string timestamped_png_name() {
     const std::time_t now = std::time(nullptr);
     char buf[64];
     std::strftime(buf, sizeof buf, "normlab-%Y%m%d-%H%M%S.png", std::localtime(&now));
-    return buf;
+    return unused_file_name(buf);
 }
 
 // --export-plot: the named figure of a lab (the first lab that has it; later labs' figures are
@@ -301,8 +306,12 @@ int export_plot(ui::LabContext& ctx, const Options& opt) {
                 if (!plot.name.empty()) names += (names.empty() ? "" : ", ") + plot.name;
                 continue;
             }
-            const std::string err =
-                ui::save_plot_png(plot, ui::kDefaultFigureWidth, ui::kDefaultFigureHeight, opt.scale, opt.out);
+            if (!opt.replace && path_exists(opt.out)) {
+                std::fprintf(stderr, "normlab: %s exists; not replaced (add --replace to replace it)\n", opt.out.c_str());
+                return 2;
+            }
+            const std::string err = ui::save_plot_png(plot, ui::kDefaultFigureWidth, ui::kDefaultFigureHeight, opt.scale,
+                                                      opt.out, opt.replace ? IfExists::Replace : IfExists::Refuse);
             if (err.empty()) return 0;
             std::fprintf(stderr, "normlab: cannot save the plot: %s\n", err.c_str());
             return 1;
@@ -478,14 +487,16 @@ int run(GLFWwindow* window, const Options& opt) {
         // Captures read the back buffer, so they happen here: rendered, not yet swapped.
         const bool last_frame = opt.frames > 0 && frame >= total_frames;
         if (last_frame && !opt.screenshot.empty()) {
-            if (const std::string err = ui::save_back_buffer_png(opt.screenshot, fb_w, fb_h); !err.empty()) {
+            // A scripted capture names its file: replaced, like a compiler's -o (special files refused).
+            if (const std::string err = ui::save_back_buffer_png(opt.screenshot, fb_w, fb_h, IfExists::Replace);
+                !err.empty()) {
                 std::fprintf(stderr, "normlab: cannot save the screenshot: %s\n", err.c_str());
                 return 1;
             }
         }
         if (ui.save_screenshot) {
             const std::string name = timestamped_png_name();
-            const std::string err = ui::save_back_buffer_png(name, fb_w, fb_h);
+            const std::string err = ui::save_back_buffer_png(name, fb_w, fb_h, IfExists::Refuse);
             ui.status = err.empty() ? "Saved " + name : "⚠ " + err;
             ui.save_screenshot = false;
         }
