@@ -2,6 +2,8 @@
 
 #include "ui_util.hpp"
 
+#include <normlab/base/number_rule.hpp>
+
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -45,6 +47,9 @@ AxisRange nice_range(std::initializer_list<const Vec*> series) {
 void draw_bar_chart(const BarChart& chart, ImVec2 size) {
     const Vec& values = *chart.values;
     const auto n = static_cast<int>(values.size());
+    // Labels at fmt_value's 4 digits: round-off beside the largest bar (1e−16 beside 1.3) reads 0.
+    const double largest = n > 0 ? values.cwiseAbs().maxCoeff() : 0.0;
+    const auto shown = [&](double v) { return at_display_precision(v, largest, 4); };
     ImFont* font = chart.small_font != nullptr ? chart.small_font : ImGui::GetFont();
     const float fs = font->FontSize;
     const auto text_size = [&](const std::string& s) { return font->CalcTextSizeA(fs, FLT_MAX, 0.0f, s.c_str()); };
@@ -105,7 +110,7 @@ void draw_bar_chart(const BarChart& chart, ImVec2 size) {
                         darker(chart.color), 0.0f, 0, 2.0f);
         }
         if (chart.value_labels) {
-            const std::string label = fmt_value(v);
+            const std::string label = fmt_value(shown(v));
             const ImVec2 ts = text_size(label);
             if (ts.x <= slot - 4.0f) {
                 const float ly = v >= 0.0 ? std::min(y, y_zero) - ts.y - 2.0f : std::max(y, y_zero) + 2.0f;
@@ -132,7 +137,7 @@ void draw_bar_chart(const BarChart& chart, ImVec2 size) {
 
     if (hovered_bar >= 0) {
         ImGui::BeginTooltip();
-        ImGui::Text("%s%s = %s", chart.symbol, subscript(hovered_bar + 1).c_str(), fmt_value(values(hovered_bar)).c_str());
+        ImGui::Text("%s%s = %s", chart.symbol, subscript(hovered_bar + 1).c_str(), fmt_value(shown(values(hovered_bar))).c_str());
         if (chart.reference != nullptr) {
             ImGui::TextDisabled("at %s: %s", chart.reference_name, fmt_value((*chart.reference)(hovered_bar)).c_str());
         }

@@ -237,16 +237,6 @@ AxisRange panned(const AxisRange& r, double dt) {
 
 // [SECTION] Number labels -------------------------------------------------------------------
 
-std::string superscript(int n) {
-    static const char* const kDigits[10] = {"\xE2\x81\xB0", "\xC2\xB9",     "\xC2\xB2",     "\xC2\xB3",
-                                            "\xE2\x81\xB4", "\xE2\x81\xB5", "\xE2\x81\xB6", "\xE2\x81\xB7",
-                                            "\xE2\x81\xB8", "\xE2\x81\xB9"};
-    const std::string digits = std::to_string(n < 0 ? -static_cast<long long>(n) : static_cast<long long>(n));
-    std::string out = n < 0 ? "\xE2\x81\xBB" : "";   // U+207B SUPERSCRIPT MINUS
-    for (char c : digits) out += kDigits[c - '0'];
-    return out;
-}
-
 std::string decade_label(int exponent) { return "10" + superscript(exponent); }
 
 namespace {
