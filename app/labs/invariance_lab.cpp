@@ -174,9 +174,11 @@ void draw_norm_section(InvarianceLabState& s, const Fonts& fonts) {
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float buttons = button_width(kActions[kEpsLarge].label) + button_width(kActions[kEpsDefault].label) +
                           ImGui::CalcTextSize("ε").x + 4.0f * spacing;
-    log_slider("ε", s.spec.eps, kLabEpsRule, 1e-12, 1e-1, "%.0e", slider_width(buttons),
-               "ε, from 10⁻¹² to 10⁻¹ on a log scale, in every norm's denominator √(σ² + ε): negligible while "
-               "σ² ≫ ε; raise it to 10⁻³ and the re-scaling curves bend up at small δ.");
+    const bool inside = s.spec.eps_mode == EpsMode::InsideSqrt;
+    const std::string eps_help = std::string("ε, from 10⁻¹² to 10⁻¹ on a log scale, in every norm's denominator ") +
+                                 (inside ? "√(σ² + ε): negligible while σ² ≫ ε" : "σ + ε: negligible while σ ≫ ε") +
+                                 "; raise it to 10⁻³ and the re-scaling curves bend up at small δ.";
+    log_slider("ε", s.spec.eps, kLabEpsRule, 1e-12, 1e-1, "%.0e", slider_width(buttons), eps_help.c_str());
     ImGui::SameLine();
     action_button(kActions[kEpsLarge], s);
     ImGui::SameLine();
@@ -229,38 +231,6 @@ void badge(ImDrawList* dl, ImFont* font, ImVec2 c, float radius, int number) {
     const std::string label = std::to_string(number);
     centered_text(dl, font, ImVec2(c.x - radius, c.y - radius), ImVec2(c.x + radius, c.y + radius), IM_COL32(0, 0, 0, 255),
                   label);
-}
-
-struct Note {
-    std::string why;                // the reason (core's words)
-    std::vector<std::string> cells; // "LayerNorm · w′ᵢ = δᵢwᵢ", …
-};
-
-// The table's cells checked against the paper; notes[k] holds the cells with badge k + 1.
-struct CheckedTable {
-    CellCheck cells[kNumTableNorms][kNumTransforms];
-    int badge[kNumTableNorms][kNumTransforms] = {};   // 0: agrees
-    std::vector<Note> notes;
-};
-
-CheckedTable check_table(const InvarianceLabState& s, const InvarianceTable& table) {
-    CheckedTable t;
-    for (int r = 0; r < kNumTableNorms; ++r)
-        for (int c = 0; c < kNumTransforms; ++c) {
-            t.cells[r][c] = check_cell(s, table, r, c);
-            const CellCheck& check = t.cells[r][c];
-            if (check.note == CellNote::Agrees) continue;
-            const auto same = std::find_if(t.notes.begin(), t.notes.end(), [&](const Note& n) { return n.why == check.why; });
-            const std::string name = std::string(display_name(kTableNorms[r])) + " · " + std::string(formula(kAllTransforms[c]));
-            if (same == t.notes.end()) {
-                t.notes.push_back({check.why, {name}});
-                t.badge[r][c] = static_cast<int>(t.notes.size());
-            } else {
-                same->cells.push_back(name);
-                t.badge[r][c] = static_cast<int>(same - t.notes.begin()) + 1;
-            }
-        }
-    return t;
 }
 
 std::string cell_tooltip(const InvarianceLabState& s, const CellCheck& c, int row, int col) {
@@ -396,7 +366,7 @@ void draw_notes(const InvarianceLabState& s, const CheckedTable& t, const Fonts&
                        format_number(s.tolerance, 2).c_str());
     ImFont* small = fonts.small;
     for (size_t k = 0; k < t.notes.size(); ++k) {
-        const Note& note = t.notes[k];
+        const TableNote& note = t.notes[k];
         const float r = 0.5f * small->FontSize;
         const ImVec2 p = ImGui::GetCursorScreenPos();
         badge(ImGui::GetWindowDrawList(), small, ImVec2(p.x + r, p.y + 0.5f * ImGui::GetTextLineHeight()), r,
