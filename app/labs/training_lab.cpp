@@ -269,11 +269,15 @@ void draw_run_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
                        text.c_str());
     tooltip("Optimizer steps done by every variant, of the run's total (each step: one mini-batch per variant).");
 
-    log_slider("##speed", "pace", s.steps_per_second, kTrainingSpeedRule,
-               s.steps_per_second >= kTrainingMaxSpeed ? "pace: as fast as it goes" : "pace %.0f steps/s",
-               ImGui::GetContentRegionAvail().x,
+    // The pace asked for, and the one achieved (a slow model cannot keep up with a fast pace).
+    ui.achieved.update(ImGui::GetTime(), step, ui.playing && ui.shown && !ui.shown->done());
+    std::string pace = s.steps_per_second >= kTrainingMaxSpeed ? "pace: as fast as it goes" : "pace %.0f steps/s";
+    if (const std::optional<double> rate = ui.achieved.rate())
+        pace += " (achieved " + format_number(*rate, *rate < 10.0 ? 2 : 3) + ")";
+    log_slider("##speed", "pace", s.steps_per_second, kTrainingSpeedRule, pace.c_str(), ImGui::GetContentRegionAvail().x,
                "How fast Play trains, 5 to 5000 steps per second (log scale); at the top, as fast as the CPU allows. "
-               "The numbers do not depend on it, only how quickly they appear.");
+               "In brackets, the pace achieved over the last second while playing: a big model can train slower "
+               "than asked. The numbers do not depend on it, only how quickly they appear.");
 
     // The stress test: a toggle button (filled while on) and its factor.
     const bool on = s.stress;
@@ -656,12 +660,13 @@ const Plot& time_figure(TrainingUi& ui) {
 }
 
 // The GPU kernels' forward + backward at the model's activation shape, per training step: one
-// norm layer per hidden layer.
+// norm layer per hidden layer. On a software renderer the "GPU" is this CPU, and the label says so.
 std::vector<NormStepCost> gpu_step_costs(const NormKernelTimes* t, int layers) {
     if (t == nullptr) return {};
     const std::string per = " ×" + std::to_string(layers) + (layers == 1 ? " layer" : " layers");
-    return {{Norm::LayerNorm, layers * (t->layernorm_forward_ms + t->layernorm_backward_ms), "GPU LayerNorm" + per},
-            {Norm::RMSNorm, layers * (t->rmsnorm_forward_ms + t->rmsnorm_backward_ms), "GPU RMSNorm" + per}};
+    const std::string gpu = is_software_renderer(t->renderer) ? "llvmpipe (CPU) " : "GPU ";
+    return {{Norm::LayerNorm, layers * (t->layernorm_forward_ms + t->layernorm_backward_ms), gpu + "LayerNorm" + per},
+            {Norm::RMSNorm, layers * (t->rmsnorm_forward_ms + t->rmsnorm_backward_ms), gpu + "RMSNorm" + per}};
 }
 
 // What the figures show: the x axis of loss and accuracy, whose gradients, the test points.
