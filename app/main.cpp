@@ -4,6 +4,8 @@
 // [SECTION] Window and GL context
 // [SECTION] Frame loop
 // [SECTION] main
+#include "frame_pacer.hpp"
+#include "input_queue.hpp"
 #include "labs.hpp"
 #include "lecture.hpp"
 #include "main_menu.hpp"
@@ -14,6 +16,7 @@
 #include "ui_util.hpp"
 
 #include <normlab/eval.hpp>
+#include <normlab/latest_box.hpp>
 #include <normlab/scene.hpp>
 #include <normlab/session.hpp>
 #include <normlab/stats.hpp>
@@ -28,12 +31,14 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
 #include <string>
+#include <thread>
 #include <utility>
 
 namespace {
@@ -77,6 +82,8 @@ constexpr const char* kUsage =
     "  --frame-stats         with --frames N: print the frame times (p50, p95, max, in ms) and the\n"
     "                        time to the first frame as JSON; the labs run as they do for a user\n"
     "  --all-labs            with --frame-stats: N frames of each lab in turn, each lab's times\n"
+    "  --frame-delay MS      wait MS milliseconds (1 to 5000) after each frame: a slow classroom PC,\n"
+    "                        for testing that no key press or click is lost\n"
     "  --export-plot NAME    save that figure of a lab as PNG (720 × 450 px at 1×), rendered\n"
     "                        offscreen in a hidden window, then exit 0\n"
     "  --scale K             with --export-plot: K× the pixels, K = 1 to 4 (default 1)\n"
@@ -113,6 +120,7 @@ struct Options {
     float pointer_x = 0.0f, pointer_y = 0.0f;
     bool frame_stats = false; // --frame-stats
     bool all_labs = false;    // --all-labs: with --frame-stats, every lab in turn
+    int frame_delay_ms = 0;   // --frame-delay MS
 };
 
 bool parse_positive(const char* text, int& out) {
@@ -174,6 +182,11 @@ int parse_args(int argc, char** argv, Options& opt) {
             opt.autosave = argv[++i];
         } else if (arg == "--frame-stats") {
             opt.frame_stats = true;
+        } else if (arg == "--frame-delay" && has_value) {
+            if (!parse_positive(argv[++i], opt.frame_delay_ms) || opt.frame_delay_ms > 5000) {
+                std::fprintf(stderr, "normlab: --frame-delay needs milliseconds from 1 to 5000, got '%s'\n", argv[i]);
+                return 2;
+            }
         } else if (arg == "--all-labs") {
             opt.all_labs = true;
         } else if (arg == "--dump-session") {
@@ -208,7 +221,8 @@ int parse_args(int argc, char** argv, Options& opt) {
             opt.out = argv[++i];
         } else if (arg == "--lab" || arg == "--screenshot" || arg == "--frames" || arg == "--export-plot" ||
                    arg == "--scale" || arg == "--out" || arg == "--scene" || arg == "--lecture" || arg == "--slide" ||
-                   arg == "--theme" || arg == "--font-scale" || arg == "--autosave" || arg == "--pointer") {
+                   arg == "--theme" || arg == "--font-scale" || arg == "--autosave" || arg == "--pointer" ||
+                   arg == "--frame-delay") {
             std::fprintf(stderr, "normlab: %s needs a value (see normlab --help)\n", arg.c_str());
             return 2;
         } else {
@@ -379,7 +393,7 @@ private:
 };
 
 // Runs until the window closes, Quit, or opt.frames frames; returns the exit code.
-int run(GLFWwindow* window, const Options& opt) {
+int run(GLFWwindow* window, const Options& opt, ui::InputQueue& input) {
     ImGuiIO& io = ImGui::GetIO();
     ui::AppUi ui;
     ui::Fonts fonts;
@@ -429,14 +443,18 @@ int run(GLFWwindow* window, const Options& opt) {
 
     const int total_frames = opt.all_labs ? opt.frames * ui::kLabCount : opt.frames;
     FrameStats stats(opt.all_labs ? ui::kLabCount : 1);
+    ui::FramePacer pacer(opt.frames > 0);
     for (int frame = 1; !glfwWindowShouldClose(window) && !ui.quit; ++frame) {
+        // A text field's cursor blinks (Dear ImGui: 1.2 s period) while it has the keyboard.
+        const double blink = io.WantTextInput ? glfwGetTime() + 0.4 : HUGE_VAL;
+        pacer.poll_or_wait(input.pending(), ui.animate, std::min(blink, ui::autosave_due(ctx)));
+        ui.animate = false;
         if (opt.frame_stats) {
             const int lab = opt.all_labs ? (frame - 1) / opt.frames : 0;
             if (opt.all_labs && (frame - 1) % opt.frames == 0) ui.select_lab = lab;
             stats.frame_starts(lab, opt.all_labs ? lab : ui.lab);
         }
         ui::apply_window_mode(window, lecture);
-        glfwPollEvents();
         if (ui.font_px != fonts.px) {
             load_fonts(fonts, ui.font_px);
             ImGui_ImplOpenGL3_DestroyFontsTexture();
@@ -451,6 +469,7 @@ int run(GLFWwindow* window, const Options& opt) {
 
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
+        pacer.fed(input.feed_imgui());
         if (opt.frames > 0) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);   // scripted runs: no hover
         ImGui::NewFrame();
 
@@ -492,6 +511,7 @@ int run(GLFWwindow* window, const Options& opt) {
         if (last_frame) break;
         glfwSwapBuffers(window);
         if (opt.frame_stats && frame == 1) stats.first_frame_shown();
+        if (opt.frame_delay_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(opt.frame_delay_ms));
     }
     if (opt.frame_stats) std::cout << stats.finish(info.renderer) << std::flush;
     ui::autosave_now(ctx);
@@ -536,10 +556,15 @@ int main(int argc, char** argv) {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr;   // the app lays its windows out; no imgui.ini in the user's folder
-    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplGlfw_InitForOpenGL(window, false);   // the input queue takes GLFW's callbacks
     ImGui_ImplOpenGL3_Init("#version 330 core");
+    ui::InputQueue input;
+    input.install(window);
+    publish_listener = ui::wake_frame_loop;   // workers' new results wake an idle loop
 
-    const int code = run(window, opt);
+    const int code = run(window, opt, input);
+    publish_listener = nullptr;
+    input.uninstall();
 
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();

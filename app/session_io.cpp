@@ -8,6 +8,7 @@
 // [SECTION] Dialogs     — a path field over a folder listing
 #include "session_io.hpp"
 
+#include "input_queue.hpp"
 #include "labs.hpp"
 #include "lecture.hpp"
 #include "ui_util.hpp"
@@ -23,6 +24,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
@@ -265,6 +267,13 @@ void autosave_now(LabContext& ctx) {
     io.autosave_error = error;
 }
 
+double autosave_due(const LabContext& ctx) {
+    const SessionIo* io = ctx.io;
+    if (io == nullptr || io->autosave_file.empty()) return HUGE_VAL;
+    if (io->next_autosave >= 0.0 && scene_to_text(current_scene(ctx)) == io->autosaved_text) return HUGE_VAL;
+    return io->next_autosave;
+}
+
 // [SECTION] Undo / redo ---------------------------------------------------------------------
 
 namespace {
@@ -326,25 +335,18 @@ void save_or_ask(LabContext& ctx) {
         save_to(ctx, ctx.io->path);
 }
 
-bool popup_open() { return ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel); }
-
 }  // namespace
 
 void handle_session_keys(LabContext& ctx) {
-    if (ctx.io == nullptr || popup_open()) return;
-    const ImGuiIO& io = ImGui::GetIO();
-    if (!io.KeyCtrl || io.KeyAlt) return;
-    const auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
-    if (pressed(GLFW_KEY_O)) ctx.io->open_request = SessionIo::Dialog::OpenScene;
-    if (pressed(GLFW_KEY_S)) {
-        if (io.KeyShift)
-            ctx.io->open_request = SessionIo::Dialog::SaveScene;
-        else
-            save_or_ask(ctx);
-    }
-    if (io.WantTextInput) return;   // a text field has its own undo
-    if (ImGui::IsKeyPressed(GLFW_KEY_Z, true)) io.KeyShift ? redo(ctx) : undo(ctx);
-    if (ImGui::IsKeyPressed(GLFW_KEY_Y, true)) redo(ctx);
+    if (ctx.io == nullptr || !keys_free()) return;
+    if (key_presses(GLFW_KEY_O, kCtrl) > 0) ctx.io->open_request = SessionIo::Dialog::OpenScene;
+    if (key_presses(GLFW_KEY_S, kCtrl | kShift) > 0) ctx.io->open_request = SessionIo::Dialog::SaveScene;
+    if (key_presses(GLFW_KEY_S, kCtrl) > 0) save_or_ask(ctx);
+    if (ImGui::GetIO().WantTextInput) return;   // a text field has its own undo
+    // Each press, and each repeat of a held key at the system's rate, is one step.
+    for (int n = key_presses(GLFW_KEY_Z, kCtrl, true); n > 0; --n) undo(ctx);
+    for (int n = key_presses(GLFW_KEY_Z, kCtrl | kShift, true) + key_presses(GLFW_KEY_Y, kCtrl, true); n > 0; --n)
+        redo(ctx);
 }
 
 void draw_file_menu_items(LabContext& ctx) {
