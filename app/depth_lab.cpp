@@ -583,6 +583,7 @@ void draw_depth_lab(LabContext& ctx) {
     DepthUi& ui = ctx.uis.depth;
     const Fonts& fonts = ctx.fonts;
     sync_worker(s, ui, ctx.info.scripted);
+    ctx.app.animate |= ui.playing && (!ui.shown || ui.shown->busy);   // a run draws at the frame rate
 
     const float em = ImGui::GetFontSize();
     if (!ctx.app.presenter) {   // presenter view: claims, figures and samples alone

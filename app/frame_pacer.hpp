@@ -9,6 +9,9 @@
 // blink). Scripted runs (--frames N) never wait.
 #pragma once
 
+#include <string>
+#include <vector>
+
 namespace normlab::ui {
 
 inline constexpr int kSettleFrames = 3;
@@ -26,9 +29,14 @@ public:
         if (had_input) settle_ = kSettleFrames;
     }
 
+    // --loop-stats: {"frames_per_second": [frames drawn in second 0, 1, … of the run], "waits": n}.
+    std::string stats_json() const;
+
 private:
     bool never_wait_;
     int settle_ = kSettleFrames;   // frames still drawn at once
+    std::vector<int> frames_per_second_;
+    long waits_ = 0;
 };
 
 // Wakes the frame loop from any thread (glfwPostEmptyEvent): the listener of LatestBox::publish.

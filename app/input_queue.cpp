@@ -15,50 +15,19 @@ InputQueue* g_queue = nullptr;   // the installed one; GLFW callbacks carry no u
 
 constexpr int kModMask = GLFW_MOD_CONTROL | GLFW_MOD_SHIFT | GLFW_MOD_ALT | GLFW_MOD_SUPER;
 
+void push(const InputEvent& e) {
+    if (g_queue != nullptr) g_queue->push(e);
+}
+
+using T = InputEvent::Type;
+
 void on_key(GLFWwindow*, int key, int, int action, int mods) {
-    if (g_queue == nullptr || key < 0) return;   // GLFW_KEY_UNKNOWN
-    InputEvent e;
-    e.type = InputEvent::Type::Key;
-    e.code = key;
-    e.action = action;
-    e.mods = mods & kModMask;
-    g_queue->push(e);
+    if (key >= 0) push({T::Key, key, action, mods & kModMask});   // not GLFW_KEY_UNKNOWN
 }
-
-void on_char(GLFWwindow*, unsigned codepoint) {
-    if (g_queue == nullptr) return;
-    InputEvent e;
-    e.type = InputEvent::Type::Char;
-    e.codepoint = codepoint;
-    g_queue->push(e);
-}
-
-void on_button(GLFWwindow*, int button, int action, int) {
-    if (g_queue == nullptr) return;
-    InputEvent e;
-    e.type = InputEvent::Type::Button;
-    e.code = button;
-    e.action = action;
-    g_queue->push(e);
-}
-
-void on_move(GLFWwindow*, double x, double y) {
-    if (g_queue == nullptr) return;
-    InputEvent e;
-    e.type = InputEvent::Type::Move;
-    e.x = x;
-    e.y = y;
-    g_queue->push(e);
-}
-
-void on_scroll(GLFWwindow*, double dx, double dy) {
-    if (g_queue == nullptr) return;
-    InputEvent e;
-    e.type = InputEvent::Type::Scroll;
-    e.x = dx;
-    e.y = dy;
-    g_queue->push(e);
-}
+void on_char(GLFWwindow*, unsigned codepoint) { push({T::Char, 0, 0, 0, codepoint}); }
+void on_button(GLFWwindow*, int button, int action, int) { push({T::Button, button, action}); }
+void on_move(GLFWwindow*, double x, double y) { push({T::Move, 0, 0, 0, 0, x, y}); }
+void on_scroll(GLFWwindow*, double dx, double dy) { push({T::Scroll, 0, 0, 0, 0, dx, dy}); }
 
 // What this frame changed so far, for the trickling rules (ImGui 1.87's UpdateInputEvents).
 struct FrameChanges {
@@ -123,7 +92,6 @@ bool InputQueue::feed_imgui() {
     const std::size_t queued = events_.size();
     while (!events_.empty()) {
         const InputEvent& e = events_.front();
-        using T = InputEvent::Type;
         if (e.type == T::Move) {
             if (c.buttons != 0 || c.wheeled || c.any_key || c.text) break;
             mouse_x_ = static_cast<float>(e.x);

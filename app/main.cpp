@@ -84,6 +84,8 @@ constexpr const char* kUsage =
     "  --all-labs            with --frame-stats: N frames of each lab in turn, each lab's times\n"
     "  --frame-delay MS      wait MS milliseconds (1 to 5000) after each frame: a slow classroom PC,\n"
     "                        for testing that no key press or click is lost\n"
+    "  --loop-stats          on exit, print on stderr as JSON how many frames were drawn in each\n"
+    "                        second of the run and how often the loop slept waiting for events\n"
     "  --export-plot NAME    save that figure of a lab as PNG (720 × 450 px at 1×), rendered\n"
     "                        offscreen in a hidden window, then exit 0\n"
     "  --scale K             with --export-plot: K× the pixels, K = 1 to 4 (default 1)\n"
@@ -121,6 +123,7 @@ struct Options {
     bool frame_stats = false; // --frame-stats
     bool all_labs = false;    // --all-labs: with --frame-stats, every lab in turn
     int frame_delay_ms = 0;   // --frame-delay MS
+    bool loop_stats = false;  // --loop-stats
 };
 
 bool parse_positive(const char* text, int& out) {
@@ -187,6 +190,8 @@ int parse_args(int argc, char** argv, Options& opt) {
                 std::fprintf(stderr, "normlab: --frame-delay needs milliseconds from 1 to 5000, got '%s'\n", argv[i]);
                 return 2;
             }
+        } else if (arg == "--loop-stats") {
+            opt.loop_stats = true;
         } else if (arg == "--all-labs") {
             opt.all_labs = true;
         } else if (arg == "--dump-session") {
@@ -514,6 +519,7 @@ int run(GLFWwindow* window, const Options& opt, ui::InputQueue& input) {
         if (opt.frame_delay_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(opt.frame_delay_ms));
     }
     if (opt.frame_stats) std::cout << stats.finish(info.renderer) << std::flush;
+    if (opt.loop_stats) std::fprintf(stderr, "%s\n", pacer.stats_json().c_str());
     ui::autosave_now(ctx);
     if (opt.dump_session) std::cout << scene_to_text(ui::current_scene(ctx)) << std::flush;
     return 0;

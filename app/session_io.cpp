@@ -301,20 +301,44 @@ bool mouse_down() {
 bool can_undo(const LabContext& ctx) { return ctx.io != nullptr && ctx.io->history.undo_count() > 0; }
 bool can_redo(const LabContext& ctx) { return ctx.io != nullptr && ctx.io->history.redo_count() > 0; }
 
-void undo(LabContext& ctx) {
-    if (!ctx.io->history.undo(ctx.session)) return;
+namespace {
+
+// "x₂ = 5 (Explorer)": a step's name with its lab's tab.
+std::string step_text(const StepName& name) {
+    const int lab = find_lab(name.lab);
+    return name.what + (lab < 0 ? "" : " (" + std::string(kLabs[lab].tab) + ")");
+}
+
+// After an undo or redo of `name` (a copy: the history moved it): its lab comes on screen, the
+// status line says what changed back.
+void after_step(LabContext& ctx, const StepName& name, const char* verb, std::size_t more, const char* more_what) {
     forget_rejected_text(ctx);
-    ctx.app.status = "Undone (" + std::to_string(ctx.io->history.undo_count()) + " more to undo)";
+    const int lab = find_lab(name.lab);
+    if (lab >= 0 && lab != ctx.app.lab) ctx.app.select_lab = lab;
+    ctx.app.status = std::string(verb) + (name.what.empty() ? "" : ": " + step_text(name)) + " (" +
+                     std::to_string(more) + " more to " + more_what + ")";
+}
+
+}  // namespace
+
+void undo(LabContext& ctx) {
+    SessionHistory& h = ctx.io->history;
+    h.flush_pending(ctx.session);
+    const StepName name = h.next_undo() != nullptr ? *h.next_undo() : StepName{};
+    if (!h.undo(ctx.session)) return;
+    after_step(ctx, name, "Undone", h.undo_count(), "undo");
 }
 
 void redo(LabContext& ctx) {
-    if (!ctx.io->history.redo(ctx.session)) return;
-    forget_rejected_text(ctx);
-    ctx.app.status = "Redone (" + std::to_string(ctx.io->history.redo_count()) + " more to redo)";
+    SessionHistory& h = ctx.io->history;
+    const StepName name = h.next_redo() != nullptr ? *h.next_redo() : StepName{};
+    if (!h.redo(ctx.session)) return;
+    after_step(ctx, name, "Redone", h.redo_count(), "redo");
 }
 
 void track_session(LabContext& ctx, double now) {
     SessionIo& io = *ctx.io;
+    if (ctx.app.lab >= 0 && ctx.app.lab < kLabCount) io.history.set_lab_on_screen(kLabs[ctx.app.lab].id);
     // An edit ends when no widget is held and no button is down: a drag is one step.
     io.history.observe(ctx.session, user_input(), ImGui::IsAnyItemActive() || mouse_down(), now);
     if (io.next_autosave < 0.0) io.next_autosave = now + kAutosaveSeconds;   // the labs settle first
@@ -373,8 +397,8 @@ void draw_edit_menu(LabContext& ctx) {
     if (ctx.io == nullptr) return;
     if (ImGui::BeginMenu("Edit")) {
         const SessionHistory& h = ctx.io->history;
-        const std::string u = "Undo" + (h.undo_count() == 0 ? "" : "  (" + std::to_string(h.undo_count()) + ")");
-        const std::string r = "Redo" + (h.redo_count() == 0 ? "" : "  (" + std::to_string(h.redo_count()) + ")");
+        const std::string u = "Undo" + (h.next_undo() == nullptr ? "" : ": " + step_text(*h.next_undo()));
+        const std::string r = "Redo" + (h.next_redo() == nullptr ? "" : ": " + step_text(*h.next_redo()));
         if (ImGui::MenuItem(u.c_str(), "Ctrl+Z", false, can_undo(ctx))) undo(ctx);
         if (ImGui::MenuItem(r.c_str(), "Ctrl+Shift+Z", false, can_redo(ctx))) redo(ctx);
         ImGui::EndMenu();

@@ -718,6 +718,7 @@ void draw_training_lab(LabContext& ctx) {
     const Fonts& fonts = ctx.fonts;
     sync_run(s, ui, ctx.info.scripted);
     take_latest(ui);
+    ctx.app.animate |= ui.playing;   // a run draws at the frame rate (frame_pacer.hpp)
 
     const float em = ImGui::GetFontSize();
     if (!ctx.app.presenter) {

@@ -8,6 +8,7 @@
 #include "normlab/gradient_lab.hpp"
 
 #include "normlab/invariance_lab.hpp"
+#include "normlab/plot.hpp"
 #include "normlab/random.hpp"
 #include "normlab/scene_json.hpp"
 #include "normlab/session.hpp"
@@ -32,12 +33,6 @@ bool same(const Mat& a, const Mat& b) { return a.rows() == b.rows() && a.cols() 
 std::string unicode_minus(const char* text) {
     std::string out;
     for (const char* c = text; *c; ++c) out += *c == '-' ? std::string("\xE2\x88\x92") : std::string(1, *c);
-    return out;
-}
-
-std::string subscript(Index i) {
-    std::string out;
-    for (const char d : std::to_string(i)) out += std::string("\xE2\x82") + static_cast<char>(0x80 + (d - '0'));
     return out;
 }
 
