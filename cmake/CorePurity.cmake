@@ -9,8 +9,10 @@
 # it too (core.purity), with a fixture that must be refused (core.purity_refuses).
 
 # zlib.h: datasets.cpp reads digits.csv.gz. unistd.h, fcntl.h, sys/stat.h: file_io.cpp's atomic
-# saves (fsync, open flags, file kinds). immintrin.h: fast_norm.cpp's AVX2 kernels, chosen at run time.
-set(NORMLAB_CORE_SYSTEM_HEADERS "zlib\\.h|unistd\\.h|fcntl\\.h|sys/stat\\.h|immintrin\\.h")
+# saves (fsync, open flags, file kinds); dirent.h, signal.h, sys/file.h: its stale temp files
+# (a folder's listing, whether their pid lives) and FileLock (flock). immintrin.h: fast_norm.cpp's
+# AVX2 kernels, chosen at run time.
+set(NORMLAB_CORE_SYSTEM_HEADERS "zlib\\.h|unistd\\.h|fcntl\\.h|sys/stat\\.h|dirent\\.h|signal\\.h|sys/file\\.h|immintrin\\.h")
 set(NORMLAB_CORE_ALLOWED
     "<[a-z_]+>|<Eigen/[A-Za-z]+>|<nlohmann/[a-z_]+\\.hpp>|\"normlab/[a-z_]+/[a-z_]+\\.hpp\"|\"base/[a-z_]+\\.hpp\"|<(${NORMLAB_CORE_SYSTEM_HEADERS})>")
 
