@@ -5,7 +5,11 @@
 #   R, R        — the Explorer's random x: the seed advances by one per use (1 → 3)
 #   Ctrl+Z      — undoes the second R (seed 2, not 1: a doubled undo would show)
 #   Ctrl+2      — switches to the Invariance lab
-#   Ctrl+Q      — quits; --dump-session prints the scene, which is checked.
+#   D           — the Invariance lab's δ = 1 (from 10)
+#   Ctrl+3      — the Worked example
+#   Ctrl+Z      — undoes δ = 1 and brings the Invariance lab back (the edit's lab)
+#   Ctrl+Q      — quits; --dump-session prints the scene, which is checked: a lost or doubled tap
+#                 leaves another seed, δ or lab (a lost D: the second Ctrl+Z undoes an R instead).
 # Prints "ok: …" per check; exits 1 at the first failure.
 set -u
 if [ "${1:-}" = "--inner" ]; then   # inside the X server
@@ -22,6 +26,9 @@ if [ "${1:-}" = "--inner" ]; then   # inside the X server
     tap r
     tap ctrl+z
     tap ctrl+2
+    tap d
+    tap ctrl+3
+    tap ctrl+z
     xdotool key --delay 10 ctrl+q
     for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
     if kill -0 "$pid" 2>/dev/null; then
@@ -44,9 +51,12 @@ python3 - "$dir/session.json" <<'PY' || exit 1
 import json, sys
 scene = json.load(open(sys.argv[1]))
 seed = scene["labs"]["explorer"]["seed"]
+delta = scene["labs"]["invariance"]["delta"]
 checks = [
     (seed == 2, f"explorer seed {seed}, want 2: R, R, Ctrl+Z each once"),
-    (scene["lab"] == "invariance", f"lab on screen {scene['lab']!r}, want 'invariance': Ctrl+2 once"),
+    (delta == 10, f"invariance δ {delta}, want 10: D, then its undo"),
+    (scene["lab"] == "invariance", f"lab on screen {scene['lab']!r}, want 'invariance': Ctrl+2, Ctrl+3, "
+                                   "and the undo of D brought it back"),
 ]
 for ok, what in checks:
     print(("ok: " if ok else "FAIL: ") + what)
