@@ -313,8 +313,10 @@ std::string step_text(const StepName& name) {
 // status line says what changed back.
 void after_step(LabContext& ctx, const StepName& name, const char* verb, std::size_t more, const char* more_what) {
     forget_rejected_text(ctx);
+    // Asked even when it seems on screen already: a tab switch asked in the frame before shows only
+    // now (Dear ImGui selects a tab the frame after), and this request must be the later one.
     const int lab = find_lab(name.lab);
-    if (lab >= 0 && lab != ctx.app.lab) ctx.app.select_lab = lab;
+    if (lab >= 0) ctx.app.select_lab = lab;
     ctx.app.status = std::string(verb) + (name.what.empty() ? "" : ": " + step_text(name)) + " (" +
                      std::to_string(more) + " more to " + more_what + ")";
 }
