@@ -49,6 +49,9 @@ Model:
   --norm NORM         layernorm (default) | rmsnorm; every norm has a learned gain and bias, ε = 1e-5
   --residual-scale    normformer only: a learned per-dimension scale λ (init 1) on the FFN's
                       residual, x = λ ⊙ x + FFN(LN(x)) (off by default, as in the paper's main runs)
+  --normformer-parts P  normformer only: which of its additions to Pre-LN are on, comma-separated:
+                      attn_norm (the norm on the attention output), ffn_norm (on the GELU
+                      activations), head_scale (γ per head); all (default) or none (= Pre-LN)
   --layers L          blocks, 1..12 (default 6)
   --width D           model width d, 4..256 (default 64); the FFN is 4d wide
   --heads H           attention heads, dividing the width (default 4)
@@ -78,6 +81,14 @@ Training:
   --eval-every K      evaluate every K steps and after the last (default 50)
   --seed S            seeds the weights, the batches and the evaluation set (default 1)
 
+Over seeds:
+  --seeds A-B         one run per seed A..B (or A, or A,B,C; at most 100), one after another, and
+                      first ÷ last over steps 1, 1–10 and 1–N for each, with mean ± sd and min–max
+                      over the seeds (no --seed, no --generate)
+  --ablation          NormFormer's ablation instead of one placement: Pre-LN, + FFN-activation
+                      norm, + attention-output norm (each alone on Pre-LN), NormFormer; over
+                      --seeds, or the one --seed
+
 Sampling (after training):
   --generate N        continue --prompt by N symbols and print them ("sample" in the JSON)
   --prompt TEXT       text: any text in the vocabulary (default: the held-out text's first symbol);
@@ -104,12 +115,36 @@ JSON:
                       digit by digit from the model's own digits, is right
   sample              with --generate: {"prompt", "text", "temperature"}
   timing              seconds and ms per step: wall clock, NOT reproducible (every other key is)
+With --seeds or --ablation, instead of the curve and the single run's numbers:
+  config.seeds        the seeds (config.seed is absent; with --ablation no config.placement)
+  runs                per seed: seed, layer_grad_norms, first_last_ratio, window_ratios
+                      ([{"steps", "first_last_ratio"}] for steps 1, 1–10, 1–N), eval_loss, accuracy
+  spread              over the seeds, each {"n", "mean", "sd" (n − 1), "min", "max"}:
+                      first_last_ratio (steps 1–N), windows ([{"steps", "first_last_ratio"}]),
+                      layer_grad_norms (per layer); a ratio that is not finite is left out of n
+  ablation            --ablation: per model {"key", "label", "placement", "normformer_parts",
+                      "parameters", "runs", "spread"}
 
-Measured with the defaults (sort, 6 layers, width 64, 50 steps, seed 1, LayerNorm): first/last
-ratios Post-LN 1.42, Pre-LN 1.72, NormFormer 3.01. Pre-LN gives the first layers the larger
-gradients (Xiong et al. 2020); Post-LN's ratio starts near 1 here and grows while training.
-With --init xavier --steps 10, Post-LN's ratio is 0.69 (uniform: 1.03), the later layers' larger
-gradients that Xiong et al. describe; Pre-LN's 1.43 (uniform: 1.13).
+What the papers report, and what this model shows (first ÷ last, sort, 6 layers × 64, LayerNorm,
+mean ± sd over seeds 1–10; seed 1 alone with the defaults: Post-LN 1.42, Pre-LN 1.72, NormFormer 3.01):
+  setting               step 1        steps 1–10    steps 1–50
+  Post-LN, uniform      1.05 ± .06    0.99 ± .07    1.38 ± .07
+  Pre-LN, uniform       1.12 ± .07    1.14 ± .06    1.77 ± .09
+  NormFormer, uniform   1.78 ± .13    1.88 ± .11    3.18 ± .19
+  Post-LN, Xavier       1.11 ± .13    0.76 ± .11    1.12 ± .11
+  Pre-LN, Xavier        1.46 ± .09    1.43 ± .08    1.80 ± .09
+  NormFormer, Xavier    2.10 ± .15    1.85 ± .10    2.54 ± .14
+- Pre-LN's early layers get the larger gradients (Shleifer et al. 2021; Xiong et al. 2020): here
+  first ÷ last > 1 in every seed, growing with Xavier init and with training; "much larger"
+  (≥ 2, the lab's threshold; "larger": ≥ 1.1) it is not.
+- Post-LN's later layers get the larger gradients AT INITIALIZATION in Xiong et al. 2020 (Xavier
+  init, mean-field theory). Here step 1 is flat; with --init xavier the later layers lead over
+  steps 1–10 (0.76 ± .11; 0.58–0.92 over 20 seeds, below 1 in every one): an early-training
+  effect, gone by step 50.
+- NormFormer evens the layers out in Shleifer et al. 2021 (language models of 125 M–2.7 B
+  parameters, pretraining). Not here, in any setting: NormFormer's ratio is larger than Pre-LN's
+  in every seed. The ablation (--ablation) shows each added norm raising it.
+Reproduce: normlab-cli depth --placement preln --seeds 1-10; normlab-cli depth --ablation --seeds 1-10.
 
 Exit codes: 0 success; 2 bad option or text (one line on stderr names it).
 )";
