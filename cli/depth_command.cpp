@@ -468,13 +468,10 @@ std::string seeds_text(const std::vector<std::uint64_t>& seeds) {
     return out;
 }
 
-// "1.77 ± 0.09 (1.62–1.93)"
+// The spread_json of a spread as text: "1.77 ± 0.09 (1.62–1.93)".
 std::string spread_text(const nlohmann::json& s) {
-    if (s["n"].get<int>() == 0) return "–";
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "%.2f ± %.2f (%.2f–%.2f)", s["mean"].get<double>(), s["sd"].get<double>(),
-                  s["min"].get<double>(), s["max"].get<double>());
-    return buf;
+    return normlab::spread_text({s["n"].get<int>(), s["mean"].get<double>(), s["sd"].get<double>(),
+                                 s["min"].get<double>(), s["max"].get<double>()});
 }
 
 // text and spaces up to `width` characters (UTF-8: continuation bytes take no column).

@@ -470,7 +470,7 @@ void draw_claims(const DepthLabSnapshot& snap, const DepthFigures& f, const Font
     if (!ImGui::BeginTable("claims", 3, kFlags)) return;
     ImGui::TableSetupColumn("The papers say (and where they measured it)", ImGuiTableColumnFlags_None, 3.2f);
     ImGui::TableSetupColumn("NormLab measures", ImGuiTableColumnFlags_None, 1.9f);
-    ImGui::TableSetupColumn("here?", ImGuiTableColumnFlags_None, 0.75f);
+    ImGui::TableSetupColumn("here?", ImGuiTableColumnFlags_None, 0.9f);
     ImGui::TableHeadersRow();
     for (const DepthClaim& c : f.claims) {
         ImGui::TableNextRow();
@@ -484,7 +484,9 @@ void draw_claims(const DepthLabSnapshot& snap, const DepthFigures& f, const Font
         ImGui::TextUnformatted(c.measured.c_str());
         ImGui::PopTextWrapPos();
         ImGui::TableNextColumn();
+        ImGui::PushTextWrapPos(0.0f);   // "… provisional (3 of 5 seeds)" wraps in a narrow column
         verdict_cell(c);
+        ImGui::PopTextWrapPos();
     }
     ImGui::EndTable();
 }

@@ -755,12 +755,9 @@ constexpr const char* kShleiferLr = "Shleifer et al. 2021: language models of 12
 std::string ratio_text(double r) { return format_number(r, 3); }
 
 // "1.77 ± 0.09 (1.65–1.90)"; one value alone: "1.77".
-std::string spread_text(const std::vector<double>& v) {
+std::string ratios_text(const std::vector<double>& v) {
     const Spread sp = spread_of(v);
-    if (sp.n == 1) return ratio_text(sp.mean);
-    char buf[96];
-    std::snprintf(buf, sizeof buf, "%.2f ± %.2f (%.2f–%.2f)", sp.mean, sp.sd, sp.min, sp.max);
-    return buf;
+    return sp.n == 1 ? ratio_text(sp.mean) : spread_text(sp);
 }
 
 // "steps 1–50", "step 1".
@@ -812,7 +809,7 @@ bool still_waiting(DepthClaim& c, const DepthLabSnapshot& s, int p, const DepthR
         return true;
     }
     if (!d.complete()) {
-        c.measured = "first ÷ last " + spread_text(d.ratios) + " so far, " + seeds_text(d) + ", " + window_text(d.window);
+        c.measured = "first ÷ last " + ratios_text(d.ratios) + " so far, " + seeds_text(d) + ", " + window_text(d.window);
         c.verdict = DepthVerdict::Provisional;
         c.progress = std::to_string(d.ratios.size()) + " of " + std::to_string(d.planned) + " seeds";
         return true;
@@ -836,7 +833,7 @@ DepthClaim postln_claim(const DepthLabSnapshot& s) {
     const DepthRatios d = depth_ratios(s, 0);
     if (still_waiting(c, s, 0, d)) return c;
     const double threshold = 1.0 / kDepthLarger;
-    c.measured = "first ÷ last " + spread_text(d.ratios) + ", " + seeds_text(d) + ", " + window_text(d.window) +
+    c.measured = "first ÷ last " + ratios_text(d.ratios) + ", " + seeds_text(d) + ", " + window_text(d.window) +
                  diverged_note(s, {0});
     c.verdict = seeds_verdict(d.ratios, threshold);
     c.progress = agreeing(d.ratios, threshold);
@@ -850,7 +847,7 @@ DepthClaim preln_claim(const DepthLabSnapshot& s) {
     c.source = kShleifer;
     const DepthRatios d = depth_ratios(s, 1);
     if (still_waiting(c, s, 1, d)) return c;
-    c.measured = "first ÷ last " + spread_text(d.ratios) + ", " + seeds_text(d) + ", " + window_text(d.window) +
+    c.measured = "first ÷ last " + ratios_text(d.ratios) + ", " + seeds_text(d) + ", " + window_text(d.window) +
                  diverged_note(s, {1});
     c.verdict = seeds_verdict(d.ratios, kDepthMuchLarger);
     c.progress = agreeing(d.ratios, kDepthMuchLarger);
@@ -873,7 +870,7 @@ DepthClaim even_claim(const DepthLabSnapshot& s) {
         return c;
     }
     if (!pre.complete() || !nf.complete()) {   // the less advanced of the two says how far
-        const auto shown = [](const DepthRatios& d) { return d.ratios.empty() ? ratio_text(*d.so_far) : spread_text(d.ratios); };
+        const auto shown = [](const DepthRatios& d) { return d.ratios.empty() ? ratio_text(*d.so_far) : ratios_text(d.ratios); };
         const DepthRatios& behind = nf.main_steps < pre.main_steps || (nf.main_steps == pre.main_steps && nf.ratios.size() < pre.ratios.size()) ? nf : pre;
         const bool steps = behind.main_steps < behind.window;
         c.measured = "NormFormer " + shown(nf) + ", Pre-LN " + shown(pre) + " so far (" +
@@ -891,7 +888,7 @@ DepthClaim even_claim(const DepthLabSnapshot& s) {
                 ++paired;
                 more_even += std::fabs(std::log(nf.ratios[j])) < std::fabs(std::log(pre.ratios[i]));
             }
-    c.measured = "NormFormer " + spread_text(nf.ratios) + ", Pre-LN " + spread_text(pre.ratios) + " (" +
+    c.measured = "NormFormer " + ratios_text(nf.ratios) + ", Pre-LN " + ratios_text(pre.ratios) + " (" +
                  seeds_text(nf) + ", " + window_text(nf.window) + "); more even in " + std::to_string(more_even) + " of " +
                  std::to_string(paired) + diverged_note(s, {1, 2});
     c.verdict = paired == 0 ? DepthVerdict::NotYet
@@ -1041,7 +1038,8 @@ Plot depth_layer_grad_plot(const DepthLabSnapshot& s) {
     int have = want;
     for (const DepthRunView& r : s.runs) have = std::min(have, r.run.step);
     plot.title = "Mean |∂L/∂W₂| per layer, steps 1–" + std::to_string(want) +
-                 (have < want && !s.runs.empty() ? " (" + std::to_string(have) + " so far)" : "");
+                 (have < want && !s.runs.empty() ? " (" + std::to_string(have) + " so far)" : "") + ", seed " +
+                 std::to_string(s.state.seed);   // one seed: the claims give the spread over seeds
     plot.caption = "NormFormer's measure (Shleifer et al. 2021, Fig. 2): per layer, the mean absolute gradient of the FFN "
                    "output weights W₂, averaged over the first steps; " + depth_conditions(s);
     plot.x = {"layer (1 = next to the input)", Scale::Linear, 0.5, std::max(s.state.layers, 1) + 0.5};

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
@@ -261,6 +262,13 @@ Spread spread_of(const std::vector<double>& values) {
     for (double v : values) sq += (v - s.mean) * (v - s.mean);
     s.sd = s.n > 1 ? std::sqrt(sq / (s.n - 1)) : 0.0;
     return s;
+}
+
+std::string spread_text(const Spread& s) {
+    if (s.n == 0) return "–";
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%.2f ± %.2f (%.2f–%.2f)", s.mean, s.sd, s.min, s.max);
+    return buf;
 }
 
 double window_ratio(const DepthHistory& history, int steps) { return first_last_ratio(mean_layer_grads(history, steps)); }

@@ -196,6 +196,8 @@ struct Spread {
     double mean = 0.0, sd = 0.0, min = 0.0, max = 0.0;
 };
 Spread spread_of(const std::vector<double>& values);
+// "1.77 ± 0.09 (1.65–1.90)": mean ± sd (min–max), two decimals each; "–" when n = 0.
+std::string spread_text(const Spread& s);
 
 // first ÷ last over a run's first min(steps, recorded) steps (NaN as first_last_ratio).
 double window_ratio(const DepthHistory& history, int steps);
