@@ -480,9 +480,9 @@ void draw_claims(const DepthLabSnapshot& snap, const DepthFigures& f, const Font
         ImGui::PushFont(fonts.small);
         ImGui::TextDisabled("%s", c.source.c_str());
         ImGui::PopFont();
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(c.measured.c_str());
         ImGui::PopTextWrapPos();
+        ImGui::TableNextColumn();
+        flow_text(c.measured, ImGui::GetStyleColorVec4(ImGuiCol_Text));   // never "1." / "72"
         ImGui::TableNextColumn();
         ImGui::PushTextWrapPos(0.0f);   // "… provisional (3 of 5 seeds)" wraps in a narrow column
         verdict_cell(c);

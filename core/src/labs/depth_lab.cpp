@@ -862,7 +862,7 @@ DepthClaim preln_claim(const DepthLabSnapshot& s) {
 
 DepthClaim even_claim(const DepthLabSnapshot& s) {
     DepthClaim c;
-    c.claim = "NormFormer: more even across layers than Pre-LN (first ÷ last nearer 1, seed by seed)";
+    c.claim = "NormFormer: more even across layers than Pre-LN (first ÷ last nearer 1)";
     c.source = kShleifer;
     const DepthRatios pre = depth_ratios(s, 1), nf = depth_ratios(s, 2);
     if (s.state.layers < 2 || !pre.so_far || !nf.so_far) {
@@ -1038,10 +1038,10 @@ Plot depth_layer_grad_plot(const DepthLabSnapshot& s) {
     int have = want;
     for (const DepthRunView& r : s.runs) have = std::min(have, r.run.step);
     plot.title = "Mean |∂L/∂W₂| per layer, steps 1–" + std::to_string(want) +
-                 (have < want && !s.runs.empty() ? " (" + std::to_string(have) + " so far)" : "") + ", seed " +
-                 std::to_string(s.state.seed);   // one seed: the claims give the spread over seeds
+                 (have < want && !s.runs.empty() ? " (" + std::to_string(have) + " so far)" : "");
     plot.caption = "NormFormer's measure (Shleifer et al. 2021, Fig. 2): per layer, the mean absolute gradient of the FFN "
-                   "output weights W₂, averaged over the first steps; " + depth_conditions(s);
+                   "output weights W₂, averaged over the first steps, seed " + std::to_string(s.state.seed) +
+                   " (the claims give the spread over seeds); " + depth_conditions(s);
     plot.x = {"layer (1 = next to the input)", Scale::Linear, 0.5, std::max(s.state.layers, 1) + 0.5};
     plot.y = {"mean |∂L/∂W₂|", Scale::Linear, std::nullopt, std::nullopt};
     double top = 0.0, left = 0.0, right = 0.0;   // the tallest bar; the bars' sums in each half
