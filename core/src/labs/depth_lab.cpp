@@ -687,10 +687,17 @@ void DepthLabWorker::run() {
 
 // [SECTION] Claims --------------------------------------------------------------------------
 
+namespace {
+// How many ratios lie beyond the threshold: ≥ it when it is above 1, ≤ it when below.
+long count_beyond(const std::vector<double>& ratios, double threshold) {
+    return std::count_if(ratios.begin(), ratios.end(),
+                         [threshold](double r) { return threshold > 1.0 ? r >= threshold : r <= threshold; });
+}
+}  // namespace
+
 DepthVerdict seeds_verdict(const std::vector<double>& ratios, double threshold) {
     if (ratios.empty()) return DepthVerdict::NotYet;
-    const auto beyond = [threshold](double r) { return threshold > 1.0 ? r >= threshold : r <= threshold; };
-    const auto n = std::count_if(ratios.begin(), ratios.end(), beyond);
+    const long n = count_beyond(ratios, threshold);
     if (n == static_cast<long>(ratios.size())) return DepthVerdict::Holds;
     return n == 0 ? DepthVerdict::DoesNotHold : DepthVerdict::Mixed;
 }
@@ -819,9 +826,7 @@ bool still_waiting(DepthClaim& c, const DepthLabSnapshot& s, int p, const DepthR
 
 // How many of the ratios are beyond the threshold, for a Mixed verdict: "3 of 5 seeds".
 std::string agreeing(const std::vector<double>& ratios, double threshold) {
-    const auto n = std::count_if(ratios.begin(), ratios.end(),
-                                 [threshold](double r) { return threshold > 1.0 ? r >= threshold : r <= threshold; });
-    return std::to_string(n) + " of " + std::to_string(ratios.size()) + " seeds";
+    return std::to_string(count_beyond(ratios, threshold)) + " of " + std::to_string(ratios.size()) + " seeds";
 }
 
 DepthClaim postln_claim(const DepthLabSnapshot& s) {
