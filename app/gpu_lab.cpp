@@ -287,8 +287,12 @@ void draw_table(GpuUi& ui, const BenchResults& r, int rows) {
     }
     tooltip("The width C the table shows.");
 
+    // As wide as its widest cells at least (the panel around it scrolls sideways): a kernel's
+    // name and six numbers or headers.
     constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
-    if (!ImGui::BeginTable("times", 7, kFlags)) return;
+    const float cell_pad = 2.0f * ImGui::GetStyle().CellPadding.x + 1.0f;
+    const float natural = ImGui::CalcTextSize("pRMSNorm bwd").x + 6.0f * ImGui::CalcTextSize("0.00000").x + 7.0f * cell_pad;
+    if (!ImGui::BeginTable("times", 7, kFlags, ImVec2(std::max(natural, ImGui::GetContentRegionAvail().x), 0.0f))) return;
     for (const char* h : {"kernel", "GPU ms", "GB/s", "% copy", "CPU ms", "GB/s", "% copy"})
         ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
@@ -391,7 +395,7 @@ void draw_results(LabContext& ctx, const BenchResults* r) {
     ImGui::SameLine();
     draw_plot(ui.backward_view, bandwidth_plot(ui, *r, rows, true, cpu), ctx.fonts, ImVec2(w, top_h));
     const float bottom_h = std::max(ImGui::GetContentRegionAvail().y, 14.0f * em);
-    ImGui::BeginChild("table", ImVec2(w, bottom_h));
+    begin_panel("table", ImVec2(w, bottom_h));
     draw_table(ui, *r, rows);
     for (const std::string& note : r->notes) ImGui::TextColored(kErrorText, "⚠ %s", note.c_str());
     draw_claim(ctx, r);
@@ -417,9 +421,9 @@ void draw_gpu_lab(LabContext& ctx) {
     const BenchResults* r = results_of(ui);
 
     const float em = ImGui::GetFontSize();
-    if (!ctx.app.presenter) {   // presenter view: the figures, the table and the claim alone
+    if (show_controls(ctx.app)) {   // presenter view, or the panel collapsed: the figures, the table and the claim alone
         const float controls_w = std::clamp(0.25f * ImGui::GetContentRegionAvail().x, 20.0f * em, 25.0f * em);
-        ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
+        begin_panel("controls", ImVec2(controls_w, 0.0f), true);
         draw_renderer_section(ctx, runner);
         if (runner != nullptr) {
             draw_sweep_section(ctx, runner);
@@ -429,8 +433,8 @@ void draw_gpu_lab(LabContext& ctx) {
         ImGui::SameLine();
     }
 
-    ImGui::BeginChild("results");
-    if (ctx.app.presenter && runner != nullptr) {   // what the panel would have said: where, how, how far
+    begin_panel("results");
+    if (!show_controls(ctx.app) && runner != nullptr) {   // what the panel would have said: where, how, how far
         std::string line = runner->renderer() + " · " + std::string(describe(runner->timing()));
         if (running(ui)) line += " · measuring: " + ui.sweep->status();
         ImGui::TextDisabled("%s", line.c_str());

@@ -37,6 +37,7 @@ const Shortcut kAppShortcuts[] = {
     {"Ctrl+O  /  Ctrl+S  /  Ctrl+Shift+S", "open a scene / save it / save it as"},
     {"Ctrl+Z  /  Ctrl+Shift+Z, Ctrl+Y", "undo / redo the last edit"},
     {"F5  (Esc)", "presenter view: figures and captions, no editing panels"},
+    {"F9", "show or hide the lab's control panel (hidden by itself in a narrow window)"},
     {"F11", "full screen, and back"},
     {"F6", "pointer highlight"},
     {"←  /  →  (Page Up / Down)", "previous / next slide of the open lecture"},
@@ -44,10 +45,17 @@ const Shortcut kAppShortcuts[] = {
 
 // [SECTION] Keyboard shortcuts (app-wide) ---------------------------------------------------
 
+// F9, View ▸ Control panel: shows the panels if they are hidden now (by the user or because the
+// window is narrow), hides them otherwise.
+void toggle_controls(AppUi& ui) {
+    ui.controls = ui.controls_collapsed ? AppUi::Controls::Shown : AppUi::Controls::Hidden;
+}
+
 void handle_shortcuts(AppUi& ui) {
     const ImGuiIO& io = ImGui::GetIO();
     if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) ui.quit = true;
     if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) ui.save_screenshot = true;
+    if (ImGui::IsKeyPressed(GLFW_KEY_F9, false)) toggle_controls(ui);
     for (int i = 0; i < kLabCount && i < 9; ++i)
         if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_1 + i, false)) ui.select_lab = i;
     if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_EQUAL, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD, false))) {
@@ -94,6 +102,13 @@ void draw_menus(LabContext& ctx) {
             }
             ImGui::EndMenu();
         }
+        ImGui::Separator();
+        if (ImGui::MenuItem("Control panel", "F9", !ui.controls_collapsed)) toggle_controls(ui);
+        if (ImGui::MenuItem("Control panel: hide when narrow", nullptr, ui.controls == AppUi::Controls::Auto))
+            ui.controls = AppUi::Controls::Auto;
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Below %.0f text heights of width the panels start hidden (a projector, a small laptop)",
+                              static_cast<double>(kControlsMinEm));
         ImGui::Separator();
         ImGui::MenuItem("Explorer: outlines at δ = 1", nullptr, &uis.explorer.show_reference);
         ImGui::MenuItem("Explorer: values on bars", nullptr, &uis.explorer.value_labels);
