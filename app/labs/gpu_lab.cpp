@@ -289,7 +289,7 @@ void draw_table(GpuUi& ui, const BenchResults& r, int rows) {
 
     // As wide as its widest cells at least (the panel around it scrolls sideways): a kernel's
     // name and six numbers or headers.
-    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
     const float cell_pad = 2.0f * ImGui::GetStyle().CellPadding.x + 1.0f;
     const float natural = ImGui::CalcTextSize("pRMSNorm bwd").x + 6.0f * ImGui::CalcTextSize("0.00000").x + 7.0f * cell_pad;
     if (!ImGui::BeginTable("times", 7, kFlags, ImVec2(std::max(natural, ImGui::GetContentRegionAvail().x), 0.0f))) return;
@@ -525,8 +525,10 @@ const NormKernelTimes* draw_gpu_norm_caption(LabContext& ctx, int rows, int cols
     std::string why;
     const NormKernelTimes* t = gpu_norm_times(ctx, rows, cols, &why);
     const bool off = t == nullptr && ctx.uis.gpu.runner && !ctx.uis.gpu.runner->available();
-    if (t != nullptr) {
-        ImGui::TextDisabled("%s (one norm layer)", norm_times_caption(*t).c_str());
+    if (t != nullptr) {   // wrapped at spaces: one group, so that the tooltip below is the whole line's
+        ImGui::BeginGroup();
+        flow_text(norm_times_caption(*t) + " (one norm layer)", ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+        ImGui::EndGroup();
     } else {
         ImGui::TextDisabled("%s", off ? "GPU kernel times: off" : ("GPU: " + why).c_str());
     }

@@ -2,8 +2,9 @@
 # any overlapping or clipped text (app/layout_check.hpp):
 #   cmake -DAPP=<normlab> -DXVFB=<xvfb-run> -DSIZE=1024x768 -DSCALE=1 -DTHEME=light [-DKNOWN=lab|lab] -P check_layout.cmake
 # KNOWN names labs that still fail at this size and theme (the work left, listed so that it
-# is seen): the test fails when another lab has a problem, and when a KNOWN lab no longer has
-# one (then it must leave the list).
+# is seen): the test fails when another lab has a problem; a KNOWN lab without one is named in
+# the output (take it off the list; the GPU lab's figures fill in at the speed of the machine,
+# so it may pass one run and not the next).
 cmake_minimum_required(VERSION 3.25)
 
 string(REPLACE "|" ";" known "${KNOWN}")
@@ -50,5 +51,5 @@ if(unexpected)
   message(FATAL_ERROR "overlapping or clipped text in: ${unexpected}")
 endif()
 if(fixed)
-  message(FATAL_ERROR "no problem left in ${fixed}: take it off KNOWN in tests/gui/CMakeLists.txt")
+  message("no problem left in ${fixed}: take it off KNOWN in tests/gui/CMakeLists.txt")
 endif()
