@@ -39,6 +39,8 @@ struct AppUi {
     bool controls_collapsed = false;   // set by draw_labs each frame: the panels are hidden now
     int lab = 0;                    // index into kLabs of the lab on screen
     int select_lab = -1;            // ≥ 0: bring that lab's tab forward next frame
+    bool animate = false;           // set during a frame by a lab that works on this thread: the
+                                    // next frame comes at once (frame_pacer.hpp), not at the next event
 };
 
 // Whether a lab draws its editing panel this frame (not in presenter view, not collapsed).
