@@ -64,7 +64,8 @@ void draw_bar_chart(const BarChart& chart, ImVec2 size) {
 
     // Value-axis ticks: about one every 2.5 text lines.
     const AxisRange r = chart.range;
-    const double step = nice_step((r.hi - r.lo) / std::max(2.0, size.y / (2.5 * fs)));
+    const double plot_h = size.y - 1.5 * fs - 8.0;   // a1.y − a0.y below
+    const double step = nice_step((r.hi - r.lo) / std::max(1.0, plot_h / (2.5 * fs)));
     const double first = std::ceil(r.lo / step - 1e-9), last = std::floor(r.hi / step + 1e-9);
     float label_w = 0.0f;
     for (double k = first; k <= last; k += 1.0) label_w = std::max(label_w, text_size(fmt_tick(k * step)).x);
@@ -78,11 +79,14 @@ void draw_bar_chart(const BarChart& chart, ImVec2 size) {
     };
     dl->AddRectFilled(a0, a1, ImGui::GetColorU32(ImGuiCol_WindowBg));
 
+    float labelled_y = FLT_MAX;   // a tick label closer than a text height to the last one is left out
     for (double k = first; k <= last; k += 1.0) {
         const float y = py(k * step);
         const std::string label = fmt_tick(k * step);
         dl->AddLine(ImVec2(a0.x, y), ImVec2(a1.x, y), grid_col);
+        if (std::fabs(y - labelled_y) < fs) continue;
         dl->AddText(font, fs, ImVec2(a0.x - 6.0f - text_size(label).x, y - 0.5f * fs), dim_col, label.c_str());
+        labelled_y = y;
     }
 
     const float slot = (a1.x - a0.x) / static_cast<float>(std::max(n, 1));
@@ -113,8 +117,14 @@ void draw_bar_chart(const BarChart& chart, ImVec2 size) {
             const std::string label = fmt_value(shown(v));
             const ImVec2 ts = text_size(label);
             if (ts.x <= slot - 4.0f) {
-                const float ly = v >= 0.0 ? std::min(y, y_zero) - ts.y - 2.0f : std::max(y, y_zero) + 2.0f;
-                dl->AddText(font, fs, ImVec2(x + 0.5f * (bar_w - ts.x), ly), text_col, label.c_str());
+                float ly = v >= 0.0 ? std::min(y, y_zero) - ts.y - 2.0f : std::max(y, y_zero) + 2.0f;
+                ImU32 col = text_col;
+                if (ly < a0.y || ly + ts.y > a1.y) {   // no room past the bar's end: inside it, in white
+                    ly = std::clamp(v >= 0.0 ? std::min(y, y_zero) + 2.0f : std::max(y, y_zero) - ts.y - 2.0f, a0.y,
+                                    a1.y - ts.y);
+                    col = IM_COL32(255, 255, 255, 255);
+                }
+                dl->AddText(font, fs, ImVec2(x + 0.5f * (bar_w - ts.x), ly), col, label.c_str());
             }
         }
     }

@@ -240,7 +240,7 @@ void record_figure_texts(const PlotLayout& L, const FigureFonts& fonts, const Im
     for (const auto* texts : {&L.x_tick_labels, &L.y_tick_labels, &L.annotations, &L.ref_labels})
         for (const PlacedText& t : *texts) record(t, pick_font(fonts, t.font_px));
     for (const PlacedText* t : {&L.x_label, &L.y_label}) record(*t, pick_font(fonts, t->font_px));
-    record(L.title, fonts.bold != nullptr ? fonts.bold : pick_font(fonts, L.title.font_px));
+    for (const PlacedText& t : L.title) record(t, fonts.bold != nullptr ? fonts.bold : pick_font(fonts, t.font_px));
     if (L.has_legend)
         for (const LegendEntry& e : L.legend) record(e.label, pick_font(fonts, e.label.font_px));
 }
@@ -303,7 +303,8 @@ void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& L, const Pl
         for (const PlacedText& t : *labels) draw_text(dl, t, pick_font(fonts, t.font_px), colors.text);
     draw_text(dl, L.x_label, pick_font(fonts, L.x_label.font_px), colors.text);
     draw_text(dl, L.y_label, pick_font(fonts, L.y_label.font_px), colors.text);
-    draw_text(dl, L.title, fonts.bold != nullptr ? fonts.bold : pick_font(fonts, L.title.font_px), colors.text);
+    for (const PlacedText& t : L.title)
+        draw_text(dl, t, fonts.bold != nullptr ? fonts.bold : pick_font(fonts, t.font_px), colors.text);
     for (const PlacedText& t : L.annotations)
         draw_haloed_text(dl, t, pick_font(fonts, t.font_px), colors.annotation, colors.halo, k);
     for (const PlacedText& t : L.ref_labels)
@@ -570,7 +571,9 @@ void draw_plot(PlotView& view, const Plot& plot, const Fonts& fonts, ImVec2 size
     if (size.x <= 0.0f) size.x = avail.x;
     if (size.y <= 0.0f) size.y = avail.y;
     const float message_h = view.message.empty() ? 0.0f : ImGui::GetFrameHeightWithSpacing();
-    const ImVec2 fig(std::max(size.x, 50.0f), std::max(size.y - message_h, 50.0f));
+    // Never smaller than kMinFigure*Em: the window around it scrolls instead.
+    const float em = fonts.regular->FontSize;
+    const ImVec2 fig(std::max(size.x, kMinFigureWidthEm * em), std::max(size.y - message_h, kMinFigureHeightEm * em));
 
     ImGui::PushID(&view);
     const ImVec2 origin = ImGui::GetCursorScreenPos();

@@ -637,9 +637,9 @@ void draw_depth_lab(LabContext& ctx) {
     ctx.app.animate |= ui.playing && (!ui.shown || ui.shown->busy);   // a run draws at the frame rate
 
     const float em = ImGui::GetFontSize();
-    if (!ctx.app.presenter) {   // presenter view: claims, figures and samples alone
+    if (show_controls(ctx.app)) {   // presenter view, or the panel collapsed: claims, figures and samples alone
         const float controls_w = std::clamp(0.24f * ImGui::GetContentRegionAvail().x, 19.0f * em, 24.0f * em);
-        ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
+        begin_panel("controls", ImVec2(controls_w, 0.0f), true);
         draw_run_section(ctx, s, ui, fonts);
         draw_task_section(s, ui, fonts);
         draw_model_section(s, fonts);
@@ -650,7 +650,7 @@ void draw_depth_lab(LabContext& ctx) {
         ImGui::SameLine();
     }
 
-    ImGui::BeginChild("results");
+    begin_panel("results");
     if (!ui.shown) {
         ImGui::TextDisabled("Building the models…");
         ImGui::EndChild();

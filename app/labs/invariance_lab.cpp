@@ -235,8 +235,23 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
     const float paper_w = 2.3f * em;
     const float gap = 1.2f * em;
     const float avail = ImGui::GetContentRegionAvail().x;
-    const float cell_w = std::clamp(std::floor((avail - label_w - gap - kNumTransforms * paper_w) / kNumTransforms),
-                                    4.5f * em, 7.5f * em);
+    // Never narrower than its widest header line, formula or value: the panel scrolls sideways instead.
+    float fit_w = 0.0f;
+    for (int c = 0; c < kNumTransforms; ++c) {
+        const std::string_view name = display_name(kAllTransforms[c]), f = formula(kAllTransforms[c]);
+        const size_t split = name.rfind(' ');
+        fit_w = std::max({fit_w, text_w(small, std::string(name.substr(0, split)).c_str()),
+                          text_w(small, std::string(name.substr(split + 1)).c_str()),
+                          text_w(fonts.bold, std::string(f.substr(0, f.find(" ("))).c_str())});
+        for (int r = 0; r < kNumTableNorms; ++r) {
+            const CellCheck& check = t.cells[r][c];
+            fit_w = std::max(fit_w, text_w(fonts.regular, (std::string("✓ ") + residual_text(check.residual)).c_str()) +
+                                        (t.badge[r][c] > 0 ? 2.0f * small->FontSize : 0.0f));
+        }
+    }
+    fit_w = std::ceil(fit_w + 0.6f * em);
+    const float cell_w = std::max(std::clamp(std::floor((avail - label_w - gap - kNumTransforms * paper_w) / kNumTransforms),
+                                             4.5f * em, 7.5f * em), fit_w);
     const float row_h = std::round(1.75f * em);
     const float header_h = 2.0f * small->FontSize + fonts.bold->FontSize + 0.6f * em;
 
@@ -335,8 +350,9 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
 void draw_notes(const InvarianceLabState& s, const CheckedTable& t, const Fonts& fonts) {
     if (t.notes.empty()) {
         ImGui::TextColored(kGoodText, "✓ The measurement agrees with the paper in every cell.");
-        ImGui::SameLine();
-        ImGui::TextDisabled("Try δ = 1 (key D), or ε = 10⁻³ (key E) with δ = 10⁻³.");
+        const std::string hint = "Try δ = 1 (key D), or ε = 10⁻³ (key E) with δ = 10⁻³.";
+        same_line_if_fits(ImGui::CalcTextSize(hint.c_str()).x, ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x);
+        flow_text(hint, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
         return;
     }
     ImGui::TextColored(kErrorText, "Where the measurement differs from the paper (tolerance %s):",
@@ -550,9 +566,9 @@ void draw_invariance_lab(LabContext& ctx) {
 
     const float em = ImGui::GetFontSize();
     const ImGuiStyle& style = ImGui::GetStyle();
-    if (!ctx.app.presenter) {   // presenter view: tables and curves alone
+    if (show_controls(ctx.app)) {   // presenter view, or the panel collapsed: tables and curves alone
         const float controls_w = std::clamp(0.26f * ImGui::GetContentRegionAvail().x, 19.0f * em, 28.0f * em);
-        ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
+        begin_panel("controls", ImVec2(controls_w, 0.0f), true);
         // The heat maps take what the other sections leave (about 14 lines of them).
         const float maps_h = ImGui::GetContentRegionAvail().y - 14.0f * ImGui::GetFrameHeightWithSpacing();
         draw_batch_section(ctx, s, ui, fonts, maps_h);
@@ -561,7 +577,7 @@ void draw_invariance_lab(LabContext& ctx) {
         ImGui::EndChild();
         ImGui::SameLine();
     }
-    ImGui::BeginChild("results");
+    begin_panel("results");
     InvarianceTable table;
     try {
         table = invariance_lab_table(s);

@@ -595,7 +595,9 @@ void draw_variant_row(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fon
     const float side = maps ? std::min(width, max_side) : 0.0f;
     double slowest = 0.0;
     for (const TrainingVariant& v : snap.variants) slowest = std::max(slowest, median_step_time(v.run.history).total_ms());
-    const float caption_h = ImGui::GetTextLineHeightWithSpacing() + 1.2f * fonts.small->FontSize;
+    // The name row (a frame high where the result is set in the small font, aligned to a frame)
+    // and the time row.
+    const float caption_h = ImGui::GetFrameHeightWithSpacing() + 1.2f * fonts.small->FontSize;
     const ImVec2 size(width, side + (maps ? ImGui::GetStyle().ItemSpacing.y : 0.0f) + caption_h);
     for (std::size_t i = 0; i < n; ++i) {
         if (i > 0) ImGui::SameLine();
@@ -726,9 +728,9 @@ void draw_training_lab(LabContext& ctx) {
     ctx.app.animate |= ui.playing;   // a run draws at the frame rate (frame_pacer.hpp)
 
     const float em = ImGui::GetFontSize();
-    if (!ctx.app.presenter) {
+    if (show_controls(ctx.app)) {
         const float controls_w = std::clamp(0.26f * ImGui::GetContentRegionAvail().x, 19.0f * em, 24.0f * em);
-        ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
+        begin_panel("controls", ImVec2(controls_w, 0.0f), true);
         draw_run_section(ctx, s, ui, fonts);
         draw_data_section(s, ui, fonts);
         draw_model_section(s, fonts);
@@ -739,7 +741,7 @@ void draw_training_lab(LabContext& ctx) {
         ImGui::SameLine();
     }
 
-    ImGui::BeginChild("results");
+    begin_panel("results");
     draw_stress_banner(s);
     ui.gpu_costs = gpu_step_costs(draw_gpu_norm_caption(ctx, static_cast<int>(s.train.batch_size),   // gpu_lab.hpp
                                                          static_cast<int>(s.train.model.width)),

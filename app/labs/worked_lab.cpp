@@ -131,7 +131,10 @@ void draw_toolbar(LabContext& ctx, WorkedUi& ui) {
     const float right = ImGui::CalcTextSize("ε").x + ImGui::CalcTextSize("ε = 0").x + ImGui::CalcTextSize("digits").x +
                         2.0f * style.FramePadding.x + 2.0f * style.ItemInnerSpacing.x + 4.0f * style.ItemSpacing.x +
                         eps_w + digits_w;
-    ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - right));
+    // Beside the buttons where they leave room, else on a row of its own.
+    const float buttons_end = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetScrollX() + style.ItemSpacing.x;
+    const float at = ImGui::GetWindowContentRegionMax().x - right;
+    if (at >= buttons_end) ImGui::SameLine(at);
     ImGui::SetNextItemWidth(eps_w);
     checked_number("ε", s.eps, kWorkedEpsRule, [](double* eps) {
         const double lo = 1e-12, hi = 1e-1;
@@ -318,7 +321,7 @@ void draw_fits(const Explanation& e, const ClaimVerdict& v, const Fonts& fonts) 
         ImGui::TextColored(fit.reproduces ? kGoodText : kErrorText, "%s %s", fit.reproduces ? "✓" : "✗",
                            std::string(display_name(fit.formula)).c_str());
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(list(formula_output(e, fit.formula), 4).c_str());
+        flow_text(list(formula_output(e, fit.formula), 4), ImGui::GetStyle().Colors[ImGuiCol_Text]);
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(number(fit.worst, 2).c_str());
     }
@@ -394,22 +397,22 @@ void draw_worked_lab(LabContext& ctx) {
     const float remark_h = e.sigma == 0.0 || e.rms == 0.0 ? ImGui::GetTextLineHeightWithSpacing() : 0.0f;
     const float steps_h = ImGui::GetFrameHeightWithSpacing() + kStepRows * kStepRowEm * em + remark_h +
                           2.0f * style.WindowPadding.y + style.ItemSpacing.y;
-    ImGui::BeginChild("layernorm", ImVec2(half, steps_h), true);
+    begin_panel("layernorm", ImVec2(half, steps_h), true);
     draw_layernorm_steps(e, ui.digits, fonts);
     ImGui::EndChild();
     ImGui::SameLine();
-    ImGui::BeginChild("rmsnorm", ImVec2(0.0f, steps_h), true);
+    begin_panel("rmsnorm", ImVec2(0.0f, steps_h), true);
     draw_rmsnorm_steps(e, ui.digits, fonts);
     ImGui::EndChild();
 
-    if (!ctx.app.presenter) {   // presenter view: the steps and the verdict alone
+    if (show_controls(ctx.app)) {   // presenter view, or the panel collapsed: the steps and the verdict alone
         const float inputs_w = std::clamp(0.4f * ImGui::GetContentRegionAvail().x, 20.0f * em, 30.0f * em);
-        ImGui::BeginChild("claim", ImVec2(inputs_w, 0.0f), true);
+        begin_panel("claim", ImVec2(inputs_w, 0.0f), true);
         draw_claim_inputs(ctx);
         ImGui::EndChild();
         ImGui::SameLine();
     }
-    ImGui::BeginChild("verdict", ImVec2(0.0f, 0.0f), true);
+    begin_panel("verdict", ImVec2(0.0f, 0.0f), true);
     heading(fonts.heading, "NormLab's verdict");
     draw_verdict(*results, fonts);
     ImGui::EndChild();

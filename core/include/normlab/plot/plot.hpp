@@ -282,7 +282,8 @@ struct PlotLayout {
     Viewport view;                    // view.px: the data area (framed, clipped)
     std::vector<PlacedTick> x_ticks, y_ticks;
     std::vector<PlacedText> x_tick_labels, y_tick_labels;
-    PlacedText title, x_label, y_label;
+    std::vector<PlacedText> title;    // its lines: wrapped at spaces to the figure's width
+    PlacedText x_label, y_label;
     bool has_legend = false;
     Rect legend_box;
     std::vector<LegendEntry> legend;
