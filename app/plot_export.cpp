@@ -264,15 +264,21 @@ std::string render_plot(const Plot& plot, int base_w, int base_h, int scale, Pix
 
 // [SECTION] PNG files -----------------------------------------------------------------------
 
-std::string save_plot_png(const Plot& plot, int base_w, int base_h, int scale, const std::string& path) {
+std::string encode_plot_png(const Plot& plot, int base_w, int base_h, int scale, std::string& png) {
     Pixels px;
     if (std::string error = render_plot(plot, base_w, base_h, scale, px); !error.empty()) return error;
-    std::string png;
+    png.clear();
     const auto append = [](void* context, void* data, int size) {
         static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
     };
     if (stbi_write_png_to_func(append, &png, px.width, px.height, 3, px.rgb.data(), 3 * px.width) == 0)
         return "cannot encode the PNG";
+    return {};
+}
+
+std::string save_plot_png(const Plot& plot, int base_w, int base_h, int scale, const std::string& path) {
+    std::string png;
+    if (std::string error = encode_plot_png(plot, base_w, base_h, scale, png); !error.empty()) return error;
     return save_text_file(path, png);
 }
 

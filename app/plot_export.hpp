@@ -38,6 +38,9 @@ std::string save_text_file(const std::string& path, const std::string& text);
 // file errors).
 std::string save_plot_png(const Plot& plot, int base_w, int base_h, int scale, const std::string& path);
 
+// The same PNG's bytes in `png` (no file), e.g. for normlab-cli's headless export (headless_gl.hpp).
+std::string encode_plot_png(const Plot& plot, int base_w, int base_h, int scale, std::string& png);
+
 // Every plot as NAME.png (scale×) and NAME.svg at the default size into `dir` (created if
 // missing), names from unique_figure_names(). Returns "Saved N figures (PNG 2× + SVG) to DIR"
 // or "⚠ …" with the first error.

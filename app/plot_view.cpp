@@ -453,7 +453,8 @@ void hover_tooltip(ImDrawList& dl, const Plot& shown, const PlotLayout& L, doubl
     dl.AddCircle(to_im(p), static_cast<float>(0.5 * s.marker_size * k + 3.0 * k), ring, 0, static_cast<float>(1.5 * k));
     const std::string x = format_number(s.x[hit->index], 6), y = format_number(s.y[hit->index], 6);
     const std::string& xl = shown.x.label, &yl = shown.y.label;
-    ImGui::SetTooltip("%s\n%s = %s\n%s = %s", s.label.empty() ? "(unlabelled series)" : s.label.c_str(),
+    const std::string& name = series_name(s);
+    ImGui::SetTooltip("%s\n%s = %s\n%s = %s", name.empty() ? "(unlabelled series)" : name.c_str(),
                       xl.empty() ? "x" : xl.c_str(), x.c_str(), yl.empty() ? "y" : yl.c_str(), y.c_str());
 }
 
@@ -498,7 +499,7 @@ void context_menu(PlotView& view, const Plot& plot, ImVec2 base) {
     if (ImGui::MenuItem("Copy values (CSV)")) {
         const std::string csv = to_csv(shown);
         ImGui::SetClipboardText(csv.c_str());
-        view.message = "Copied the values of the shown series to the clipboard (CSV: series,x,y)";
+        view.message = "Copied the values of the shown series to the clipboard (CSV: series, x, y)";
     }
     ImGui::Separator();
     if (ImGui::MenuItem("Reset view", "double-click", false, view.range.x || view.range.y)) view.range = {};

@@ -1309,6 +1309,22 @@ TEST(PlotCsv, LongFormWithQuotingAndFullPrecision) {
     EXPECT_EQ(to_csv(Plot{}), "series,x,y\n");
 }
 
+TEST(PlotCsv, HeaderNamesTheAxesAndRowsTheirSeries) {
+    Plot p;
+    p.x.label = "time (ms)";
+    p.y.label = "‖∂L/∂θ‖,  θ = W, x";
+    Series curve = palette_series(0, "", {1, 2}, {3, 4});
+    curve.data_name = "LayerNorm ‖∂L/∂W‖";
+    p.series.push_back(curve);
+    p.series.push_back(palette_series(1, "legend only", {}, {}));
+    EXPECT_EQ(to_csv(p), "series,x: time (ms),\"y: ‖∂L/∂θ‖,  θ = W, x\"\n"
+                         "LayerNorm ‖∂L/∂W‖,1,3\nLayerNorm ‖∂L/∂W‖,2,4\n");
+    curve.label = "shown";
+    EXPECT_EQ(series_name(curve), "LayerNorm ‖∂L/∂W‖");
+    curve.data_name.clear();
+    EXPECT_EQ(series_name(curve), "shown");
+}
+
 // [SECTION] File I/O ------------------------------------------------------------------------
 
 TEST(FileIo, WritesExactBytesAndReplaces) {
