@@ -8,12 +8,12 @@
 #include "options.hpp"
 #include "png_writer.hpp"
 
-#include "normlab/eval.hpp"
-#include "normlab/file_io.hpp"
-#include "normlab/plot.hpp"
-#include "normlab/scene.hpp"
-#include "normlab/scene_plots.hpp"
-#include "normlab/table.hpp"
+#include "normlab/base/file_io.hpp"
+#include "normlab/norm/eval.hpp"
+#include "normlab/plot/plot.hpp"
+#include "normlab/plot/table.hpp"
+#include "normlab/scene/scene.hpp"
+#include "normlab/scene/scene_plots.hpp"
 
 #include <algorithm>
 #include <filesystem>
@@ -47,8 +47,8 @@ Options:
   --scale K      PNG pixels: K× the size, K = 1 to 4 (default 1)
   --width W      figure width in px at 1×, 200 to 4000 (default 720)
   --height H     figure height in px at 1×, 150 to 4000 (default 450)
-  --replace      replace files that exist (without it, an existing file is an error and nothing
-                 is written)
+  --replace      replace files that exist (a link to a file: the file it names); without it, a
+                 file already there is kept, nothing is written and the exit code is 2
 
 Keys of the scene this NormLab does not know are skipped, each named on stderr.
 )";
@@ -85,14 +85,16 @@ bool has_format(bool table, const std::string& f) {
     return table ? f == "md" || f == "tex" : f == "png";
 }
 
-// Refuses (InputError) a target that exists unless --replace: nothing is written silently over.
+// `what` names the file as the user gave it: "--out \"x.svg\"" or just the path.
+std::string exists_message(const std::string& what) { return what + " exists; not replaced (add --replace to replace it)"; }
+
+// Refuses (InputError) a target that exists unless --replace, before anything is computed or
+// written: a batch writes all of its files or none. (The writes refuse too: a file made since
+// is not replaced either.)
 void check_targets(const std::vector<ExportTarget>& targets, bool replace) {
     if (replace) return;
-    for (const ExportTarget& t : targets) {
-        std::error_code ec;
-        if (std::filesystem::symlink_status(t.path, ec).type() != std::filesystem::file_type::not_found && !ec)
-            throw InputError(quote_for_message(t.path) + " exists: nothing written (--replace replaces it)");
-    }
+    for (const ExportTarget& t : targets)
+        if (path_exists(t.path)) throw InputError(exists_message(quote_for_message(t.path)));
 }
 
 // The renderer for PNG targets, made once per run (a GL context).
@@ -122,9 +124,11 @@ private:
     std::unique_ptr<PngWriter> png_;
 };
 
-void write(const std::string& path, const std::string& bytes) {
+void write(const std::string& path, const std::string& bytes, bool replace, const std::string& what) {
     try {
-        write_file_atomically(path, bytes);
+        write_file_atomically(path, bytes, replace ? IfExists::Replace : IfExists::Refuse);
+    } catch (const FileExistsError&) {
+        throw InputError(exists_message(what));
     } catch (const std::runtime_error& e) {
         throw InputError(e.what());
     }
@@ -147,11 +151,12 @@ int export_one(const Scene& scene, const std::string& scene_path, const std::str
     if (!known_format(ext) || !has_format(table, ext))
         throw InputError("--out " + quote_for_message(out) + " must end in " +
                          (table ? ".svg, .csv, .md or .tex (a table)" : ".svg, .csv or .png"));
-    check_targets({{out, ext}}, replace);
+    const std::string what = "--out " + quote_for_message(out);
+    if (!replace && path_exists(out)) throw InputError(exists_message(what));
     Renderers renderers;
     try {
         write(out, table ? Renderers::bytes(scene_table(scene, name), ext)
-                         : renderers.bytes(scene_plot(scene, name), ext, size));
+                         : renderers.bytes(scene_plot(scene, name), ext, size), replace, what);
     } catch (const InputError& e) {
         throw InputError(scene_path + ": " + e.what());
     }
@@ -175,7 +180,7 @@ int export_all(const Scene& scene, const std::string& scene_path, const std::str
     Renderers renderers;
     const auto emit = [&](const std::string& name, const std::string& f, const std::string& bytes) {
         const std::string path = path_of(name, f);
-        write(path, bytes);
+        write(path, bytes, replace, quote_for_message(path));
         std::cout << path << '\n';
     };
     for (std::string_view lab : scene_labs(scene)) {

@@ -5,9 +5,9 @@
 //   check_export_csv --named FILE.csv   → only the form: a header "series,x…,y…", then rows
 //   of three fields whose first (the series) is never empty (for figures whose data vary from
 //   run to run, e.g. measured step times).
-#include "normlab/file_io.hpp"
-#include "normlab/scene.hpp"
-#include "normlab/scene_plots.hpp"
+#include "normlab/base/file_io.hpp"
+#include "normlab/scene/scene.hpp"
+#include "normlab/scene/scene_plots.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -113,7 +113,7 @@ message("${n} figures × ${format_arg} written and checked")
 # Again, without --replace: nothing is overwritten.
 execute_process(COMMAND "${CLI}" export --scene "${small}" --all --out-dir "${out_dir}" --format ${format_arg}
                 RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT code EQUAL 2 OR NOT err MATCHES "exists: nothing written \\(--replace replaces it\\)")
+if(NOT code EQUAL 2 OR NOT err MATCHES "exists; not replaced \\(add --replace to replace it\\)")
   string(APPEND failures "\n  a second run without --replace exited ${code}: ${err}")
 endif()
 if(failures)

@@ -1,0 +1,314 @@
+// The main menu bar and its pop-ups.
+//
+// [SECTION] Keyboard shortcuts (app-wide)
+// [SECTION] Menus
+// [SECTION] Pop-ups: About, This lab, Keyboard shortcuts
+#include "main_menu.hpp"
+
+#include "lecture.hpp"
+#include "plot_export.hpp"
+#include "plot_view.hpp"
+#include "session_io.hpp"
+
+#define GLFW_INCLUDE_NONE   // key codes only
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+namespace normlab::ui {
+
+namespace {
+
+// Text sizes (View ▸ Text size, Ctrl+= / Ctrl+−): 80 % and 100 % to 250 % of kDefaultFontPx.
+constexpr int kFontSizesPx[] = {16, 20, 25, 30, 35, 40, 45, 50};
+
+struct Shortcut {
+    const char* keys;
+    const char* action;
+};
+
+const Shortcut kAppShortcuts[] = {
+    {"Ctrl+Q", "quit"},
+    {"F12", "save a screenshot (PNG) in the current folder"},
+    {"Ctrl+=  /  Ctrl+−", "larger / smaller text"},
+    {"Ctrl+1 … Ctrl+9", "switch to lab 1 … 9 (View ▸ Lab)"},
+    {"Ctrl+O  /  Ctrl+S  /  Ctrl+Shift+S", "open a scene / save it / save it as"},
+    {"Ctrl+Z  /  Ctrl+Shift+Z, Ctrl+Y", "undo / redo the last edit"},
+    {"F5  (Esc)", "presenter view: figures and captions, no editing panels"},
+    {"F11", "full screen, and back"},
+    {"F6", "pointer highlight"},
+    {"←  /  →  (Page Up / Down)", "previous / next slide of the open lecture"},
+};
+
+// [SECTION] Keyboard shortcuts (app-wide) ---------------------------------------------------
+
+void handle_shortcuts(AppUi& ui) {
+    const ImGuiIO& io = ImGui::GetIO();
+    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) ui.quit = true;
+    if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) ui.save_screenshot = true;
+    for (int i = 0; i < kLabCount && i < 9; ++i)
+        if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_1 + i, false)) ui.select_lab = i;
+    if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_EQUAL, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD, false))) {
+        for (int px : kFontSizesPx)
+            if (px > ui.font_px) {
+                ui.font_px = px;
+                break;
+            }
+    }
+    if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_MINUS, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT, false))) {
+        for (auto it = std::rbegin(kFontSizesPx); it != std::rend(kFontSizesPx); ++it)
+            if (*it < ui.font_px) {
+                ui.font_px = *it;
+                break;
+            }
+    }
+}
+
+// [SECTION] Menus ---------------------------------------------------------------------------
+
+namespace {
+
+// File ▸ Export folder…, Export all figures of this lab, … of every lab: into export_folder(),
+// never over a file (export_figures), the status line naming the folder and the count.
+void draw_export_items(LabContext& ctx) {
+    AppUi& ui = ctx.app;
+    const std::string folder = export_folder().empty() ? "current folder" : export_folder();
+    const std::string choose = "Export folder…  (" + folder + ")";
+    if (ImGui::MenuItem(choose.c_str()) && ctx.io != nullptr) ctx.io->open_request = SessionIo::Dialog::ExportFolder;
+    const Lab& lab = kLabs[ui.lab];
+    if (ImGui::MenuItem("Export all figures of this lab", nullptr, false, lab.plots != nullptr))
+        ui.status = export_figures(lab.plots(ctx), export_folder(), 2);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Every figure of the lab on screen as PNG (2×), SVG and CSV, named after the figures");
+    if (ImGui::MenuItem("Export all figures of every lab")) {
+        std::vector<Plot> all;
+        for (const Lab& l : kLabs)
+            if (l.plots != nullptr)
+                for (Plot& p : l.plots(ctx)) all.push_back(std::move(p));
+        ui.status = export_figures(all, export_folder(), 2);
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Every lab's figures as they are on screen now, PNG (2×), SVG and CSV");
+}
+
+}  // namespace
+
+void draw_menus(LabContext& ctx) {
+    AppUi& ui = ctx.app;
+    LabUis& uis = ctx.uis;
+    if (ImGui::BeginMenu("File")) {
+        draw_file_menu_items(ctx);
+        if (ImGui::MenuItem("Save screenshot", "F12")) ui.save_screenshot = true;
+        draw_export_items(ctx);
+        ImGui::Separator();
+        if (ImGui::MenuItem("Quit", "Ctrl+Q")) ui.quit = true;
+        ImGui::EndMenu();
+    }
+    draw_edit_menu(ctx);
+    if (ImGui::BeginMenu("View")) {
+        if (ImGui::BeginMenu("Lab")) {
+            for (int i = 0; i < kLabCount; ++i) {
+                const std::string key = i < 9 ? "Ctrl+" + std::to_string(i + 1) : "";
+                if (ImGui::MenuItem(kLabs[i].tab, key.c_str(), ui.lab == i)) ui.select_lab = i;
+            }
+            ImGui::EndMenu();
+        }
+        ImGui::Separator();
+        ImGui::MenuItem("Explorer: outlines at δ = 1", nullptr, &uis.explorer.show_reference);
+        ImGui::MenuItem("Explorer: values on bars", nullptr, &uis.explorer.value_labels);
+        ImGui::Separator();
+        if (ImGui::BeginMenu("Text size")) {
+            for (int px : kFontSizesPx) {
+                const std::string label = std::to_string(100 * px / kDefaultFontPx) + " %  (" + std::to_string(px) + " px" +
+                                          (px == kDefaultFontPx ? ", default)" : ")");
+                if (ImGui::MenuItem(label.c_str(), nullptr, ui.font_px == px)) ui.font_px = px;
+            }
+            ImGui::EndMenu();
+        }
+        if (ImGui::BeginMenu("Theme")) {
+            if (ImGui::MenuItem("Light", nullptr, !ui.dark && !ui.projector)) ui.dark = ui.projector = false;
+            if (ImGui::MenuItem("Dark", nullptr, ui.dark)) {
+                ui.dark = true;
+                ui.projector = false;
+            }
+            if (ImGui::MenuItem("Projector", nullptr, ui.projector)) {
+                ui.projector = true;
+                ui.dark = false;
+                ui.font_px = std::max(ui.font_px, kProjectorFontPx);
+            }
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("Black on white, thicker lines and borders, text at 150 %% or more: for a lecture hall");
+            ImGui::EndMenu();
+        }
+        ImGui::Separator();
+        draw_lecture_menu_items(ctx);
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Help")) {
+        if (ImGui::MenuItem("This lab: equations and code")) ui.open_lab_help = true;
+        if (ImGui::MenuItem("Keyboard shortcuts")) ui.open_shortcuts = true;
+        ImGui::Separator();
+        if (ImGui::MenuItem("About NormLab")) ui.open_about = true;
+        ImGui::EndMenu();
+    }
+}
+
+// Right-aligned: warnings first (what cannot be done), then the last status message.
+void draw_status(const AppUi& ui, const AppInfo& info) {
+    std::string text;
+    if (!info.has_gl43) text += "⚠ GPU lab needs OpenGL 4.3 (this context: " + info.gl_version + ")   ";
+    if (!info.font_warning.empty()) text += "⚠ " + info.font_warning + "   ";
+    text += ui.status.empty() ? "OpenGL " + info.gl_version + " · " + info.renderer : ui.status;
+    const float w = ImGui::CalcTextSize(text.c_str()).x;
+    ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowWidth() - w - ImGui::GetStyle().WindowPadding.x));
+    if (!info.has_gl43 || !info.font_warning.empty()) {
+        ImGui::TextColored(ImVec4(0.70f, 0.30f, 0.0f, 1.0f), "%s", text.c_str());
+    } else {
+        ImGui::TextDisabled("%s", text.c_str());
+    }
+}
+
+// [SECTION] Pop-ups: About, This lab, Keyboard shortcuts ------------------------------------
+
+bool begin_popup(const char* name, bool& open_request) {
+    if (open_request) ImGui::OpenPopup(name);
+    open_request = false;
+    ImGui::SetNextWindowPos(ImGui::GetMainViewport()->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    return ImGui::BeginPopupModal(name, nullptr, ImGuiWindowFlags_AlwaysAutoResize);
+}
+
+void end_popup() {
+    ImGui::Spacing();
+    if (ImGui::Button("Close") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
+    ImGui::EndPopup();
+}
+
+// One heading of Help ▸ Keyboard shortcuts and its rows.
+struct KeySection {
+    std::string heading;
+    std::vector<KeyHelp> rows;
+};
+
+// A button label as a row of the list, which reads in lower case: "New batch" → "new batch";
+// names stay as they are ("LayerNorm ⇄ RMSNorm", "W = identity").
+std::string as_action(std::string label) {
+    const std::size_t word = std::min(label.find(' '), label.size());
+    const auto upper = [](char c) { return c >= 'A' && c <= 'Z'; };
+    if (word >= 2 && upper(label[0]) && label[1] >= 'a' && label[1] <= 'z' &&
+        std::none_of(label.begin() + 1, label.begin() + static_cast<std::ptrdiff_t>(word), upper))
+        label[0] = static_cast<char>(label[0] - 'A' + 'a');
+    return label;
+}
+
+// Everywhere, then each lab with keys under its tab's name (from Lab::keys, the tables the labs'
+// key handlers read), then the plot gestures.
+std::vector<KeySection> key_sections() {
+    std::vector<KeySection> sections;
+    KeySection& app = sections.emplace_back(KeySection{"Everywhere", {}});
+    for (const Shortcut& k : kAppShortcuts) app.rows.push_back({k.keys, k.action});
+    for (int i = 0; i < kLabCount; ++i)
+        if (kLabs[i].keys != nullptr) {
+            KeySection& lab = sections.emplace_back(KeySection{kLabs[i].tab, kLabs[i].keys()});
+            for (KeyHelp& k : lab.rows) k.action = as_action(k.action);
+        }
+    KeySection& plot = sections.emplace_back(KeySection{"On a plot", {}});
+    for (const PlotGesture& g : kPlotGestures) plot.rows.push_back({g.input, g.action});
+    return sections;
+}
+
+// `intro`, then the sections in two aligned columns, keys then what they do, in a child that
+// scrolls once the list is taller than the screen leaves room for; the second column and the
+// intro wrap within the screen's width (text at 250 % on a laptop screen).
+void draw_key_list(const char* intro, const std::vector<KeySection>& sections) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const ImVec2 screen = ImGui::GetMainViewport()->WorkSize;
+    float keys_w = 0.0f, action_w = 0.0f;
+    for (const KeySection& section : sections)
+        for (const KeyHelp& k : section.rows) {
+            keys_w = std::max(keys_w, ImGui::CalcTextSize(k.keys.c_str()).x);
+            action_w = std::max(action_w, ImGui::CalcTextSize(k.action.c_str()).x);
+        }
+    const float gap = 2.0f * ImGui::GetFontSize();
+    const float max_w = 0.9f * screen.x - 2.0f * style.WindowPadding.x;
+    const float scroll_w = style.ScrollbarSize + style.ItemSpacing.x;
+    const float wrap_w = std::max(10.0f * ImGui::GetFontSize(), std::min(action_w, max_w - keys_w - gap - scroll_w));
+    const float list_w = keys_w + gap + wrap_w + scroll_w;
+
+    // Height: the list's own, up to what the screen has left after the title bar, the intro, the
+    // Close button and the paddings.
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    float content_h = 0.0f;
+    for (const KeySection& section : sections) {
+        content_h += line + style.ItemSpacing.y;   // the heading, and Spacing() between sections
+        for (const KeyHelp& k : section.rows)
+            content_h += ImGui::CalcTextSize(k.action.c_str(), nullptr, false, wrap_w).y + style.ItemSpacing.y;
+    }
+    const float intro_h = ImGui::CalcTextSize(intro, nullptr, false, list_w).y;
+    const float chrome = 2.0f * ImGui::GetFrameHeight() + intro_h + 2.0f * style.WindowPadding.y + 6.0f * style.ItemSpacing.y;
+    const float max_h = std::max(5.0f * line, 0.95f * screen.y - chrome);
+
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + list_w);
+    ImGui::TextDisabled("%s", intro);
+    ImGui::PopTextWrapPos();
+    ImGui::Separator();
+    ImGui::BeginChild("keys", ImVec2(list_w, std::min(content_h, max_h)));
+    const float action_x = ImGui::GetCursorPosX() + keys_w + gap;
+    ImGui::PushTextWrapPos(action_x + wrap_w);
+    for (std::size_t i = 0; i < sections.size(); ++i) {
+        if (i > 0) ImGui::Spacing();
+        ImGui::TextDisabled("%s", sections[i].heading.c_str());
+        for (const KeyHelp& k : sections[i].rows) {
+            ImGui::TextUnformatted(k.keys.c_str());
+            ImGui::SameLine(action_x);
+            ImGui::TextUnformatted(k.action.c_str());
+        }
+    }
+    ImGui::PopTextWrapPos();
+    ImGui::EndChild();
+}
+
+}  // namespace
+
+void draw_popups(LabContext& ctx) {
+    draw_session_dialogs(ctx);
+    AppUi& ui = ctx.app;
+    const LabInfo& lab = *kLabs[ui.lab].info;
+    if (begin_popup("About NormLab", ui.open_about)) {
+        ImGui::Text("NormLab %s: LayerNorm vs RMSNorm, hands-on.", NORMLAB_VERSION);
+        ImGui::Spacing();
+        ImGui::TextUnformatted(
+            "Based on: B. Zhang and R. Sennrich, Root Mean Square Layer Normalization, NeurIPS 2019.\n"
+            "Data: Optical Recognition of Handwritten Digits data set, E. Alpaydin & C. Kaynak,\n"
+            "      UCI Machine Learning Repository, CC BY 4.0.\n"
+            "Built with Dear ImGui " IMGUI_VERSION " (MIT), GLFW (zlib), Eigen (MPL 2.0),\n"
+            "libepoxy (MIT), stb_image_write (public domain) and the DejaVu fonts (free licence).");
+        end_popup();
+    }
+    if (begin_popup("This lab: equations and code", ui.open_lab_help)) {
+        ImGui::TextUnformatted(lab.title);
+        ImGui::Separator();
+        ImGui::TextUnformatted(lab.equations);
+        ImGui::Spacing();
+        ImGui::TextDisabled("Computed by");
+        ImGui::TextUnformatted(lab.computed_by);
+        end_popup();
+    }
+    if (begin_popup("Keyboard shortcuts", ui.open_shortcuts)) {
+        draw_key_list("A lab's keys act while its tab is on screen and no text field has the keyboard.", key_sections());
+        end_popup();
+    }
+}
+
+void draw_main_menu(LabContext& ctx) {
+    handle_shortcuts(ctx.app);
+    if (ctx.app.presenter) return;   // presenter view: the slide's header takes the menu bar's place
+    if (ImGui::BeginMainMenuBar()) {
+        draw_menus(ctx);
+        draw_status(ctx.app, ctx.info);
+        ImGui::EndMainMenuBar();
+    }
+}
+
+}  // namespace normlab::ui
