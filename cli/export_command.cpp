@@ -154,12 +154,13 @@ int export_one(const Scene& scene, const std::string& scene_path, const std::str
     const std::string what = "--out " + quote_for_message(out);
     if (!replace && path_exists(out)) throw InputError(exists_message(what));
     Renderers renderers;
+    std::string bytes;
     try {
-        write(out, table ? Renderers::bytes(scene_table(scene, name), ext)
-                         : renderers.bytes(scene_plot(scene, name), ext, size), replace, what);
+        bytes = table ? Renderers::bytes(scene_table(scene, name), ext) : renderers.bytes(scene_plot(scene, name), ext, size);
     } catch (const InputError& e) {
         throw InputError(scene_path + ": " + e.what());
     }
+    write(out, bytes, replace, what);
     return 0;
 }
 

@@ -3,7 +3,8 @@
 // [SECTION] Names and text files
 // [SECTION] Offscreen rendering — export fonts, a private ImGui context, FBO, read-back
 // [SECTION] PNG files
-// [SECTION] A lab's figures
+// [SECTION] A lab's figures — the export folder, every figure of a lab at once
+// [SECTION] Tables        — the right-click menu of a table
 #include "plot_export.hpp"
 
 #include "plot_view.hpp"

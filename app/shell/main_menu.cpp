@@ -84,9 +84,9 @@ void draw_export_items(LabContext& ctx) {
         ImGui::SetTooltip("Every figure of the lab on screen as PNG (2×), SVG and CSV, named after the figures");
     if (ImGui::MenuItem("Export all figures of every lab")) {
         std::vector<Plot> all;
-        for (const Lab& l : kLabs)
-            if (l.plots != nullptr)
-                for (Plot& p : l.plots(ctx)) all.push_back(std::move(p));
+        for (int i = 0; i < kLabCount; ++i)
+            if (kLabs[i].plots != nullptr)
+                for (Plot& p : kLabs[i].plots(ctx)) all.push_back(std::move(p));
         ui.status = export_figures(all, export_folder(), 2);
     }
     if (ImGui::IsItemHovered())
