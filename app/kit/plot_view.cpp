@@ -493,7 +493,8 @@ void hover_tooltip(ImDrawList& dl, const Plot& shown, const PlotLayout& L, doubl
     dl.AddCircle(to_im(p), static_cast<float>(0.5 * s.marker_size * k + 3.0 * k), ring, 0, static_cast<float>(1.5 * k));
     const std::string x = format_number(s.x[hit->index], 6), y = format_number(s.y[hit->index], 6);
     const std::string& xl = shown.x.label, &yl = shown.y.label;
-    ImGui::SetTooltip("%s\n%s = %s\n%s = %s", s.label.empty() ? "(unlabelled series)" : s.label.c_str(),
+    const std::string& name = series_name(s);
+    ImGui::SetTooltip("%s\n%s = %s\n%s = %s", name.empty() ? "(unlabelled series)" : name.c_str(),
                       xl.empty() ? "x" : xl.c_str(), x.c_str(), yl.empty() ? "y" : yl.c_str(), y.c_str());
 }
 
@@ -512,6 +513,7 @@ void context_menu(PlotView& view, const Plot& plot, ImVec2 base) {
     if (!ImGui::BeginPopup("plot menu")) return;
     const Plot shown = plot_as_shown(plot, view);
     const int w = static_cast<int>(base.x), h = static_cast<int>(base.y);
+    const std::string& dir = view.export_dir.empty() ? export_folder() : view.export_dir;
     const auto saved = [&](const std::string& path, const std::string& error, const std::string& what) {
         view.message = error.empty() ? "Saved " + shown_path(path) + what : "⚠ Not saved: " + error;
     };
@@ -520,7 +522,7 @@ void context_menu(PlotView& view, const Plot& plot, ImVec2 base) {
             const std::string label = std::to_string(scale) + "×   " + std::to_string(w * scale) + " × " +
                                       std::to_string(h * scale) + " px";
             if (ImGui::MenuItem(label.c_str())) {
-                const std::string path = unused_file_name(figure_path(view.export_dir, shown.name, "png"));
+                const std::string path = unused_file_name(figure_path(dir, shown.name, "png"));
                 saved(path, save_plot_png(shown, w, h, scale, path, IfExists::Refuse),
                       " (" + std::to_string(w * scale) + " × " + std::to_string(h * scale) + " px)");
             }
@@ -528,23 +530,23 @@ void context_menu(PlotView& view, const Plot& plot, ImVec2 base) {
         ImGui::EndMenu();
     }
     if (ImGui::MenuItem("Save SVG")) {
-        const std::string path = unused_file_name(figure_path(view.export_dir, shown.name, "svg"));
+        const std::string path = unused_file_name(figure_path(dir, shown.name, "svg"));
         saved(path, save_text_file(path, to_svg(shown, w, h), IfExists::Refuse), "");
     }
     if (ImGui::MenuItem("Save CSV")) {
-        const std::string path = unused_file_name(figure_path(view.export_dir, shown.name, "csv"));
+        const std::string path = unused_file_name(figure_path(dir, shown.name, "csv"));
         saved(path, save_text_file(path, to_csv(shown), IfExists::Refuse), "");
     }
     if (ImGui::MenuItem("Copy values (CSV)")) {
         const std::string csv = to_csv(shown);
         ImGui::SetClipboardText(csv.c_str());
-        view.message = "Copied the values of the shown series to the clipboard (CSV: series,x,y)";
+        view.message = "Copied the values of the shown series to the clipboard (CSV: series, x, y)";
     }
     ImGui::Separator();
     if (ImGui::MenuItem("Reset view", "double-click", false, view.range.x || view.range.y)) view.range = {};
     if (ImGui::MenuItem("Show all series", nullptr, false, !view.hidden.empty())) view.hidden.clear();
     ImGui::Separator();
-    ImGui::TextDisabled("Files go to %s", shown_path(view.export_dir.empty() ? "." : view.export_dir).c_str());
+    ImGui::TextDisabled("Files go to %s  (File ▸ Export folder…)", shown_path(dir.empty() ? "." : dir).c_str());
     ImGui::EndPopup();
 }
 

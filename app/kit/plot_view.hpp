@@ -40,7 +40,7 @@ inline constexpr PlotGesture kPlotGestures[] = {
 struct PlotView {
     RangeOverride range;             // empty: auto range from the data
     std::vector<std::string> hidden; // labels of series the user switched off in the legend
-    std::string export_dir;          // where Save … writes (default: the current folder)
+    std::string export_dir;          // where Save … writes (default: export_folder(), plot_export.hpp)
     std::string message;             // last export's result, shown under the plot until dismissed
     // Gesture in progress (set and cleared by draw_plot).
     bool box_zooming = false;

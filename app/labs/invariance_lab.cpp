@@ -11,6 +11,7 @@
 
 #include "bar_chart.hpp"
 #include "palette.hpp"
+#include "plot_export.hpp"
 #include "ui_util.hpp"
 
 #include <normlab/scene/scene_plots.hpp>
@@ -191,11 +192,6 @@ constexpr const char* kShortFormula[kNumTransforms] = {"δW", "+1γᵀ", "δᵢw
 
 palette::Rgb to_rgb(Color c) { return {c.r, c.g, c.b}; }
 
-std::string residual_text(double r) {
-    if (!std::isfinite(r)) return "—";
-    return r == 0.0 ? "0" : format_number(r, 2);
-}
-
 void centered_text(ImDrawList* dl, ImFont* font, ImVec2 c0, ImVec2 c1, ImU32 color, const std::string& text) {
     const ImVec2 ts = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text.c_str());
     dl->AddText(font, font->FontSize, ImVec2(std::floor(0.5f * (c0.x + c1.x - ts.x)), std::floor(0.5f * (c0.y + c1.y - ts.y))),
@@ -213,12 +209,12 @@ void badge(ImDrawList* dl, ImFont* font, ImVec2 c, float radius, int number) {
 std::string cell_tooltip(const InvarianceLabState& s, const CellCheck& c, int row, int col) {
     const Transform t = kAllTransforms[col];
     std::string text = std::string(display_name(kTableNorms[row])) + " under " + std::string(display_name(t)) + ", " +
-                       std::string(formula(t)) + ":\n‖y′ − y‖ / ‖y‖ = " + residual_text(c.residual) +
+                       std::string(formula(t)) + ":\n‖y′ − y‖ / ‖y‖ = " + invariance_residual_text(c.residual) +
                        (c.measured ? " ≤ " : " > ") + "tolerance " + format_number(s.tolerance, 2) +
                        (c.measured ? ": invariant ✓" : ": the output moves ✗") + "\nThe paper's Table 1: " +
                        (c.paper ? "✓" : "✗") + ".";
     if (c.note == CellNote::EpsBreaks || c.note == CellNote::DataSpecific)
-        text += "\nWith ε = 0: " + residual_text(c.residual_without_eps) + ".";
+        text += "\nWith ε = 0: " + invariance_residual_text(c.residual_without_eps) + ".";
     if (!c.why.empty()) text += "\n\n" + c.why;
     return text;
 }
@@ -315,7 +311,7 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
             dl->AddRectFilled(ImVec2(c0.x + 1.0f, c0.y + 1.0f), ImVec2(c1.x - 1.0f, c1.y - 1.0f),
                               finite ? to_u32(check.measured ? palette::kPassFill : palette::kFailFill)
                                      : ImGui::GetColorU32(ImGuiCol_FrameBg));
-            const std::string label = finite ? std::string(check.measured ? "✓ " : "✗ ") + residual_text(check.residual)
+            const std::string label = finite ? std::string(check.measured ? "✓ " : "✗ ") + invariance_residual_text(check.residual)
                                              : "cannot compute";
             centered_text(dl, fonts.regular, c0, c1,
                           finite ? ImGui::GetColorU32(check.measured ? kGoodText : kErrorText) : dim_col, label);
@@ -531,7 +527,7 @@ void draw_explorer_panel(LabContext& ctx, InvarianceUi& ui) {
         } else {
             const bool still = std::isfinite(c.change) && c.change <= s.tolerance;
             ImGui::TextColored(still ? kGoodText : kErrorText, "%s %s:  Δ = %s", still ? "✓" : "✗", c.name,
-                               residual_text(c.change).c_str());
+                               invariance_residual_text(c.change).c_str());
             tooltip("Δ = ‖y′ − y‖ / ‖y‖, the relative change of the Explorer's outputs (the table's measure): "
                     "✓ when within the tolerance. Outlines: the outputs before the transform.");
         }
@@ -588,6 +584,11 @@ void draw_invariance_lab(LabContext& ctx) {
     }
     const CheckedTable checked = check_table(s, table);
     draw_tables(s, checked, fonts);
+    if (std::string saved = table_context_menu("invariance tables", [&] {
+            return std::vector<Table>{invariance_measured_table(s), invariance_paper_table()};
+        });
+        !saved.empty())
+        ctx.app.status = std::move(saved);
     ImGui::Spacing();
     draw_notes(s, checked, fonts);
     ImGui::Spacing();

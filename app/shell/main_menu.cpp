@@ -80,19 +80,40 @@ void handle_shortcuts(AppUi& ui) {
 
 // [SECTION] Menus ---------------------------------------------------------------------------
 
+namespace {
+
+// File ▸ Export folder…, Export all figures of this lab, … of every lab: into export_folder(),
+// never over a file (export_figures), the status line naming the folder and the count.
+void draw_export_items(LabContext& ctx) {
+    AppUi& ui = ctx.app;
+    const std::string folder = export_folder().empty() ? "current folder" : export_folder();
+    const std::string choose = "Export folder…  (" + folder + ")";
+    if (ImGui::MenuItem(choose.c_str()) && ctx.io != nullptr) ctx.io->open_request = SessionIo::Dialog::ExportFolder;
+    const Lab& lab = kLabs[ui.lab];
+    if (ImGui::MenuItem("Export all figures of this lab", nullptr, false, lab.plots != nullptr))
+        ui.status = export_figures(lab.plots(ctx), export_folder(), 2);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Every figure of the lab on screen as PNG (2×), SVG and CSV, named after the figures");
+    if (ImGui::MenuItem("Export all figures of every lab")) {
+        std::vector<Plot> all;
+        for (int i = 0; i < kLabCount; ++i)
+            if (kLabs[i].plots != nullptr)
+                for (Plot& p : kLabs[i].plots(ctx)) all.push_back(std::move(p));
+        ui.status = export_figures(all, export_folder(), 2);
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Every lab's figures as they are on screen now, PNG (2×), SVG and CSV");
+}
+
+}  // namespace
+
 void draw_menus(LabContext& ctx) {
     AppUi& ui = ctx.app;
     LabUis& uis = ctx.uis;
     if (ImGui::BeginMenu("File")) {
         draw_file_menu_items(ctx);
         if (ImGui::MenuItem("Save screenshot", "F12")) ui.save_screenshot = true;
-        const Lab& lab = kLabs[ui.lab];
-        const std::string folder = std::string(lab.id) + "-figures";
-        const std::string export_all = "Export all figures of this lab  (" + folder + "/)";
-        if (ImGui::MenuItem(export_all.c_str(), nullptr, false, lab.plots != nullptr))
-            ui.status = export_figures(lab.plots(ctx), folder, 2);
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("Every figure of the lab on screen as PNG (2×) and SVG, named after the figures");
+        draw_export_items(ctx);
         ImGui::Separator();
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) ui.quit = true;
         ImGui::EndMenu();

@@ -347,5 +347,36 @@ TEST(InvarianceLab, ExplorerNumbersStayInRange) {
     EXPECT_NE(refused.what.find("Not applied"), std::string::npos);
 }
 
+// The lab's tables as figures: the paper's is Table 1 cell for cell; the measured one says ✓/✗ by
+// the tolerance, coloured so, and flags exactly the cells that check_cell finds differ.
+TEST(InvarianceTables, PaperAndMeasuredAgreeWithTheChecks) {
+    const Table paper = invariance_paper_table();
+    ASSERT_EQ(paper.rows.size(), static_cast<std::size_t>(kNumTableNorms));
+    ASSERT_EQ(paper.columns.size(), static_cast<std::size_t>(kNumTransforms + 1));
+    for (int r = 0; r < kNumTableNorms; ++r)
+        for (int c = 0; c < kNumTransforms; ++c) {
+            const bool yes = paper_table1(kTableNorms[r], kAllTransforms[c]);
+            EXPECT_EQ(paper.rows[r][c + 1].text, yes ? "✓" : "✗");
+        }
+    for (double delta : {10.0, 1.0}) {
+        InvarianceLabState state;
+        state.delta = delta;   // δ = 1: re-scalings change nothing, cells differ from the paper
+        const InvarianceTable table = invariance_lab_table(state);
+        const Table measured = invariance_measured_table(state);
+        bool any_flag = false;
+        for (int r = 0; r < kNumTableNorms; ++r)
+            for (int c = 0; c < kNumTransforms; ++c) {
+                const CellCheck check = check_cell(state, table, r, c);
+                const TableCell& cell = measured.rows[r][c + 1];
+                EXPECT_EQ(cell.text.rfind(check.measured ? "✓ " : "✗ ", 0), 0u) << cell.text;
+                EXPECT_EQ(cell.tone, check.measured ? CellTone::Pass : CellTone::Fail);
+                EXPECT_EQ(cell.flagged, check.note != CellNote::Agrees);
+                any_flag = any_flag || cell.flagged;
+            }
+        EXPECT_EQ(any_flag, delta == 1.0) << "δ = " << delta;
+        EXPECT_EQ(measured.note.empty(), !any_flag);
+    }
+}
+
 }  // namespace
 }  // namespace normlab

@@ -1120,6 +1120,7 @@ Plot depth_evolution_plot(const DepthLabSnapshot& s) {
         }
         Series line;   // the first and the last layer in the legend; the shades between tell the rest
         if (l == 0 || l == layers - 1) line.label = "layer " + std::to_string(l + 1);
+        line.data_name = "layer " + std::to_string(l + 1);
         line.x = step_axis(smooth.size());
         line.y = std::move(smooth);
         line.color = layer_color(l, layers);

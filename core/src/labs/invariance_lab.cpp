@@ -252,6 +252,68 @@ CheckedTable check_table(const InvarianceLabState& state, const InvarianceTable&
     return t;
 }
 
+std::string invariance_residual_text(double residual) {
+    if (!std::isfinite(residual)) return "—";
+    return residual == 0.0 ? "0" : format_number(residual, 2);
+}
+
+namespace {
+
+std::vector<std::string> table_columns() {
+    std::vector<std::string> columns = {"Norm"};
+    for (Transform t : kAllTransforms) columns.emplace_back(display_name(t));
+    return columns;
+}
+
+}  // namespace
+
+Table invariance_measured_table(const InvarianceLabState& state) {
+    const InvarianceTable table = invariance_lab_table(state);
+    Table t;
+    t.name = "invariance_table_measured";
+    t.title = "Table 1, measured: ‖y′ − y‖ / ‖y‖";
+    t.caption = "✓ where the relative change is at most the tolerance " + format_number(state.tolerance, 2) + "; δ = " +
+                format_number(state.delta) + ", ε = " + format_number(state.spec.eps);
+    t.columns = table_columns();
+    bool flags = false;
+    for (int r = 0; r < kNumTableNorms; ++r) {
+        std::vector<TableCell> row = {{std::string(display_name(kTableNorms[r]))}};
+        for (int c = 0; c < kNumTransforms; ++c) {
+            const CellCheck check = check_cell(state, table, r, c);
+            TableCell cell;
+            if (std::isfinite(check.residual)) {
+                cell.text = std::string(check.measured ? "✓ " : "✗ ") + invariance_residual_text(check.residual);
+                cell.tone = check.measured ? CellTone::Pass : CellTone::Fail;
+            } else {
+                cell.text = "cannot compute";
+            }
+            cell.flagged = check.note != CellNote::Agrees;
+            flags = flags || cell.flagged;
+            row.push_back(std::move(cell));
+        }
+        t.rows.push_back(std::move(row));
+    }
+    if (flags) t.note = "Outlined: the measurement differs from the paper's Table 1 (the Invariance lab says why).";
+    return t;
+}
+
+Table invariance_paper_table() {
+    Table t;
+    t.name = "invariance_table_paper";
+    t.title = "Table 1 of the RMSNorm paper (Zhang & Sennrich 2019)";
+    t.caption = "✓: the paper states the output is invariant under the transform";
+    t.columns = table_columns();
+    for (Norm n : kTableNorms) {
+        std::vector<TableCell> row = {{std::string(display_name(n))}};
+        for (Transform tr : kAllTransforms) {
+            const bool yes = paper_table1(n, tr);
+            row.push_back({yes ? "✓" : "✗", yes ? CellTone::Pass : CellTone::Fail});
+        }
+        t.rows.push_back(std::move(row));
+    }
+    return t;
+}
+
 // [SECTION] Relative change against δ -------------------------------------------------------
 
 std::vector<double> curve_deltas() {

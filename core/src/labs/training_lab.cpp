@@ -577,6 +577,7 @@ void mark_divergence(Plot& p, const Series& s, const TrainingVariant& v, bool lo
     const std::optional<Point2> at = last_point(s, log_y);
     if (!at) return;
     Series cross;
+    cross.data_name = series_name(s) + ": diverged";
     cross.kind = SeriesKind::Scatter;
     cross.marker = Marker::Square;
     cross.marker_size = 10.0;
@@ -637,7 +638,9 @@ Plot eval_plot(const TrainingLabSnapshot& s, TrainingAxis axis, const std::vecto
                 train.push_back(loss ? e.train_loss : 100.0 * e.train_accuracy);
             }
             p.series.push_back(curve(v.norm, LineStyle::Dashed, x, std::move(train)));
+            p.series.back().data_name = name + " training";
             p.series.push_back(curve(v.norm, LineStyle::Solid, x, std::move(test)));
+            p.series.back().data_name = name + " test";
             mark_divergence(p, p.series.back(), v, loss);
         }
         p.series.push_back(key(v.norm));
@@ -717,11 +720,13 @@ Plot training_time_plot(const TrainingLabSnapshot& s, const std::vector<std::str
             std::vector<double> total(std::min(h.norm_ms.size(), h.other_ms.size()));
             for (std::size_t i = 0; i < total.size(); ++i) total[i] = h.norm_ms[i] + h.other_ms[i];
             Series whole = curve(v.norm, LineStyle::Solid, {}, {});
+            whole.data_name = name + " step";
             binned(total, s.total_steps, true, whole.x, whole.y);
             for (double y : whole.y) highest = std::max(highest, y);
             p.series.push_back(std::move(whole));
             if (v.norm != Norm::None) {
                 Series inside = curve(v.norm, LineStyle::Dashed, {}, {});
+                inside.data_name = name + " norm";
                 binned(h.norm_ms, s.total_steps, true, inside.x, inside.y);
                 p.series.push_back(std::move(inside));
             }

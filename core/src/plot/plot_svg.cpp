@@ -68,6 +68,8 @@ char32_t decode_utf8(std::string_view s, std::size_t& i) {
     return cp;
 }
 
+}  // namespace
+
 // Text as XML character data or attribute value: & < > " ' escaped, characters XML 1.0 does
 // not allow dropped (controls other than tab/LF/CR, U+FFFE/U+FFFF), invalid UTF-8 → U+FFFD.
 std::string xml_escape(std::string_view s) {
@@ -88,6 +90,8 @@ std::string xml_escape(std::string_view s) {
     }
     return out;
 }
+
+namespace {
 
 // A coordinate or length: at most 2 decimals, no trailing zeros, never "-0", "nan" or "inf".
 std::string num(double v) {

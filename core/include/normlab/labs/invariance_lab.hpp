@@ -11,6 +11,7 @@
 #include "normlab/norm/invariance.hpp"
 #include "normlab/base/number_rule.hpp"
 #include "normlab/plot/plot.hpp"
+#include "normlab/plot/table.hpp"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -111,6 +112,16 @@ struct CheckedTable {
     std::vector<TableNote> notes;
 };
 CheckedTable check_table(const InvarianceLabState& state, const InvarianceTable& table);
+
+// A residual as the tables show it: "—" when it could not be computed, "0", or 2 significant digits.
+std::string invariance_residual_text(double residual);
+
+// The lab's two tables as figures (table.hpp), rows in kTableNorms order, columns the paper's
+// transforms (kAllTransforms): "invariance_table_measured" — each cell "✓ 3.1×10⁻¹⁶" or "✗ 0.41",
+// Pass/Fail by the tolerance, flagged where it differs from the paper (check_cell); and
+// "invariance_table_paper" — the paper's Table 1, ✓ / ✗.
+Table invariance_measured_table(const InvarianceLabState& state);
+Table invariance_paper_table();
 
 // [SECTION] Relative change against δ -------------------------------------------------------
 

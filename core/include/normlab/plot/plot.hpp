@@ -50,6 +50,9 @@ enum class Scale { Linear, Log10 };
 //             log axis) to y at each x; several bar series side by side share each x slot.
 struct Series {
     std::string label;                 // legend text; empty: not in the legend
+    // What the data are, for exports that list them (CSV): empty means `label`. Set where the
+    // legend names a group of curves (one label for several) or nothing at all.
+    std::string data_name;
     std::vector<double> x, y;
     Color color{0, 114, 178};
     LineStyle line = LineStyle::Solid;
@@ -67,6 +70,9 @@ struct Series {
 // Whether a series' data are drawn, ranged, avoided by the legend, hovered and exported: visible
 // and not faded. Its legend entry needs only `visible` (faded entries are listed, dimmed).
 inline bool drawn(const Series& s) { return s.visible && !s.faded; }
+
+// The series' name in data exports: data_name, or its legend label when that is empty.
+inline const std::string& series_name(const Series& s) { return s.data_name.empty() ? s.label : s.data_name; }
 
 // The axis as the user set it. Unset min/max come from the data (auto_range()).
 struct Axis {
@@ -378,9 +384,19 @@ std::optional<PointHit> nearest_point(const Plot& plot, const Viewport& view, Po
 // XML-escaped (invalid UTF-8 → U+FFFD).
 std::string to_svg(const Plot& plot, double width_px = 720, double height_px = 450);
 
-// The drawn() series' data in long form: header "series,x,y", one row per point (all points,
-// including those a log axis cannot show), full precision (%.17g), NaN/inf as empty fields,
-// labels quoted (RFC 4180) when they contain a comma, quote, CR or LF. Lines end with "\n".
+// The drawn() series' data in long form: a header naming the axes by their labels,
+// "series,x: LABEL,y: LABEL" ("x", "y" where a label is empty), then one row per point (all
+// points, including those a log axis cannot show): series_name(), full precision (%.17g),
+// NaN/inf as empty fields. Fields are quoted (RFC 4180) when they contain a comma, quote, CR or
+// LF. Lines end with "\n". Every series that has data should have a name (data_name where the
+// legend shows none): tests/core/test_scene.cpp checks it for every shipped figure.
+std::string csv_header(const Plot& plot);
+
+// The escapes the writers share: a CSV field, quoted as RFC 4180 asks when it holds a comma,
+// quote, CR or LF; XML character data or attribute value (& < > " ' escaped, characters XML 1.0
+// does not allow dropped, invalid UTF-8 → U+FFFD).
+std::string csv_field(const std::string& s);
+std::string xml_escape(std::string_view s);
 std::string to_csv(const Plot& plot);
 
 }  // namespace normlab
