@@ -241,7 +241,7 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
                           text_w(fonts.bold, std::string(f.substr(0, f.find(" ("))).c_str())});
         for (int r = 0; r < kNumTableNorms; ++r) {
             const CellCheck& check = t.cells[r][c];
-            fit_w = std::max(fit_w, text_w(fonts.regular, (std::string("✓ ") + residual_text(check.residual)).c_str()) +
+            fit_w = std::max(fit_w, text_w(fonts.regular, (std::string("✓ ") + invariance_residual_text(check.residual)).c_str()) +
                                         (t.badge[r][c] > 0 ? 2.0f * small->FontSize : 0.0f));
         }
     }
