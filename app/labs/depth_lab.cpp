@@ -376,9 +376,9 @@ void draw_measure_section(DepthLabState& s, const Fonts& fonts) {
                "The claims' spread: every ticked placement is trained again with the next seeds (seed + 1, …), over "
                "the steps the measure averages, and each claim states first ÷ last as mean ± sd (min–max) over them. "
                "1: the main runs alone (no spread).");
-    const char* const views[kDepthEvolutionRatio + 1] = {"over the steps: Post-LN's layers", "over the steps: Pre-LN's layers",
-                                                         "over the steps: NormFormer's layers",
-                                                         "over the steps: first ÷ last"};
+    const char* const views[kDepthEvolutionRatio + 1] = {"steps: Post-LN layers", "steps: Pre-LN layers",
+                                                         "steps: NormFormer layers",
+                                                         "steps: first ÷ last"};
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
     if (ImGui::BeginCombo("##evolution", views[std::clamp(s.evolution, 0, kDepthEvolutionRatio)])) {
         for (int i = 0; i <= kDepthEvolutionRatio; ++i)

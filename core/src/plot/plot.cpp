@@ -1149,26 +1149,38 @@ namespace {
 // apart (0.6 em, about two spaces) rather than reading as one.
 constexpr double kAnnotationClearYEm = 0.12, kAnnotationClearXEm = 0.3;
 
-// A reference-line label under the legend box (a small figure has no free corner) moves to the
-// other end of its line (a horizontal line's left end, a vertical line's foot); where the legend
-// is in the way there too, the label is dropped: the line stays, unlabelled, rather than a label
-// drawn over the legend's.
-void keep_ref_labels_off_legend(PlotLayout& L, const PlotStyle& style) {
-    if (!L.has_legend) return;
+// A reference-line label moves to the other end of its line (a horizontal line's left end, a
+// vertical line's foot).
+void move_ref_label_to_other_end(PlacedText& t, const Rect& d) {
+    const double off = 0.4 * t.font_px;
+    if (t.anchor == TextAnchor::End && t.at.x >= d.x1 - off - 1e-9) {   // a horizontal line's label
+        t.at.x = d.x0 + off;
+        t.anchor = TextAnchor::Start;
+    } else {                                                           // a vertical line's
+        t.at.y = d.y1 - off;
+    }
+}
+
+// A reference-line label under the legend box (a small figure has no free corner) or over an
+// earlier reference-line label moves to the other end of its line; where it is in the way there
+// too, the label is dropped: the line stays, unlabelled, rather than two labels drawn over each
+// other.
+void keep_ref_labels_clear(PlotLayout& L, const PlotStyle& style) {
     const Measure measure{style};
     const Rect& d = L.view.px;
     std::vector<PlacedText> kept;
+    std::vector<Rect> taken;
+    if (L.has_legend) taken.push_back(L.legend_box);
+    const auto blocked = [&](const Rect& box) {
+        return std::any_of(taken.begin(), taken.end(), [&](const Rect& r) { return boxes_meet(box, r, 0.0); });
+    };
     for (PlacedText t : L.ref_labels) {
-        const double w = measure(t.text, t.font_px), off = 0.4 * t.font_px;
-        if (boxes_meet(text_box(t, w), L.legend_box, 0.0)) {
-            if (t.anchor == TextAnchor::End && t.at.x >= d.x1 - off - 1e-9) {   // a horizontal line's label
-                t.at.x = d.x0 + off;
-                t.anchor = TextAnchor::Start;
-            } else {                                                           // a vertical line's
-                t.at.y = d.y1 - off;
-            }
-            if (boxes_meet(text_box(t, w), L.legend_box, 0.0)) continue;
+        const double w = measure(t.text, t.font_px);
+        if (blocked(text_box(t, w))) {
+            move_ref_label_to_other_end(t, d);
+            if (blocked(text_box(t, w))) continue;
         }
+        taken.push_back(text_box(t, w));
         kept.push_back(std::move(t));
     }
     L.ref_labels = std::move(kept);
@@ -1286,7 +1298,7 @@ PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& sty
         L.legend.push_back(std::move(e));
         row_y += row;
     }
-    keep_ref_labels_off_legend(L, style);
+    keep_ref_labels_clear(L, style);
     resolve_annotation_overlaps(L, style);
     return L;
 }
