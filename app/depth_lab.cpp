@@ -601,18 +601,16 @@ void draw_depth_lab(LabContext& ctx) {
     sync_worker(s, ui, ctx.info.scripted);
 
     const float em = ImGui::GetFontSize();
-    if (!ctx.app.presenter) {   // presenter view: claims, figures and samples alone
-        const float controls_w = std::clamp(0.24f * ImGui::GetContentRegionAvail().x, 19.0f * em, 24.0f * em);
-        ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
-        draw_run_section(s, ui, fonts);
-        draw_task_section(s, ui, fonts);
-        draw_model_section(s, fonts);
-        draw_training_section(s, fonts);
-        draw_measure_section(s, fonts);
-        draw_sweep_section(s, fonts);
-        ImGui::EndChild();
-        ImGui::SameLine();
-    }
+    const float controls_w = std::clamp(0.24f * ImGui::GetContentRegionAvail().x, 19.0f * em, 24.0f * em);
+    ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
+    draw_run_section(s, ui, fonts);
+    draw_task_section(s, ui, fonts);
+    draw_model_section(s, fonts);
+    draw_training_section(s, fonts);
+    draw_measure_section(s, fonts);
+    draw_sweep_section(s, fonts);
+    ImGui::EndChild();
+    ImGui::SameLine();
 
     ImGui::BeginChild("results");
     if (!ui.shown) {
@@ -629,7 +627,7 @@ void draw_depth_lab(LabContext& ctx) {
     draw_claims(*ui.shown, f, fonts);
     ImGui::Spacing();
     draw_figures(ui, f, fonts, std::max(ImGui::GetContentRegionAvail().y - samples_height(s, fonts), 24.0f * em));
-    draw_samples(s, ui, fonts, !ctx.app.presenter);
+    draw_samples(s, ui, fonts, true);
     ImGui::EndChild();
 }
 
@@ -647,5 +645,53 @@ std::vector<Plot> depth_lab_plots(LabContext& ctx) {
     for (std::size_t i = 0; i < plots.size(); ++i) plots[i] = plot_as_shown(plots[i], *views[i]);
     return plots;
 }
+
+// [SECTION] Presenter slide ---------------------------------------------------------------
+
+namespace {
+
+constexpr const char* kDepthPlotFigures[] = {"depth_loss", "depth_layer_grads", "depth_layer_grads_over_steps",
+                                             "depth_lr_sweep"};   // DepthFigures::plots, in order
+
+void update_depth_slide(LabContext& ctx) { sync_worker(ctx.session.depth, ctx.uis.depth, ctx.info.scripted); }
+
+void draw_depth_figure(LabContext& ctx, const std::string& id, ImVec2) {
+    DepthUi& ui = ctx.uis.depth;
+    if (!ui.shown) {
+        ImGui::TextDisabled("Building the models…");
+        return;
+    }
+    draw_problems(*ui.shown);
+    if (!ui.shown->error.empty()) return;
+    const DepthFigures& f = current_figures(ctx.session.depth, ui);
+    if (id == "depth_claims") {
+        draw_claims(*ui.shown, f, ctx.fonts);
+        return;
+    }
+    PlotView* const views[] = {&ui.loss_view, &ui.layers_view, &ui.evolution_view, &ui.sweep_view};
+    for (std::size_t i = 0; i < f.plots.size() && i < std::size(kDepthPlotFigures); ++i)
+        if (id == kDepthPlotFigures[i]) draw_plot(*views[i], f.plots[i], ctx.fonts, ImGui::GetContentRegionAvail());
+}
+
+void draw_depth_control(LabContext& ctx, const std::string& id) {
+    DepthLabState& s = ctx.session.depth;
+    DepthUi& ui = ctx.uis.depth;
+    const DepthAction& a = kActions[id == "play" ? kPlay : kReset];
+    action_button(a, s, ui, id == "play" ? (ui.playing ? "Pause###play" : "Play###play") : nullptr);
+    if (key_pressed(a.key)) a.apply(s, ui);
+}
+
+void set_depth_playing(LabContext& ctx, bool playing) {
+    DepthUi& ui = ctx.uis.depth;
+    ui.playing = playing;
+    if (ui.worker) ui.worker->restart();   // from step 0, as the slide opens
+}
+
+}  // namespace
+
+const SlideParts kDepthSlide{
+    {{"depth_claims", 2.4f}, {"depth_layer_grads", 1.6f}, {"depth_loss", 1.6f}, {"depth_layer_grads_over_steps", 1.6f},
+     {"depth_lr_sweep", 1.6f}},
+    2, {{"play"}, {"reset"}}, update_depth_slide, draw_depth_figure, draw_depth_control, set_depth_playing};
 
 }  // namespace normlab::ui

@@ -57,6 +57,10 @@ std::string key_name(const ExplorerAction& action);
 std::vector<KeyHelp> explorer_lab_keys();
 
 // Draws the lab into the current window, reading and editing ctx.session.explorer.
+// What a presenter slide of the Explorer may name (lab.hpp): figures explorer_outputs (LayerNorm
+// | RMSNorm bars), explorer_summed_inputs (a = Wx); control delta (the δ slider).
+extern const SlideParts kExplorerSlide;
+
 void draw_explorer_lab(LabContext& ctx);
 
 }  // namespace normlab::ui

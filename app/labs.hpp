@@ -44,6 +44,8 @@ struct Lab {
     // The lab's own keys, for Help ▸ Keyboard shortcuts, built from the table its key handler
     // reads; null: none. Optional too.
     std::vector<KeyHelp> (*keys)() = nullptr;
+    // What a presenter slide of this lab may show (lab.hpp); null: the lab drawn as it is.
+    const SlideParts* slide = nullptr;
 };
 
 extern const Lab kLabs[];

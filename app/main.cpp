@@ -10,6 +10,7 @@
 #include "plot_export.hpp"
 #include "screenshot.hpp"
 #include "session_io.hpp"
+#include "slide.hpp"
 #include "theme_fonts.hpp"
 #include "ui_util.hpp"
 
@@ -238,6 +239,8 @@ int parse_args(int argc, char** argv, Options& opt) {
         if (!opt.scene.empty()) load_scene(opt.scene);
         if (!opt.lecture.empty()) {
             const Lecture lecture = load_lecture(opt.lecture);
+            if (const std::string bad = ui::check_slide_names(lecture); !bad.empty())
+                throw InputError(opt.lecture + ": " + bad);
             if (opt.slide > static_cast<int>(lecture.slides.size())) {
                 std::fprintf(stderr, "normlab: --slide %d, but %s has %zu slides\n", opt.slide, opt.lecture.c_str(),
                              lecture.slides.size());
@@ -459,9 +462,10 @@ int run(GLFWwindow* window, const Options& opt) {
         ui::handle_lecture_keys(ctx);
         ui::draw_main_menu(ctx);
         const ImGuiViewport* viewport = ImGui::GetMainViewport();
-        const float header_h = ui::draw_presenter_header(ctx, viewport->WorkPos, viewport->WorkSize.x);
-        ui::draw_labs(ctx, ImVec2(viewport->WorkPos.x, viewport->WorkPos.y + header_h),
-                      ImVec2(viewport->WorkSize.x, viewport->WorkSize.y - header_h));
+        if (ui.presenter)
+            ui::draw_slide(ctx, viewport->WorkPos, viewport->WorkSize, lecture.boxes);
+        else
+            ui::draw_labs(ctx, viewport->WorkPos, viewport->WorkSize);
         ui::draw_popups(ctx);
         ui::draw_pointer(ctx);
         ui::track_session(ctx, glfwGetTime());

@@ -24,7 +24,8 @@ void load_fonts(Fonts& fonts, int px) {
 
     const bool have_dejavu = std::filesystem::exists(kDejaVuSansPath) && std::filesystem::exists(kDejaVuBoldPath);
     if (!have_dejavu) {
-        fonts.regular = fonts.bold = fonts.heading = fonts.small = atlas.AddFontDefault();
+        fonts.regular = fonts.bold = fonts.heading = fonts.small = fonts.slide_caption = fonts.slide_title =
+            atlas.AddFontDefault();
         fonts.warning = "DejaVu Sans not found (install fonts-dejavu-core): Greek and math symbols cannot be shown";
         atlas.Build();
         return;
@@ -49,6 +50,9 @@ void load_fonts(Fonts& fonts, int px) {
     fonts.bold = add(kDejaVuBoldPath, size);
     fonts.heading = add(kDejaVuBoldPath, std::round(1.15f * size));
     fonts.small = add(kDejaVuSansPath, std::round(0.8f * size));
+    const float caption = std::max(size, static_cast<float>(kSlideCaptionMinPx));
+    fonts.slide_caption = add(kDejaVuSansPath, caption);
+    fonts.slide_title = add(kDejaVuBoldPath, std::round(1.25f * caption));
     atlas.Build();
 }
 

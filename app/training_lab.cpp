@@ -597,6 +597,9 @@ void draw_variant_card(const TrainingVariant& v, const std::vector<MapRect>& map
     ImGui::EndChild();
 }
 
+// The height of a variant card's words under its map.
+float variant_caption_height(const Fonts& fonts) { return ImGui::GetTextLineHeightWithSpacing() + 1.2f * fonts.small->FontSize; }
+
 // The variants side by side, maps at most max_side pixels square.
 void draw_variant_row(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fonts& fonts, float max_side) {
     const std::size_t n = snap.variants.size();
@@ -608,7 +611,7 @@ void draw_variant_row(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fon
     const float side = maps ? std::min(width, max_side) : 0.0f;
     double slowest = 0.0;
     for (const TrainingVariant& v : snap.variants) slowest = std::max(slowest, median_step_time(v.run.history).total_ms());
-    const float caption_h = ImGui::GetTextLineHeightWithSpacing() + 1.2f * fonts.small->FontSize;
+    const float caption_h = variant_caption_height(fonts);
     const ImVec2 size(width, side + (maps ? ImGui::GetStyle().ItemSpacing.y : 0.0f) + caption_h);
     for (std::size_t i = 0; i < n; ++i) {
         if (i > 0) ImGui::SameLine();
@@ -738,18 +741,16 @@ void draw_training_lab(LabContext& ctx) {
     take_latest(ui);
 
     const float em = ImGui::GetFontSize();
-    if (!ctx.app.presenter) {
-        const float controls_w = std::clamp(0.26f * ImGui::GetContentRegionAvail().x, 19.0f * em, 24.0f * em);
-        ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
-        draw_run_section(s, ui, fonts);
-        draw_data_section(s, ui, fonts);
-        draw_model_section(s, fonts);
-        draw_optimizer_section(s, fonts);
-        draw_variants_section(s, fonts);
-        draw_figure_section(s, ui, fonts);
-        ImGui::EndChild();
-        ImGui::SameLine();
-    }
+    const float controls_w = std::clamp(0.26f * ImGui::GetContentRegionAvail().x, 19.0f * em, 24.0f * em);
+    ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
+    draw_run_section(s, ui, fonts);
+    draw_data_section(s, ui, fonts);
+    draw_model_section(s, fonts);
+    draw_optimizer_section(s, fonts);
+    draw_variants_section(s, fonts);
+    draw_figure_section(s, ui, fonts);
+    ImGui::EndChild();
+    ImGui::SameLine();
 
     ImGui::BeginChild("results");
     draw_stress_banner(s);
@@ -785,5 +786,64 @@ std::vector<Plot> training_lab_plots(LabContext& ctx) {
     plots[5] = plot_as_shown(time_figure(ui), ui.time_view);
     return plots;
 }
+
+// [SECTION] Presenter slide ---------------------------------------------------------------
+
+namespace {
+
+void update_training_slide(LabContext& ctx) {
+    sync_run(ctx.session.training, ctx.uis.training, ctx.info.scripted);
+    take_latest(ctx.uis.training);
+}
+
+void draw_training_figure(LabContext& ctx, const std::string& id, ImVec2 size) {
+    const TrainingLabState& s = ctx.session.training;
+    TrainingUi& ui = ctx.uis.training;
+    ImGui::PushTextWrapPos(0.0f);
+    if (!ui.problem.empty()) {
+        ImGui::TextColored(kErrorText, "✗ %s", ui.problem.c_str());
+    } else if (!ui.shown) {
+        ImGui::TextDisabled("Preparing the data and the variants…");
+    } else if (!ui.shown->error.empty()) {
+        ImGui::TextColored(kErrorText, "✗ Cannot train: %s", ui.shown->error.c_str());
+    }
+    ImGui::PopTextWrapPos();
+    if (!ui.problem.empty() || !ui.shown || !ui.shown->error.empty()) return;
+    if (id == "training_maps") {
+        draw_variant_row(*ui.shown, ui, ctx.fonts, size.y - variant_caption_height(ctx.fonts) - ImGui::GetStyle().ItemSpacing.y);
+    } else if (id == "training_loss") {
+        draw_plot(ui.loss_view, loss_figure(ui, s), ctx.fonts, size);
+    } else if (id == "training_accuracy") {
+        draw_plot(ui.accuracy_view, accuracy_figure(ui, s), ctx.fonts, size);
+    } else if (id == "training_grad_norms") {
+        draw_plot(ui.grad_view, grad_figure(ui, s), ctx.fonts, size);
+    } else {   // "training_step_time"
+        draw_plot(ui.time_view, time_figure(ui), ctx.fonts, size);
+    }
+}
+
+void draw_training_control(LabContext& ctx, const std::string& id) {
+    TrainingLabState& s = ctx.session.training;
+    TrainingUi& ui = ctx.uis.training;
+    if (id == "play") {
+        action_button(kActions[kPlay], s, ui, ui.playing ? "Pause###play" : "Play###play");
+        if (key_pressed(kActions[kPlay].key)) kActions[kPlay].apply(s, ui);
+    } else {   // "reset"
+        action_button(kActions[kReset], s, ui);
+        if (key_pressed(kActions[kReset].key)) kActions[kReset].apply(s, ui);
+    }
+}
+
+void set_training_playing(LabContext& ctx, bool playing) {
+    ctx.uis.training.playing = playing;
+    ctx.uis.training.restart = true;   // from step 0, as the slide opens
+}
+
+}  // namespace
+
+const SlideParts kTrainingSlide{
+    {{"training_maps", 3.2f}, {"training_loss", 1.6f}, {"training_accuracy", 1.6f}, {"training_grad_norms", 1.6f},
+     {"training_step_time", 1.6f}},
+    2, {{"play"}, {"reset"}}, update_training_slide, draw_training_figure, draw_training_control, set_training_playing};
 
 }  // namespace normlab::ui
