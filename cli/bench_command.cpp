@@ -1,4 +1,4 @@
-// `normlab-cli bench`: the benchmarks of DESIGN.md's "Performance targets" (issues 5 and 9).
+// `normlab-cli bench`: the benchmarks of docs/ARCHITECTURE.md's "Performance targets".
 //   --cpu    core's fast float32 kernels (fast_norm.hpp) against the fastest plain copy, on
 //            buffers allocated once: the median of the repetitions as ms, GB/s and the fraction
 //            of the copy's bandwidth;
@@ -16,11 +16,11 @@
 #include "options.hpp"
 #include "torch_peer.hpp"
 
-#include "normlab/datasets.hpp"
-#include "normlab/eval.hpp"
-#include "normlab/fast_norm.hpp"
-#include "normlab/stats.hpp"
-#include "normlab/training.hpp"
+#include "normlab/models/datasets.hpp"
+#include "normlab/norm/eval.hpp"
+#include "normlab/norm/fast_norm.hpp"
+#include "normlab/base/stats.hpp"
+#include "normlab/models/training.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -2,7 +2,7 @@
 // The parsing and the numbers are core's (normlab/eval.hpp); this file only does the I/O.
 #include "commands.hpp"
 
-#include "normlab/eval.hpp"
+#include "normlab/norm/eval.hpp"
 
 #include <iostream>
 #include <iterator>

@@ -1,0 +1,175 @@
+// Lecture mode (see lecture.hpp).
+//
+// [SECTION] Lectures and slides
+// [SECTION] Keys and menu items
+// [SECTION] Pointer highlight
+// [SECTION] Full screen
+#include "lecture.hpp"
+
+#include "labs.hpp"
+#include "session_io.hpp"
+#include "slide.hpp"
+#include "ui_util.hpp"
+
+#include <normlab/norm/eval.hpp>
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <string>
+
+namespace normlab::ui {
+
+// [SECTION] Lectures and slides -------------------------------------------------------------
+
+std::string open_lecture_file(LabContext& ctx, const std::string& path, int slide) {
+    if (ctx.lecture == nullptr || ctx.io == nullptr) return "this window has no lecture mode";
+    try {
+        Lecture lecture = load_lecture(path);
+        if (const std::string bad = check_slide_names(lecture); !bad.empty()) throw InputError(path + ": " + bad);
+        ctx.lecture->lecture = std::move(lecture);
+    } catch (const InputError& e) {
+        ctx.app.status = std::string("⚠ Not opened: ") + e.what();
+        return e.what();
+    }
+    ctx.lecture->lecture_file = path;
+    go_to_slide(ctx, slide);
+    return "";
+}
+
+void go_to_slide(LabContext& ctx, int i) {
+    LectureUi& lec = *ctx.lecture;
+    if (!lec.lecture) return;
+    const int count = static_cast<int>(lec.lecture->slides.size());
+    lec.slide = std::clamp(i, 0, count - 1);
+    const LectureSlide& slide = lec.lecture->slides[static_cast<std::size_t>(lec.slide)];
+    lec.slide_error = open_scene_file(ctx, slide.scene, slide.caption, false);
+    lec.slide_lab = ctx.app.select_lab;
+    if (lec.slide_error.empty() && lec.slide_lab >= 0) {   // its run, if it has one, as the slide says
+        if (const SlideParts* parts = kLabs[lec.slide_lab].slide; parts != nullptr && parts->set_playing != nullptr)
+            parts->set_playing(ctx, slide.run == SlideRun::Auto);
+    }
+    if (lec.slide_error.empty())
+        ctx.app.status = "Slide " + std::to_string(lec.slide + 1) + " / " + std::to_string(count) +
+                         (lec.lecture->title.empty() ? "" : " · " + lec.lecture->title);
+}
+
+// [SECTION] Keys and menu items -------------------------------------------------------------
+
+namespace {
+
+bool popup_open() { return ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel); }
+
+void step(LabContext& ctx, int by) {
+    if (ctx.lecture != nullptr && ctx.lecture->lecture) go_to_slide(ctx, ctx.lecture->slide + by);
+}
+
+}  // namespace
+
+void handle_lecture_keys(LabContext& ctx) {
+    if (ctx.lecture == nullptr || popup_open()) return;
+    LectureUi& lec = *ctx.lecture;
+    const ImGuiIO& io = ImGui::GetIO();
+    const auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
+    if (pressed(GLFW_KEY_F5)) ctx.app.presenter = !ctx.app.presenter;
+    if (pressed(GLFW_KEY_F11)) lec.want_fullscreen = !lec.want_fullscreen;
+    if (pressed(GLFW_KEY_F6)) lec.pointer = !lec.pointer;
+    if (io.WantTextInput || ImGui::IsAnyItemActive()) return;   // keys that text fields use
+    if (ctx.app.presenter && pressed(GLFW_KEY_ESCAPE)) ctx.app.presenter = false;
+    if (!lec.lecture || io.KeyCtrl || io.KeyAlt) return;
+    if (pressed(GLFW_KEY_RIGHT) || pressed(GLFW_KEY_PAGE_DOWN)) step(ctx, +1);
+    if (pressed(GLFW_KEY_LEFT) || pressed(GLFW_KEY_PAGE_UP)) step(ctx, -1);
+    if (pressed(GLFW_KEY_HOME)) go_to_slide(ctx, 0);
+    if (pressed(GLFW_KEY_END)) go_to_slide(ctx, static_cast<int>(lec.lecture->slides.size()) - 1);
+}
+
+void draw_lecture_menu_items(LabContext& ctx) {
+    if (ctx.lecture == nullptr) return;
+    LectureUi& lec = *ctx.lecture;
+    ImGui::MenuItem("Presenter view", "F5", &ctx.app.presenter);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("The slide alone: the scene's title and caption, its figures as large as the window allows and "
+                          "only the controls the lecture names");
+    ImGui::MenuItem("Full screen", "F11", &lec.want_fullscreen);
+    ImGui::MenuItem("Pointer highlight", "F6", &lec.pointer);
+    if (lec.lecture) {
+        const int count = static_cast<int>(lec.lecture->slides.size());
+        const std::string label = "Slides: " + (lec.lecture->title.empty() ? std::string("lecture") : lec.lecture->title) +
+                                  "  (" + std::to_string(lec.slide + 1) + " / " + std::to_string(count) + ")";
+        if (ImGui::BeginMenu(label.c_str())) {
+            if (ImGui::MenuItem("Next slide", "→", false, lec.slide + 1 < count)) step(ctx, +1);
+            if (ImGui::MenuItem("Previous slide", "←", false, lec.slide > 0)) step(ctx, -1);
+            ImGui::Separator();
+            int go = -1;
+            for (int i = 0; i < count; ++i) {
+                const std::string name = std::to_string(i + 1) + ".  " +
+                                         lec.lecture->slides[static_cast<std::size_t>(i)].scene.substr(
+                                             lec.lecture->slides[static_cast<std::size_t>(i)].scene.find_last_of('/') + 1);
+                if (ImGui::MenuItem(name.c_str(), nullptr, i == lec.slide)) go = i;
+            }
+            ImGui::Separator();
+            if (ImGui::MenuItem("Close lecture")) lec.lecture.reset();
+            ImGui::EndMenu();
+            if (go >= 0) go_to_slide(ctx, go);
+        }
+    }
+}
+
+// [SECTION] Pointer highlight ---------------------------------------------------------------
+
+void draw_pointer(const LabContext& ctx) {
+    if (ctx.lecture == nullptr || !ctx.lecture->pointer) return;
+    ImVec2 at = ImGui::GetIO().MousePos;
+    if (ctx.lecture->pointer_at) at = *ctx.lecture->pointer_at;
+    if (at.x <= -FLT_MAX / 2.0f || at.y <= -FLT_MAX / 2.0f) return;   // the mouse is outside the window
+    const float r = 1.6f * ImGui::GetFontSize();
+    ImDrawList* dl = ImGui::GetForegroundDrawList();
+    dl->AddCircleFilled(at, r, IM_COL32(255, 200, 0, 96), 48);             // translucent yellow
+    dl->AddCircle(at, r, IM_COL32(230, 100, 0, 220), 48, std::max(2.0f, 0.12f * ImGui::GetFontSize()));   // orange ring
+}
+
+// [SECTION] Full screen ---------------------------------------------------------------------
+
+namespace {
+
+// The monitor that holds the centre of the window, else the primary one.
+GLFWmonitor* monitor_of(GLFWwindow* window) {
+    int wx = 0, wy = 0, ww = 0, wh = 0;
+    glfwGetWindowPos(window, &wx, &wy);
+    glfwGetWindowSize(window, &ww, &wh);
+    const int cx = wx + ww / 2, cy = wy + wh / 2;
+    int count = 0;
+    GLFWmonitor** monitors = glfwGetMonitors(&count);
+    for (int i = 0; i < count; ++i) {
+        int mx = 0, my = 0;
+        glfwGetMonitorPos(monitors[i], &mx, &my);
+        const GLFWvidmode* mode = glfwGetVideoMode(monitors[i]);
+        if (mode != nullptr && cx >= mx && cx < mx + mode->width && cy >= my && cy < my + mode->height) return monitors[i];
+    }
+    return glfwGetPrimaryMonitor();
+}
+
+}  // namespace
+
+void apply_window_mode(GLFWwindow* window, LectureUi& lec) {
+    if (lec.want_fullscreen == lec.fullscreen) return;
+    if (lec.want_fullscreen) {
+        GLFWmonitor* monitor = monitor_of(window);
+        const GLFWvidmode* mode = monitor != nullptr ? glfwGetVideoMode(monitor) : nullptr;
+        if (mode == nullptr) {
+            lec.want_fullscreen = false;   // no monitor to fill (a headless display without RandR)
+            return;
+        }
+        glfwGetWindowPos(window, &lec.windowed[0], &lec.windowed[1]);
+        glfwGetWindowSize(window, &lec.windowed[2], &lec.windowed[3]);
+        glfwSetWindowMonitor(window, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+    } else {
+        glfwSetWindowMonitor(window, nullptr, lec.windowed[0], lec.windowed[1], std::max(lec.windowed[2], 320),
+                             std::max(lec.windowed[3], 240), GLFW_DONT_CARE);
+    }
+    lec.fullscreen = lec.want_fullscreen;
+}
+
+}  // namespace normlab::ui

@@ -1,0 +1,104 @@
+// Scenes in the app: File ▸ Open scene…, Save scene, Save scene as…, Recent files; the autosave;
+// undo and redo of every edit. The file format and its checks are core's (normlab/scene.hpp).
+//
+// [SECTION] State      — SessionIo: the open scene's title, caption and file; history; autosave
+// [SECTION] Start/stop — restoring the last session, the autosave on exit
+// [SECTION] Per frame  — keys, edit tracking (undo steps), the autosave timer
+// [SECTION] Menus      — File and Edit items, the path dialogs
+//
+// Undo: core's SessionHistory (normlab/scene_history.hpp) snapshots the session when an edit ends —
+// in a frame after user input in which no widget is active and no mouse button is down — so a
+// slider drag, a typed number or a dragged point is one step. Changes the labs make by themselves
+// (a lab fitting its state to another's) do not make steps of their own.
+// Autosave: every kAutosaveSeconds, when the scene's text differs from what was last written,
+// and on exit; atomically (temp file + rename), so a crash or kill -9 loses at most a few seconds.
+#pragma once
+
+#include "lab.hpp"
+
+#include <normlab/scene/scene.hpp>
+#include <normlab/scene/scene_history.hpp>
+
+#include <string>
+#include <vector>
+
+namespace normlab::ui {
+
+// [SECTION] State ---------------------------------------------------------------------------
+
+inline constexpr double kAutosaveSeconds = 3.0;
+inline constexpr std::size_t kRecentLimit = 8;
+
+struct SessionIo {
+    // The scene on screen.
+    std::string title, caption;      // shown in presenter view; saved with the scene
+    std::string path;                // the file it came from or was last saved to; empty: none
+
+    // File dialogs: a path field and a folder listing (no native dialogs).
+    enum class Dialog { None, OpenScene, SaveScene, OpenLecture };
+    Dialog open_request = Dialog::None;   // honoured by draw_session_dialogs
+    Dialog dialog = Dialog::None;         // the one on screen
+    std::string path_field;
+    std::string dialog_error;             // why the last try failed, shown in the dialog
+
+    std::vector<std::string> recent;      // absolute paths, most recent first
+    std::string recent_file;              // where they are kept; empty: not kept (scripted runs)
+
+    std::string autosave_file;            // empty: no autosave (scripted runs without --autosave)
+    std::string autosaved_text;           // what the file holds now, as far as this run knows
+    double next_autosave = -1.0;          // glfw time; < 0: set by the first track_session
+    std::string autosave_error;           // the last failure, reported once
+
+    SessionHistory history;
+    std::string assets_dir;               // the shipped scenes and lectures: assets/
+};
+
+// $XDG_DATA_HOME/normlab/autosave.json, else ~/.local/share/normlab/autosave.json ("" without HOME).
+std::string default_autosave_file();
+// $XDG_CONFIG_HOME/normlab/recent.json, else ~/.config/normlab/recent.json ("" without HOME).
+std::string default_recent_file();
+
+// The scene on screen: title, caption, the lab's id and the session.
+Scene current_scene(const LabContext& ctx);
+
+// [SECTION] Start/stop ----------------------------------------------------------------------
+
+// Reads the recent list (when io.recent_file is set).
+void load_recent(SessionIo& io);
+
+// Replaces the session, title, caption and lab by the scene's; caption_override, when not empty,
+// replaces the scene's caption (a lecture slide's). Returns "" or why not (the session is then
+// untouched). Adds the file to the recent list when `remember`.
+std::string open_scene_file(LabContext& ctx, const std::string& path, const std::string& caption_override = "",
+                            bool remember = true);
+
+// Restores io.autosave_file when it exists. A file that cannot be read is kept beside it as
+// autosave.json.corrupt (it would be overwritten otherwise); the status line says so.
+void restore_autosave(LabContext& ctx);
+
+// Writes the autosave now if the scene changed since the last one (on exit, and by the timer).
+void autosave_now(LabContext& ctx);
+
+// [SECTION] Per frame -----------------------------------------------------------------------
+
+// Ctrl+O, Ctrl+S, Ctrl+Shift+S, Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y. Call after ImGui::NewFrame().
+void handle_session_keys(LabContext& ctx);
+
+// Edit tracking and the autosave timer; call once per frame after the labs were drawn.
+void track_session(LabContext& ctx, double now);
+
+void undo(LabContext& ctx);
+void redo(LabContext& ctx);
+bool can_undo(const LabContext& ctx);
+bool can_redo(const LabContext& ctx);
+
+// [SECTION] Menus ---------------------------------------------------------------------------
+
+// File ▸ Open scene…, Save scene, Save scene as…, Recent scenes, Open lecture…
+void draw_file_menu_items(LabContext& ctx);
+// Edit ▸ Undo, Redo.
+void draw_edit_menu(LabContext& ctx);
+// The path dialogs; call where pop-ups are drawn (after the labs).
+void draw_session_dialogs(LabContext& ctx);
+
+}  // namespace normlab::ui
