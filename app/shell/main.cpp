@@ -9,6 +9,7 @@
 #include "main_menu.hpp"
 #include "plot_export.hpp"
 #include "screenshot.hpp"
+#include "control_probe.hpp"
 #include "session_io.hpp"
 #include "slide.hpp"
 #include "theme_fonts.hpp"
@@ -34,6 +35,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -78,6 +80,9 @@ constexpr const char* kUsage =
     "  --frame-stats         with --frames N: print the frame times (p50, p95, max, in ms) and the\n"
     "                        time to the first frame as JSON; the labs run as they do for a user\n"
     "  --all-labs            with --frame-stats: N frames of each lab in turn, each lab's times\n"
+    "  --probe-controls      after N frames (--frames, default 5), hover the window every 24 px and\n"
+    "                        click each widget outside the controls the slide names; print what was\n"
+    "                        found as JSON, exit 1 if a click edited anything (an unnamed control)\n"
     "  --export-plot NAME    save that figure of a lab as PNG (720 × 450 px at 1×), rendered\n"
     "                        offscreen in a hidden window, then exit 0\n"
     "  --scale K             with --export-plot: K× the pixels, K = 1 to 4 (default 1)\n"
@@ -117,6 +122,7 @@ struct Options {
     float pointer_x = 0.0f, pointer_y = 0.0f;
     bool frame_stats = false; // --frame-stats
     bool all_labs = false;    // --all-labs: with --frame-stats, every lab in turn
+    bool probe_controls = false;   // --probe-controls
 };
 
 bool parse_positive(const char* text, int& out) {
@@ -178,6 +184,8 @@ int parse_args(int argc, char** argv, Options& opt) {
             opt.autosave = argv[++i];
         } else if (arg == "--frame-stats") {
             opt.frame_stats = true;
+        } else if (arg == "--probe-controls") {
+            opt.probe_controls = true;
         } else if (arg == "--all-labs") {
             opt.all_labs = true;
         } else if (arg == "--replace") {
@@ -223,6 +231,7 @@ int parse_args(int argc, char** argv, Options& opt) {
         }
     }
     if (!opt.screenshot.empty() && opt.frames == 0) opt.frames = kDefaultScreenshotFrames;
+    if (opt.probe_controls && opt.frames == 0) opt.frames = kDefaultScreenshotFrames;
     if (opt.frame_stats && opt.frames == 0) {
         std::fprintf(stderr, "normlab: --frame-stats needs --frames N (how many frames to time)\n");
         return 2;
@@ -441,6 +450,8 @@ int run(GLFWwindow* window, const Options& opt) {
 
     const int total_frames = opt.all_labs ? opt.frames * ui::kLabCount : opt.frames;
     FrameStats stats(opt.all_labs ? ui::kLabCount : 1);
+    std::optional<ui::ControlProbe> probe;   // --probe-controls, after the first opt.frames frames
+    const std::vector<ui::SlideBox> no_boxes;
     for (int frame = 1; !glfwWindowShouldClose(window) && !ui.quit; ++frame) {
         if (opt.frame_stats) {
             const int lab = opt.all_labs ? (frame - 1) / opt.frames : 0;
@@ -464,6 +475,7 @@ int run(GLFWwindow* window, const Options& opt) {
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         if (opt.frames > 0) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);   // scripted runs: no hover
+        if (probe) probe->before_frame(io);
         ImGui::NewFrame();
 
         ui::watch_gl_context(ctx);   // a lost context (GPU reset): said once, GPU work off
@@ -478,6 +490,7 @@ int run(GLFWwindow* window, const Options& opt) {
         ui::draw_popups(ctx);
         ui::draw_pointer(ctx);
         ui::track_session(ctx, glfwGetTime());
+        if (probe) probe->after_frame(ctx, ui.presenter ? lecture.boxes : no_boxes);
 
         ImGui::Render();
         int fb_w = 0, fb_h = 0;
@@ -486,10 +499,10 @@ int run(GLFWwindow* window, const Options& opt) {
         const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
         glClearColor(bg.x, bg.y, bg.z, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
-        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        if (!probe) ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());   // the probe reads widgets, not pixels
 
         // Captures read the back buffer, so they happen here: rendered, not yet swapped.
-        const bool last_frame = opt.frames > 0 && frame >= total_frames;
+        const bool last_frame = opt.frames > 0 && frame >= total_frames && !opt.probe_controls;
         if (last_frame && !opt.screenshot.empty()) {
             // A scripted capture names its file: replaced, like a compiler's -o (special files refused).
             if (const std::string err = ui::save_back_buffer_png(opt.screenshot, fb_w, fb_h, IfExists::Replace);
@@ -505,6 +518,14 @@ int run(GLFWwindow* window, const Options& opt) {
             ui.save_screenshot = false;
         }
         if (last_frame) break;
+        if (opt.probe_controls && frame == total_frames) {
+            probe.emplace(io.DisplaySize, 24.0f);
+            uis.training.playing = uis.depth.playing = false;   // the probe reads widgets: no training meanwhile
+        }
+        if (probe && probe->done()) {
+            std::cout << probe->report_json(ui.presenter ? lecture.boxes : no_boxes) << std::flush;
+            return probe->passed() ? 0 : 1;
+        }
         glfwSwapBuffers(window);
         if (opt.frame_stats && frame == 1) stats.first_frame_shown();
     }

@@ -11,7 +11,7 @@
 
 #include "lab.hpp"
 
-#include <normlab/scene.hpp>
+#include <normlab/scene/scene.hpp>
 
 #include <imgui.h>
 
