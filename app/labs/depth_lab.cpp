@@ -690,7 +690,7 @@ void set_depth_playing(LabContext& ctx, bool playing) {
 }  // namespace
 
 const SlideParts kDepthSlide{
-    {{"depth_claims", 2.4f}, {"depth_layer_grads", 1.6f}, {"depth_loss", 1.6f}, {"depth_layer_grads_over_steps", 1.6f},
+    {{"depth_claims", 2.4f, true}, {"depth_layer_grads", 1.6f}, {"depth_loss", 1.6f}, {"depth_layer_grads_over_steps", 1.6f},
      {"depth_lr_sweep", 1.6f}},
     2, {{"play"}, {"reset"}}, update_depth_slide, draw_depth_figure, draw_depth_control, set_depth_playing};
 

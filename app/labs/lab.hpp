@@ -48,6 +48,7 @@ struct LabContext {
 struct SlidePart {
     const char* id;       // the name in a lecture file: "invariance_table", "delta"
     float aspect = 1.6f;  // figures: the width ÷ height they read best at (the layout's guide)
+    bool text = false;    // figures of words (a verdict): drawn in larger fonts where they fit
 };
 
 struct SlideParts {

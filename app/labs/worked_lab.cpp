@@ -440,7 +440,7 @@ void draw_worked_figure(LabContext& ctx, const std::string& id, ImVec2) {
 }  // namespace
 
 const SlideParts kWorkedSlide{
-    {{"worked_verdict", 1.8f}, {"worked_layernorm_steps", 1.8f}, {"worked_rmsnorm_steps", 1.8f}}, 1, {},
+    {{"worked_verdict", 1.8f, true}, {"worked_layernorm_steps", 1.8f, true}, {"worked_rmsnorm_steps", 1.8f, true}}, 1, {},
     nullptr, draw_worked_figure};
 
 }  // namespace normlab::ui

@@ -15,6 +15,7 @@
 #include <imgui.h>
 
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,7 @@ struct LectureUi {
     int slide = 0;                    // index into lecture->slides of the slide on screen
     int slide_lab = -1;               // the lab the slide opened (kLabs index)
     std::vector<SlideBox> boxes;      // what the slide on screen drew (presenter view)
+    std::set<std::string> large_figures;   // text figures drawn in Fonts::large (they fit)
     std::string slide_error;          // why the slide on screen could not be opened
 
     bool fullscreen = false;          // what the window is (set by apply_window_mode)

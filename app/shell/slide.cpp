@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <set>
 #include <string>
 
 namespace normlab::ui {
@@ -207,12 +208,26 @@ void draw_figures(LabContext& ctx, const SlideParts& parts, const std::vector<st
     const std::vector<SlideRect> cells = figure_cells({at, ImVec2(at.x + avail.x, at.y + avail.y)}, aspects, gap);
     constexpr ImGuiWindowFlags kFigure = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
     for (std::size_t i = 0; i < figures.size() && i < cells.size(); ++i) {
+        const std::string& id = figures[i];
         const ImVec2 size(cells[i].width(), cells[i].height());
+        // A text figure that used under 60% of its height in the regular fonts is drawn in the
+        // large ones (1.5×: then under 90%) until it would overflow.
+        const SlidePart* part = find_part(parts.figures, id);
+        std::set<std::string>* large = ctx.lecture != nullptr ? &ctx.lecture->large_figures : nullptr;
+        const bool can_grow = part != nullptr && part->text && ctx.fonts.large != nullptr && large != nullptr;
+        const bool grown = can_grow && large->count(id) > 0;
+        LabContext figure_ctx{ctx.session, ctx.uis, ctx.app, ctx.info, grown ? *ctx.fonts.large : ctx.fonts, ctx.io,
+                              ctx.lecture};
         ImGui::SetCursorScreenPos(cells[i].min);
-        ImGui::BeginChild(("figure " + figures[i]).c_str(), size, false, kFigure);
-        parts.draw_figure(ctx, figures[i], size);
+        ImGui::PushFont(figure_ctx.fonts.regular);
+        ImGui::BeginChild(("figure " + id).c_str(), size, false, kFigure);
+        parts.draw_figure(figure_ctx, id, size);
+        const float used = ImGui::GetCursorPosY() / size.y;
         ImGui::EndChild();
-        boxes.push_back({true, figures[i], cells[i]});
+        ImGui::PopFont();
+        if (can_grow && !grown && used < 0.6f) large->insert(id);
+        if (grown && used > 1.0f) large->erase(id);
+        boxes.push_back({true, id, cells[i]});
     }
 }
 

@@ -1,7 +1,7 @@
 // Presenter slides: what presenter view (F5) draws instead of the labs. A slide is its title, a
 // caption of a sentence or two (at least kSlideCaptionMinPx), one or two of its lab's figures as
 // large as the window allows, and only the controls its lecture file names (lab.hpp's
-// SlideParts; docs/ARCHITECTURE.md, presenter slides). Without a lecture, or on a lab the slide
+// SlideParts; docs/ARCHITECTURE.md, Presenter slides). Without a lecture, or on a lab the slide
 // did not open, the lab's default figures and no controls.
 //
 // [SECTION] Names  — a lecture's figure and control names checked against its labs'

@@ -96,7 +96,7 @@ Scene load_scene(const std::string& path, std::vector<std::string>* ignored = nu
 // given, replaces the scene's own under the title. In presenter view a slide shows its title, its
 // caption, one or two figures of its lab ("figures"; none listed: the lab's default ones) and
 // only the controls it names ("controls"); the app checks those names against the lab's
-// (docs/ARCHITECTURE.md, presenter slides). "run": "auto" (the default) starts the lab's run
+// (docs/ARCHITECTURE.md, Presenter slides). "run": "auto" (the default) starts the lab's run
 // (Training, Depth) as the slide opens, "paused" leaves it at step 0 for the Play control.
 
 inline constexpr std::string_view kLectureFormat = "normlab-lecture";
