@@ -312,13 +312,18 @@ void draw_labels(const GeometryLabState& s, const GeometryUi& ui, const Geometry
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
     const Index n = geometry_dimension(s);
+    // A label that would overlap one already drawn is left out (its point's tooltip names it).
+    std::vector<ImVec4> drawn;   // x0, y0, x1, y1 of each label drawn
     const auto centred_text = [&](ImFont* font, const Vec3& world, const std::string& text, ImVec2 nudge, ImU32 col) {
         const Vec3 p = t.project(world);
         if (p.z() <= 0.0f) return;
         const ImVec2 sz = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text.c_str());
         const ImVec2 q = at(origin, p);
-        dl->AddText(font, font->FontSize, ImVec2(q.x - 0.5f * sz.x + nudge.x, q.y - 0.5f * sz.y + nudge.y), col,
-                    text.c_str());
+        const ImVec2 p0(q.x - 0.5f * sz.x + nudge.x, q.y - 0.5f * sz.y + nudge.y);
+        for (const ImVec4& b : drawn)
+            if (p0.x < b.z && p0.x + sz.x > b.x && p0.y < b.w && p0.y + sz.y > b.y) return;
+        drawn.emplace_back(p0.x, p0.y, p0.x + sz.x, p0.y + sz.y);
+        dl->AddText(font, font->FontSize, p0, col, text.c_str());
     };
     for (Index k = 0; k < n; ++k) {
         const float end = (kAxisPerFraming + 0.1f) * ui.framing;

@@ -536,7 +536,13 @@ void draw_variant_card(const TrainingVariant& v, const std::vector<MapRect>& map
         return *(texts.end() - 1);
     };
     swatch(to_rgb(training_norm_color(v.norm)));
-    ImGui::PushFont(fonts.bold);
+    // The name in bold, or in the small font where bold leaves no room for "00.0%" after it.
+    ImFont* name_font = fonts.bold;
+    const float pct_w = fonts.small->CalcTextSizeA(fonts.small->FontSize, FLT_MAX, 0.0f, "00.0%").x;
+    if (fonts.bold->CalcTextSizeA(fonts.bold->FontSize, FLT_MAX, 0.0f, name.c_str()).x + pct_w +
+            ImGui::GetStyle().ItemSpacing.x > ImGui::GetContentRegionAvail().x)
+        name_font = fonts.small;
+    ImGui::PushFont(name_font);
     ImGui::TextUnformatted(name.c_str());
     ImGui::PopFont();
     ImGui::SameLine();
@@ -600,6 +606,13 @@ void draw_variant_card(const TrainingVariant& v, const std::vector<MapRect>& map
 // The height of a variant card's words under its map.
 float variant_caption_height(const Fonts& fonts) { return ImGui::GetTextLineHeightWithSpacing() + 1.2f * fonts.small->FontSize; }
 
+// The slowest variant's median step time: the time bars' full length.
+double slowest_step_ms(const TrainingLabSnapshot& snap) {
+    double slowest = 0.0;
+    for (const TrainingVariant& v : snap.variants) slowest = std::max(slowest, median_step_time(v.run.history).total_ms());
+    return slowest;
+}
+
 // The variants side by side, maps at most max_side pixels square.
 void draw_variant_row(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fonts& fonts, float max_side) {
     const std::size_t n = snap.variants.size();
@@ -609,8 +622,7 @@ void draw_variant_row(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fon
                                    static_cast<float>(n));
     const bool maps = snap.data->features() == 2;
     const float side = maps ? std::min(width, max_side) : 0.0f;
-    double slowest = 0.0;
-    for (const TrainingVariant& v : snap.variants) slowest = std::max(slowest, median_step_time(v.run.history).total_ms());
+    const double slowest = slowest_step_ms(snap);
     const float caption_h = variant_caption_height(fonts);
     const ImVec2 size(width, side + (maps ? ImGui::GetStyle().ItemSpacing.y : 0.0f) + caption_h);
     for (std::size_t i = 0; i < n; ++i) {
@@ -623,6 +635,36 @@ void draw_variant_row(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fon
     if (!maps)
         ImGui::TextDisabled("Decision maps need 2 features; %s has %d.", snap.data->name.c_str(),
                             static_cast<int>(snap.data->features()));
+}
+
+
+// The variants in the grid (columns: 1 to all of them) that gives the largest maps in `size`:
+// a slide's figure.
+void draw_variant_grid(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fonts& fonts, ImVec2 size) {
+    const int n = static_cast<int>(snap.variants.size());
+    if (n == 0 || !snap.data || snap.data->features() != 2) return draw_variant_row(snap, ui, fonts, size.y);
+    const float sp = ImGui::GetStyle().ItemSpacing.x, caption_h = variant_caption_height(fonts) + sp;
+    int cols = n;
+    float side = 0.0f;
+    for (int c = 1; c <= n; ++c) {
+        const int r = (n + c - 1) / c;
+        const float s = std::min((size.x - static_cast<float>(c - 1) * sp) / static_cast<float>(c),
+                                 (size.y - static_cast<float>(r - 1) * sp) / static_cast<float>(r) - caption_h);
+        if (s > side) {
+            side = std::floor(s);
+            cols = c;
+        }
+    }
+    const float card_w = std::floor((size.x - static_cast<float>(cols - 1) * sp) / static_cast<float>(cols));
+    const double slowest = slowest_step_ms(snap);
+    for (int i = 0; i < n; ++i) {
+        if (i % cols != 0) ImGui::SameLine();
+        ImGui::PushID(i);
+        const auto k = static_cast<std::size_t>(i);
+        draw_variant_card(snap.variants[k], k < ui.maps.size() ? ui.maps[k] : std::vector<MapRect>{}, snap, slowest,
+                          ImVec2(card_w, side + caption_h), side, ui.show_test_points, fonts);
+        ImGui::PopID();
+    }
 }
 
 // [SECTION] Figures -------------------------------------------------------------------------
@@ -810,7 +852,7 @@ void draw_training_figure(LabContext& ctx, const std::string& id, ImVec2 size) {
     ImGui::PopTextWrapPos();
     if (!ui.problem.empty() || !ui.shown || !ui.shown->error.empty()) return;
     if (id == "training_maps") {
-        draw_variant_row(*ui.shown, ui, ctx.fonts, size.y - variant_caption_height(ctx.fonts) - ImGui::GetStyle().ItemSpacing.y);
+        draw_variant_grid(*ui.shown, ui, ctx.fonts, size);
     } else if (id == "training_loss") {
         draw_plot(ui.loss_view, loss_figure(ui, s), ctx.fonts, size);
     } else if (id == "training_accuracy") {
