@@ -300,7 +300,7 @@ void draw_claim_inputs(LabContext& ctx) {
 }
 
 // Which formula reproduces the claim; `outputs`: with each formula's outputs (a slide leaves
-// them, and the claimed steps, to its caption).
+// them to its caption).
 void draw_fits(const Explanation& e, const ClaimVerdict& v, const Fonts& fonts, bool outputs) {
     constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_PadOuterX;
     if (!ImGui::BeginTable("fits", outputs ? 3 : 2, kFlags)) return;
@@ -361,7 +361,11 @@ void draw_verdict(const WorkedResults& r, const Fonts& fonts, bool outputs) {
             draw_fits(r.explanation, *r.verdict, fonts, outputs);
             break;
     }
-    if (r.steps.empty() || !outputs) return;   // a slide: the verdict alone
+    if (r.steps.empty()) return;
+    // A slide (no outputs column) shows the claimed steps only where they fit whole.
+    const float steps_h = static_cast<float>(r.steps.size() + 1) * ImGui::GetTextLineHeightWithSpacing() +
+                          ImGui::GetStyle().ItemSpacing.y;
+    if (!outputs && ImGui::GetContentRegionAvail().y < steps_h) return;
     ImGui::Spacing();
     ImGui::PushFont(fonts.bold);
     ImGui::TextUnformatted("Claimed steps");
