@@ -10,6 +10,7 @@ NORMLAB_PACKAGES=(
   zlib1g-dev
   xvfb xauth libgl1-mesa-dri fonts-dejavu-core
   libxml2-utils   # xmllint: the CLI tests check that exported SVGs are well-formed
+  xdotool         # gui.taps: synthetic 10 ms key taps
 )
 # scripts/fuzz.sh only: clang with libFuzzer and its sanitizer runtimes, llvm-symbolizer for traces.
 NORMLAB_FUZZ_PACKAGES=(clang libclang-rt-14-dev llvm-14)

@@ -30,6 +30,8 @@ struct AppUi {
     std::string status;             // last message shown at the right of the menu bar
     int lab = 0;                    // index into kLabs of the lab on screen
     int select_lab = -1;            // ≥ 0: bring that lab's tab forward next frame
+    bool animate = false;           // set during a frame by a lab that works on this thread: the
+                                    // next frame comes at once (frame_pacer.hpp), not at the next event
 };
 
 }  // namespace normlab::ui

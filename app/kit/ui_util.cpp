@@ -76,23 +76,6 @@ void tooltip(const char* text) {
     ImGui::EndTooltip();
 }
 
-bool letter_pressed(char letter, bool shift) {
-    const ImGuiIO& io = ImGui::GetIO();
-    if (io.WantTextInput || io.KeyCtrl || io.KeyAlt || io.KeyShift != shift) return false;
-    // Dear ImGui 1.86 indexes keys by the backend's codes: GLFW's letter keys are 'A'..'Z'.
-    return ImGui::IsKeyPressed(GLFW_KEY_A + (letter - 'A'), false);
-}
-
-bool key_pressed(char key, bool shift) {
-    if (key != ' ') return letter_pressed(key, shift);
-    const ImGuiIO& io = ImGui::GetIO();
-    return !io.WantTextInput && !io.KeyCtrl && !io.KeyAlt && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false);
-}
-
-std::string key_label(char key, bool shift) {
-    return std::string(shift ? "Shift+" : "") + (key == ' ' ? std::string("Space") : std::string(1, key));
-}
-
 void heading(ImFont* font, const char* text) {
     ImGui::Spacing();
     ImGui::PushFont(font);

@@ -27,16 +27,6 @@ std::string subscript(long i);
 // One-sentence explanation (with its formula) for the last item, shown while it is hovered.
 void tooltip(const char* text);
 
-// True when the letter key (A–Z) was pressed this frame, no text field has the keyboard and
-// no Ctrl/Alt is held; shift says whether Shift must be held (true) or must not be (false).
-bool letter_pressed(char letter, bool shift = false);
-
-// A lab's key as its action tables spell it: 'A'..'Z', or ' ' for the space bar.
-// key_pressed: letter_pressed(key, shift), or for ' ' the space bar (Shift or not) under the same
-// conditions. key_label: "E", "Shift+R", "Space", as tooltips and Help ▸ Keyboard shortcuts show it.
-bool key_pressed(char key, bool shift = false);
-std::string key_label(char key, bool shift = false);
-
 // Text colours with a meaning, legible on the light and the dark theme.
 inline const ImVec4 kErrorText(0.75f, 0.05f, 0.05f, 1.0f);   // something went wrong, or a check failed
 inline const ImVec4 kGoodText(0.05f, 0.50f, 0.15f, 1.0f);    // a check passed

@@ -50,59 +50,44 @@ std::string percent(double f) {
 
 // [SECTION] Actions -------------------------------------------------------------------------
 
-struct DepthAction {
-    const char* label;   // button text
-    char key;            // 'A'..'Z', or ' ' for the space bar
-    const char* help;    // the tooltip, without the key
-    void (*apply)(DepthLabState& s, DepthUi& ui);
-};
-
 enum ActionIndex { kPlay, kStep, kReset, kNorm, kNewSamples, kEvolution, kActionCount };
 
-const DepthAction kActions[kActionCount] = {
-    {"Play / pause", ' ',
+const Action kActions[kActionCount] = {
+    {"Play / pause", {' '}, nullptr,
      "Train every ticked placement one step each in turn until the steps are done, then the learning-rate sweep; "
      "changed settings train on at once. Press again to pause.",
-     [](DepthLabState&, DepthUi& ui) { ui.playing = !ui.playing; }},
-    {"Step", 'S', "Pause, then train every ticked placement one more mini-batch step.",
-     [](DepthLabState&, DepthUi& ui) {
+     [](LabContext& ctx) { ctx.uis.depth.playing = !ctx.uis.depth.playing; }},
+    {"Step", {'S'}, nullptr, "Pause, then train every ticked placement one more mini-batch step.",
+     [](LabContext& ctx) {
+         DepthUi& ui = ctx.uis.depth;
          ui.playing = false;
          if (ui.worker) ui.worker->step();
      }},
-    {"Reset", 'R',
+    {"Reset", {'R'}, nullptr,
      "Back to step 0, paused, and the sweep too: the same seed gives the same data and initial weights, so the "
      "same numbers again.",
-     [](DepthLabState&, DepthUi& ui) {
+     [](LabContext& ctx) {
+         DepthUi& ui = ctx.uis.depth;
          ui.playing = false;
          if (ui.worker) ui.worker->restart();
      }},
-    {"LayerNorm ⇄ RMSNorm", 'N', "Switch every norm of every model between LayerNorm and RMSNorm; the runs start again.",
-     [](DepthLabState& s, DepthUi&) { s.norm = s.norm == Norm::LayerNorm ? Norm::RMSNorm : Norm::LayerNorm; }},
-    {"New samples", 'G', "Draw new samples from the same models (the next sampling seed).",
-     [](DepthLabState& s, DepthUi&) { ++s.sample_seed; }},
-    {"Next view", 'E', "Show the next placement's layers over the steps, or first ÷ last of every placement.",
-     [](DepthLabState& s, DepthUi&) { s.evolution = (s.evolution + 1) % (kDepthEvolutionRatio + 1); }},
+    {"LayerNorm ⇄ RMSNorm", {'N'}, nullptr, "Switch every norm of every model between LayerNorm and RMSNorm; the runs start again.",
+     [](LabContext& ctx) {
+         DepthLabState& s = ctx.session.depth;
+         s.norm = s.norm == Norm::LayerNorm ? Norm::RMSNorm : Norm::LayerNorm;
+     }},
+    {"New samples", {'G'}, nullptr, "Draw new samples from the same models (the next sampling seed).",
+     [](LabContext& ctx) { ++ctx.session.depth.sample_seed; }},
+    {"Next view", {'E'}, nullptr, "Show the next placement's layers over the steps, or first ÷ last of every placement.",
+     [](LabContext& ctx) {
+         DepthLabState& s = ctx.session.depth;
+         s.evolution = (s.evolution + 1) % (kDepthEvolutionRatio + 1);
+     }},
 };
-
-std::string with_key(const DepthAction& a) { return std::string(a.help) + " (key " + key_label(a.key) + ")"; }
-
-void action_button(const DepthAction& a, DepthLabState& s, DepthUi& ui, const char* label = nullptr) {
-    if (ImGui::Button(label != nullptr ? label : a.label)) a.apply(s, ui);
-    tooltip(with_key(a).c_str());
-}
-
-void handle_shortcuts(DepthLabState& s, DepthUi& ui) {
-    for (const DepthAction& a : kActions)
-        if (key_pressed(a.key)) a.apply(s, ui);
-}
 
 }  // namespace
 
-std::vector<KeyHelp> depth_lab_keys() {
-    std::vector<KeyHelp> keys;
-    for (const DepthAction& a : kActions) keys.push_back({key_label(a.key), a.label});
-    return keys;
-}
+Actions depth_lab_actions() { return all_actions(kActions); }
 
 namespace {
 
@@ -188,13 +173,13 @@ Progress run_progress(const DepthLabSnapshot* snap) {
     return p;
 }
 
-void draw_run_section(DepthLabState& s, DepthUi& ui, const Fonts& fonts) {
+void draw_run_section(LabContext& ctx, DepthLabState& s, DepthUi& ui, const Fonts& fonts) {
     heading(fonts.heading, "Run");
-    action_button(kActions[kPlay], s, ui, ui.playing ? "Pause###play" : "Play###play");
+    action_button(ctx, kActions[kPlay], ui.playing ? "Pause###play" : "Play###play");
     ImGui::SameLine();
-    action_button(kActions[kStep], s, ui);
+    action_button(ctx, kActions[kStep]);
     ImGui::SameLine();
-    action_button(kActions[kReset], s, ui);
+    action_button(ctx, kActions[kReset]);
 
     const DepthLabSnapshot* snap = ui.shown.get();
     const Progress p = run_progress(snap);
@@ -290,10 +275,10 @@ void draw_model_section(DepthLabState& s, const Fonts& fonts) {
         tooltip(help[p]);
     }
     if (ImGui::RadioButton("LayerNorm", s.norm == Norm::LayerNorm)) s.norm = Norm::LayerNorm;
-    tooltip(with_key(kActions[kNorm]).c_str());
+    tooltip(action_tooltip(kActions[kNorm]).c_str());
     ImGui::SameLine();
     if (ImGui::RadioButton("RMSNorm", s.norm == Norm::RMSNorm)) s.norm = Norm::RMSNorm;
-    tooltip(with_key(kActions[kNorm]).c_str());
+    tooltip(action_tooltip(kActions[kNorm]).c_str());
 
     const float w = half_width();
     int_slider("##layers", s.layers, kMinLayers, kMaxLayers, "%d layers", false, w,
@@ -364,7 +349,7 @@ void draw_measure_section(DepthLabState& s, const Fonts& fonts) {
     }
     tooltip(("The lower left figure: one placement's layers over the steps (10-step means, dark = layer 1, light = the "
              "last), or first ÷ last of the running means of every placement (1: even). " +
-             with_key(kActions[kEvolution]))
+             action_tooltip(kActions[kEvolution]))
                 .c_str());
 }
 
@@ -481,7 +466,7 @@ void draw_figures(DepthUi& ui, const DepthFigures& f, const Fonts& fonts, float 
 
 // [SECTION] Samples panel -------------------------------------------------------------------
 
-void draw_sample_controls(DepthLabState& s, DepthUi& ui) {
+void draw_sample_controls(LabContext& ctx, DepthLabState& s, DepthUi& ui) {
     const bool synthetic = s.task != TaskKind::Text;
     const float em = ImGui::GetFontSize();
     ImGui::AlignTextToFramePadding();
@@ -509,7 +494,7 @@ void draw_sample_controls(DepthLabState& s, DepthUi& ui) {
     int_slider("##lines", s.sample_lines, 1, kDepthMaxSampleLines, synthetic ? "%d problems" : "%d lines", false,
                7.0f * em, "How many problems (sort, copy) or lines of text (text) each model continues.");
     ImGui::SameLine();
-    action_button(kActions[kNewSamples], s, ui);
+    action_button(ctx, kActions[kNewSamples]);
 }
 
 void draw_run_samples(const DepthRunView& r, const Fonts& fonts, float width, float height) {
@@ -575,8 +560,8 @@ float samples_height(const DepthLabState& s, const Fonts& fonts) {
            style.ItemSpacing.y;
 }
 
-void draw_samples(DepthLabState& s, DepthUi& ui, const Fonts& fonts, bool controls) {
-    if (controls) draw_sample_controls(s, ui);
+void draw_samples(LabContext& ctx, DepthLabState& s, DepthUi& ui, const Fonts& fonts, bool controls) {
+    if (controls) draw_sample_controls(ctx, s, ui);
     const DepthLabSnapshot* snap = ui.shown.get();
     if (snap == nullptr || snap->runs.empty()) return;
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
@@ -597,13 +582,13 @@ void draw_depth_lab(LabContext& ctx) {
     DepthLabState& s = ctx.session.depth;
     DepthUi& ui = ctx.uis.depth;
     const Fonts& fonts = ctx.fonts;
-    if (!ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) handle_shortcuts(s, ui);
     sync_worker(s, ui, ctx.info.scripted);
+    ctx.app.animate |= ui.playing && (!ui.shown || ui.shown->busy);   // a run draws at the frame rate
 
     const float em = ImGui::GetFontSize();
     const float controls_w = std::clamp(0.24f * ImGui::GetContentRegionAvail().x, 19.0f * em, 24.0f * em);
     ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
-    draw_run_section(s, ui, fonts);
+    draw_run_section(ctx, s, ui, fonts);
     draw_task_section(s, ui, fonts);
     draw_model_section(s, fonts);
     draw_training_section(s, fonts);
@@ -627,7 +612,7 @@ void draw_depth_lab(LabContext& ctx) {
     draw_claims(*ui.shown, f, fonts);
     ImGui::Spacing();
     draw_figures(ui, f, fonts, std::max(ImGui::GetContentRegionAvail().y - samples_height(s, fonts), 24.0f * em));
-    draw_samples(s, ui, fonts, true);
+    draw_samples(ctx, s, ui, fonts, true);
     ImGui::EndChild();
 }
 
@@ -653,7 +638,11 @@ namespace {
 constexpr const char* kDepthPlotFigures[] = {"depth_loss", "depth_layer_grads", "depth_layer_grads_over_steps",
                                              "depth_lr_sweep"};   // DepthFigures::plots, in order
 
-void update_depth_slide(LabContext& ctx) { sync_worker(ctx.session.depth, ctx.uis.depth, ctx.info.scripted); }
+void update_depth_slide(LabContext& ctx) {
+    DepthUi& ui = ctx.uis.depth;
+    sync_worker(ctx.session.depth, ui, ctx.info.scripted);
+    ctx.app.animate |= ui.playing && (!ui.shown || ui.shown->busy);   // a run draws at the frame rate, as in draw_depth_lab
+}
 
 void draw_depth_figure(LabContext& ctx, const std::string& id, ImVec2) {
     DepthUi& ui = ctx.uis.depth;
@@ -674,11 +663,10 @@ void draw_depth_figure(LabContext& ctx, const std::string& id, ImVec2) {
 }
 
 void draw_depth_control(LabContext& ctx, const std::string& id) {
-    DepthLabState& s = ctx.session.depth;
-    DepthUi& ui = ctx.uis.depth;
-    const DepthAction& a = kActions[id == "play" ? kPlay : kReset];
-    action_button(a, s, ui, id == "play" ? (ui.playing ? "Pause###play" : "Play###play") : nullptr);
-    if (key_pressed(a.key)) a.apply(s, ui);
+    const bool play = id == "play";   // else "reset"
+    const Action& a = kActions[play ? kPlay : kReset];
+    handle_action_keys(ctx, {&a});   // the lab host is not drawn on a slide: a named control's key acts here
+    action_button(ctx, a, play ? (ctx.uis.depth.playing ? "Pause###play" : "Play###play") : nullptr);
 }
 
 void set_depth_playing(LabContext& ctx, bool playing) {

@@ -57,8 +57,8 @@ struct DepthUi {
     bool text_path_editing = false, prompt_editing = false;
 };
 
-// Help ▸ Keyboard shortcuts (Lab::keys): the lab's keys, from the table its key handler reads.
-std::vector<KeyHelp> depth_lab_keys();
+// Lab::actions (labs.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
+Actions depth_lab_actions();
 
 // Draws the lab into the current window, reading and editing ctx.session.depth.
 // What a presenter slide of this lab may name (lab.hpp): figures depth_claims (the papers'

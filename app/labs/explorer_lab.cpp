@@ -1,7 +1,7 @@
 // The Explorer lab (see explorer_lab.hpp).
 //
 // [SECTION] Actions         — presets behind buttons and keys (E, L, R, I, Shift+R, D)
-// [SECTION] Helpers         — headings, entry grids, action buttons
+// [SECTION] Helpers         — headings, entry grids, rows of preset buttons
 // [SECTION] Inputs panel    — x, W, g and b, ε
 // [SECTION] δ row           — the re-scaling under test
 // [SECTION] Outputs panel   — a = W x, then LayerNorm | RMSNorm
@@ -29,43 +29,34 @@ namespace normlab::ui {
 
 namespace {
 
-void set_x(ExplorerState& s, ExplorerUi& ui, const Vec& x) {
-    explorer_set_x(s, x, ui.square_W);
-    ui.x_text_error.clear();
+void set_x(LabContext& ctx, const Vec& x) {
+    explorer_set_x(ctx.session.explorer, x, ctx.uis.explorer.square_W);
+    ctx.uis.explorer.x_text_error.clear();
 }
 
 }  // namespace
 
-const ExplorerAction kExplorerActions[kExplorerActionCount] = {
-    {ExplorerAction::Group::X, "2, 4, 6, 8", 'E', false, "x = [2, 4, 6, 8], the paper explainer's example",
+const Action kExplorerActions[kExplorerActionCount] = {
+    {"2, 4, 6, 8", {'E'}, "x = [2, 4, 6, 8], the paper explainer's example",
      "LayerNorm gives ≈ [−1.342, −0.447, 0.447, 1.342], RMSNorm ≈ [0.365, 0.730, 1.095, 1.461].",
-     [](ExplorerState& s, ExplorerUi& ui) { set_x(s, ui, explorer_example_x()); }},
-    {ExplorerAction::Group::X, "200, 300, 150, 250", 'L', false, "x = [200, 300, 150, 250], large, far from zero mean",
+     [](LabContext& ctx) { set_x(ctx, explorer_example_x()); }},
+    {"200, 300, 150, 250", {'L'}, "x = [200, 300, 150, 250], large, far from zero mean",
      "RMSNorm keeps the common offset, LayerNorm removes it.",
-     [](ExplorerState& s, ExplorerUi& ui) { set_x(s, ui, explorer_large_x()); }},
-    {ExplorerAction::Group::X, "Random", 'R', false, "random x",
-     "xᵢ ~ N(1, 2²), rounded to 0.01, from a seed that advances on every use.",
-     [](ExplorerState& s, ExplorerUi& ui) {
-         explorer_random_x(s);
-         ui.x_text_error.clear();
+     [](LabContext& ctx) { set_x(ctx, explorer_large_x()); }},
+    {"Random", {'R'}, "random x", "xᵢ ~ N(1, 2²), rounded to 0.01, from a seed that advances on every use.",
+     [](LabContext& ctx) {
+         explorer_random_x(ctx.session.explorer);
+         ctx.uis.explorer.x_text_error.clear();
      }},
-    {ExplorerAction::Group::W, "Identity", 'I', false, "W = identity",
-     "Ones on the diagonal: a = x when n = m.",
-     [](ExplorerState& s, ExplorerUi&) { explorer_identity_W(s); }},
-    {ExplorerAction::Group::W, "Random W", 'R', true, "random W",
-     "Wᵢⱼ ~ N(0, 1/m), rounded to 0.01, from a seed that advances on every use.",
-     [](ExplorerState& s, ExplorerUi&) { explorer_random_W(s); }},
-    {ExplorerAction::Group::Delta, "δ = 1", 'D', false, "δ = 1", "No re-scaling: the outputs the outlines show.",
-     [](ExplorerState& s, ExplorerUi&) { s.delta = 1.0; }},
+    {"Identity", {'I'}, "W = identity", "Ones on the diagonal: a = x when n = m.",
+     [](LabContext& ctx) { explorer_identity_W(ctx.session.explorer); }},
+    {"Random W", {'R', kShift}, "random W", "Wᵢⱼ ~ N(0, 1/m), rounded to 0.01, from a seed that advances on every use.",
+     [](LabContext& ctx) { explorer_random_W(ctx.session.explorer); }},
+    {"δ = 1", {'D'}, "δ = 1", "No re-scaling: the outputs the outlines show.",
+     [](LabContext& ctx) { ctx.session.explorer.delta = 1.0; }},
 };
 
-std::string key_name(const ExplorerAction& action) { return key_label(action.key, action.shift); }
-
-std::vector<KeyHelp> explorer_lab_keys() {
-    std::vector<KeyHelp> keys;
-    for (const ExplorerAction& a : kExplorerActions) keys.push_back({key_name(a), a.what});
-    return keys;
-}
+Actions explorer_lab_actions() { return all_actions(kExplorerActions); }
 
 namespace {
 
@@ -132,40 +123,19 @@ bool entry_grid(const char* id, const char* symbol, Vec& v, const char* help) {
     return changed;
 }
 
-// The buttons of one group on one row, each with its tooltip and key.
-void action_buttons(ExplorerAction::Group group, ExplorerState& s, ExplorerUi& ui) {
-    bool first = true;
-    for (const ExplorerAction& action : kExplorerActions) {
-        if (action.group != group) continue;
-        if (!first) ImGui::SameLine();
-        first = false;
-        if (ImGui::Button(action.label)) action.apply(s, ui);
-        const std::string help = std::string(action.what) + ". " + action.help + " (key " + key_name(action) + ")";
-        tooltip(help.c_str());
-    }
-}
-
-// Width of action_buttons(group).
-float action_buttons_width(ExplorerAction::Group group) {
-    const ImGuiStyle& style = ImGui::GetStyle();
-    float w = 0.0f;
-    for (const ExplorerAction& action : kExplorerActions) {
-        if (action.group == group) w += button_width(action.label) + style.ItemSpacing.x;
-    }
-    return w;
-}
-
-void handle_shortcuts(ExplorerState& s, ExplorerUi& ui) {
-    for (const ExplorerAction& action : kExplorerActions) {
-        if (letter_pressed(action.key, action.shift)) action.apply(s, ui);
+// The presets [first, last] on one row, each with its tooltip and key.
+void action_row(LabContext& ctx, int first, int last) {
+    for (int i = first; i <= last; ++i) {
+        if (i > first) ImGui::SameLine();
+        action_button(ctx, kExplorerActions[i]);
     }
 }
 
 // [SECTION] Inputs panel --------------------------------------------------------------------
 
-void draw_x_section(ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
+void draw_x_section(LabContext& ctx, ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
     heading(fonts, "Input x");
-    action_buttons(ExplorerAction::Group::X, s, ui);
+    action_row(ctx, kExampleX, kRandomX);
 
     bool changed = false;
     int m = static_cast<int>(s.x.size());
@@ -193,7 +163,7 @@ void draw_x_section(ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
     if (!ui.x_text_error.empty()) ImGui::TextColored(kErrorColor, "✗ %s", ui.x_text_error.c_str());
 }
 
-void draw_W_section(ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
+void draw_W_section(LabContext& ctx, ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
     heading(fonts, "Weights W");
     bool no_W = !s.use_W;
     if (ImGui::Checkbox("no W (a = x)", &no_W)) explorer_set_use_W(s, !no_W);
@@ -203,7 +173,7 @@ void draw_W_section(ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
         return;
     }
     ImGui::SameLine();
-    action_buttons(ExplorerAction::Group::W, s, ui);
+    action_row(ctx, kIdentityW, kRandomW);
 
     ImGui::BeginDisabled(ui.square_W);
     int n = static_cast<int>(s.W.rows());
@@ -277,7 +247,7 @@ void delta_slider(ExplorerState& s, const Fonts& fonts, float slider_w) {
     });
 }
 
-void draw_delta_row(ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
+void draw_delta_row(LabContext& ctx, ExplorerState& s, const Fonts& fonts) {
     const char* const scale_x = "scale x  (x' = δx)";
     const char* const scale_W = "scale W  (W' = δW)";
     // The slider takes what the label, radio buttons and button leave, within [6, 16] em.
@@ -286,7 +256,7 @@ void draw_delta_row(ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
     const float radio_w = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x;
     const float others = fonts.heading->CalcTextSizeA(fonts.heading->FontSize, FLT_MAX, 0.0f, "δ").x +
                          2.0f * radio_w + ImGui::CalcTextSize(scale_x).x + ImGui::CalcTextSize(scale_W).x +
-                         action_buttons_width(ExplorerAction::Group::Delta) + 3.0f * style.ItemSpacing.x;
+                         action_button_width(kExplorerActions[kDeltaOne]) + style.ItemSpacing.x + 3.0f * style.ItemSpacing.x;
     const float slider_w = std::clamp(ImGui::GetContentRegionAvail().x - others, 6.0f * em, 16.0f * em);
 
     delta_slider(s, fonts, slider_w);
@@ -297,7 +267,7 @@ void draw_delta_row(ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
     if (ImGui::RadioButton(scale_W, s.target == ScaleTarget::W)) s.target = ScaleTarget::W;
     tooltip("Weight-matrix re-scaling: W becomes δW, so a becomes δa (without W, the same as scaling x).");
     ImGui::SameLine();
-    action_buttons(ExplorerAction::Group::Delta, s, ui);
+    action_button(ctx, kExplorerActions[kDeltaOne]);
 }
 
 // [SECTION] Outputs panel -------------------------------------------------------------------
@@ -447,20 +417,18 @@ void draw_explorer_lab(LabContext& ctx) {
     ExplorerState& state = ctx.session.explorer;
     ExplorerUi& ui = ctx.uis.explorer;
     const Fonts& fonts = ctx.fonts;
-    // Keys act while no pop-up or menu is open (the menu bar keeps focus after a menu is used).
-    if (!ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) handle_shortcuts(state, ui);
 
     const float font = ImGui::GetFontSize();
     const float inputs_w = std::clamp(0.35f * ImGui::GetContentRegionAvail().x, 20.0f * font, 36.0f * font);
     ImGui::BeginChild("inputs", ImVec2(inputs_w, 0.0f), true);
-    draw_x_section(state, ui, fonts);
-    draw_W_section(state, ui, fonts);
+    draw_x_section(ctx, state, ui, fonts);
+    draw_W_section(ctx, state, ui, fonts);
     draw_gain_bias_section(state, fonts);
     draw_eps_section(state, fonts);
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginChild("outputs");
-    draw_delta_row(state, ui, fonts);
+    draw_delta_row(ctx, state, fonts);
     ImGui::TextDisabled("y = ā ⊙ g + b.  Bars: outputs at this δ; outlines: at δ = 1.  Hover a bar for its value.");
     std::optional<ExplorerResults> results;
     std::string error;

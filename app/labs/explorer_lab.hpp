@@ -2,6 +2,7 @@
 // outputs side by side, recomputed by core every frame (normlab::compute_explorer).
 #pragma once
 
+#include "action_table.hpp"
 #include "heatmap.hpp"
 #include "lab.hpp"
 #include "theme_fonts.hpp"
@@ -36,25 +37,13 @@ struct ExplorerUi {
     bool value_labels = true;      // print values on the bars when they fit
 };
 
-// A preset reached by a button and a key. One table (kExplorerActions) drives the buttons,
-// the keys and Help ▸ Keyboard shortcuts, so that they cannot disagree.
-struct ExplorerAction {
-    enum class Group { X, W, Delta } group;   // the button row it sits in
-    const char* label;                        // button text
-    char key;                                 // 'A'..'Z'
-    bool shift;                               // with Shift
-    const char* what;                         // what it does, for the shortcut list
-    const char* help;                         // one more sentence for the button's tooltip
-    void (*apply)(ExplorerState& state, ExplorerUi& ui);
-};
-inline constexpr int kExplorerActionCount = 6;
-extern const ExplorerAction kExplorerActions[kExplorerActionCount];
+// The Explorer's presets, reached by a button and a key (action_table.hpp); the worked example
+// shows the first three (the ones that set x) too.
+enum ExplorerActionIndex { kExampleX, kLargeX, kRandomX, kIdentityW, kRandomW, kDeltaOne, kExplorerActionCount };
+extern const Action kExplorerActions[kExplorerActionCount];
 
-// "E", "Shift+R": the key of an action as the user presses it.
-std::string key_name(const ExplorerAction& action);
-
-// Help ▸ Keyboard shortcuts (Lab::keys): the lab's keys, from the table its key handler reads.
-std::vector<KeyHelp> explorer_lab_keys();
+// Lab::actions (labs.hpp): every preset.
+Actions explorer_lab_actions();
 
 // Draws the lab into the current window, reading and editing ctx.session.explorer.
 // What a presenter slide of the Explorer may name (lab.hpp): figures explorer_outputs (LayerNorm

@@ -61,36 +61,25 @@ void switch_dimension(GeometryLabState& s, GeometryUi& ui) {
     reset_view(ui);
 }
 
-// The lab's keys: the handler, the tooltips and Help ▸ Keyboard shortcuts all read this table.
-struct GeometryKey {
-    char key;            // 'A'..'Z'
-    const char* what;    // for Help ▸ Keyboard shortcuts
-    void (*apply)(GeometryLabState& s, GeometryUi& ui);
-};
-
+// The lab's keys (no buttons): the handler, the tooltips and Help ▸ Keyboard shortcuts all read
+// this table.
 enum KeyIndex { kRandomise, kSwitchN, kResetView, kKeyCount };
 
-const GeometryKey kKeys[kKeyCount] = {
-    {'R', "randomise the batch of inputs", [](GeometryLabState& s, GeometryUi&) { geometry_randomize(s); }},
-    {'N', "switch n = 3 ⇄ n = 2", switch_dimension},
-    {'V', "reset the view (also: double-click it)", [](GeometryLabState&, GeometryUi& ui) { reset_view(ui); }},
+const Action kKeys[kKeyCount] = {
+    {nullptr, {'R'}, "randomise the batch of inputs", nullptr,
+     [](LabContext& ctx) { geometry_randomize(ctx.session.geometry); }},
+    {nullptr, {'N'}, "switch n = 3 ⇄ n = 2", nullptr,
+     [](LabContext& ctx) { switch_dimension(ctx.session.geometry, ctx.uis.geometry); }},
+    {nullptr, {'V'}, "reset the view (also: double-click it)", nullptr,
+     [](LabContext& ctx) { reset_view(ctx.uis.geometry); }},
 };
 
 // "R", the key of one of kKeys.
 std::string key_of(KeyIndex k) { return key_label(kKeys[k].key); }
 
-void handle_shortcuts(GeometryLabState& s, GeometryUi& ui) {
-    for (const GeometryKey& k : kKeys)
-        if (letter_pressed(k.key)) k.apply(s, ui);
-}
-
 }  // namespace
 
-std::vector<KeyHelp> geometry_lab_keys() {
-    std::vector<KeyHelp> keys;
-    for (const GeometryKey& k : kKeys) keys.push_back({key_label(k.key), k.what});
-    return keys;
-}
+Actions geometry_lab_actions() { return all_actions(kKeys); }
 
 namespace {
 
@@ -532,7 +521,7 @@ void draw_dimension_section(GeometryLabState& s, GeometryUi& ui, const Fonts& fo
 void draw_batch_section(GeometryLabState& s, GeometryUi& ui, const std::optional<GeometryResults>& r,
                         const Fonts& fonts) {
     heading(fonts.heading, "Inputs x");
-    if (ImGui::Button("Randomise")) kKeys[kRandomise].apply(s, ui);
+    if (ImGui::Button("Randomise")) geometry_randomize(s);
     tooltip(("A new batch: xᵢⱼ ~ N(0.4, 1.1²), rounded to 0.01, from a seed that advances on every use. (key " +
              key_of(kRandomise) + ")").c_str());
     ImGui::SameLine();
@@ -666,10 +655,6 @@ void draw_geometry_lab(LabContext& ctx) {
     GeometryLabState& state = ctx.session.geometry;
     GeometryUi& ui = ctx.uis.geometry;
     const Fonts& fonts = ctx.fonts;
-    // Keys act while no pop-up or menu is open (the menu bar keeps focus after a menu is used).
-    if (!ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) {
-        handle_shortcuts(state, ui);
-    }
 
     const float font = ImGui::GetFontSize();
     ui.selected = std::clamp(ui.selected, 0, std::max(0, static_cast<int>(state.points.rows()) - 1));

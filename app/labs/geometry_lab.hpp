@@ -37,8 +37,8 @@ struct GeometryUi {
     GeometryRenderer renderer;   // the view's GL objects
 };
 
-// Help ▸ Keyboard shortcuts (Lab::keys): the lab's keys, from the table its key handler reads.
-std::vector<KeyHelp> geometry_lab_keys();
+// Lab::actions (labs.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
+Actions geometry_lab_actions();
 
 // Draws the lab into the current window, reading and editing ctx.session.geometry.
 // What a presenter slide of this lab may name (lab.hpp): figure geometry_view (the 3D view;

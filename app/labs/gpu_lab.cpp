@@ -33,15 +33,12 @@ namespace {
 constexpr SweepBudget kFrameBudget{8.0, 2e9, false};
 constexpr SweepBudget kOverlayBudget{4.0, 5e8, false};
 
-// The lab's one key, Run sweep: read by draw_gpu_lab's handler, the button and Help ▸ Keyboard shortcuts.
-struct GpuKey {
-    char key;           // 'A'..'Z'
-    const char* what;   // for Help ▸ Keyboard shortcuts
-};
-constexpr GpuKey kRunSweepKey{'R', "run the sweep: time every kernel at every checked shape"};
+// The lab's one key, Run sweep (kRunSweep, defined once start_sweep is): its key, the button's
+// label and Help ▸ Keyboard shortcuts read it.
+extern const Action kRunSweep;
 
 // "Run sweep (R)"
-std::string run_sweep_label() { return "Run sweep (" + key_label(kRunSweepKey.key) + ")"; }
+std::string run_sweep_label() { return "Run sweep (" + key_label(kRunSweep.key) + ")"; }
 
 // [SECTION] The runner and the sweep --------------------------------------------------------
 
@@ -114,6 +111,10 @@ GpuRunner* lab_runner(LabContext& ctx, std::string* why = nullptr) {
     }
     return runner;
 }
+
+const Action kRunSweep{"Run sweep", {'R'}, "run the sweep: time every kernel at every checked shape", nullptr,
+                       [](LabContext& ctx) { start_sweep(*lab_runner(ctx), ctx.session.gpu, ctx.uis.gpu); },
+                       [](LabContext& ctx) { return lab_runner(ctx) != nullptr && !running(ctx.uis.gpu); }};
 
 // [SECTION] Figures -------------------------------------------------------------------------
 
@@ -402,7 +403,7 @@ void draw_results(LabContext& ctx, const BenchResults* r) {
 
 }  // namespace
 
-std::vector<KeyHelp> gpu_lab_keys() { return {{key_label(kRunSweepKey.key), kRunSweepKey.what}}; }
+Actions gpu_lab_actions() { return {&kRunSweep}; }
 
 void draw_gpu_lab(LabContext& ctx) {
     GpuLabState& s = ctx.session.gpu;
@@ -410,10 +411,10 @@ void draw_gpu_lab(LabContext& ctx) {
     std::string why;
     GpuRunner* runner = lab_runner(ctx, &why);
     if (runner != nullptr && !ui.started) start_sweep(*runner, s, ui);   // the first visit measures at once
-    if (runner != nullptr && !running(ui) && letter_pressed(kRunSweepKey.key) &&
-        !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel))
-        start_sweep(*runner, s, ui);
-    if (running(ui)) ui.sweep->advance(kFrameBudget);
+    if (running(ui)) {
+        ui.sweep->advance(kFrameBudget);
+        ctx.app.animate = true;
+    }
     const BenchResults* r = results_of(ui);
 
     const float em = ImGui::GetFontSize();
@@ -505,6 +506,7 @@ const NormKernelTimes* gpu_norm_times(LabContext& ctx, int rows, int cols, std::
     }
     if (!ui.overlay_times && ui.overlay) {
         ui.overlay->advance(kOverlayBudget);
+        ctx.app.animate = true;   // measured over the coming frames
         if (ui.overlay->done()) {
             ui.overlay_times = norm_times_from(ui.overlay->results(), rows, cols);
             if (!ui.overlay_times)

@@ -60,8 +60,8 @@ struct GpuUi {
     ContextWatch watch;                  // a lost GL context turns the GPU work off for good
 };
 
-// Help ▸ Keyboard shortcuts (Lab::keys): the lab's keys, from the table its key handler reads.
-std::vector<KeyHelp> gpu_lab_keys();
+// Lab::actions (labs.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
+Actions gpu_lab_actions();
 
 // Draws the lab into the current window; reads and edits ctx.session.gpu.
 void draw_gpu_lab(LabContext& ctx);

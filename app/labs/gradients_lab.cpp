@@ -30,49 +30,31 @@ using Index = Eigen::Index;
 
 // [SECTION] Actions -------------------------------------------------------------------------
 
-struct GradientsAction {
-    const char* label;   // button text
-    char key;            // 'A'..'Z'
-    const char* help;    // the button's tooltip, without the key
-    void (*apply)(GradientLabState& s);
-};
-
 enum ActionIndex { kToggleLoss, kNewSeed, kBendEps, kActionCount };
 
-const GradientsAction kActions[kActionCount] = {
-    {"Switch loss", 'L', "Switch between L = ½‖y − t‖² and L = Σ dy ⊙ y with a random upstream gradient dy.",
-     [](GradientLabState& s) {
+const Action kActions[kActionCount] = {
+    {"Switch loss", {'L'}, nullptr, "Switch between L = ½‖y − t‖² and L = Σ dy ⊙ y with a random upstream gradient dy.",
+     [](LabContext& ctx) {
+         GradientLabState& s = ctx.session.gradients;
          s.loss = s.loss == GradientLoss::SquaredError ? GradientLoss::RandomUpstream : GradientLoss::SquaredError;
      }},
-    {"New dy", 'S', "A new random upstream gradient dy ~ N(0, 1) from the next seed (the loss becomes Σ dy ⊙ y).",
-     [](GradientLabState& s) {
-         s.loss = GradientLoss::RandomUpstream;
-         ++s.seed;
+    {"New dy", {'S'}, nullptr, "A new random upstream gradient dy ~ N(0, 1) from the next seed (the loss becomes Σ dy ⊙ y).",
+     [](LabContext& ctx) {
+         ctx.session.gradients.loss = GradientLoss::RandomUpstream;
+         ++ctx.session.gradients.seed;
      }},
-    {"ε = 10⁻²: bend", 'B',
+    {"ε = 10⁻²: bend", {'B'}, nullptr,
      "ε = 10⁻² to see the ideal slopes break at small δ; press again for ε = 10⁻⁵. Once ε is comparable to "
      "(δσ₀)², the normalization no longer cancels δ.",
-     [](GradientLabState& s) { s.eps = s.eps == kGradientLabBendEps ? GradientLabState{}.eps : kGradientLabBendEps; }},
+     [](LabContext& ctx) {
+         double& eps = ctx.session.gradients.eps;
+         eps = eps == kGradientLabBendEps ? GradientLabState{}.eps : kGradientLabBendEps;
+     }},
 };
-
-void action_button(const GradientsAction& a, GradientLabState& s) {
-    if (ImGui::Button(a.label)) a.apply(s);
-    const std::string help = std::string(a.help) + " (key " + key_label(a.key) + ")";
-    tooltip(help.c_str());
-}
-
-void handle_shortcuts(GradientLabState& s) {
-    for (const GradientsAction& a : kActions)
-        if (letter_pressed(a.key)) a.apply(s);
-}
 
 }  // namespace
 
-std::vector<KeyHelp> gradients_lab_keys() {
-    std::vector<KeyHelp> keys;
-    for (const GradientsAction& a : kActions) keys.push_back({key_label(a.key), a.label});
-    return keys;
-}
+Actions gradients_lab_actions() { return all_actions(kActions); }
 
 namespace {
 
@@ -195,7 +177,7 @@ void draw_target_field(GradientLabState& s, GradientsUi& ui) {
     if (!ui.target_error.empty()) ImGui::TextColored(kErrorText, "✗ %s", ui.target_error.c_str());
 }
 
-void draw_loss_section(GradientLabState& s, GradientsUi& ui, const Fonts& fonts) {
+void draw_loss_section(LabContext& ctx, GradientLabState& s, GradientsUi& ui, const Fonts& fonts) {
     heading(fonts.heading, "Loss L");
     if (ImGui::RadioButton("½‖y − t‖²", s.loss == GradientLoss::SquaredError)) s.loss = GradientLoss::SquaredError;
     tooltip("Squared error against the target t: ∂L/∂y = y − t. (key L switches)");
@@ -206,22 +188,22 @@ void draw_loss_section(GradientLabState& s, GradientsUi& ui, const Fonts& fonts)
     if (s.loss == GradientLoss::SquaredError) {
         draw_target_field(s, ui);
     } else {
-        action_button(kActions[kNewSeed], s);
+        action_button(ctx, kActions[kNewSeed]);
         ImGui::SameLine();
         ImGui::AlignTextToFramePadding();
         ImGui::TextDisabled("seed %llu", static_cast<unsigned long long>(s.seed));
     }
 }
 
-void draw_eps_section(GradientLabState& s, const Fonts& fonts) {
+void draw_eps_section(LabContext& ctx, GradientLabState& s, const Fonts& fonts) {
     heading(fonts.heading, "ε (keeps the division finite)");
-    const float button_w = button_width(kActions[kBendEps].label);
+    const float button_w = action_button_width(kActions[kBendEps]);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - button_w - ImGui::CalcTextSize("ε").x -
                             2.0f * ImGui::GetStyle().ItemSpacing.x - ImGui::GetStyle().ItemInnerSpacing.x);
     eps_slider(s.eps, "ε of all three norms, from 10⁻¹² to 1 on a log scale. The slopes are ideal while ε ≪ (δσ₀)²; at small "
                       "δ with a larger ε the curves bend, because the denominator √((δσ₀)² + ε) stops shrinking with δ.");
     ImGui::SameLine();
-    action_button(kActions[kBendEps], s);
+    action_button(ctx, kActions[kBendEps]);
     if (ImGui::RadioButton("inside √:  √(σ₀² + ε)", s.eps_mode == EpsMode::InsideSqrt)) s.eps_mode = EpsMode::InsideSqrt;
     tooltip("Divide by √(σ₀² + ε): PyTorch, Hugging Face and the paper's TensorFlow code (the default).");
     ImGui::SameLine();
@@ -521,16 +503,14 @@ void draw_gradients_lab(LabContext& ctx) {
     GradientLabState& s = ctx.session.gradients;
     GradientsUi& ui = ctx.uis.gradients;
     const Fonts& fonts = ctx.fonts;
-    // Keys act while no pop-up or menu is open (the menu bar keeps focus after a menu is used).
-    if (!ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) handle_shortcuts(s);
     const GradientLabResults* r = current_results(ctx.session, ui);
 
     const float em = ImGui::GetFontSize();
     const float controls_w = std::clamp(0.27f * ImGui::GetContentRegionAvail().x, 20.0f * em, 26.0f * em);
     ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
     draw_layer_section(ctx);
-    draw_loss_section(s, ui, fonts);
-    draw_eps_section(s, fonts);
+    draw_loss_section(ctx, s, ui, fonts);
+    draw_eps_section(ctx, s, fonts);
     draw_curves_section(s, s.target.size(), fonts);
     draw_check_section(s, r, fonts);
     ImGui::EndChild();

@@ -51,8 +51,8 @@ struct GradientsUi {
     std::string error;                             // why the last computation failed
 };
 
-// Help ▸ Keyboard shortcuts (Lab::keys): the lab's keys, from the table its key handler reads.
-std::vector<KeyHelp> gradients_lab_keys();
+// Lab::actions (labs.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
+Actions gradients_lab_actions();
 
 // Draws the lab into the current window, reading the Explorer's layer (ctx.session.explorer)
 // and reading and editing ctx.session.gradients.

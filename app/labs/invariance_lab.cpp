@@ -33,50 +33,27 @@ using Index = Eigen::Index;
 
 // [SECTION] Actions -------------------------------------------------------------------------
 
-struct InvarianceAction {
-    const char* label;   // button text
-    char key;            // 'A'..'Z'
-    bool shift;          // with Shift
-    const char* help;    // the button's tooltip, without the key
-    void (*apply)(InvarianceLabState& s);
-};
-
 enum ActionIndex { kNewBatch, kDeltaOne, kDeltaTen, kEpsLarge, kEpsDefault, kActionCount };
 
-const InvarianceAction kActions[kActionCount] = {
-    {"New batch", 'R', false, "A new random batch of the same shape: x, W, γ ~ N(0, 1) from the next seed.",
-     [](InvarianceLabState& s) {
+const Action kActions[kActionCount] = {
+    {"New batch", {'R'}, nullptr, "A new random batch of the same shape: x, W, γ ~ N(0, 1) from the next seed.",
+     [](LabContext& ctx) {
+         InvarianceLabState& s = ctx.session.invariance;
          invariance_lab_new_batch(s, s.seed + 1, s.data.x.rows(), s.data.x.cols(), s.data.W.rows());
      }},
-    {"δ = 1", 'D', false, "δ = 1: the re-scalings change nothing, so every norm looks invariant to them.",
-     [](InvarianceLabState& s) { s.delta = 1.0; }},
-    {"δ = 10", 'T', false, "δ = 10, the default: the measured table matches the paper's.",
-     [](InvarianceLabState& s) { s.delta = 10.0; }},
-    {"ε = 10⁻³", 'E', false, "Raise ε to 10⁻³: at small δ, ε dominates σ² and the re-scaling curves bend upward.",
-     [](InvarianceLabState& s) { s.spec.eps = 1e-3; }},
-    {"ε = 10⁻⁵", 'E', true, "ε back to 10⁻⁵ (PyTorch's default).", [](InvarianceLabState& s) { s.spec.eps = 1e-5; }},
+    {"δ = 1", {'D'}, nullptr, "δ = 1: the re-scalings change nothing, so every norm looks invariant to them.",
+     [](LabContext& ctx) { ctx.session.invariance.delta = 1.0; }},
+    {"δ = 10", {'T'}, nullptr, "δ = 10, the default: the measured table matches the paper's.",
+     [](LabContext& ctx) { ctx.session.invariance.delta = 10.0; }},
+    {"ε = 10⁻³", {'E'}, nullptr, "Raise ε to 10⁻³: at small δ, ε dominates σ² and the re-scaling curves bend upward.",
+     [](LabContext& ctx) { ctx.session.invariance.spec.eps = 1e-3; }},
+    {"ε = 10⁻⁵", {'E', kShift}, nullptr, "ε back to 10⁻⁵ (PyTorch's default).",
+     [](LabContext& ctx) { ctx.session.invariance.spec.eps = 1e-5; }},
 };
-
-std::string key_name(const InvarianceAction& a) { return key_label(a.key, a.shift); }
-
-void action_button(const InvarianceAction& a, InvarianceLabState& s) {
-    if (ImGui::Button(a.label)) a.apply(s);
-    const std::string help = std::string(a.help) + " (key " + key_name(a) + ")";
-    tooltip(help.c_str());
-}
-
-void handle_shortcuts(InvarianceLabState& s) {
-    for (const InvarianceAction& a : kActions)
-        if (letter_pressed(a.key, a.shift)) a.apply(s);
-}
 
 }  // namespace
 
-std::vector<KeyHelp> invariance_lab_keys() {
-    std::vector<KeyHelp> keys;
-    for (const InvarianceAction& a : kActions) keys.push_back({key_name(a), a.label});
-    return keys;
-}
+Actions invariance_lab_actions() { return all_actions(kActions); }
 
 namespace {
 
@@ -101,9 +78,9 @@ float slider_width(float right) {
 }
 
 
-void draw_batch_section(InvarianceLabState& s, InvarianceUi& ui, const Fonts& fonts, float maps_h) {
+void draw_batch_section(LabContext& ctx, InvarianceLabState& s, InvarianceUi& ui, const Fonts& fonts, float maps_h) {
     heading(fonts.heading, "Batch of cases");
-    action_button(kActions[kNewBatch], s);
+    action_button(ctx, kActions[kNewBatch]);
     ImGui::SameLine();
     ImGui::AlignTextToFramePadding();
     ImGui::TextDisabled("seed %llu", static_cast<unsigned long long>(s.seed));
@@ -145,7 +122,7 @@ void draw_batch_section(InvarianceLabState& s, InvarianceUi& ui, const Fonts& fo
                    "The weights W (n×m): aᵢ = Σⱼ Wᵢⱼ xⱼ (paper eq. 1). Click a cell, drag up/down to change it.");
 }
 
-void draw_transform_section(InvarianceLabState& s, const Fonts& fonts) {
+void draw_transform_section(LabContext& ctx, InvarianceLabState& s, const Fonts& fonts) {
     heading(fonts.heading, "Transform size: δ and γ");
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float buttons = button_width(kActions[kDeltaOne].label) + button_width(kActions[kDeltaTen].label) +
@@ -155,9 +132,9 @@ void draw_transform_section(InvarianceLabState& s, const Fonts& fonts) {
                "δ, the factor of the re-scalings, from 10⁻³ to 10³ on a log scale: W′ = δW, x′ = δx, x′₀ = δx₀, "
                "and w′ᵢ = δᵢwᵢ with δᵢ = δ^(i/n) (a different factor per row).");
     ImGui::SameLine();
-    action_button(kActions[kDeltaOne], s);
+    action_button(ctx, kActions[kDeltaOne]);
     ImGui::SameLine();
-    action_button(kActions[kDeltaTen], s);
+    action_button(ctx, kActions[kDeltaTen]);
 
     ImGui::SetNextItemWidth(slider_width(ImGui::CalcTextSize("γ scale").x + spacing));
     checked_number("γ scale", s.shift, kInvarianceShiftRule, [](double* v) {
@@ -169,7 +146,7 @@ void draw_transform_section(InvarianceLabState& s, const Fonts& fonts) {
     });
 }
 
-void draw_norm_section(InvarianceLabState& s, const Fonts& fonts) {
+void draw_norm_section(LabContext& ctx, InvarianceLabState& s, const Fonts& fonts) {
     heading(fonts.heading, "ε, pRMSNorm's p, tolerance");
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float buttons = button_width(kActions[kEpsLarge].label) + button_width(kActions[kEpsDefault].label) +
@@ -178,9 +155,9 @@ void draw_norm_section(InvarianceLabState& s, const Fonts& fonts) {
                "ε, from 10⁻¹² to 10⁻¹ on a log scale, in every norm's denominator √(σ² + ε): negligible while "
                "σ² ≫ ε; raise it to 10⁻³ and the re-scaling curves bend up at small δ.");
     ImGui::SameLine();
-    action_button(kActions[kEpsLarge], s);
+    action_button(ctx, kActions[kEpsLarge]);
     ImGui::SameLine();
-    action_button(kActions[kEpsDefault], s);
+    action_button(ctx, kActions[kEpsDefault]);
 
     if (ImGui::RadioButton("inside √:  √(σ² + ε)", s.spec.eps_mode == EpsMode::InsideSqrt))
         s.spec.eps_mode = EpsMode::InsideSqrt;
@@ -665,7 +642,6 @@ void draw_invariance_lab(LabContext& ctx) {
     InvarianceLabState& s = ctx.session.invariance;
     InvarianceUi& ui = ctx.uis.invariance;
     const Fonts& fonts = ctx.fonts;
-    if (!ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) handle_shortcuts(s);
 
     const float em = ImGui::GetFontSize();
     const ImGuiStyle& style = ImGui::GetStyle();
@@ -673,9 +649,9 @@ void draw_invariance_lab(LabContext& ctx) {
     ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
     // The heat maps take what the other sections leave (about 14 lines of them).
     const float maps_h = ImGui::GetContentRegionAvail().y - 14.0f * ImGui::GetFrameHeightWithSpacing();
-    draw_batch_section(s, ui, fonts, maps_h);
-    draw_transform_section(s, fonts);
-    draw_norm_section(s, fonts);
+    draw_batch_section(ctx, s, ui, fonts, maps_h);
+    draw_transform_section(ctx, s, fonts);
+    draw_norm_section(ctx, s, fonts);
     ImGui::EndChild();
     ImGui::SameLine();
     ImGui::BeginChild("results");

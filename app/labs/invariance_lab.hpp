@@ -40,8 +40,8 @@ struct InvarianceUi {
 // hidden in its legend left out and its zoom applied.
 std::vector<Plot> invariance_lab_plots(LabContext& ctx);
 
-// Help ▸ Keyboard shortcuts (Lab::keys): the lab's keys, from the table its key handler reads.
-std::vector<KeyHelp> invariance_lab_keys();
+// Lab::actions (labs.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
+Actions invariance_lab_actions();
 
 // Draws the lab into the current window, reading and editing ctx.session.invariance (and, for
 // the "apply to the Explorer" buttons, ctx.session.explorer).

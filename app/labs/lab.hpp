@@ -1,6 +1,7 @@
 // What every lab is given to draw with, and what it tells the Help menu about itself.
 #pragma once
 
+#include "action_table.hpp"
 #include "app_state.hpp"
 #include "theme_fonts.hpp"
 
@@ -22,13 +23,6 @@ struct LabInfo {
     const char* title;         // the lab's full title
     const char* equations;     // one per line
     const char* computed_by;   // core functions and their files
-};
-
-// Help ▸ Keyboard shortcuts: one of a lab's keys ("E", "Shift+R", "Space") and what it does.
-// Each lab builds its list from the same table its key handler reads (Lab::keys, labs.hpp).
-struct KeyHelp {
-    std::string keys;
-    std::string action;
 };
 
 // A lab's draw function reads and edits the session (the numbers) and its own display state;

@@ -4,15 +4,15 @@
 namespace normlab::ui {
 
 const Lab kLabs[] = {
-    // id           tab               Help ▸ This lab    draw                 figures                keys                 slides
-    {"explorer",   "Explorer",       &kExplorerInfo,    draw_explorer_lab,   nullptr,               explorer_lab_keys,   &kExplorerSlide},
-    {"invariance", "Invariance",     &kInvarianceInfo,  draw_invariance_lab, invariance_lab_plots,  invariance_lab_keys, &kInvarianceSlide},
-    {"worked",     "Worked example", &kWorkedInfo,      draw_worked_lab,     nullptr,               worked_lab_keys,     &kWorkedSlide},
-    {"gradients",  "Gradients",      &kGradientsInfo,   draw_gradients_lab,  gradients_lab_plots,   gradients_lab_keys,  &kGradientsSlide},
-    {"geometry",   "Geometry",       &kGeometryInfo,    draw_geometry_lab,   nullptr,               geometry_lab_keys,   &kGeometrySlide},
-    {"training",   "Training",       &kTrainingInfo,    draw_training_lab,   training_lab_plots,    training_lab_keys,   &kTrainingSlide},
-    {"gpu",        "GPU",            &kGpuInfo,         draw_gpu_lab,        gpu_lab_plots,         gpu_lab_keys},
-    {"depth",      "Depth",          &kDepthInfo,       draw_depth_lab,      depth_lab_plots,       depth_lab_keys,      &kDepthSlide},
+    // id           tab               Help ▸ This lab    draw                 figures                actions                 slides
+    {"explorer",   "Explorer",       &kExplorerInfo,    draw_explorer_lab,   nullptr,               explorer_lab_actions,   &kExplorerSlide},
+    {"invariance", "Invariance",     &kInvarianceInfo,  draw_invariance_lab, invariance_lab_plots,  invariance_lab_actions, &kInvarianceSlide},
+    {"worked",     "Worked example", &kWorkedInfo,      draw_worked_lab,     nullptr,               worked_lab_actions,     &kWorkedSlide},
+    {"gradients",  "Gradients",      &kGradientsInfo,   draw_gradients_lab,  gradients_lab_plots,   gradients_lab_actions,  &kGradientsSlide},
+    {"geometry",   "Geometry",       &kGeometryInfo,    draw_geometry_lab,   nullptr,               geometry_lab_actions,   &kGeometrySlide},
+    {"training",   "Training",       &kTrainingInfo,    draw_training_lab,   training_lab_plots,    training_lab_actions,   &kTrainingSlide},
+    {"gpu",        "GPU",            &kGpuInfo,         draw_gpu_lab,        gpu_lab_plots,         gpu_lab_actions},
+    {"depth",      "Depth",          &kDepthInfo,       draw_depth_lab,      depth_lab_plots,       depth_lab_actions,      &kDepthSlide},
 };
 const int kLabCount = static_cast<int>(sizeof kLabs / sizeof kLabs[0]);
 
@@ -42,6 +42,7 @@ void draw_labs(LabContext& ctx, ImVec2 pos, ImVec2 size) {
                 if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kLabs[i].info->title);
                 ctx.app.lab = i;
                 ImGui::BeginChild(kLabs[i].id);
+                if (kLabs[i].actions != nullptr) handle_action_keys(ctx, kLabs[i].actions());
                 kLabs[i].draw(ctx);
                 ImGui::EndChild();
                 ImGui::EndTabItem();

@@ -41,9 +41,9 @@ struct Lab {
     // for File ▸ Export all figures and `normlab --export-plot NAME`; null: none. Optional and
     // last, so that a row without it still compiles.
     std::vector<Plot> (*plots)(LabContext& ctx) = nullptr;
-    // The lab's own keys, for Help ▸ Keyboard shortcuts, built from the table its key handler
-    // reads; null: none. Optional too.
-    std::vector<KeyHelp> (*keys)() = nullptr;
+    // The lab's action table (action_table.hpp): its keys act while it is on screen, and
+    // Help ▸ Keyboard shortcuts lists them; null: none. Optional too.
+    Actions (*actions)() = nullptr;
     // What a presenter slide of this lab may show (lab.hpp); null: the lab drawn as it is.
     const SlideParts* slide = nullptr;
 };

@@ -63,17 +63,12 @@ constexpr palette::Rgb kWhite{255, 255, 255};
 
 // [SECTION] Actions -------------------------------------------------------------------------
 
-struct TrainingAction {
-    const char* label;   // button text (or the start of it)
-    char key;            // 'A'..'Z', or ' ' for the space bar
-    const char* help;    // the tooltip, without the key
-    void (*apply)(TrainingLabState& s, TrainingUi& ui);
-};
-
 // The pace Play gives the worker: the slider's value, and at its top no pace at all (0).
 double worker_pace(const TrainingLabState& s) { return s.steps_per_second >= kTrainingMaxSpeed ? 0.0 : s.steps_per_second; }
 
-void play_or_pause(TrainingLabState& s, TrainingUi& ui) {
+void play_or_pause(LabContext& ctx) {
+    const TrainingLabState& s = ctx.session.training;
+    TrainingUi& ui = ctx.uis.training;
     if (ui.playing) {
         ui.playing = false;
         if (ui.worker) ui.worker->pause();
@@ -90,36 +85,41 @@ void play_or_pause(TrainingLabState& s, TrainingUi& ui) {
 
 enum ActionIndex { kPlay, kStep, kReset, kNewSeed, kStress, kAxis, kGradVariant, kActionCount };
 
-const TrainingAction kActions[kActionCount] = {
-    {"Play / pause", ' ', "Train every variant, one step each in turn, at the pace set below; press again to pause.",
+const Action kActions[kActionCount] = {
+    {"Play / pause", {' '}, nullptr, "Train every variant, one step each in turn, at the pace set below; press again to pause.",
      play_or_pause},
-    {"Step", 'S', "Pause, then train every variant one more mini-batch step.",
-     [](TrainingLabState&, TrainingUi& ui) {
+    {"Step", {'S'}, nullptr, "Pause, then train every variant one more mini-batch step.",
+     [](LabContext& ctx) {
+         TrainingUi& ui = ctx.uis.training;
          ui.playing = false;
          if (ui.worker) ui.worker->advance(1);
      }},
-    {"Reset", 'R',
+    {"Reset", {'R'}, nullptr,
      "Back to step 0, paused: the same data and initial weights, so the same run again (the seed decides both).",
-     [](TrainingLabState&, TrainingUi& ui) {
+     [](LabContext& ctx) {
+         TrainingUi& ui = ctx.uis.training;
          ui.playing = false;
          ui.restart = true;
      }},
-    {"New seed", 'N', "The next seed: new data points, split, initial weights and batch order; back to step 0.",
-     [](TrainingLabState& s, TrainingUi&) { s.train.seed += 1; }},
-    {"Learning-rate stress test on / off", 'L',
+    {"New seed", {'N'}, nullptr, "The next seed: new data points, split, initial weights and batch order; back to step 0.",
+     [](LabContext& ctx) { ctx.session.training.train.seed += 1; }},
+    {"Learning-rate stress test on / off", {'L'}, nullptr,
      "The learning-rate stress test: the same variants again with the learning rate times the factor beside this "
      "button, from step 0. Which ones diverge (loss NaN, ∞ or > 100 · ln K), which stall at chance? Press again to end it.",
-     [](TrainingLabState& s, TrainingUi&) { s.stress = !s.stress; }},
-    {"Against step / time", 'T',
+     [](LabContext& ctx) { ctx.session.training.stress = !ctx.session.training.stress; }},
+    {"Against step / time", {'T'}, nullptr,
      "Draw loss and accuracy against the optimizer step, or against the compute time the steps took (the RMSNorm "
      "paper's Figure 1: the same quality in less time).",
-     [](TrainingLabState& s, TrainingUi& ui) {
+     [](LabContext& ctx) {
+         TrainingLabState& s = ctx.session.training;
+         TrainingUi& ui = ctx.uis.training;
          s.axis = s.axis == TrainingAxis::Step ? TrainingAxis::Time : TrainingAxis::Step;
          ui.loss_view.range = {};   // a zoom on one x axis means nothing on the other
          ui.accuracy_view.range = {};
      }},
-    {"Next gradient variant", 'G', "Show the per-layer gradient norms of the next variant in the run.",
-     [](TrainingLabState& s, TrainingUi&) {
+    {"Next gradient variant", {'G'}, nullptr, "Show the per-layer gradient norms of the next variant in the run.",
+     [](LabContext& ctx) {
+         TrainingLabState& s = ctx.session.training;
          for (int i = 1; i <= kTrainingNormCount; ++i) {
              const int k = (s.grad_variant + i) % kTrainingNormCount;
              if (s.variants[static_cast<std::size_t>(k)]) {
@@ -130,26 +130,9 @@ const TrainingAction kActions[kActionCount] = {
      }},
 };
 
-std::string with_key(const TrainingAction& a) { return std::string(a.help) + " (key " + key_label(a.key) + ")"; }
-
-// The action's button (labelled `label` when the label changes with the state) and its tooltip.
-void action_button(const TrainingAction& a, TrainingLabState& s, TrainingUi& ui, const char* label = nullptr) {
-    if (ImGui::Button(label != nullptr ? label : a.label)) a.apply(s, ui);
-    tooltip(with_key(a).c_str());
-}
-
-void handle_shortcuts(TrainingLabState& s, TrainingUi& ui) {
-    for (const TrainingAction& a : kActions)
-        if (key_pressed(a.key)) a.apply(s, ui);
-}
-
 }  // namespace
 
-std::vector<KeyHelp> training_lab_keys() {
-    std::vector<KeyHelp> keys;
-    for (const TrainingAction& a : kActions) keys.push_back({key_label(a.key), a.label});
-    return keys;
-}
+Actions training_lab_actions() { return all_actions(kActions); }
 
 namespace {
 
@@ -241,19 +224,19 @@ void take_latest(TrainingUi& ui) {
 // Two items side by side: the width of each.
 float half_width() { return std::floor(0.5f * (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x)); }
 
-void draw_run_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
+void draw_run_section(LabContext& ctx, TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
     heading(fonts.heading, "Run");
     const bool cannot = !ui.problem.empty() || (ui.shown && !ui.shown->error.empty());
     const bool at_end = ui.shown && ui.shown->done() && !ui.playing;
     ImGui::BeginDisabled(cannot);
-    action_button(kActions[kPlay], s, ui, ui.playing ? "Pause" : at_end ? "Play again" : "Play");
+    action_button(ctx, kActions[kPlay], ui.playing ? "Pause" : at_end ? "Play again" : "Play");
     ImGui::SameLine();
-    action_button(kActions[kStep], s, ui);
+    action_button(ctx, kActions[kStep]);
     ImGui::EndDisabled();
     ImGui::SameLine();
-    action_button(kActions[kReset], s, ui);
+    action_button(ctx, kActions[kReset]);
     ImGui::SameLine();
-    action_button(kActions[kNewSeed], s, ui);
+    action_button(ctx, kActions[kNewSeed]);
 
     const int step = ui.shown ? ui.shown->step : 0;
     const int total = s.train.steps;
@@ -281,7 +264,7 @@ void draw_run_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
     if (on) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 1.0f, 1.0f, 1.0f));
     char label[64];
     std::snprintf(label, sizeof label, "%s lr × %.3g###stress", on ? "End stress:" : "Stress:", s.stress_factor);
-    action_button(kActions[kStress], s, ui, label);
+    action_button(ctx, kActions[kStress], label);
     if (on) ImGui::PopStyleColor(2);
     ImGui::SameLine();
     log_slider("##stress_factor", "stress factor", s.stress_factor, kStressFactorRule, "× %.3g",
@@ -710,17 +693,17 @@ std::vector<NormStepCost> gpu_step_costs(const NormKernelTimes* t, int layers) {
 }
 
 // What the figures show: the x axis of loss and accuracy, whose gradients, the test points.
-void draw_figure_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
+void draw_figure_section(LabContext& ctx, TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
     heading(fonts.heading, "Figures");
-    const std::string axis_help = with_key(kActions[kAxis]);
+    const std::string axis_help = action_tooltip(kActions[kAxis]);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("x:");
     ImGui::SameLine();
-    if (ImGui::RadioButton("step", s.axis == TrainingAxis::Step) && s.axis != TrainingAxis::Step) kActions[kAxis].apply(s, ui);
+    if (ImGui::RadioButton("step", s.axis == TrainingAxis::Step) && s.axis != TrainingAxis::Step) kActions[kAxis].apply(ctx);
     tooltip(axis_help.c_str());
     ImGui::SameLine();
     if (ImGui::RadioButton("compute time", s.axis == TrainingAxis::Time) && s.axis != TrainingAxis::Time)
-        kActions[kAxis].apply(s, ui);
+        kActions[kAxis].apply(ctx);
     tooltip(axis_help.c_str());
     const int k = std::clamp(s.grad_variant, 0, kTrainingNormCount - 1);
     ImGui::AlignTextToFramePadding();
@@ -734,7 +717,7 @@ void draw_figure_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts
         }
         ImGui::EndCombo();
     }
-    tooltip(with_key(kActions[kGradVariant]).c_str());
+    tooltip(action_tooltip(kActions[kGradVariant]).c_str());
     ImGui::SameLine();
     ImGui::BeginDisabled(!ui.shown || !ui.shown->data || ui.shown->data->features() != 2);
     ImGui::Checkbox("test points", &ui.show_test_points);
@@ -778,19 +761,19 @@ void draw_training_lab(LabContext& ctx) {
     TrainingLabState& s = ctx.session.training;
     TrainingUi& ui = ctx.uis.training;
     const Fonts& fonts = ctx.fonts;
-    if (!ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) handle_shortcuts(s, ui);
     sync_run(s, ui, ctx.info.scripted);
     take_latest(ui);
+    ctx.app.animate |= ui.playing;   // a run draws at the frame rate (frame_pacer.hpp)
 
     const float em = ImGui::GetFontSize();
     const float controls_w = std::clamp(0.26f * ImGui::GetContentRegionAvail().x, 19.0f * em, 24.0f * em);
     ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
-    draw_run_section(s, ui, fonts);
+    draw_run_section(ctx, s, ui, fonts);
     draw_data_section(s, ui, fonts);
     draw_model_section(s, fonts);
     draw_optimizer_section(s, fonts);
     draw_variants_section(s, fonts);
-    draw_figure_section(s, ui, fonts);
+    draw_figure_section(ctx, s, ui, fonts);
     ImGui::EndChild();
     ImGui::SameLine();
 
@@ -836,6 +819,7 @@ namespace {
 void update_training_slide(LabContext& ctx) {
     sync_run(ctx.session.training, ctx.uis.training, ctx.info.scripted);
     take_latest(ctx.uis.training);
+    ctx.app.animate |= ctx.uis.training.playing;   // a run draws at the frame rate, as in draw_training_lab
 }
 
 void draw_training_figure(LabContext& ctx, const std::string& id, ImVec2 size) {
@@ -865,15 +849,10 @@ void draw_training_figure(LabContext& ctx, const std::string& id, ImVec2 size) {
 }
 
 void draw_training_control(LabContext& ctx, const std::string& id) {
-    TrainingLabState& s = ctx.session.training;
-    TrainingUi& ui = ctx.uis.training;
-    if (id == "play") {
-        action_button(kActions[kPlay], s, ui, ui.playing ? "Pause###play" : "Play###play");
-        if (key_pressed(kActions[kPlay].key)) kActions[kPlay].apply(s, ui);
-    } else {   // "reset"
-        action_button(kActions[kReset], s, ui);
-        if (key_pressed(kActions[kReset].key)) kActions[kReset].apply(s, ui);
-    }
+    const bool play = id == "play";   // else "reset"
+    const Action& a = kActions[play ? kPlay : kReset];
+    handle_action_keys(ctx, {&a});   // the lab host is not drawn on a slide: a named control's key acts here
+    action_button(ctx, a, play ? (ctx.uis.training.playing ? "Pause###play" : "Play###play") : nullptr);
 }
 
 void set_training_playing(LabContext& ctx, bool playing) {

@@ -72,8 +72,8 @@ struct TrainingUi {
     std::vector<NormStepCost> gpu_costs;   // the GPU kernels' cost per step, on the step-time figure
 };
 
-// Help ▸ Keyboard shortcuts (Lab::keys): the lab's keys, from the table its key handler reads.
-std::vector<KeyHelp> training_lab_keys();
+// Lab::actions (labs.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
+Actions training_lab_actions();
 
 // Draws the lab into the current window, reading and editing ctx.session.training.
 // What a presenter slide of this lab may name (lab.hpp): figures training_maps (each variant's

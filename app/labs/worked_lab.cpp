@@ -33,12 +33,6 @@ using Index = Eigen::Index;
 
 // [SECTION] Actions -------------------------------------------------------------------------
 
-// The Explorer's presets that set x ([2, 4, 6, 8], [200, 300, 150, 250], random) work here with
-// the same buttons and keys.
-bool sets_x(const ExplorerAction& a) { return a.group == ExplorerAction::Group::X; }
-
-constexpr char kPresetKeys[kWorkedPresetCount] = {'M', 'S', 'C'};   // one per kWorkedPresets entry
-
 void apply_worked_preset(LabContext& ctx, int i) {
     const WorkedPreset& preset = kWorkedPresets[i];
     explorer_set_x(ctx.session.explorer, preset_x(preset), ctx.uis.explorer.square_W);
@@ -46,21 +40,26 @@ void apply_worked_preset(LabContext& ctx, int i) {
     apply_preset(ctx.session.worked, preset);
 }
 
-void handle_shortcuts(LabContext& ctx) {
-    for (const ExplorerAction& a : kExplorerActions)
-        if (sets_x(a) && letter_pressed(a.key, a.shift)) a.apply(ctx.session.explorer, ctx.uis.explorer);
-    for (int i = 0; i < kWorkedPresetCount; ++i)
-        if (letter_pressed(kPresetKeys[i])) apply_worked_preset(ctx, i);
+// The claim presets (core's kWorkedPresets, keys M, S, C), built at first use: core's table is
+// another translation unit's.
+const Action* preset_actions() {
+    static const Action actions[kWorkedPresetCount] = {
+        {kWorkedPresets[0].label, {'M'}, nullptr, nullptr, [](LabContext& ctx) { apply_worked_preset(ctx, 0); }},
+        {kWorkedPresets[1].label, {'S'}, nullptr, nullptr, [](LabContext& ctx) { apply_worked_preset(ctx, 1); }},
+        {kWorkedPresets[2].label, {'C'}, nullptr, nullptr, [](LabContext& ctx) { apply_worked_preset(ctx, 2); }},
+    };
+    static_assert(kWorkedPresetCount == 3);
+    return actions;
 }
 
 }  // namespace
 
-std::vector<KeyHelp> worked_lab_keys() {
-    std::vector<KeyHelp> keys;
-    for (const ExplorerAction& a : kExplorerActions)
-        if (sets_x(a)) keys.push_back({key_name(a), a.what});
-    for (int i = 0; i < kWorkedPresetCount; ++i) keys.push_back({key_label(kPresetKeys[i]), kWorkedPresets[i].label});
-    return keys;
+// The Explorer's presets that set x ([2, 4, 6, 8], [200, 300, 150, 250], random) work here with
+// the same buttons and keys, then the claim presets.
+Actions worked_lab_actions() {
+    Actions out = {&kExplorerActions[kExampleX], &kExplorerActions[kLargeX], &kExplorerActions[kRandomX]};
+    for (int i = 0; i < kWorkedPresetCount; ++i) out.push_back(&preset_actions()[i]);
+    return out;
 }
 
 namespace {
@@ -114,12 +113,9 @@ void draw_toolbar(LabContext& ctx, WorkedUi& ui) {
     ImGui::PopFont();
     tooltip("The Explorer's x (n entries, a = x here: no W): edit it in the Explorer, or pick a preset. "
             "Both labs always show the same vector.");
-    for (const ExplorerAction& a : kExplorerActions) {
-        if (!sets_x(a)) continue;
+    for (int i = kExampleX; i <= kRandomX; ++i) {
         ImGui::SameLine();
-        if (ImGui::Button(a.label)) a.apply(e, ctx.uis.explorer);
-        const std::string help = std::string(a.what) + ". " + a.help + " (key " + key_name(a) + ")";
-        tooltip(help.c_str());
+        action_button(ctx, kExplorerActions[i]);
     }
     ImGui::SameLine();
     if (ImGui::Button("Open the Explorer")) ctx.app.select_lab = find_lab("explorer");
@@ -292,9 +288,9 @@ void draw_claim_inputs(LabContext& ctx) {
     ImGui::TextDisabled("Examples (they set x too):");
     for (int i = 0; i < kWorkedPresetCount; ++i) {
         const WorkedPreset& p = kWorkedPresets[i];
-        if (ImGui::Button(p.label, ImVec2(-FLT_MIN, 0.0f))) apply_worked_preset(ctx, i);
+        if (ImGui::Button(p.label, ImVec2(-FLT_MIN, 0.0f))) preset_actions()[i].apply(ctx);
         const std::string help = std::string(p.help) + " Sets the Explorer's x to [" + format_number_list(preset_x(p)) +
-                                 "]. (key " + key_label(kPresetKeys[i]) + ")";
+                                 "]. (key " + key_label(preset_actions()[i].key) + ")";
         tooltip(help.c_str());
     }
 }
@@ -380,7 +376,6 @@ void draw_verdict(const WorkedResults& r, const Fonts& fonts, bool outputs) {
 void draw_worked_lab(LabContext& ctx) {
     WorkedUi& ui = ctx.uis.worked;
     const Fonts& fonts = ctx.fonts;
-    if (!ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) handle_shortcuts(ctx);
 
     draw_toolbar(ctx, ui);
     std::optional<WorkedResults> results;

@@ -25,8 +25,8 @@ struct WorkedUi {
     int digits = 4;   // significant digits of the numbers in the steps (3..8)
 };
 
-// Help ▸ Keyboard shortcuts (Lab::keys): the lab's keys, from the table its key handler reads.
-std::vector<KeyHelp> worked_lab_keys();
+// Lab::actions (labs.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
+Actions worked_lab_actions();
 
 // Draws the lab into the current window, reading and editing ctx.session.worked and the
 // Explorer's x (ctx.session.explorer.x), which both labs show.

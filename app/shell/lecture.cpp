@@ -6,6 +6,7 @@
 // [SECTION] Full screen
 #include "lecture.hpp"
 
+#include "input_queue.hpp"
 #include "labs.hpp"
 #include "session_io.hpp"
 #include "slide.hpp"
@@ -60,8 +61,6 @@ void go_to_slide(LabContext& ctx, int i) {
 
 namespace {
 
-bool popup_open() { return ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel); }
-
 void step(LabContext& ctx, int by) {
     if (ctx.lecture != nullptr && ctx.lecture->lecture) go_to_slide(ctx, ctx.lecture->slide + by);
 }
@@ -69,16 +68,16 @@ void step(LabContext& ctx, int by) {
 }  // namespace
 
 void handle_lecture_keys(LabContext& ctx) {
-    if (ctx.lecture == nullptr || popup_open()) return;
+    if (ctx.lecture == nullptr || !keys_free()) return;
     LectureUi& lec = *ctx.lecture;
     const ImGuiIO& io = ImGui::GetIO();
-    const auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
+    const auto pressed = [](int key) { return key_presses(key, 0) > 0; };
     if (pressed(GLFW_KEY_F5)) ctx.app.presenter = !ctx.app.presenter;
     if (pressed(GLFW_KEY_F11)) lec.want_fullscreen = !lec.want_fullscreen;
     if (pressed(GLFW_KEY_F6)) lec.pointer = !lec.pointer;
     if (io.WantTextInput || ImGui::IsAnyItemActive()) return;   // keys that text fields use
     if (ctx.app.presenter && pressed(GLFW_KEY_ESCAPE)) ctx.app.presenter = false;
-    if (!lec.lecture || io.KeyCtrl || io.KeyAlt) return;
+    if (!lec.lecture) return;
     if (pressed(GLFW_KEY_RIGHT) || pressed(GLFW_KEY_PAGE_DOWN)) step(ctx, +1);
     if (pressed(GLFW_KEY_LEFT) || pressed(GLFW_KEY_PAGE_UP)) step(ctx, -1);
     if (pressed(GLFW_KEY_HOME)) go_to_slide(ctx, 0);

@@ -6,6 +6,8 @@
 // [SECTION] Layout check
 // [SECTION] Run
 // [SECTION] main
+#include "frame_pacer.hpp"
+#include "input_queue.hpp"
 #include "labs.hpp"
 #include "layout_check.hpp"
 #include "lecture.hpp"
@@ -19,6 +21,7 @@
 #include "ui_util.hpp"
 
 #include <normlab/norm/eval.hpp>
+#include <normlab/base/latest_box.hpp>
 #include <normlab/scene/scene.hpp>
 #include <normlab/scene/session.hpp>
 #include <normlab/base/stats.hpp>
@@ -33,6 +36,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -42,6 +46,7 @@
 #include <iostream>
 #include <optional>
 #include <string>
+#include <thread>
 #include <utility>
 
 namespace {
@@ -101,6 +106,10 @@ constexpr const char* kUsage =
     "  --probe-controls      after N frames (--frames, default 5), hover the window every 24 px and\n"
     "                        click each widget outside the controls the slide names; print what was\n"
     "                        found as JSON, exit 1 if a click edited anything (an unnamed control)\n"
+    "  --frame-delay MS      wait MS milliseconds (1 to 5000) after each frame: a slow classroom PC,\n"
+    "                        for testing that no key press or click is lost\n"
+    "  --loop-stats          on exit, print on stderr as JSON how many frames were drawn in each\n"
+    "                        second of the run and how often the loop slept waiting for events\n"
     "  --export-plot NAME    save that figure of a lab as PNG (720 × 450 px at 1×), rendered\n"
     "                        offscreen in a hidden window, then exit 0\n"
     "  --scale K             with --export-plot: K× the pixels, K = 1 to 4 (default 1)\n"
@@ -145,6 +154,8 @@ struct Options {
     float scale_ui = 0.0f;    // --scale-ui K; 0: the monitor's content scale
     bool check_layout = false;   // --check-layout
     bool json = false;        // --json (with --check-layout)
+    int frame_delay_ms = 0;   // --frame-delay MS
+    bool loop_stats = false;  // --loop-stats
 };
 
 bool parse_positive(const char* text, int& out) {
@@ -238,6 +249,13 @@ int parse_args(int argc, char** argv, Options& opt) {
             opt.frame_stats = true;
         } else if (arg == "--probe-controls") {
             opt.probe_controls = true;
+        } else if (arg == "--frame-delay" && has_value) {
+            if (!parse_positive(argv[++i], opt.frame_delay_ms) || opt.frame_delay_ms > 5000) {
+                std::fprintf(stderr, "normlab: --frame-delay needs milliseconds from 1 to 5000, got '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (arg == "--loop-stats") {
+            opt.loop_stats = true;
         } else if (arg == "--all-labs") {
             opt.all_labs = true;
         } else if (arg == "--replace") {
@@ -275,7 +293,7 @@ int parse_args(int argc, char** argv, Options& opt) {
         } else if (arg == "--lab" || arg == "--screenshot" || arg == "--frames" || arg == "--export-plot" ||
                    arg == "--scale" || arg == "--out" || arg == "--scene" || arg == "--lecture" || arg == "--slide" ||
                    arg == "--theme" || arg == "--font-scale" || arg == "--autosave" || arg == "--pointer" ||
-                   arg == "--size" || arg == "--scale-ui") {
+                   arg == "--size" || arg == "--scale-ui" || arg == "--frame-delay") {
             std::fprintf(stderr, "normlab: %s needs a value (see normlab --help)\n", arg.c_str());
             return 2;
         } else {
@@ -608,7 +626,7 @@ int check_layout(GLFWwindow* window, const Options& opt, ui::LabContext& ctx, ui
 // [SECTION] Run -------------------------------------------------------------------------------
 
 // Runs until the window closes, Quit, or opt.frames frames; returns the exit code.
-int run(GLFWwindow* window, const Options& opt) {
+int run(GLFWwindow* window, const Options& opt, ui::InputQueue& input) {
     ImGuiIO& io = ImGui::GetIO();
     ui::AppUi ui;
     ui::Fonts fonts;
@@ -658,19 +676,24 @@ int run(GLFWwindow* window, const Options& opt) {
 
     const int total_frames = opt.all_labs ? opt.frames * ui::kLabCount : opt.frames;
     FrameStats stats(opt.all_labs ? ui::kLabCount : 1);
+    ui::FramePacer pacer(opt.frames > 0);
     std::optional<ui::ControlProbe> probe;   // --probe-controls, after the first opt.frames frames
     const std::vector<ui::SlideBox> no_boxes;
     for (int frame = 1; !glfwWindowShouldClose(window) && !ui.quit; ++frame) {
+        // A text field's cursor blinks (Dear ImGui: 1.2 s period) while it has the keyboard.
+        const double blink = io.WantTextInput ? glfwGetTime() + 0.4 : HUGE_VAL;
+        pacer.poll_or_wait(input.pending(), ui.animate, std::min(blink, ui::autosave_due(ctx)));
+        ui.animate = false;
         if (opt.frame_stats) {
             const int lab = opt.all_labs ? (frame - 1) / opt.frames : 0;
             if (opt.all_labs && (frame - 1) % opt.frames == 0) ui.select_lab = lab;
             stats.frame_starts(lab, opt.all_labs ? lab : ui.lab);
         }
         ui::apply_window_mode(window, lecture);
-        glfwPollEvents();
         update_look(look, fonts, ui, ui_scale(window, opt));
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
+        pacer.fed(input.feed_imgui());
         if (opt.frames > 0) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);   // scripted runs: no hover
         if (probe) probe->before_frame(io);
         ImGui::NewFrame();
@@ -714,8 +737,10 @@ int run(GLFWwindow* window, const Options& opt) {
         }
         glfwSwapBuffers(window);
         if (opt.frame_stats && frame == 1) stats.first_frame_shown();
+        if (opt.frame_delay_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(opt.frame_delay_ms));
     }
     if (opt.frame_stats) std::cout << stats.finish(info.renderer) << std::flush;
+    if (opt.loop_stats) std::fprintf(stderr, "%s\n", pacer.stats_json().c_str());
     ui::autosave_now(ctx);
     if (!scripted) save_window_size(window, lecture);
     if (opt.dump_session) std::cout << scene_to_text(ui::current_scene(ctx)) << std::flush;
@@ -751,10 +776,15 @@ int main(int argc, char** argv) {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr;   // the app lays its windows out; no imgui.ini in the user's folder
-    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplGlfw_InitForOpenGL(window, false);   // the input queue takes GLFW's callbacks
     ImGui_ImplOpenGL3_Init("#version 330 core");
+    ui::InputQueue input;
+    input.install(window);
+    publish_listener = ui::wake_frame_loop;   // workers' new results wake an idle loop
 
-    const int code = run(window, opt);
+    const int code = run(window, opt, input);
+    publish_listener = nullptr;
+    input.uninstall();
 
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();

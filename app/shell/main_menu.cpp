@@ -5,6 +5,7 @@
 // [SECTION] Pop-ups: About, This lab, Keyboard shortcuts
 #include "main_menu.hpp"
 
+#include "input_queue.hpp"
 #include "lecture.hpp"
 #include "plot_export.hpp"
 #include "plot_view.hpp"
@@ -44,20 +45,23 @@ const Shortcut kAppShortcuts[] = {
 
 // [SECTION] Keyboard shortcuts (app-wide) ---------------------------------------------------
 
+// Ctrl+key, with or without Shift (Ctrl++ is Ctrl+Shift+= on many layouts): each press
+// (input_queue.hpp), each repeat of a held key too.
+int ctrl_presses(int key) { return key_presses(key, kCtrl, true) + key_presses(key, kCtrl | kShift, true); }
+
 void handle_shortcuts(AppUi& ui) {
-    const ImGuiIO& io = ImGui::GetIO();
-    if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) ui.quit = true;
-    if (ImGui::IsKeyPressed(GLFW_KEY_F12, false)) ui.save_screenshot = true;
+    if (key_presses(GLFW_KEY_Q, kCtrl) > 0) ui.quit = true;
+    if (key_presses(GLFW_KEY_F12, 0) > 0) ui.save_screenshot = true;
     for (int i = 0; i < kLabCount && i < 9; ++i)
-        if (io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_1 + i, false)) ui.select_lab = i;
-    if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_EQUAL, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD, false))) {
+        if (key_presses(GLFW_KEY_1 + i, kCtrl) > 0) ui.select_lab = i;
+    for (int n = ctrl_presses(GLFW_KEY_EQUAL) + ctrl_presses(GLFW_KEY_KP_ADD); n > 0; --n) {
         for (int px : kFontSizesPx)
             if (px > ui.font_px) {
                 ui.font_px = px;
                 break;
             }
     }
-    if (io.KeyCtrl && (ImGui::IsKeyPressed(GLFW_KEY_MINUS, false) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT, false))) {
+    for (int n = ctrl_presses(GLFW_KEY_MINUS) + ctrl_presses(GLFW_KEY_KP_SUBTRACT); n > 0; --n) {
         for (auto it = std::rbegin(kFontSizesPx); it != std::rend(kFontSizesPx); ++it)
             if (*it < ui.font_px) {
                 ui.font_px = *it;
@@ -181,15 +185,15 @@ std::string as_action(std::string label) {
     return label;
 }
 
-// Everywhere, then each lab with keys under its tab's name (from Lab::keys, the tables the labs'
-// key handlers read), then the plot gestures.
+// Everywhere, then each lab with keys under its tab's name (from Lab::actions, the tables the
+// labs' keys are handled from), then the plot gestures.
 std::vector<KeySection> key_sections() {
     std::vector<KeySection> sections;
     KeySection& app = sections.emplace_back(KeySection{"Everywhere", {}});
     for (const Shortcut& k : kAppShortcuts) app.rows.push_back({k.keys, k.action});
     for (int i = 0; i < kLabCount; ++i)
-        if (kLabs[i].keys != nullptr) {
-            KeySection& lab = sections.emplace_back(KeySection{kLabs[i].tab, kLabs[i].keys()});
+        if (kLabs[i].actions != nullptr) {
+            KeySection& lab = sections.emplace_back(KeySection{kLabs[i].tab, action_key_help(kLabs[i].actions())});
             for (KeyHelp& k : lab.rows) k.action = as_action(k.action);
         }
     KeySection& plot = sections.emplace_back(KeySection{"On a plot", {}});

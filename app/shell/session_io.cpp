@@ -8,6 +8,7 @@
 // [SECTION] Dialogs     — a path field over a folder listing
 #include "session_io.hpp"
 
+#include "input_queue.hpp"
 #include "labs.hpp"
 #include "lecture.hpp"
 #include "ui_util.hpp"
@@ -23,6 +24,7 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <system_error>
@@ -265,6 +267,13 @@ void autosave_now(LabContext& ctx) {
     io.autosave_error = error;
 }
 
+double autosave_due(const LabContext& ctx) {
+    const SessionIo* io = ctx.io;
+    if (io == nullptr || io->autosave_file.empty()) return HUGE_VAL;
+    if (io->next_autosave >= 0.0 && scene_to_text(current_scene(ctx)) == io->autosaved_text) return HUGE_VAL;
+    return io->next_autosave;
+}
+
 // [SECTION] Undo / redo ---------------------------------------------------------------------
 
 namespace {
@@ -292,20 +301,44 @@ bool mouse_down() {
 bool can_undo(const LabContext& ctx) { return ctx.io != nullptr && ctx.io->history.undo_count() > 0; }
 bool can_redo(const LabContext& ctx) { return ctx.io != nullptr && ctx.io->history.redo_count() > 0; }
 
-void undo(LabContext& ctx) {
-    if (!ctx.io->history.undo(ctx.session)) return;
+namespace {
+
+// "x₂ = 5 (Explorer)": a step's name with its lab's tab.
+std::string step_text(const StepName& name) {
+    const int lab = find_lab(name.lab);
+    return name.what + (lab < 0 ? "" : " (" + std::string(kLabs[lab].tab) + ")");
+}
+
+// After an undo or redo of `name` (a copy: the history moved it): its lab comes on screen, the
+// status line says what changed back.
+void after_step(LabContext& ctx, const StepName& name, const char* verb, std::size_t more, const char* more_what) {
     forget_rejected_text(ctx);
-    ctx.app.status = "Undone (" + std::to_string(ctx.io->history.undo_count()) + " more to undo)";
+    const int lab = find_lab(name.lab);
+    if (lab >= 0 && lab != ctx.app.lab) ctx.app.select_lab = lab;
+    ctx.app.status = std::string(verb) + (name.what.empty() ? "" : ": " + step_text(name)) + " (" +
+                     std::to_string(more) + " more to " + more_what + ")";
+}
+
+}  // namespace
+
+void undo(LabContext& ctx) {
+    SessionHistory& h = ctx.io->history;
+    h.flush_pending(ctx.session);
+    const StepName name = h.next_undo() != nullptr ? *h.next_undo() : StepName{};
+    if (!h.undo(ctx.session)) return;
+    after_step(ctx, name, "Undone", h.undo_count(), "undo");
 }
 
 void redo(LabContext& ctx) {
-    if (!ctx.io->history.redo(ctx.session)) return;
-    forget_rejected_text(ctx);
-    ctx.app.status = "Redone (" + std::to_string(ctx.io->history.redo_count()) + " more to redo)";
+    SessionHistory& h = ctx.io->history;
+    const StepName name = h.next_redo() != nullptr ? *h.next_redo() : StepName{};
+    if (!h.redo(ctx.session)) return;
+    after_step(ctx, name, "Redone", h.redo_count(), "redo");
 }
 
 void track_session(LabContext& ctx, double now) {
     SessionIo& io = *ctx.io;
+    if (ctx.app.lab >= 0 && ctx.app.lab < kLabCount) io.history.set_lab_on_screen(kLabs[ctx.app.lab].id);
     // An edit ends when no widget is held and no button is down: a drag is one step.
     io.history.observe(ctx.session, user_input(), ImGui::IsAnyItemActive() || mouse_down(), now);
     if (io.next_autosave < 0.0) io.next_autosave = now + kAutosaveSeconds;   // the labs settle first
@@ -326,25 +359,18 @@ void save_or_ask(LabContext& ctx) {
         save_to(ctx, ctx.io->path, IfExists::Replace);   // the scene's own file
 }
 
-bool popup_open() { return ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel); }
-
 }  // namespace
 
 void handle_session_keys(LabContext& ctx) {
-    if (ctx.io == nullptr || popup_open()) return;
-    const ImGuiIO& io = ImGui::GetIO();
-    if (!io.KeyCtrl || io.KeyAlt) return;
-    const auto pressed = [](int key) { return ImGui::IsKeyPressed(key, false); };
-    if (pressed(GLFW_KEY_O)) ctx.io->open_request = SessionIo::Dialog::OpenScene;
-    if (pressed(GLFW_KEY_S)) {
-        if (io.KeyShift)
-            ctx.io->open_request = SessionIo::Dialog::SaveScene;
-        else
-            save_or_ask(ctx);
-    }
-    if (io.WantTextInput) return;   // a text field has its own undo
-    if (ImGui::IsKeyPressed(GLFW_KEY_Z, true)) io.KeyShift ? redo(ctx) : undo(ctx);
-    if (ImGui::IsKeyPressed(GLFW_KEY_Y, true)) redo(ctx);
+    if (ctx.io == nullptr || !keys_free()) return;
+    if (key_presses(GLFW_KEY_O, kCtrl) > 0) ctx.io->open_request = SessionIo::Dialog::OpenScene;
+    if (key_presses(GLFW_KEY_S, kCtrl | kShift) > 0) ctx.io->open_request = SessionIo::Dialog::SaveScene;
+    if (key_presses(GLFW_KEY_S, kCtrl) > 0) save_or_ask(ctx);
+    if (ImGui::GetIO().WantTextInput) return;   // a text field has its own undo
+    // Each press, and each repeat of a held key at the system's rate, is one step.
+    for (int n = key_presses(GLFW_KEY_Z, kCtrl, true); n > 0; --n) undo(ctx);
+    for (int n = key_presses(GLFW_KEY_Z, kCtrl | kShift, true) + key_presses(GLFW_KEY_Y, kCtrl, true); n > 0; --n)
+        redo(ctx);
 }
 
 void draw_file_menu_items(LabContext& ctx) {
@@ -371,8 +397,8 @@ void draw_edit_menu(LabContext& ctx) {
     if (ctx.io == nullptr) return;
     if (ImGui::BeginMenu("Edit")) {
         const SessionHistory& h = ctx.io->history;
-        const std::string u = "Undo" + (h.undo_count() == 0 ? "" : "  (" + std::to_string(h.undo_count()) + ")");
-        const std::string r = "Redo" + (h.redo_count() == 0 ? "" : "  (" + std::to_string(h.redo_count()) + ")");
+        const std::string u = "Undo" + (h.next_undo() == nullptr ? "" : ": " + step_text(*h.next_undo()));
+        const std::string r = "Redo" + (h.next_redo() == nullptr ? "" : ": " + step_text(*h.next_redo()));
         if (ImGui::MenuItem(u.c_str(), "Ctrl+Z", false, can_undo(ctx))) undo(ctx);
         if (ImGui::MenuItem(r.c_str(), "Ctrl+Shift+Z", false, can_redo(ctx))) redo(ctx);
         ImGui::EndMenu();

@@ -87,6 +87,10 @@ void handle_session_keys(LabContext& ctx);
 // Edit tracking and the autosave timer; call once per frame after the labs were drawn.
 void track_session(LabContext& ctx, double now);
 
+// When the autosave timer next has work (glfwGetTime seconds): its due time while the scene
+// differs from what the autosave holds, else infinity (an idle loop need not wake for it).
+double autosave_due(const LabContext& ctx);
+
 void undo(LabContext& ctx);
 void redo(LabContext& ctx);
 bool can_undo(const LabContext& ctx);

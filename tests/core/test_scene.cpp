@@ -730,5 +730,56 @@ TEST(SessionUndo, AnOpenedFileIsOneStep) {
     EXPECT_EQ(session_text(f.session), session_text(Session{}));
 }
 
+TEST(SessionUndo, EachStepIsNamedByWhatChangedAndWhere) {
+    Frames f;
+    f.session.explorer.x(1) = 5.0;   // one entry
+    ASSERT_TRUE(f.frame(true, false));
+    f.session.explorer.delta = 10.0;   // a setting, named by its symbol
+    ASSERT_TRUE(f.frame(true, false));
+    f.session.explorer.W(0, 1) = 0.5;   // one entry of a matrix
+    ASSERT_TRUE(f.frame(true, false));
+    f.session.explorer.x = Vec::Constant(4, 3.0);   // a preset: the whole vector, and its seed
+    f.session.explorer.seed = 2;
+    ASSERT_TRUE(f.frame(true, false));
+    const char* expected[] = {"x₂ = 5", "δ = 10", "W₁,₂ = 0.5", "x = [3, 3, 3, 3], seed = 2"};
+    for (int i = 3; i >= 0; --i) {
+        ASSERT_NE(f.history.next_undo(), nullptr);
+        EXPECT_EQ(f.history.next_undo()->lab, "explorer");
+        EXPECT_EQ(f.history.next_undo()->what, expected[i]);
+        ASSERT_TRUE(f.history.undo(f.session));
+        ASSERT_NE(f.history.next_redo(), nullptr);
+        EXPECT_EQ(f.history.next_redo()->what, expected[i]);   // redo names the same change
+    }
+    EXPECT_EQ(f.history.next_undo(), nullptr);
+    ASSERT_TRUE(f.history.redo(f.session));
+    EXPECT_EQ(f.history.next_undo()->what, expected[0]);
+    EXPECT_EQ(f.history.next_redo()->what, expected[1]);
+}
+
+TEST(SessionUndo, AStepThatChangesTwoLabsIsNamedForTheLabOnScreen) {
+    Frames f;
+    f.history.set_lab_on_screen("worked");
+    f.session.explorer.x(0) = 9.0;   // a worked-example preset sets the Explorer's x too
+    f.session.worked.eps = 0.5;
+    ASSERT_TRUE(f.frame(true, false));
+    EXPECT_EQ(f.history.next_undo()->lab, "worked");
+    EXPECT_EQ(f.history.next_undo()->what, "ε = 0.5");
+    f.history.set_lab_on_screen("gradients");   // not among the changed: the first that is
+    f.session.explorer.x(0) = 8.0;
+    f.session.worked.eps = 0.25;
+    ASSERT_TRUE(f.frame(true, false));
+    EXPECT_EQ(f.history.next_undo()->lab, "explorer");
+    EXPECT_EQ(f.history.next_undo()->what, "x₁ = 8");
+}
+
+TEST(SessionUndo, ALongArrayIsCountedNotListed) {
+    Session before, after;
+    after.explorer.x = Vec::LinSpaced(64, -1.0, 1.0);
+    const StepName name = describe_change(session_to_json(before), session_to_json(after));
+    EXPECT_EQ(name.lab, "explorer");
+    EXPECT_EQ(name.what, "x (64 values)");
+    EXPECT_EQ(describe_change(session_to_json(before), session_to_json(before)).lab, "");
+}
+
 }  // namespace
 }  // namespace normlab

@@ -9,6 +9,7 @@
 
 #include "normlab/labs/invariance_lab.hpp"
 #include "normlab/base/random.hpp"
+#include "normlab/plot/plot.hpp"
 #include "normlab/scene/scene_json.hpp"
 #include "normlab/scene/session.hpp"
 
@@ -32,12 +33,6 @@ bool same(const Mat& a, const Mat& b) { return a.rows() == b.rows() && a.cols() 
 std::string unicode_minus(const char* text) {
     std::string out;
     for (const char* c = text; *c; ++c) out += *c == '-' ? std::string("\xE2\x88\x92") : std::string(1, *c);
-    return out;
-}
-
-std::string subscript(Index i) {
-    std::string out;
-    for (const char d : std::to_string(i)) out += std::string("\xE2\x82") + static_cast<char>(0x80 + (d - '0'));
     return out;
 }
 

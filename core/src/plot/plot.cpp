@@ -271,6 +271,12 @@ void split_sci(double a, int sig, std::string& mantissa, int& exponent) {
 
 }  // namespace
 
+std::string subscript(long i) {
+    std::string out;
+    for (const char d : std::to_string(i)) out += std::string("\xE2\x82") + static_cast<char>(0x80 + (d - '0'));
+    return out;
+}
+
 std::string format_number(double v, int significant) {
     if (!std::isfinite(v)) return "";
     if (v == 0.0) return "0";

@@ -216,11 +216,12 @@ std::vector<Tick> log_ticks(double lo, double hi, int target = 6);
 std::vector<Tick> axis_ticks(const AxisRange& r, int target = 6, double min_step = 0.0);
 
 // Tick labels and other numbers shown in a figure:
-//   superscript(−3) = "⁻³";  decade_label(−3) = "10⁻³";
+//   superscript(−3) = "⁻³";  subscript(12) = "₁₂" (for 1-based indices);  decade_label(−3) = "10⁻³";
 //   format_number(v, sig) = compact, up to sig significant digits, no trailing zeros, "−" (U+2212)
 //   as the minus sign, "m×10ⁿ" outside [1e-4, 1e6): 0.25 → "0.25", 1.5e-7 → "1.5×10⁻⁷".
 // Renderers need glyphs for U+2212, U+00D7, U+00B9 U+00B2 U+00B3 and U+2070…U+207B.
 std::string superscript(int n);
+std::string subscript(long i);
 std::string decade_label(int exponent);
 std::string format_number(double v, int significant = 4);
 

@@ -1,0 +1,160 @@
+#include "input_queue.hpp"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+
+#include <cfloat>
+
+namespace normlab::ui {
+
+namespace {
+
+InputQueue* g_queue = nullptr;   // the installed one; GLFW callbacks carry no user pointer of ours
+
+constexpr int kModMask = GLFW_MOD_CONTROL | GLFW_MOD_SHIFT | GLFW_MOD_ALT | GLFW_MOD_SUPER;
+
+void push(const InputEvent& e) {
+    if (g_queue != nullptr) g_queue->push(e);
+}
+
+using T = InputEvent::Type;
+
+void on_key(GLFWwindow*, int key, int, int action, int mods) {
+    if (key >= 0) push({T::Key, key, action, mods & kModMask});   // not GLFW_KEY_UNKNOWN
+}
+void on_char(GLFWwindow*, unsigned codepoint) { push({T::Char, 0, 0, 0, codepoint}); }
+void on_button(GLFWwindow*, int button, int action, int) { push({T::Button, button, action}); }
+void on_move(GLFWwindow*, double x, double y) { push({T::Move, 0, 0, 0, 0, x, y}); }
+void on_scroll(GLFWwindow*, double dx, double dy) { push({T::Scroll, 0, 0, 0, 0, dx, dy}); }
+
+// What this frame changed so far, for the trickling rules (ImGui 1.87's UpdateInputEvents).
+struct FrameChanges {
+    bool key_changed[512] = {};
+    bool key_pressed = false;   // some key went down
+    bool any_key = false;
+    int buttons = 0;            // bit b: button b changed
+    bool moved = false, wheeled = false, text = false;
+};
+
+void set_modifiers(ImGuiIO& io) {
+    io.KeyCtrl = io.KeysDown[GLFW_KEY_LEFT_CONTROL] || io.KeysDown[GLFW_KEY_RIGHT_CONTROL];
+    io.KeyShift = io.KeysDown[GLFW_KEY_LEFT_SHIFT] || io.KeysDown[GLFW_KEY_RIGHT_SHIFT];
+    io.KeyAlt = io.KeysDown[GLFW_KEY_LEFT_ALT] || io.KeysDown[GLFW_KEY_RIGHT_ALT];
+    io.KeySuper = io.KeysDown[GLFW_KEY_LEFT_SUPER] || io.KeysDown[GLFW_KEY_RIGHT_SUPER];
+}
+
+}  // namespace
+
+void InputQueue::install(GLFWwindow* window) {
+    window_ = window;
+    g_queue = this;
+    glfwSetKeyCallback(window, on_key);
+    glfwSetCharCallback(window, on_char);
+    glfwSetMouseButtonCallback(window, on_button);
+    glfwSetCursorPosCallback(window, on_move);
+    glfwSetScrollCallback(window, on_scroll);
+    // State, not events: the backend keeps them (focus lost clears ImGui's keys; the mouse is
+    // reported outside the window once it left an unfocused window).
+    glfwSetWindowFocusCallback(window, ImGui_ImplGlfw_WindowFocusCallback);
+    glfwSetCursorEnterCallback(window, ImGui_ImplGlfw_CursorEnterCallback);
+}
+
+void InputQueue::uninstall() {
+    if (window_ != nullptr) {
+        glfwSetKeyCallback(window_, nullptr);
+        glfwSetCharCallback(window_, nullptr);
+        glfwSetMouseButtonCallback(window_, nullptr);
+        glfwSetCursorPosCallback(window_, nullptr);
+        glfwSetScrollCallback(window_, nullptr);
+        glfwSetWindowFocusCallback(window_, nullptr);
+        glfwSetCursorEnterCallback(window_, nullptr);
+    }
+    if (g_queue == this) g_queue = nullptr;
+    window_ = nullptr;
+}
+
+void InputQueue::push(const InputEvent& e) {
+    // Moves between other events are kept (a click lands where it happened); a run of moves
+    // needs only its last.
+    if (e.type == InputEvent::Type::Move && !events_.empty() && events_.back().type == InputEvent::Type::Move) {
+        events_.back() = e;
+        return;
+    }
+    events_.push_back(e);
+}
+
+bool InputQueue::feed_imgui() {
+    ImGuiIO& io = ImGui::GetIO();
+    presses_.clear();
+    FrameChanges c;
+    const std::size_t queued = events_.size();
+    while (!events_.empty()) {
+        const InputEvent& e = events_.front();
+        if (e.type == T::Move) {
+            if (c.buttons != 0 || c.wheeled || c.any_key || c.text) break;
+            mouse_x_ = static_cast<float>(e.x);
+            mouse_y_ = static_cast<float>(e.y);
+            has_pos_ = true;
+            c.moved = true;
+        } else if (e.type == T::Button) {
+            if (e.code < 0 || e.code >= 5) {
+                events_.pop_front();
+                continue;
+            }
+            if ((c.buttons & (1 << e.code)) != 0 || c.wheeled) break;
+            mouse_down_[e.code] = e.action == GLFW_PRESS;
+            c.buttons |= 1 << e.code;
+        } else if (e.type == T::Scroll) {
+            if (c.moved || c.buttons != 0) break;
+            io.MouseWheelH += static_cast<float>(e.x);
+            io.MouseWheel += static_cast<float>(e.y);
+            c.wheeled = true;
+        } else if (e.type == T::Char) {
+            // After a key went down (Backspace, then a letter: ImGui 1.86 reads the text before
+            // the keys), or with the mouse: next frame.
+            if (c.key_pressed || c.buttons != 0 || c.moved || c.wheeled) break;
+            io.AddInputCharacter(e.codepoint);
+            c.text = true;
+        } else {   // Key
+            const bool in_range = e.code < IM_ARRAYSIZE(io.KeysDown);
+            if (e.action == GLFW_REPEAT) {
+                presses_.push_back({e.code, e.mods, true});
+            } else {
+                const bool down = e.action == GLFW_PRESS;
+                if (in_range && c.key_changed[e.code]) break;
+                if ((down && c.text) || c.buttons != 0) break;
+                if (in_range) {
+                    io.KeysDown[e.code] = down;
+                    c.key_changed[e.code] = true;
+                }
+                if (down) presses_.push_back({e.code, e.mods, false});
+                c.key_pressed |= down;
+                c.any_key = true;
+                set_modifiers(io);
+            }
+        }
+        events_.pop_front();
+    }
+    // The backend's NewFrame read the buttons and the cursor as they are now; ours are as of the
+    // events fed. A mouse outside an unfocused window stays "nowhere" (-FLT_MAX).
+    for (int b = 0; b < 5; ++b) io.MouseDown[b] = mouse_down_[b];
+    if (has_pos_ && io.MousePos.x != -FLT_MAX) io.MousePos = ImVec2(mouse_x_, mouse_y_);
+    return events_.size() != queued;
+}
+
+int key_presses(int key, int mods, bool repeats) {
+    if (g_queue == nullptr) {
+        const ImGuiIO& io = ImGui::GetIO();
+        const int held = (io.KeyCtrl ? GLFW_MOD_CONTROL : 0) | (io.KeyShift ? GLFW_MOD_SHIFT : 0) |
+                         (io.KeyAlt ? GLFW_MOD_ALT : 0) | (io.KeySuper ? GLFW_MOD_SUPER : 0);
+        return held == mods && ImGui::IsKeyPressed(key, repeats) ? 1 : 0;
+    }
+    int n = 0;
+    for (const KeyPress& p : g_queue->presses())
+        if (p.key == key && p.mods == mods && (repeats || !p.repeat)) ++n;
+    return n;
+}
+
+}  // namespace normlab::ui

@@ -1,0 +1,39 @@
+#include "frame_pacer.hpp"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+
+#include <algorithm>
+#include <cmath>
+
+namespace normlab::ui {
+
+void FramePacer::poll_or_wait(bool input_pending, bool animate, double wake_at) {
+    if (never_wait_ || input_pending || animate || settle_ > 0) {
+        if (settle_ > 0) --settle_;
+        glfwPollEvents();
+    } else {
+        ++waits_;
+        const double timeout = wake_at - glfwGetTime();
+        if (!std::isfinite(timeout))
+            glfwWaitEvents();
+        else if (timeout > 0.0)
+            glfwWaitEventsTimeout(timeout);
+        else
+            glfwPollEvents();
+    }
+    const auto second = static_cast<std::size_t>(std::max(0.0, glfwGetTime()));
+    if (frames_per_second_.size() <= second) frames_per_second_.resize(second + 1, 0);
+    ++frames_per_second_[second];
+}
+
+std::string FramePacer::stats_json() const {
+    std::string out = "{\"frames_per_second\": [";
+    for (std::size_t i = 0; i < frames_per_second_.size(); ++i)
+        out += (i ? ", " : "") + std::to_string(frames_per_second_[i]);
+    return out + "], \"waits\": " + std::to_string(waits_) + "}";
+}
+
+void wake_frame_loop() { glfwPostEmptyEvent(); }
+
+}  // namespace normlab::ui

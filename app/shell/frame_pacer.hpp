@@ -1,0 +1,45 @@
+// When the frame loop draws the next frame, and when it sleeps: an idle window costs nothing.
+//
+// The next frame comes at once while input waits in the queue (input_queue.hpp), while a lab
+// animates on this thread (AppUi::animate), and for a few frames after the last input (Dear ImGui
+// settles: a pop-up opens the frame after its click, a window sizes itself over two frames).
+// Otherwise the loop sleeps in glfwWaitEventsTimeout until an event arrives: input, a window
+// exposed or resized, or a worker's new results (each LatestBox::publish posts an empty event,
+// normlab/latest_box.hpp), or until `wake_at` (the autosave's due time; a text field's cursor
+// blink). Scripted runs (--frames N) never wait.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace normlab::ui {
+
+inline constexpr int kSettleFrames = 3;
+
+class FramePacer {
+public:
+    explicit FramePacer(bool never_wait) : never_wait_(never_wait) {}
+
+    // Before a frame: polls GLFW's events, or waits for one (see above). `wake_at` in
+    // glfwGetTime() seconds; a value in the past or infinity is fine.
+    void poll_or_wait(bool input_pending, bool animate, double wake_at);
+
+    // After the input queue fed the frame: whether it had any input.
+    void fed(bool had_input) {
+        if (had_input) settle_ = kSettleFrames;
+    }
+
+    // --loop-stats: {"frames_per_second": [frames drawn in second 0, 1, … of the run], "waits": n}.
+    std::string stats_json() const;
+
+private:
+    bool never_wait_;
+    int settle_ = kSettleFrames;   // frames still drawn at once
+    std::vector<int> frames_per_second_;
+    long waits_ = 0;
+};
+
+// Wakes the frame loop from any thread (glfwPostEmptyEvent): the listener of LatestBox::publish.
+void wake_frame_loop();
+
+}  // namespace normlab::ui
