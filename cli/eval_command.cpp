@@ -17,7 +17,7 @@ precision. Reads one JSON object on stdin and writes one JSON object on stdout.
 
 Request keys:
   norm        layernorm | rmsnorm | prmsnorm | l2norm | batchnorm | weightnorm | none (required)
-  eps         number ≥ 0 (default 1e-5)
+  eps         number ≥ 0 (default 1e-5); weightnorm has no ε (Salimans & Kingma) and ignores it
   eps_mode    inside_sqrt (default: sqrt(σ² + ε)) | add_to_rms (σ + ε)
   p           prmsnorm: fraction of the n entries the RMS is estimated from, 0 < p ≤ 1 (default 0.0625)
   k_rounding  prmsnorm: k = ceil(n·p) (default, the paper) | floor (the authors' PyTorch code)
@@ -29,7 +29,9 @@ Request keys:
 Result keys:
   norm, eps, eps_mode  what was in force (and p, k_rounding, k for prmsnorm)
   a, y                 B×n lists of lists (nested even when B = 1)
-  stats                per case: mean, var, std, rms of a (and k for prmsnorm)
+  stats                per case: mean, var, std, rms of a (for prmsnorm: rms of the first k entries, and k)
+  norm_stats           what the norm divided by, named: {"per": case | feature | weight_row, "over": words,
+                       "groups": [{mean, std | rms | norm, denom}]} (batchnorm: per feature; null for none)
   grad                 with dy: x (B×m), g (n), b (n), W (n×m, when W was given)
   notes                sentences, when something needs saying (e.g. a var beyond the double range is null)
 

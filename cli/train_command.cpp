@@ -77,13 +77,21 @@ JSON:
                       each evaluation (train_accuracy on the whole training set)
   train_loss, train_accuracy, test_loss, test_accuracy
                       on the whole sets after the last step
+  test_accuracy_last5_median, test_accuracy_best
+                      the median of the last five evaluations' test accuracy (one can
+                      fall on a spike of the last step), and the best evaluation's
   layer_grad_norms    per dense layer ("hidden1", ..., "output"): mean and final ‖∂L/∂W‖
   timing              seconds (total, inside the norm layers, the rest of the steps, the
                       evaluations) and ms per step: wall clock, so NOT reproducible (every
                       other key is)
 
-The defaults reach at least 95% test accuracy on spiral and 90% on digits with every norm,
-pRMSNorm at the paper's p = 6.25% included (tests/core/test_training.cpp checks fixed seeds).
+What the defaults reach, measured over seeds with every norm (pRMSNorm at the paper's p = 6.25%
+included), --seed S and nothing else changed: on spiral (seeds 1–20, 120 runs) the median of the
+last five evaluations (test_accuracy_last5_median) is at least 95% in every run (lowest 95.6%); the
+final evaluation alone is at least 95% in 117 of 120, as it can land on a loss spike of the last
+step (layernorm, seed 8: 99.2% at the four evaluations before, 86.4% at the last; l2norm, seeds 8
+and 16: 93.2%). On digits (seeds 1–10, 60 runs) every run ends at 94.9% or more.
+tests/core/test_training.cpp checks seed 1 of each, and the spike of seed 8.
 L2-Norm (a/‖a‖: outputs of norm 1 instead of √n) reaches them with Adam, whose per-parameter
 steps grow its gain quickly; with --optimizer sgd or --activation tanh it trains visibly worse
 (spiral, seeds 1–5: 78–96% and 61–70% test accuracy), as the paper reports.
@@ -272,6 +280,8 @@ nlohmann::json to_json(const TrainOptions& o, const DataSpec& spec, const TrainC
             {"train_accuracy", r.final.train_accuracy},
             {"test_loss", r.final.test_loss},
             {"test_accuracy", r.final.test_accuracy},
+            {"test_accuracy_last5_median", last_evals_median_accuracy(h)},
+            {"test_accuracy_best", best_test_accuracy(h)},
             {"layer_grad_norms", std::move(grads)},
             {"timing",
              {{"seconds", r.seconds},
@@ -300,9 +310,11 @@ void print_text(const nlohmann::json& j) {
     char line[256];
     std::snprintf(line, sizeof line,
                   "\nfinal: train loss %.5f, train accuracy %.2f%%, test loss %.5f, test accuracy %.2f%%\n"
+                  "       test accuracy over the last five evaluations (median) %.2f%%, best %.2f%%\n"
                   "time:  %.3f s (%.3f ms per step, %.0f%% of it in the norm layers)\n",
                   j["train_loss"].get<double>(), 100.0 * j["train_accuracy"].get<double>(),
                   j["test_loss"].get<double>(), 100.0 * j["test_accuracy"].get<double>(),
+                  100.0 * j["test_accuracy_last5_median"].get<double>(), 100.0 * j["test_accuracy_best"].get<double>(),
                   j["timing"]["seconds"].get<double>(), j["timing"]["ms_per_step"].get<double>(),
                   100.0 * j["timing"]["norm_seconds"].get<double>() /
                       std::max(1e-12, j["timing"]["norm_seconds"].get<double>() + j["timing"]["other_seconds"].get<double>()));

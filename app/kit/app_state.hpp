@@ -7,6 +7,10 @@
 
 namespace normlab::ui {
 
+// Below this width (in text heights: 1200 px at 20 px text) the labs' areas start without their
+// control panels, and a lab whose panel is shown anyway scrolls sideways instead of crushing.
+inline constexpr float kControlsMinEm = 60.0f;
+
 // What the app learned at start-up and shows in the menu bar.
 struct AppInfo {
     std::string gl_version;       // GL_VERSION
@@ -28,10 +32,18 @@ struct AppUi {
     bool open_lab_help = false;
     bool open_shortcuts = false;
     std::string status;             // last message shown at the right of the menu bar
+    // View ▸ Control panel (F9): the labs' editing panels. Auto hides them where the labs' area is
+    // narrower than kControlsMinEm text heights (a projector, a small laptop) and shows them
+    // elsewhere; the user's choice wins until the window's width class changes.
+    enum class Controls { Auto, Shown, Hidden } controls = Controls::Auto;
+    bool controls_collapsed = false;   // set by draw_labs each frame: the panels are hidden now
     int lab = 0;                    // index into kLabs of the lab on screen
     int select_lab = -1;            // ≥ 0: bring that lab's tab forward next frame
     bool animate = false;           // set during a frame by a lab that works on this thread: the
                                     // next frame comes at once (frame_pacer.hpp), not at the next event
 };
+
+// Whether a lab draws its editing panel this frame (not in presenter view, not collapsed).
+inline bool show_controls(const AppUi& ui) { return !ui.presenter && !ui.controls_collapsed; }
 
 }  // namespace normlab::ui

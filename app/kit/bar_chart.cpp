@@ -2,6 +2,8 @@
 
 #include "ui_util.hpp"
 
+#include <normlab/base/number_rule.hpp>
+
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -45,6 +47,9 @@ AxisRange nice_range(std::initializer_list<const Vec*> series) {
 void draw_bar_chart(const BarChart& chart, ImVec2 size) {
     const Vec& values = *chart.values;
     const auto n = static_cast<int>(values.size());
+    // Labels at fmt_value's 4 digits: round-off beside the largest bar (1e−16 beside 1.3) reads 0.
+    const double largest = n > 0 ? values.cwiseAbs().maxCoeff() : 0.0;
+    const auto shown = [&](double v) { return at_display_precision(v, largest, 4); };
     ImFont* font = chart.small_font != nullptr ? chart.small_font : ImGui::GetFont();
     const float fs = font->FontSize;
     const auto text_size = [&](const std::string& s) { return font->CalcTextSizeA(fs, FLT_MAX, 0.0f, s.c_str()); };
@@ -59,7 +64,8 @@ void draw_bar_chart(const BarChart& chart, ImVec2 size) {
 
     // Value-axis ticks: about one every 2.5 text lines.
     const AxisRange r = chart.range;
-    const double step = nice_step((r.hi - r.lo) / std::max(2.0, size.y / (2.5 * fs)));
+    const double plot_h = size.y - 1.5 * fs - 8.0;   // a1.y − a0.y below
+    const double step = nice_step((r.hi - r.lo) / std::max(1.0, plot_h / (2.5 * fs)));
     const double first = std::ceil(r.lo / step - 1e-9), last = std::floor(r.hi / step + 1e-9);
     float label_w = 0.0f;
     for (double k = first; k <= last; k += 1.0) label_w = std::max(label_w, text_size(fmt_tick(k * step)).x);
@@ -73,11 +79,14 @@ void draw_bar_chart(const BarChart& chart, ImVec2 size) {
     };
     dl->AddRectFilled(a0, a1, ImGui::GetColorU32(ImGuiCol_WindowBg));
 
+    float labelled_y = FLT_MAX;   // a tick label closer than a text height to the last one is left out
     for (double k = first; k <= last; k += 1.0) {
         const float y = py(k * step);
         const std::string label = fmt_tick(k * step);
         dl->AddLine(ImVec2(a0.x, y), ImVec2(a1.x, y), grid_col);
+        if (std::fabs(y - labelled_y) < fs) continue;
         dl->AddText(font, fs, ImVec2(a0.x - 6.0f - text_size(label).x, y - 0.5f * fs), dim_col, label.c_str());
+        labelled_y = y;
     }
 
     const float slot = (a1.x - a0.x) / static_cast<float>(std::max(n, 1));
@@ -105,11 +114,17 @@ void draw_bar_chart(const BarChart& chart, ImVec2 size) {
                         darker(chart.color), 0.0f, 0, 2.0f);
         }
         if (chart.value_labels) {
-            const std::string label = fmt_value(v);
+            const std::string label = fmt_value(shown(v));
             const ImVec2 ts = text_size(label);
             if (ts.x <= slot - 4.0f) {
-                const float ly = v >= 0.0 ? std::min(y, y_zero) - ts.y - 2.0f : std::max(y, y_zero) + 2.0f;
-                dl->AddText(font, fs, ImVec2(x + 0.5f * (bar_w - ts.x), ly), text_col, label.c_str());
+                float ly = v >= 0.0 ? std::min(y, y_zero) - ts.y - 2.0f : std::max(y, y_zero) + 2.0f;
+                ImU32 col = text_col;
+                if (ly < a0.y || ly + ts.y > a1.y) {   // no room past the bar's end: inside it, in white
+                    ly = std::clamp(v >= 0.0 ? std::min(y, y_zero) + 2.0f : std::max(y, y_zero) - ts.y - 2.0f, a0.y,
+                                    a1.y - ts.y);
+                    col = IM_COL32(255, 255, 255, 255);
+                }
+                dl->AddText(font, fs, ImVec2(x + 0.5f * (bar_w - ts.x), ly), col, label.c_str());
             }
         }
     }
@@ -132,7 +147,7 @@ void draw_bar_chart(const BarChart& chart, ImVec2 size) {
 
     if (hovered_bar >= 0) {
         ImGui::BeginTooltip();
-        ImGui::Text("%s%s = %s", chart.symbol, subscript(hovered_bar + 1).c_str(), fmt_value(values(hovered_bar)).c_str());
+        ImGui::Text("%s%s = %s", chart.symbol, subscript(hovered_bar + 1).c_str(), fmt_value(shown(values(hovered_bar))).c_str());
         if (chart.reference != nullptr) {
             ImGui::TextDisabled("at %s: %s", chart.reference_name, fmt_value((*chart.reference)(hovered_bar)).c_str());
         }

@@ -110,6 +110,11 @@ void add_cut_windows(std::vector<TextBox>& out) {
     for (const ImGuiWindow* w : GImGui->Windows) {
         if (!w->Active || w->Hidden || w->SkipItems) continue;
         if ((w->Flags & (ImGuiWindowFlags_Popup | ImGuiWindowFlags_Tooltip)) != 0) continue;
+        // A multi-line text field's own child ("…/##steps_1A2B3C4D": Dear ImGui names it after
+        // the field's hidden label; the app names no child "##…"): what the user typed may be
+        // wider than the field, which scrolls with the cursor.
+        const char* leaf = std::strrchr(w->Name, '/');
+        if ((w->Flags & ImGuiWindowFlags_ChildWindow) != 0 && leaf != nullptr && std::strncmp(leaf, "/##", 3) == 0) continue;
         const ImVec2 room(w->InnerRect.GetWidth(), w->InnerRect.GetHeight());
         const ImVec2 pad = w->WindowPadding;
         const float over_x = w->ContentSize.x + 2.0f * pad.x - room.x;
@@ -121,7 +126,7 @@ void add_cut_windows(std::vector<TextBox>& out) {
         std::ostringstream what;
         what << "[content of " << w->Name << ": " << static_cast<int>(w->ContentSize.x) << " x "
              << static_cast<int>(w->ContentSize.y) << " px in " << static_cast<int>(room.x) << " x "
-             << static_cast<int>(room.y) << ", no scroll bar]";
+             << static_cast<int>(room.y) << ", " << (cut_x ? "wider" : "taller") << " without a scroll bar]";
         t.text = what.str();
         t.box = ImVec4(w->InnerRect.Min.x, w->InnerRect.Min.y, w->InnerRect.Min.x + w->ContentSize.x,
                        w->InnerRect.Min.y + w->ContentSize.y);

@@ -3,7 +3,8 @@
 // [SECTION] Names and text files
 // [SECTION] Offscreen rendering — export fonts, a private ImGui context, FBO, read-back
 // [SECTION] PNG files
-// [SECTION] A lab's figures
+// [SECTION] A lab's figures — the export folder, every figure of a lab at once
+// [SECTION] Tables        — the right-click menu of a table
 #include "plot_export.hpp"
 
 #include "plot_view.hpp"
@@ -264,23 +265,37 @@ std::string render_plot(const Plot& plot, int base_w, int base_h, int scale, Pix
 
 // [SECTION] PNG files -----------------------------------------------------------------------
 
-std::string save_plot_png(const Plot& plot, int base_w, int base_h, int scale, const std::string& path,
-                          IfExists if_exists) {
+std::string encode_plot_png(const Plot& plot, int base_w, int base_h, int scale, std::string& png) {
     Pixels px;
     if (std::string error = render_plot(plot, base_w, base_h, scale, px); !error.empty()) return error;
-    std::string png;
+    png.clear();
     const auto append = [](void* context, void* data, int size) {
         static_cast<std::string*>(context)->append(static_cast<const char*>(data), static_cast<std::size_t>(size));
     };
     if (stbi_write_png_to_func(append, &png, px.width, px.height, 3, px.rgb.data(), 3 * px.width) == 0)
         return "cannot encode the PNG";
+    return {};
+}
+
+std::string save_plot_png(const Plot& plot, int base_w, int base_h, int scale, const std::string& path,
+                          IfExists if_exists) {
+    std::string png;
+    if (std::string error = encode_plot_png(plot, base_w, base_h, scale, png); !error.empty()) return error;
     return save_text_file(path, png, if_exists);
 }
 
 // [SECTION] A lab's figures -----------------------------------------------------------------
 
-std::string export_figures(const std::vector<Plot>& plots, const std::string& dir, int scale) {
+namespace {
+std::string g_export_folder;   // the session's export folder (set_export_folder)
+}  // namespace
+
+void set_export_folder(std::string dir) { g_export_folder = std::move(dir); }
+const std::string& export_folder() { return g_export_folder; }
+
+std::string export_figures(const std::vector<Plot>& plots, const std::string& folder, int scale) {
     if (plots.empty()) return "⚠ This lab has no figures to save";
+    const std::string dir = folder.empty() ? "." : folder;
     std::error_code ec;
     std::filesystem::create_directories(dir, ec);
     if (ec) return "⚠ Not saved: cannot create the folder \"" + dir + "\": " + ec.message();
@@ -288,14 +303,49 @@ std::string export_figures(const std::vector<Plot>& plots, const std::string& di
     for (std::size_t i = 0; i < plots.size(); ++i) {
         const std::string png = unused_file_name(figure_path(dir, names[i], "png"));
         const std::string svg = unused_file_name(figure_path(dir, names[i], "svg"));
+        const std::string csv = unused_file_name(figure_path(dir, names[i], "csv"));
         std::string error = save_plot_png(plots[i], kDefaultFigureWidth, kDefaultFigureHeight, scale, png, IfExists::Refuse);
         if (error.empty())
             error = save_text_file(svg, to_svg(plots[i], kDefaultFigureWidth, kDefaultFigureHeight), IfExists::Refuse);
+        if (error.empty()) error = save_text_file(csv, to_csv(plots[i]), IfExists::Refuse);
         if (!error.empty()) return "⚠ Not saved: " + names[i] + ": " + error;
     }
     const std::filesystem::path abs = std::filesystem::absolute(dir, ec);
     return "Saved " + std::to_string(plots.size()) + (plots.size() == 1 ? " figure" : " figures") + " (PNG " +
-           std::to_string(scale) + "× + SVG) to " + (ec ? dir : abs.string());
+           std::to_string(scale) + "× + SVG + CSV) to " + (ec ? dir : abs.string());
+}
+
+// [SECTION] Tables --------------------------------------------------------------------------
+
+std::string table_context_menu(const char* id, const std::function<std::vector<Table>()>& tables) {
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenOverlapped) && ImGui::IsMouseReleased(ImGuiMouseButton_Right))
+        ImGui::OpenPopup(id);
+    if (!ImGui::BeginPopup(id)) return {};
+    struct Format {
+        const char* label;
+        const char* ext;
+        std::string (*write)(const Table&);
+    };
+    static constexpr Format kFormats[] = {{"Save SVG", "svg", table_to_svg},
+                                          {"Save CSV", "csv", table_to_csv},
+                                          {"Save Markdown", "md", table_to_markdown},
+                                          {"Save LaTeX (booktabs)", "tex", table_to_latex}};
+    std::string status;
+    for (const Format& f : kFormats) {
+        if (!ImGui::MenuItem(f.label)) continue;
+        std::string saved;
+        for (const Table& t : tables()) {
+            const std::string path = unused_file_name(figure_path(export_folder(), t.name, f.ext));
+            if (const std::string error = save_text_file(path, f.write(t), IfExists::Refuse); !error.empty())
+                return "⚠ Not saved: " + error;
+            saved += (saved.empty() ? "" : ", ") + path;
+        }
+        status = "Saved " + saved;
+    }
+    ImGui::Separator();
+    ImGui::TextDisabled("Files go to %s  (File ▸ Export folder…)", export_folder().empty() ? "." : export_folder().c_str());
+    ImGui::EndPopup();
+    return status;
 }
 
 }  // namespace normlab::ui

@@ -10,6 +10,9 @@
 
 #include <normlab/base/file_io.hpp>
 #include <normlab/plot/plot.hpp>
+#include <normlab/plot/table.hpp>
+
+#include <functional>
 
 #include <string>
 #include <vector>
@@ -41,10 +44,24 @@ std::string save_text_file(const std::string& path, const std::string& text, IfE
 std::string save_plot_png(const Plot& plot, int base_w, int base_h, int scale, const std::string& path,
                           IfExists if_exists);
 
-// Every plot as NAME.png (scale×) and NAME.svg at the default size into `dir` (created if
-// missing), names from unique_figure_names(); a name taken by a file already there gets "-2",
-// "-3", … (unused_file_name), nothing is replaced. Returns "Saved N figures (PNG 2× + SVG) to DIR"
-// or "⚠ …" with the first error.
+// The same PNG's bytes in `png` (no file), e.g. for normlab-cli's headless export (headless_gl.hpp).
+std::string encode_plot_png(const Plot& plot, int base_w, int base_h, int scale, std::string& png);
+
+// Where exports go when a view names no folder of its own (PlotView::export_dir): File ▸ Export
+// folder… sets it for the session; empty (the default): the current folder.
+void set_export_folder(std::string dir);
+const std::string& export_folder();
+
+// Every plot as NAME.png (scale×), NAME.svg at the default size and NAME.csv into `dir` (created
+// if missing; empty: the current folder), names from unique_figure_names(); a name taken by a
+// file already there gets "-2", "-3", … (unused_file_name), nothing is replaced. Returns "Saved N
+// figures (PNG 2× + SVG + CSV) to DIR" or "⚠ …" with the first error.
 std::string export_figures(const std::vector<Plot>& plots, const std::string& dir, int scale);
+
+// The right-click menu of a table drawn as the last item (its whole area): Save SVG, CSV,
+// Markdown or LaTeX of each of `tables()` (computed when chosen) into export_folder(), never over
+// a file. Returns the status line ("Saved DIR/NAME.md", "⚠ Not saved: …"), "" when nothing was
+// chosen. Call right after the item, every frame.
+std::string table_context_menu(const char* id, const std::function<std::vector<Table>()>& tables);
 
 }  // namespace normlab::ui

@@ -240,7 +240,7 @@ void record_figure_texts(const PlotLayout& L, const FigureFonts& fonts, const Im
     for (const auto* texts : {&L.x_tick_labels, &L.y_tick_labels, &L.annotations, &L.ref_labels})
         for (const PlacedText& t : *texts) record(t, pick_font(fonts, t.font_px));
     for (const PlacedText* t : {&L.x_label, &L.y_label}) record(*t, pick_font(fonts, t->font_px));
-    record(L.title, fonts.bold != nullptr ? fonts.bold : pick_font(fonts, L.title.font_px));
+    for (const PlacedText& t : L.title) record(t, fonts.bold != nullptr ? fonts.bold : pick_font(fonts, t.font_px));
     if (L.has_legend)
         for (const LegendEntry& e : L.legend) record(e.label, pick_font(fonts, e.label.font_px));
 }
@@ -303,7 +303,8 @@ void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& L, const Pl
         for (const PlacedText& t : *labels) draw_text(dl, t, pick_font(fonts, t.font_px), colors.text);
     draw_text(dl, L.x_label, pick_font(fonts, L.x_label.font_px), colors.text);
     draw_text(dl, L.y_label, pick_font(fonts, L.y_label.font_px), colors.text);
-    draw_text(dl, L.title, fonts.bold != nullptr ? fonts.bold : pick_font(fonts, L.title.font_px), colors.text);
+    for (const PlacedText& t : L.title)
+        draw_text(dl, t, fonts.bold != nullptr ? fonts.bold : pick_font(fonts, t.font_px), colors.text);
     for (const PlacedText& t : L.annotations)
         draw_haloed_text(dl, t, pick_font(fonts, t.font_px), colors.annotation, colors.halo, k);
     for (const PlacedText& t : L.ref_labels)
@@ -492,7 +493,8 @@ void hover_tooltip(ImDrawList& dl, const Plot& shown, const PlotLayout& L, doubl
     dl.AddCircle(to_im(p), static_cast<float>(0.5 * s.marker_size * k + 3.0 * k), ring, 0, static_cast<float>(1.5 * k));
     const std::string x = format_number(s.x[hit->index], 6), y = format_number(s.y[hit->index], 6);
     const std::string& xl = shown.x.label, &yl = shown.y.label;
-    ImGui::SetTooltip("%s\n%s = %s\n%s = %s", s.label.empty() ? "(unlabelled series)" : s.label.c_str(),
+    const std::string& name = series_name(s);
+    ImGui::SetTooltip("%s\n%s = %s\n%s = %s", name.empty() ? "(unlabelled series)" : name.c_str(),
                       xl.empty() ? "x" : xl.c_str(), x.c_str(), yl.empty() ? "y" : yl.c_str(), y.c_str());
 }
 
@@ -511,6 +513,7 @@ void context_menu(PlotView& view, const Plot& plot, ImVec2 base) {
     if (!ImGui::BeginPopup("plot menu")) return;
     const Plot shown = plot_as_shown(plot, view);
     const int w = static_cast<int>(base.x), h = static_cast<int>(base.y);
+    const std::string& dir = view.export_dir.empty() ? export_folder() : view.export_dir;
     const auto saved = [&](const std::string& path, const std::string& error, const std::string& what) {
         view.message = error.empty() ? "Saved " + shown_path(path) + what : "⚠ Not saved: " + error;
     };
@@ -519,7 +522,7 @@ void context_menu(PlotView& view, const Plot& plot, ImVec2 base) {
             const std::string label = std::to_string(scale) + "×   " + std::to_string(w * scale) + " × " +
                                       std::to_string(h * scale) + " px";
             if (ImGui::MenuItem(label.c_str())) {
-                const std::string path = unused_file_name(figure_path(view.export_dir, shown.name, "png"));
+                const std::string path = unused_file_name(figure_path(dir, shown.name, "png"));
                 saved(path, save_plot_png(shown, w, h, scale, path, IfExists::Refuse),
                       " (" + std::to_string(w * scale) + " × " + std::to_string(h * scale) + " px)");
             }
@@ -527,23 +530,23 @@ void context_menu(PlotView& view, const Plot& plot, ImVec2 base) {
         ImGui::EndMenu();
     }
     if (ImGui::MenuItem("Save SVG")) {
-        const std::string path = unused_file_name(figure_path(view.export_dir, shown.name, "svg"));
+        const std::string path = unused_file_name(figure_path(dir, shown.name, "svg"));
         saved(path, save_text_file(path, to_svg(shown, w, h), IfExists::Refuse), "");
     }
     if (ImGui::MenuItem("Save CSV")) {
-        const std::string path = unused_file_name(figure_path(view.export_dir, shown.name, "csv"));
+        const std::string path = unused_file_name(figure_path(dir, shown.name, "csv"));
         saved(path, save_text_file(path, to_csv(shown), IfExists::Refuse), "");
     }
     if (ImGui::MenuItem("Copy values (CSV)")) {
         const std::string csv = to_csv(shown);
         ImGui::SetClipboardText(csv.c_str());
-        view.message = "Copied the values of the shown series to the clipboard (CSV: series,x,y)";
+        view.message = "Copied the values of the shown series to the clipboard (CSV: series, x, y)";
     }
     ImGui::Separator();
     if (ImGui::MenuItem("Reset view", "double-click", false, view.range.x || view.range.y)) view.range = {};
     if (ImGui::MenuItem("Show all series", nullptr, false, !view.hidden.empty())) view.hidden.clear();
     ImGui::Separator();
-    ImGui::TextDisabled("Files go to %s", shown_path(view.export_dir.empty() ? "." : view.export_dir).c_str());
+    ImGui::TextDisabled("Files go to %s  (File ▸ Export folder…)", shown_path(dir.empty() ? "." : dir).c_str());
     ImGui::EndPopup();
 }
 
@@ -570,7 +573,9 @@ void draw_plot(PlotView& view, const Plot& plot, const Fonts& fonts, ImVec2 size
     if (size.x <= 0.0f) size.x = avail.x;
     if (size.y <= 0.0f) size.y = avail.y;
     const float message_h = view.message.empty() ? 0.0f : ImGui::GetFrameHeightWithSpacing();
-    const ImVec2 fig(std::max(size.x, 50.0f), std::max(size.y - message_h, 50.0f));
+    // Never smaller than kMinFigure*Em: the window around it scrolls instead.
+    const float em = fonts.regular->FontSize;
+    const ImVec2 fig(std::max(size.x, kMinFigureWidthEm * em), std::max(size.y - message_h, kMinFigureHeightEm * em));
 
     ImGui::PushID(&view);
     const ImVec2 origin = ImGui::GetCursorScreenPos();

@@ -40,14 +40,19 @@ inline constexpr PlotGesture kPlotGestures[] = {
 struct PlotView {
     RangeOverride range;             // empty: auto range from the data
     std::vector<std::string> hidden; // labels of series the user switched off in the legend
-    std::string export_dir;          // where Save … writes (default: the current folder)
+    std::string export_dir;          // where Save … writes (default: export_folder(), plot_export.hpp)
     std::string message;             // last export's result, shown under the plot until dismissed
     // Gesture in progress (set and cleared by draw_plot).
     bool box_zooming = false;
     ImVec2 box_from{};               // screen position where the box zoom started
 };
 
-// Draws `plot` in a region of `size` at the cursor (size.x or size.y ≤ 0: the available space),
+// The smallest figure on screen, in text heights: 14 × 9 em (280 × 180 px at 20 px text) holds
+// a title, ticks, axis labels and a legend of two rows without crushing the data.
+inline constexpr float kMinFigureWidthEm = 14.0f, kMinFigureHeightEm = 9.0f;
+
+// Draws `plot` in a region of `size` at the cursor (size.x or size.y ≤ 0: the available space;
+// never less than kMinFigure*Em),
 // with a line for view.message below the figure when there is one. Call it with a PlotView that
 // lives as long as the figure is on screen (e.g. a member of the lab's display state).
 void draw_plot(PlotView& view, const Plot& plot, const Fonts& fonts, ImVec2 size = ImVec2(0.0f, 0.0f));

@@ -10,7 +10,7 @@ namespace {
 
 // Every non-ASCII character the labs print beyond Latin-1, Latin Extended-A and Greek.
 constexpr const char* kMathSymbols =
-    "∂‖√∑⊙≈≠−±×·…≤≥∞→⇄∈ℝ⌈⌉⌊⌋′✓✗⚠—–"
+    "∂‖√∑⊙≈≠−±×·…≤≥∞→⇄∈ℝ⌈⌉⌊⌋′✓✗⚠—–◐"
     "←∝▸"   // lecture mode: slide keys, captions; menu paths in tooltips
     "⁰¹²³⁴⁵⁶⁷⁸⁹⁻ᵀ₀₁₂₃₄₅₆₇₈₉ᵢⱼ";
 

@@ -161,6 +161,10 @@ bool accept_number(ImGuiID slot, std::string_view name, bool changed, double edi
     return moved;
 }
 
+bool begin_panel(const char* id, ImVec2 size, bool border) {
+    return ImGui::BeginChild(id, size, border, ImGuiWindowFlags_HorizontalScrollbar);
+}
+
 std::string glfw_error() {
     const char* description = nullptr;
     glfwGetError(&description);

@@ -190,6 +190,13 @@ void draw_run_section(LabContext& ctx, DepthLabState& s, DepthUi& ui, const Font
                        text.c_str());
     tooltip("Optimizer steps done by every ticked placement, of the steps set below (each step: one mini-batch of 32 "
             "problems or text windows per placement, Adam).");
+    const int seeds_done = snap != nullptr ? seed_runs_done(*snap) : 0;
+    const int seeds_total = snap != nullptr ? static_cast<int>(snap->seed_runs.size()) : 0;
+    const std::string seeds = "seeds " + std::to_string(seeds_done) + " / " + std::to_string(seeds_total) + " runs";
+    ImGui::ProgressBar(seeds_total > 0 ? static_cast<float>(seeds_done) / static_cast<float>(seeds_total) : 1.0f,
+                       ImVec2(-1.0f, 0.0f), seeds.c_str());
+    tooltip("The claims' extra seeds: every ticked placement again with each further seed, over the steps the measure "
+            "averages; they train once the runs above are done, before the sweep.");
     const int done = snap != nullptr ? sweep_done(*snap) : 0;
     const int total = snap != nullptr ? static_cast<int>(snap->sweep.size()) : 0;
     const std::string sweep = "sweep " + std::to_string(done) + " / " + std::to_string(total) + " trainings";
@@ -255,6 +262,30 @@ void draw_task_section(DepthLabState& s, DepthUi& ui, const Fonts& fonts) {
     }
 }
 
+// NormFormer's additions to Pre-LN, each on or off (the ablation): which of them raises first ÷ last.
+void draw_normformer_parts(DepthLabState& s) {
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("NormFormer:");
+    const struct {
+        bool NormFormerParts::*part;
+        const char* label;
+        const char* help;
+    } parts[] = {{&NormFormerParts::attn_norm, "attn norm",
+                  "The norm on the attention output, h = x + LN(Attn(LN(x))). Off and on: how much of NormFormer's "
+                  "first ÷ last it makes (normlab-cli depth --ablation)."},
+                 {&NormFormerParts::ffn_norm, "FFN norm",
+                  "The norm on the FFN's 4d GELU activations, W₂ LN(GELU(W₁ x)). Off and on: how much of NormFormer's "
+                  "first ÷ last it makes."},
+                 {&NormFormerParts::head_scale, "γ",
+                  "A learned scale per attention head (init 1: no effect at the first step)."}};
+    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+    for (const auto& p : parts) {
+        same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize(p.label).x + 2.0f * ImGui::GetStyle().ItemInnerSpacing.x, right);
+        ImGui::Checkbox(p.label, &(s.normformer.*p.part));
+        tooltip((std::string(p.help) + " All off: Pre-LN exactly. The NormFormer run starts again.").c_str());
+    }
+}
+
 void draw_model_section(DepthLabState& s, const Fonts& fonts) {
     heading(fonts.heading, "Model");
     static_assert(kDepthPlacementCount == 3, "one help text per placement");
@@ -292,6 +323,8 @@ void draw_model_section(DepthLabState& s, const Fonts& fonts) {
     ImGui::Checkbox("λ", &s.residual_scale);
     tooltip("NormFormer only: a learned per-dimension scale λ (init 1) on the FFN's residual, x = λ ⊙ x + FFN(LN(x)) "
             "(off in the paper's main runs).");
+
+    if (s.placements[2]) draw_normformer_parts(s);
 
     // How every linear weight W (n_out×n_in) is drawn; embeddings N(0, 1), biases 0 either way.
     const struct {
@@ -338,6 +371,11 @@ void draw_measure_section(DepthLabState& s, const Fonts& fonts) {
                "Per layer, mean |∂L/∂W₂| of its FFN output weights, averaged over the first this many steps (1: at "
                "initialization, as Xiong et al. 2020 reason; 50: normlab-cli depth's default), or over the steps done "
                "while fewer. The bars and the claims use it.");
+    int_slider("##seeds", s.seeds, kDepthMinSeeds, kDepthMaxSeeds, "claims over %d seeds", false,
+               ImGui::GetContentRegionAvail().x,
+               "The claims' spread: every ticked placement is trained again with the next seeds (seed + 1, …), over "
+               "the steps the measure averages, and each claim states first ÷ last as mean ± sd (min–max) over them. "
+               "1: the main runs alone (no spread).");
     const char* const views[kDepthEvolutionRatio + 1] = {"over the steps: Post-LN's layers", "over the steps: Pre-LN's layers",
                                                          "over the steps: NormFormer's layers",
                                                          "over the steps: first ÷ last"};
@@ -375,18 +413,28 @@ void draw_sweep_section(DepthLabState& s, const Fonts& fonts) {
 
 // [SECTION] Claims panel --------------------------------------------------------------------
 
-void verdict_cell(DepthVerdict v) {
-    switch (v) {
-        case DepthVerdict::Holds: ImGui::TextColored(kGoodText, "✓ holds here"); break;
-        case DepthVerdict::DoesNotHold: ImGui::TextColored(kErrorText, "✗ not here"); break;
-        case DepthVerdict::NotYet: ImGui::TextDisabled("… not yet"); break;
+// ✓ green, ✗ red, ◐ and ≈ (in part, seeds differ) plain, provisional and not yet dimmed.
+void verdict_cell(const DepthClaim& c) {
+    const std::string text = verdict_text(c);
+    switch (c.verdict) {
+        case DepthVerdict::Holds: ImGui::TextColored(kGoodText, "%s", text.c_str()); break;
+        case DepthVerdict::DoesNotHold: ImGui::TextColored(kErrorText, "%s", text.c_str()); break;
+        case DepthVerdict::Partly:
+        case DepthVerdict::Mixed: ImGui::TextUnformatted(text.c_str()); break;
+        case DepthVerdict::Provisional:
+        case DepthVerdict::NotYet: ImGui::TextDisabled("%s", text.c_str()); break;
     }
+    tooltip("A verdict waits for its data: provisional until every ticked placement has trained the steps the "
+            "measure averages over, and the extra seeds too. Then it needs every seed: ✓ in every seed, ✗ in none, "
+            "≈ in some. Thresholds: larger, first ÷ last ≥ 1.1 (or ≤ 1/1.1); much larger, ≥ 2 (◐: larger in every "
+            "seed, not much larger).");
 }
 
 // "step 57 / 100 · sweep 3 / 18": where the numbers below stand (also in presenter view).
 std::string progress_text(const DepthLabSnapshot& snap) {
     const Progress p = run_progress(&snap);
-    return "step " + std::to_string(p.step) + " / " + std::to_string(snap.state.steps) + " · sweep " +
+    return "step " + std::to_string(p.step) + " / " + std::to_string(snap.state.steps) + " · seeds " +
+           std::to_string(seed_runs_done(snap)) + " / " + std::to_string(snap.seed_runs.size()) + " · sweep " +
            std::to_string(sweep_done(snap)) + " / " + std::to_string(snap.sweep.size());
 }
 
@@ -394,7 +442,8 @@ void draw_claims(const DepthLabSnapshot& snap, const DepthFigures& f, const Font
     ImGui::PushFont(fonts.bold);
     ImGui::Text("Measured here (%s):", progress_text(snap).c_str());
     ImGui::PopFont();
-    tooltip("Optimizer steps every ticked placement has done, and the learning-rate sweep's trainings done.");
+    tooltip("Optimizer steps every ticked placement has done, the extra seeds' runs done (for the claims' spread), "
+            "and the learning-rate sweep's trainings done.");
     ImGui::SameLine();
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(f.conditions.c_str());
@@ -406,7 +455,7 @@ void draw_claims(const DepthLabSnapshot& snap, const DepthFigures& f, const Font
     if (!ImGui::BeginTable("claims", 3, kFlags)) return;
     ImGui::TableSetupColumn("The papers say (and where they measured it)", ImGuiTableColumnFlags_None, 3.2f);
     ImGui::TableSetupColumn("NormLab measures", ImGuiTableColumnFlags_None, 1.9f);
-    ImGui::TableSetupColumn("here?", ImGuiTableColumnFlags_None, 0.75f);
+    ImGui::TableSetupColumn("here?", ImGuiTableColumnFlags_None, 0.9f);
     ImGui::TableHeadersRow();
     for (const DepthClaim& c : f.claims) {
         ImGui::TableNextRow();
@@ -416,11 +465,13 @@ void draw_claims(const DepthLabSnapshot& snap, const DepthFigures& f, const Font
         ImGui::PushFont(fonts.small);
         ImGui::TextDisabled("%s", c.source.c_str());
         ImGui::PopFont();
-        ImGui::TableNextColumn();
-        ImGui::TextUnformatted(c.measured.c_str());
         ImGui::PopTextWrapPos();
         ImGui::TableNextColumn();
-        verdict_cell(c.verdict);
+        flow_text(c.measured, ImGui::GetStyleColorVec4(ImGuiCol_Text));   // never "1." / "72"
+        ImGui::TableNextColumn();
+        ImGui::PushTextWrapPos(0.0f);   // "… provisional (3 of 5 seeds)" wraps in a narrow column
+        verdict_cell(c);
+        ImGui::PopTextWrapPos();
     }
     ImGui::EndTable();
 }
@@ -586,18 +637,20 @@ void draw_depth_lab(LabContext& ctx) {
     ctx.app.animate |= ui.playing && (!ui.shown || ui.shown->busy);   // a run draws at the frame rate
 
     const float em = ImGui::GetFontSize();
-    const float controls_w = std::clamp(0.24f * ImGui::GetContentRegionAvail().x, 19.0f * em, 24.0f * em);
-    ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
-    draw_run_section(ctx, s, ui, fonts);
-    draw_task_section(s, ui, fonts);
-    draw_model_section(s, fonts);
-    draw_training_section(s, fonts);
-    draw_measure_section(s, fonts);
-    draw_sweep_section(s, fonts);
-    ImGui::EndChild();
-    ImGui::SameLine();
+    if (show_controls(ctx.app)) {   // presenter view, or the panel collapsed: claims, figures and samples alone
+        const float controls_w = std::clamp(0.24f * ImGui::GetContentRegionAvail().x, 19.0f * em, 24.0f * em);
+        begin_panel("controls", ImVec2(controls_w, 0.0f), true);
+        draw_run_section(ctx, s, ui, fonts);
+        draw_task_section(s, ui, fonts);
+        draw_model_section(s, fonts);
+        draw_training_section(s, fonts);
+        draw_measure_section(s, fonts);
+        draw_sweep_section(s, fonts);
+        ImGui::EndChild();
+        ImGui::SameLine();
+    }
 
-    ImGui::BeginChild("results");
+    begin_panel("results");
     if (!ui.shown) {
         ImGui::TextDisabled("Building the models…");
         ImGui::EndChild();

@@ -419,15 +419,17 @@ void draw_explorer_lab(LabContext& ctx) {
     const Fonts& fonts = ctx.fonts;
 
     const float font = ImGui::GetFontSize();
-    const float inputs_w = std::clamp(0.35f * ImGui::GetContentRegionAvail().x, 20.0f * font, 36.0f * font);
-    ImGui::BeginChild("inputs", ImVec2(inputs_w, 0.0f), true);
-    draw_x_section(ctx, state, ui, fonts);
-    draw_W_section(ctx, state, ui, fonts);
-    draw_gain_bias_section(state, fonts);
-    draw_eps_section(state, fonts);
-    ImGui::EndChild();
-    ImGui::SameLine();
-    ImGui::BeginChild("outputs");
+    if (show_controls(ctx.app)) {   // presenter view, or the panel collapsed: the outputs alone
+        const float inputs_w = std::clamp(0.35f * ImGui::GetContentRegionAvail().x, 20.0f * font, 36.0f * font);
+        begin_panel("inputs", ImVec2(inputs_w, 0.0f), true);
+        draw_x_section(ctx, state, ui, fonts);
+        draw_W_section(ctx, state, ui, fonts);
+        draw_gain_bias_section(state, fonts);
+        draw_eps_section(state, fonts);
+        ImGui::EndChild();
+        ImGui::SameLine();
+    }
+    begin_panel("outputs");
     draw_delta_row(ctx, state, fonts);
     ImGui::TextDisabled("y = ā ⊙ g + b.  Bars: outputs at this δ; outlines: at δ = 1.  Hover a bar for its value.");
     std::optional<ExplorerResults> results;

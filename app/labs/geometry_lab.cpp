@@ -297,22 +297,25 @@ std::string point_summary(const GeometryResults& r, Index i) {
 
 // Axis names, point numbers and, for n = 2, LayerNorm's two points, at their projections.
 void draw_labels(const GeometryLabState& s, const GeometryUi& ui, const GeometryResults& r, const ViewTransform& t,
-                 ImVec2 origin, const Fonts& fonts, const Sizes& px) {
+                 ImVec2 origin, const Fonts& fonts, const Sizes& px, const ImVec4& key_box) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
     const Index n = geometry_dimension(s);
-    // A label that would overlap one already drawn is left out (its point's tooltip names it).
-    std::vector<ImVec4> drawn;   // x0, y0, x1, y1 of each label drawn
-    const auto centred_text = [&](ImFont* font, const Vec3& world, const std::string& text, ImVec2 nudge, ImU32 col) {
+    // Each label's box; a point's number that would cover an earlier label or the colour key
+    // (key_box) is left out (two points seen one behind the other: the tooltip names each).
+    std::vector<ImVec4> placed = {key_box};
+    const auto centred_text = [&](ImFont* font, const Vec3& world, const std::string& text, ImVec2 nudge, ImU32 col,
+                                  bool optional = false) {
         const Vec3 p = t.project(world);
         if (p.z() <= 0.0f) return;
         const ImVec2 sz = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text.c_str());
         const ImVec2 q = at(origin, p);
-        const ImVec2 p0(q.x - 0.5f * sz.x + nudge.x, q.y - 0.5f * sz.y + nudge.y);
-        for (const ImVec4& b : drawn)
-            if (p0.x < b.z && p0.x + sz.x > b.x && p0.y < b.w && p0.y + sz.y > b.y) return;
-        drawn.emplace_back(p0.x, p0.y, p0.x + sz.x, p0.y + sz.y);
-        dl->AddText(font, font->FontSize, p0, col, text.c_str());
+        const ImVec2 a(q.x - 0.5f * sz.x + nudge.x, q.y - 0.5f * sz.y + nudge.y);
+        const ImVec4 box(a.x, a.y, a.x + sz.x, a.y + sz.y);
+        const auto meets = [&](const ImVec4& b) { return box.x < b.z && b.x < box.z && box.y < b.w && b.y < box.w; };
+        if (optional && std::any_of(placed.begin(), placed.end(), meets)) return;
+        placed.push_back(box);
+        dl->AddText(font, font->FontSize, a, col, text.c_str());
     };
     for (Index k = 0; k < n; ++k) {
         const float end = (kAxisPerFraming + 0.1f) * ui.framing;
@@ -328,17 +331,19 @@ void draw_labels(const GeometryLabState& s, const GeometryUi& ui, const Geometry
         centred_text(fonts.small, Vec3(-1, 1, 0).cwiseProduct(gain), std::string(name) + "(−1, 1)", ImVec2(0, -dy),
                      to_u32(palette::kLayerNormBar));
     }
-    if (!ui.show_labels) return;
-    for (Index i = 0; i < r.scene.inputs.rows(); ++i) {
+    if (!ui.show_labels || r.scene.inputs.rows() == 0) return;
+    for (Index k = -1; k < r.scene.inputs.rows(); ++k) {   // the selected point's number first
+        const Index i = k < 0 ? ui.selected : k;
         const bool selected = i == ui.selected;
+        if (selected && k >= 0) continue;
         const float off = (selected ? px.selected_input() : px.input()) + 0.45f * fonts.small->FontSize;
         centred_text(selected ? fonts.bold : fonts.small, point3(r.scene.inputs, i), std::to_string(i + 1),
-                     ImVec2(off, -off), ink);
+                     ImVec2(off, -off), ink, !selected);
     }
 }
 
-// The colour key, in a box at the view's top left.
-void draw_legend(const GeometryLabState& s, ImVec2 origin, const Fonts& fonts, const Sizes& px) {
+// The colour key, in a box at the view's top left; returns the box.
+ImVec4 draw_legend(const GeometryLabState& s, ImVec2 origin, const Fonts& fonts, const Sizes& px) {
     const Index n = geometry_dimension(s);
     const bool flat = n == 2;
     const std::string root = n == 3 ? "√3" : "√2";
@@ -382,6 +387,7 @@ void draw_legend(const GeometryLabState& s, ImVec2 origin, const Fonts& fonts, c
         dl->AddText(fonts.regular, fonts.regular->FontSize, ImVec2(p0.x + style.WindowPadding.x + marker_w, y), ink,
                     item.text.c_str());
     }
+    return ImVec4(p0.x, p0.y, p1.x, p1.y);
 }
 
 // What the picture says, in words: the caption, then what g and ε do right now.
@@ -474,8 +480,13 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool wor
         dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(texture)), origin, end, ImVec2(0, 1),
                      ImVec2(1, 0));
         dl->PushClipRect(origin, end, true);   // labels of points near the edge stay inside the view
-        draw_labels(s, ui, *results, t, origin, fonts, px);
-        draw_legend(s, origin, fonts, px);
+        ImDrawListSplitter layers;   // the key over the labels, placed first so that they can keep off it
+        layers.Split(dl, 2);
+        layers.SetCurrentChannel(dl, 1);
+        const ImVec4 key_box = draw_legend(s, origin, fonts, px);
+        layers.SetCurrentChannel(dl, 0);
+        draw_labels(s, ui, *results, t, origin, fonts, px, key_box);
+        layers.Merge(dl);
         dl->PopClipRect();
     } else {
         dl->AddRect(origin, end, ImGui::GetColorU32(ImGuiCol_Border));
@@ -499,9 +510,13 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool wor
     ImGui::SetCursorScreenPos(ImVec2(origin.x, end.y + ImGui::GetStyle().ItemSpacing.y));
     const std::string keys = "double-click or " + key_of(kResetView) + ": reset view · " + key_of(kRandomise) +
                              ": randomise · " + key_of(kSwitchN) + ": switch to n = " + (flat ? "3" : "2");
-    ImGui::TextDisabled("%s%s", flat ? "Drag a grey point: move it · wheel: zoom · "
-                                     : "Drag: orbit · drag a grey point: move it · wheel: zoom · ",
-                        keys.c_str());
+    const std::string hint = std::string(flat ? "Drag a grey point: move it · wheel: zoom · "
+                                              : "Drag: orbit · drag a grey point: move it · wheel: zoom · ") + keys;
+    // Where the whole line does not fit, the short one: the keys alone (the tooltips say the rest).
+    const std::string short_hint = key_of(kResetView) + ": reset view · " + key_of(kRandomise) + ": randomise · " +
+                                   key_of(kSwitchN) + ": n = " + (flat ? "3" : "2");
+    const bool fits = ImGui::CalcTextSize(hint.c_str()).x <= ImGui::GetContentRegionAvail().x;
+    ImGui::TextDisabled("%s", fits ? hint.c_str() : short_hint.c_str());
 }
 
 // [SECTION] Controls panel ------------------------------------------------------------------
@@ -658,21 +673,23 @@ void draw_geometry_lab(LabContext& ctx) {
 
     const float font = ImGui::GetFontSize();
     ui.selected = std::clamp(ui.selected, 0, std::max(0, static_cast<int>(state.points.rows()) - 1));
-    const float controls_w = std::clamp(0.29f * ImGui::GetContentRegionAvail().x, 19.0f * font, 28.0f * font);
-    ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
-    std::optional<GeometryResults> results;
-    try {
-        results = compute_geometry(state);
-    } catch (const std::exception&) {
-        // The view says why.
+    if (show_controls(ctx.app)) {   // presenter view, or the panel collapsed: the 3D view alone
+        const float controls_w = std::clamp(0.29f * ImGui::GetContentRegionAvail().x, 19.0f * font, 28.0f * font);
+        begin_panel("controls", ImVec2(controls_w, 0.0f), true);
+        std::optional<GeometryResults> results;
+        try {
+            results = compute_geometry(state);
+        } catch (const std::exception&) {
+            // The view says why.
+        }
+        draw_dimension_section(state, ui, fonts);
+        draw_batch_section(state, ui, results, fonts);
+        draw_gain_section(state, fonts);
+        draw_eps_section(state, fonts);
+        draw_show_section(ui, geometry_dimension(state) == 2, fonts);
+        ImGui::EndChild();
+        ImGui::SameLine();
     }
-    draw_dimension_section(state, ui, fonts);
-    draw_batch_section(state, ui, results, fonts);
-    draw_gain_section(state, fonts);
-    draw_eps_section(state, fonts);
-    draw_show_section(ui, geometry_dimension(state) == 2, fonts);
-    ImGui::EndChild();
-    ImGui::SameLine();
     ImGui::BeginChild("view", ImVec2(0.0f, 0.0f), false,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     draw_view(state, ui, fonts, true);

@@ -288,8 +288,12 @@ void draw_table(GpuUi& ui, const BenchResults& r, int rows) {
     }
     tooltip("The width C the table shows.");
 
-    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
-    if (!ImGui::BeginTable("times", 7, kFlags)) return;
+    // As wide as its widest cells at least (the panel around it scrolls sideways): a kernel's
+    // name and six numbers or headers.
+    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
+    const float cell_pad = 2.0f * ImGui::GetStyle().CellPadding.x + 1.0f;
+    const float natural = ImGui::CalcTextSize("pRMSNorm bwd").x + 6.0f * ImGui::CalcTextSize("0.00000").x + 7.0f * cell_pad;
+    if (!ImGui::BeginTable("times", 7, kFlags, ImVec2(std::max(natural, ImGui::GetContentRegionAvail().x), 0.0f))) return;
     for (const char* h : {"kernel", "GPU ms", "GB/s", "% copy", "CPU ms", "GB/s", "% copy"})
         ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
@@ -392,7 +396,7 @@ void draw_results(LabContext& ctx, const BenchResults* r) {
     ImGui::SameLine();
     draw_plot(ui.backward_view, bandwidth_plot(ui, *r, rows, true, cpu), ctx.fonts, ImVec2(w, top_h));
     const float bottom_h = std::max(ImGui::GetContentRegionAvail().y, 14.0f * em);
-    ImGui::BeginChild("table", ImVec2(w, bottom_h));
+    begin_panel("table", ImVec2(w, bottom_h));
     draw_table(ui, *r, rows);
     for (const std::string& note : r->notes) ImGui::TextColored(kErrorText, "⚠ %s", note.c_str());
     draw_claim(ctx, r);
@@ -418,9 +422,9 @@ void draw_gpu_lab(LabContext& ctx) {
     const BenchResults* r = results_of(ui);
 
     const float em = ImGui::GetFontSize();
-    if (!ctx.app.presenter) {   // presenter view: the figures, the table and the claim alone
+    if (show_controls(ctx.app)) {   // presenter view, or the panel collapsed: the figures, the table and the claim alone
         const float controls_w = std::clamp(0.25f * ImGui::GetContentRegionAvail().x, 20.0f * em, 25.0f * em);
-        ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
+        begin_panel("controls", ImVec2(controls_w, 0.0f), true);
         draw_renderer_section(ctx, runner);
         if (runner != nullptr) {
             draw_sweep_section(ctx, runner);
@@ -430,8 +434,8 @@ void draw_gpu_lab(LabContext& ctx) {
         ImGui::SameLine();
     }
 
-    ImGui::BeginChild("results");
-    if (ctx.app.presenter && runner != nullptr) {   // what the panel would have said: where, how, how far
+    begin_panel("results");
+    if (!show_controls(ctx.app) && runner != nullptr) {   // what the panel would have said: where, how, how far
         std::string line = runner->renderer() + " · " + std::string(describe(runner->timing()));
         if (running(ui)) line += " · measuring: " + ui.sweep->status();
         ImGui::TextDisabled("%s", line.c_str());
@@ -523,8 +527,10 @@ const NormKernelTimes* draw_gpu_norm_caption(LabContext& ctx, int rows, int cols
     std::string why;
     const NormKernelTimes* t = gpu_norm_times(ctx, rows, cols, &why);
     const bool off = t == nullptr && ctx.uis.gpu.runner && !ctx.uis.gpu.runner->available();
-    if (t != nullptr) {
-        ImGui::TextDisabled("%s (one norm layer)", norm_times_caption(*t).c_str());
+    if (t != nullptr) {   // wrapped at spaces: one group, so that the tooltip below is the whole line's
+        ImGui::BeginGroup();
+        flow_text(norm_times_caption(*t) + " (one norm layer)", ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+        ImGui::EndGroup();
     } else {
         ImGui::TextDisabled("%s", off ? "GPU kernel times: off" : ("GPU: " + why).c_str());
     }

@@ -506,16 +506,18 @@ void draw_gradients_lab(LabContext& ctx) {
     const GradientLabResults* r = current_results(ctx.session, ui);
 
     const float em = ImGui::GetFontSize();
-    const float controls_w = std::clamp(0.27f * ImGui::GetContentRegionAvail().x, 20.0f * em, 26.0f * em);
-    ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
-    draw_layer_section(ctx);
-    draw_loss_section(ctx, s, ui, fonts);
-    draw_eps_section(ctx, s, fonts);
-    draw_curves_section(s, s.target.size(), fonts);
-    draw_check_section(s, r, fonts);
-    ImGui::EndChild();
-    ImGui::SameLine();
-    ImGui::BeginChild("results");
+    if (show_controls(ctx.app)) {   // presenter view, or the panel collapsed: the figures alone
+        const float controls_w = std::clamp(0.27f * ImGui::GetContentRegionAvail().x, 20.0f * em, 26.0f * em);
+        begin_panel("controls", ImVec2(controls_w, 0.0f), true);
+        draw_layer_section(ctx);
+        draw_loss_section(ctx, s, ui, fonts);
+        draw_eps_section(ctx, s, fonts);
+        draw_curves_section(s, s.target.size(), fonts);
+        draw_check_section(s, r, fonts);
+        ImGui::EndChild();
+        ImGui::SameLine();
+    }
+    begin_panel("results");
     if (r == nullptr) {
         ImGui::TextColored(kErrorText, "Cannot compute: %s", ui.error.c_str());
     } else {

@@ -11,6 +11,7 @@
 
 #include "bar_chart.hpp"
 #include "palette.hpp"
+#include "plot_export.hpp"
 #include "ui_util.hpp"
 
 #include <normlab/scene/scene_plots.hpp>
@@ -151,9 +152,11 @@ void draw_norm_section(LabContext& ctx, InvarianceLabState& s, const Fonts& font
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float buttons = button_width(kActions[kEpsLarge].label) + button_width(kActions[kEpsDefault].label) +
                           ImGui::CalcTextSize("ε").x + 4.0f * spacing;
-    log_slider("ε", s.spec.eps, kLabEpsRule, 1e-12, 1e-1, "%.0e", slider_width(buttons),
-               "ε, from 10⁻¹² to 10⁻¹ on a log scale, in every norm's denominator √(σ² + ε): negligible while "
-               "σ² ≫ ε; raise it to 10⁻³ and the re-scaling curves bend up at small δ.");
+    const bool inside = s.spec.eps_mode == EpsMode::InsideSqrt;
+    const std::string eps_help = std::string("ε, from 10⁻¹² to 10⁻¹ on a log scale, in every norm's denominator ") +
+                                 (inside ? "√(σ² + ε): negligible while σ² ≫ ε" : "σ + ε: negligible while σ ≫ ε") +
+                                 "; raise it to 10⁻³ and the re-scaling curves bend up at small δ.";
+    log_slider("ε", s.spec.eps, kLabEpsRule, 1e-12, 1e-1, "%.0e", slider_width(buttons), eps_help.c_str());
     ImGui::SameLine();
     action_button(ctx, kActions[kEpsLarge]);
     ImGui::SameLine();
@@ -189,11 +192,6 @@ constexpr const char* kShortFormula[kNumTransforms] = {"δW", "+1γᵀ", "δᵢw
 
 palette::Rgb to_rgb(Color c) { return {c.r, c.g, c.b}; }
 
-std::string residual_text(double r) {
-    if (!std::isfinite(r)) return "—";
-    return r == 0.0 ? "0" : format_number(r, 2);
-}
-
 void centered_text(ImDrawList* dl, ImFont* font, ImVec2 c0, ImVec2 c1, ImU32 color, const std::string& text) {
     const ImVec2 ts = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text.c_str());
     dl->AddText(font, font->FontSize, ImVec2(std::floor(0.5f * (c0.x + c1.x - ts.x)), std::floor(0.5f * (c0.y + c1.y - ts.y))),
@@ -208,47 +206,15 @@ void badge(ImDrawList* dl, ImFont* font, ImVec2 c, float radius, int number) {
                   label);
 }
 
-struct Note {
-    std::string why;                // the reason (core's words)
-    std::vector<std::string> cells; // "LayerNorm · w′ᵢ = δᵢwᵢ", …
-};
-
-// The table's cells checked against the paper; notes[k] holds the cells with badge k + 1.
-struct CheckedTable {
-    CellCheck cells[kNumTableNorms][kNumTransforms];
-    int badge[kNumTableNorms][kNumTransforms] = {};   // 0: agrees
-    std::vector<Note> notes;
-};
-
-CheckedTable check_table(const InvarianceLabState& s, const InvarianceTable& table) {
-    CheckedTable t;
-    for (int r = 0; r < kNumTableNorms; ++r)
-        for (int c = 0; c < kNumTransforms; ++c) {
-            t.cells[r][c] = check_cell(s, table, r, c);
-            const CellCheck& check = t.cells[r][c];
-            if (check.note == CellNote::Agrees) continue;
-            const auto same = std::find_if(t.notes.begin(), t.notes.end(), [&](const Note& n) { return n.why == check.why; });
-            const std::string name = std::string(display_name(kTableNorms[r])) + " · " + std::string(formula(kAllTransforms[c]));
-            if (same == t.notes.end()) {
-                t.notes.push_back({check.why, {name}});
-                t.badge[r][c] = static_cast<int>(t.notes.size());
-            } else {
-                same->cells.push_back(name);
-                t.badge[r][c] = static_cast<int>(same - t.notes.begin()) + 1;
-            }
-        }
-    return t;
-}
-
 std::string cell_tooltip(const InvarianceLabState& s, const CellCheck& c, int row, int col) {
     const Transform t = kAllTransforms[col];
     std::string text = std::string(display_name(kTableNorms[row])) + " under " + std::string(display_name(t)) + ", " +
-                       std::string(formula(t)) + ":\n‖y′ − y‖ / ‖y‖ = " + residual_text(c.residual) +
+                       std::string(formula(t)) + ":\n‖y′ − y‖ / ‖y‖ = " + invariance_residual_text(c.residual) +
                        (c.measured ? " ≤ " : " > ") + "tolerance " + format_number(s.tolerance, 2) +
                        (c.measured ? ": invariant ✓" : ": the output moves ✗") + "\nThe paper's Table 1: " +
                        (c.paper ? "✓" : "✗") + ".";
     if (c.note == CellNote::EpsBreaks || c.note == CellNote::DataSpecific)
-        text += "\nWith ε = 0: " + residual_text(c.residual_without_eps) + ".";
+        text += "\nWith ε = 0: " + invariance_residual_text(c.residual_without_eps) + ".";
     if (!c.why.empty()) text += "\n\n" + c.why;
     return text;
 }
@@ -265,7 +231,7 @@ void draw_measured_cell(const InvarianceLabState& s, const CheckedTable& t, int 
                              : ImGui::GetColorU32(ImGuiCol_FrameBg));
     const std::string mark = check.measured ? "✓" : "✗";
     const std::string label = !finite ? (number ? "cannot compute" : "?")
-                              : number ? mark + " " + residual_text(check.residual)
+                              : number ? mark + " " + invariance_residual_text(check.residual)
                                        : mark;
     centered_text(dl, font, c0, c1,
                   finite ? ImGui::GetColorU32(check.measured ? kGoodText : kErrorText) : ImGui::GetColorU32(ImGuiCol_TextDisabled),
@@ -295,8 +261,23 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
     const float paper_w = 2.3f * em;
     const float gap = 1.2f * em;
     const float avail = ImGui::GetContentRegionAvail().x;
-    const float cell_w = std::clamp(std::floor((avail - label_w - gap - kNumTransforms * paper_w) / kNumTransforms),
-                                    4.5f * em, 7.5f * em);
+    // Never narrower than its widest header line, formula or value: the panel scrolls sideways instead.
+    float fit_w = 0.0f;
+    for (int c = 0; c < kNumTransforms; ++c) {
+        const std::string_view name = display_name(kAllTransforms[c]), f = formula(kAllTransforms[c]);
+        const size_t split = name.rfind(' ');
+        fit_w = std::max({fit_w, text_w(small, std::string(name.substr(0, split)).c_str()),
+                          text_w(small, std::string(name.substr(split + 1)).c_str()),
+                          text_w(fonts.bold, std::string(f.substr(0, f.find(" ("))).c_str())});
+        for (int r = 0; r < kNumTableNorms; ++r) {
+            const CellCheck& check = t.cells[r][c];
+            fit_w = std::max(fit_w, text_w(fonts.regular, (std::string("✓ ") + invariance_residual_text(check.residual)).c_str()) +
+                                        (t.badge[r][c] > 0 ? 2.0f * small->FontSize : 0.0f));
+        }
+    }
+    fit_w = std::ceil(fit_w + 0.6f * em);
+    const float cell_w = std::max(std::clamp(std::floor((avail - label_w - gap - kNumTransforms * paper_w) / kNumTransforms),
+                                             4.5f * em, 7.5f * em), fit_w);
     const float row_h = std::round(1.75f * em);
     const float header_h = 2.0f * small->FontSize + fonts.bold->FontSize + 0.6f * em;
 
@@ -390,7 +371,7 @@ void draw_slide_table(const InvarianceLabState& s, const CheckedTable& t, const 
     float widest = 0.0f;   // the widest "✓ 1.8×10⁻⁶" in the regular font
     for (int r = 0; r < kNumTableNorms; ++r)
         for (int c = 0; c < kNumTransforms; ++c)
-            widest = std::max(widest, width_of(fonts.regular, "✓ " + residual_text(t.cells[r][c].residual)));
+            widest = std::max(widest, width_of(fonts.regular, "✓ " + invariance_residual_text(t.cells[r][c].residual)));
     const bool regular_fits = widest + pad <= cell_w && fonts.regular->FontSize + 2.0f <= row_h;
     const bool small_fits = widest * small->FontSize / fonts.regular->FontSize + pad <= cell_w;
     ImFont* cell_font = regular_fits || !small_fits ? fonts.regular : small;
@@ -424,15 +405,16 @@ void draw_slide_table(const InvarianceLabState& s, const CheckedTable& t, const 
 void draw_notes(const InvarianceLabState& s, const CheckedTable& t, const Fonts& fonts) {
     if (t.notes.empty()) {
         ImGui::TextColored(kGoodText, "✓ The measurement agrees with the paper in every cell.");
-        ImGui::SameLine();
-        ImGui::TextDisabled("Try δ = 1 (key D), or ε = 10⁻³ (key E) with δ = 10⁻³.");
+        const std::string hint = "Try δ = 1 (key D), or ε = 10⁻³ (key E) with δ = 10⁻³.";
+        same_line_if_fits(ImGui::CalcTextSize(hint.c_str()).x, ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x);
+        flow_text(hint, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
         return;
     }
     ImGui::TextColored(kErrorText, "Where the measurement differs from the paper (tolerance %s):",
                        format_number(s.tolerance, 2).c_str());
     ImFont* small = fonts.small;
     for (size_t k = 0; k < t.notes.size(); ++k) {
-        const Note& note = t.notes[k];
+        const TableNote& note = t.notes[k];
         const float r = 0.5f * small->FontSize;
         const ImVec2 p = ImGui::GetCursorScreenPos();
         badge(ImGui::GetWindowDrawList(), small, ImVec2(p.x + r, p.y + 0.5f * ImGui::GetTextLineHeight()), r,
@@ -610,7 +592,7 @@ void draw_explorer_panel(LabContext& ctx, InvarianceUi& ui) {
         } else {
             const bool still = std::isfinite(c.change) && c.change <= s.tolerance;
             ImGui::TextColored(still ? kGoodText : kErrorText, "%s %s:  Δ = %s", still ? "✓" : "✗", c.name,
-                               residual_text(c.change).c_str());
+                               invariance_residual_text(c.change).c_str());
             tooltip("Δ = ‖y′ − y‖ / ‖y‖, the relative change of the Explorer's outputs (the table's measure): "
                     "✓ when within the tolerance. Outlines: the outputs before the transform.");
         }
@@ -645,16 +627,18 @@ void draw_invariance_lab(LabContext& ctx) {
 
     const float em = ImGui::GetFontSize();
     const ImGuiStyle& style = ImGui::GetStyle();
-    const float controls_w = std::clamp(0.26f * ImGui::GetContentRegionAvail().x, 19.0f * em, 28.0f * em);
-    ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
-    // The heat maps take what the other sections leave (about 14 lines of them).
-    const float maps_h = ImGui::GetContentRegionAvail().y - 14.0f * ImGui::GetFrameHeightWithSpacing();
-    draw_batch_section(ctx, s, ui, fonts, maps_h);
-    draw_transform_section(ctx, s, fonts);
-    draw_norm_section(ctx, s, fonts);
-    ImGui::EndChild();
-    ImGui::SameLine();
-    ImGui::BeginChild("results");
+    if (show_controls(ctx.app)) {   // presenter view, or the panel collapsed: tables and curves alone
+        const float controls_w = std::clamp(0.26f * ImGui::GetContentRegionAvail().x, 19.0f * em, 28.0f * em);
+        begin_panel("controls", ImVec2(controls_w, 0.0f), true);
+        // The heat maps take what the other sections leave (about 14 lines of them).
+        const float maps_h = ImGui::GetContentRegionAvail().y - 14.0f * ImGui::GetFrameHeightWithSpacing();
+        draw_batch_section(ctx, s, ui, fonts, maps_h);
+        draw_transform_section(ctx, s, fonts);
+        draw_norm_section(ctx, s, fonts);
+        ImGui::EndChild();
+        ImGui::SameLine();
+    }
+    begin_panel("results");
     InvarianceTable table;
     try {
         table = invariance_lab_table(s);
@@ -665,6 +649,11 @@ void draw_invariance_lab(LabContext& ctx) {
     }
     const CheckedTable checked = check_table(s, table);
     draw_tables(s, checked, fonts);
+    if (std::string saved = table_context_menu("invariance tables", [&] {
+            return std::vector<Table>{invariance_measured_table(s), invariance_paper_table()};
+        });
+        !saved.empty())
+        ctx.app.status = std::move(saved);
     ImGui::Spacing();
     draw_notes(s, checked, fonts);
     ImGui::Spacing();

@@ -20,8 +20,8 @@ inline constexpr LabInfo kInvarianceInfo{
     "Layer output (paper eq. 1–4):  y = norm(W x) ⊙ g + b, for a batch of cases x\n"
     "Each cell (Table 1):  ‖y′ − y‖ / ‖y‖ after one transform, ✓ when ≤ the tolerance\n"
     "Transforms:  W′ = δW,  W′ = W + 1γᵀ,  w′ᵢ = δᵢwᵢ,  x′ = δx,  x′ = x + γ,  x′₀ = δx₀\n"
-    "ε in the denominator √(σ² + ε) breaks exact invariance to re-scaling as δ → 0; at large δ the\n"
-    "change left is ε's share in y itself at δ = 1 (about ε / 2σ²).",
+    "ε in the denominator (√(σ² + ε) inside the √, σ + ε added) breaks exact invariance to re-scaling\n"
+    "as δ → 0; at large δ the change left is ε's share in y at δ = 1 (about ε / 2σ² inside, ε / σ added).",
     "normlab::invariance_table, apply_transform, invariance_residual, paper_table1\n"
     "(core/src/invariance.cpp); normlab::invariance_lab_table, check_cell, invariance_curve_plot,\n"
     "apply_to_explorer (core/src/invariance_lab.cpp); drawn by app/invariance_lab.cpp.",

@@ -28,6 +28,23 @@ std::string lab_ids() {
     return out;
 }
 
+namespace {
+
+// Whether the control panels are collapsed in a labs' area `width` px wide (View ▸ Control
+// panel, F9); when they are, a button at the top brings them back.
+bool controls_collapsed(AppUi& ui, float width) {
+    if (ui.controls != AppUi::Controls::Auto) return ui.controls == AppUi::Controls::Hidden;
+    return width < kControlsMinEm * ImGui::GetFontSize();
+}
+
+void draw_show_controls_button(AppUi& ui) {
+    if (ImGui::SmallButton("▸ Control panel")) ui.controls = AppUi::Controls::Shown;
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Show this lab's controls (F9, View ▸ Control panel); hidden because the window is narrow");
+}
+
+}  // namespace
+
 void draw_labs(LabContext& ctx, ImVec2 pos, ImVec2 size) {
     ImGui::SetNextWindowPos(pos);
     ImGui::SetNextWindowSize(size);
@@ -41,7 +58,13 @@ void draw_labs(LabContext& ctx, ImVec2 pos, ImVec2 size) {
             if (ImGui::BeginTabItem(kLabs[i].tab, nullptr, flags)) {
                 if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kLabs[i].info->title);
                 ctx.app.lab = i;
-                ImGui::BeginChild(kLabs[i].id);
+                const float avail_w = ImGui::GetContentRegionAvail().x;
+                ctx.app.controls_collapsed = controls_collapsed(ctx.app, avail_w);
+                if (ctx.app.controls_collapsed && !ctx.app.presenter) draw_show_controls_button(ctx.app);
+                // A lab whose panel is shown in less than kControlsMinEm scrolls sideways, never crushed.
+                const float min_w = show_controls(ctx.app) ? kControlsMinEm * ImGui::GetFontSize() : 0.0f;
+                if (min_w > avail_w) ImGui::SetNextWindowContentSize(ImVec2(min_w, 0.0f));
+                ImGui::BeginChild(kLabs[i].id, ImVec2(0.0f, 0.0f), false, ImGuiWindowFlags_HorizontalScrollbar);
                 if (kLabs[i].actions != nullptr) handle_action_keys(ctx, kLabs[i].actions());
                 kLabs[i].draw(ctx);
                 ImGui::EndChild();

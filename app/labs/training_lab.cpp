@@ -252,11 +252,15 @@ void draw_run_section(LabContext& ctx, TrainingLabState& s, TrainingUi& ui, cons
                        text.c_str());
     tooltip("Optimizer steps done by every variant, of the run's total (each step: one mini-batch per variant).");
 
-    log_slider("##speed", "pace", s.steps_per_second, kTrainingSpeedRule,
-               s.steps_per_second >= kTrainingMaxSpeed ? "pace: as fast as it goes" : "pace %.0f steps/s",
-               ImGui::GetContentRegionAvail().x,
+    // The pace asked for, and the one achieved (a slow model cannot keep up with a fast pace).
+    ui.achieved.update(ImGui::GetTime(), step, ui.playing && ui.shown && !ui.shown->done());
+    std::string pace = s.steps_per_second >= kTrainingMaxSpeed ? "pace: as fast as it goes" : "pace %.0f steps/s";
+    if (const std::optional<double> rate = ui.achieved.rate())
+        pace += " (achieved " + format_number(*rate, *rate < 10.0 ? 2 : 3) + ")";
+    log_slider("##speed", "pace", s.steps_per_second, kTrainingSpeedRule, pace.c_str(), ImGui::GetContentRegionAvail().x,
                "How fast Play trains, 5 to 5000 steps per second (log scale); at the top, as fast as the CPU allows. "
-               "The numbers do not depend on it, only how quickly they appear.");
+               "In brackets, the pace achieved over the last second while playing: a big model can train slower "
+               "than asked. The numbers do not depend on it, only how quickly they appear.");
 
     // The stress test: a toggle button (filled while on) and its factor.
     const bool on = s.stress;
@@ -586,8 +590,9 @@ void draw_variant_card(const TrainingVariant& v, const std::vector<MapRect>& map
     ImGui::EndChild();
 }
 
-// The height of a variant card's words under its map.
-float variant_caption_height(const Fonts& fonts) { return ImGui::GetTextLineHeightWithSpacing() + 1.2f * fonts.small->FontSize; }
+// The height of a variant card's words under its map: the name row (a frame high where the
+// result is set in the small font, aligned to a frame) and the time row.
+float variant_caption_height(const Fonts& fonts) { return ImGui::GetFrameHeightWithSpacing() + 1.2f * fonts.small->FontSize; }
 
 // The slowest variant's median step time: the time bars' full length.
 double slowest_step_ms(const TrainingLabSnapshot& snap) {
@@ -684,12 +689,13 @@ const Plot& time_figure(TrainingUi& ui) {
 }
 
 // The GPU kernels' forward + backward at the model's activation shape, per training step: one
-// norm layer per hidden layer.
+// norm layer per hidden layer. On a software renderer the "GPU" is this CPU, and the label says so.
 std::vector<NormStepCost> gpu_step_costs(const NormKernelTimes* t, int layers) {
     if (t == nullptr) return {};
     const std::string per = " ×" + std::to_string(layers) + (layers == 1 ? " layer" : " layers");
-    return {{Norm::LayerNorm, layers * (t->layernorm_forward_ms + t->layernorm_backward_ms), "GPU LayerNorm" + per},
-            {Norm::RMSNorm, layers * (t->rmsnorm_forward_ms + t->rmsnorm_backward_ms), "GPU RMSNorm" + per}};
+    const std::string gpu = is_software_renderer(t->renderer) ? "llvmpipe (CPU) " : "GPU ";
+    return {{Norm::LayerNorm, layers * (t->layernorm_forward_ms + t->layernorm_backward_ms), gpu + "LayerNorm" + per},
+            {Norm::RMSNorm, layers * (t->rmsnorm_forward_ms + t->rmsnorm_backward_ms), gpu + "RMSNorm" + per}};
 }
 
 // What the figures show: the x axis of loss and accuracy, whose gradients, the test points.
@@ -766,18 +772,20 @@ void draw_training_lab(LabContext& ctx) {
     ctx.app.animate |= ui.playing;   // a run draws at the frame rate (frame_pacer.hpp)
 
     const float em = ImGui::GetFontSize();
-    const float controls_w = std::clamp(0.26f * ImGui::GetContentRegionAvail().x, 19.0f * em, 24.0f * em);
-    ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
-    draw_run_section(ctx, s, ui, fonts);
-    draw_data_section(s, ui, fonts);
-    draw_model_section(s, fonts);
-    draw_optimizer_section(s, fonts);
-    draw_variants_section(s, fonts);
-    draw_figure_section(ctx, s, ui, fonts);
-    ImGui::EndChild();
-    ImGui::SameLine();
+    if (show_controls(ctx.app)) {
+        const float controls_w = std::clamp(0.26f * ImGui::GetContentRegionAvail().x, 19.0f * em, 24.0f * em);
+        begin_panel("controls", ImVec2(controls_w, 0.0f), true);
+        draw_run_section(ctx, s, ui, fonts);
+        draw_data_section(s, ui, fonts);
+        draw_model_section(s, fonts);
+        draw_optimizer_section(s, fonts);
+        draw_variants_section(s, fonts);
+        draw_figure_section(ctx, s, ui, fonts);
+        ImGui::EndChild();
+        ImGui::SameLine();
+    }
 
-    ImGui::BeginChild("results");
+    begin_panel("results");
     draw_stress_banner(s);
     ui.gpu_costs = gpu_step_costs(draw_gpu_norm_caption(ctx, static_cast<int>(s.train.batch_size),   // gpu_lab.hpp
                                                          static_cast<int>(s.train.model.width)),

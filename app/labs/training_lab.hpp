@@ -60,6 +60,7 @@ struct TrainingUi {
     bool playing = true;                               // the user wants it to play (the lab plays when opened)
     bool restart = false;                              // start the run again from step 0 (Reset)
     double pace = 0.0;                                 // steps per second the worker was last given
+    RateMeter achieved;                                // steps per second the run reaches while playing
     std::string problem;                               // why the state cannot train (training_lab_problem)
     std::shared_ptr<const TrainingLabSnapshot> shown;  // the snapshot on screen
     int generation = 0;                                // counts the snapshots shown

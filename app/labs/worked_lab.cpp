@@ -68,16 +68,20 @@ namespace {
 
 constexpr Index kMaxListed = 8;   // longer vectors end in "…"
 
-// A number as the steps print it: `digits` significant digits, "−" for minus, no "−0".
-std::string number(double v, int digits) {
-    if (std::isnan(v)) return "undefined";
-    return format_number(v + 0.0, digits);
+// A number as the steps print it: `digits` significant digits, "−" for minus, no "−0"; u·2^exp2
+// for the explanation's scaled steps (finite where the value is beyond double: "4 × 10⁴⁰⁰").
+std::string number(double u, int digits, int exp2 = 0) {
+    if (std::isnan(u)) return "undefined";
+    return exp2 == 0 ? format_number(u + 0.0, digits) : step_number(u, exp2, digits);
 }
 
-// "[−3, −1, 1, 3]"; past kMaxListed entries, "[…, …, …] (64 values)".
-std::string list(const Vec& v, int digits) {
+// "[−3, −1, 1, 3]"; past kMaxListed entries, "[…, …, …] (64 values)". Entries below half a unit
+// in the last shown digit of the largest are round-off at this precision, shown as 0.
+std::string list(const Vec& v, int digits, int exp2 = 0) {
+    const double largest = v.size() ? v.cwiseAbs().maxCoeff() : 0.0;
     std::string s = "[";
-    for (Index i = 0; i < v.size() && i < kMaxListed; ++i) s += (i ? ", " : "") + number(v(i), digits);
+    for (Index i = 0; i < v.size() && i < kMaxListed; ++i)
+        s += (i ? ", " : "") + number(at_display_precision(v(i), largest, digits), digits, exp2);
     if (v.size() > kMaxListed) return s + ", …]  (" + std::to_string(v.size()) + " values)";
     return s + "]";
 }
@@ -127,7 +131,10 @@ void draw_toolbar(LabContext& ctx, WorkedUi& ui) {
     const float right = ImGui::CalcTextSize("ε").x + ImGui::CalcTextSize("ε = 0").x + ImGui::CalcTextSize("digits").x +
                         2.0f * style.FramePadding.x + 2.0f * style.ItemInnerSpacing.x + 4.0f * style.ItemSpacing.x +
                         eps_w + digits_w;
-    ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - right));
+    // Beside the buttons where they leave room, else on a row of its own.
+    const float buttons_end = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetScrollX() + style.ItemSpacing.x;
+    const float at = ImGui::GetWindowContentRegionMax().x - right;
+    if (at >= buttons_end) ImGui::SameLine(at);
     ImGui::SetNextItemWidth(eps_w);
     checked_number("ε", s.eps, kWorkedEpsRule, [](double* eps) {
         const double lo = 1e-12, hi = 1e-1;
@@ -195,27 +202,30 @@ void step_table(const char* id, const std::vector<StepRow>& rows, palette::Rgb c
 }
 
 // "√(5 + 1×10⁻⁵) = 2.236" when ε > 0, "√5 = 2.236" when ε = 0: ε's value where it enters.
-std::string root_of(double v, double eps, double root, int digits) {
-    const std::string arg = eps > 0.0 ? "(" + number(v, digits) + " + " + number(eps, 2) + ")" : number(v, digits);
-    return "√" + arg + " = " + number(root, digits);
+// v in units 2^(2·exp2), root in 2^exp2 (the explanation's scaling).
+std::string root_of(double v, double eps, double root, int digits, int exp2) {
+    const std::string arg = eps > 0.0 ? "(" + number(v, digits, 2 * exp2) + " + " + number(eps, 2) + ")"
+                                      : number(v, digits, 2 * exp2);
+    return "√" + arg + " = " + number(root, digits, exp2);
 }
 
-// "20 / 4 = 5": a quotient worked out.
-std::string quotient(double num, Index den, double value, int digits) {
-    return number(num, digits) + " / " + std::to_string(den) + " = " + number(value, digits);
+// "20 / 4 = 5": a quotient worked out (both in units 2^exp2).
+std::string quotient(double num, Index den, double value, int digits, int exp2) {
+    return number(num, digits, exp2) + " / " + std::to_string(den) + " = " + number(value, digits, exp2);
 }
 
 void draw_layernorm_steps(const Explanation& e, int d, const Fonts& fonts) {
     norm_heading("LayerNorm", "paper eq. 2–3:  ā = (x − μ) / σ", palette::kLayerNormBar, fonts);
     const Index n = e.x.size();
-    const std::string sample = n > 1 ? quotient(e.sum_deviation_sq, n - 1, e.var_sample, d) : "undefined for n = 1";
+    const int p1 = e.exp2, p2 = 2 * e.exp2;  // the steps' units: x-like values, squares
+    const std::string sample = n > 1 ? quotient(e.sum_deviation_sq, n - 1, e.var_sample, d, p2) : "undefined for n = 1";
     const std::vector<StepRow> rows = {
-        {"1  mean μ", "Σx / n", quotient(e.x.sum(), n, e.mean, d)},
-        {"2  deviations", "x − μ", list(e.deviation, d)},
-        {"3  squares", "(x − μ)²", list(e.deviation_sq, d) + ",  sum " + number(e.sum_deviation_sq, d)},
-        {"4  variance σ₀²", "Σ(x − μ)² / n", quotient(e.sum_deviation_sq, n, e.var_population, d) + "   (population)"},
+        {"1  mean μ", "Σx / n", quotient(e.sum, n, e.mean, d, p1)},
+        {"2  deviations", "x − μ", list(e.deviation, d, p1)},
+        {"3  squares", "(x − μ)²", list(e.deviation_sq, d, p2) + ",  sum " + number(e.sum_deviation_sq, d, p2)},
+        {"4  variance σ₀²", "Σ(x − μ)² / n", quotient(e.sum_deviation_sq, n, e.var_population, d, p2) + "   (population)"},
         {"    sample variance", "Σ(x − μ)² / (n − 1)", sample + "   (not LayerNorm)", true},
-        {"5  σ", e.eps > 0.0 ? "√(σ₀² + ε)" : "√σ₀²", root_of(e.var_population, e.eps, e.sigma, d)},
+        {"5  σ", e.eps > 0.0 ? "√(σ₀² + ε)" : "√σ₀²", root_of(e.var_population, e.eps, e.sigma, d, p1)},
         {"6  outputs ā", "(x − μ) / σ", list(e.layernorm, d), false, true},
     };
     step_table("ln_steps", rows, palette::kLayerNormBar, fonts);
@@ -225,10 +235,11 @@ void draw_layernorm_steps(const Explanation& e, int d, const Fonts& fonts) {
 void draw_rmsnorm_steps(const Explanation& e, int d, const Fonts& fonts) {
     norm_heading("RMSNorm", "paper eq. 4:  ā = x / RMS(x), no mean subtracted", palette::kRmsNormBar, fonts);
     const Index n = e.x.size();
+    const int p1 = e.exp2, p2 = 2 * e.exp2;
     const std::vector<StepRow> rows = {
-        {"1  squares", "x²", list(e.square, d) + ",  sum " + number(e.square.sum(), d)},
-        {"2  mean square", "Σx² / n", quotient(e.square.sum(), n, e.mean_square, d)},
-        {"3  RMS", e.eps > 0.0 ? "√(mean(x²) + ε)" : "√mean(x²)", root_of(e.mean_square, e.eps, e.rms, d)},
+        {"1  squares", "x²", list(e.square, d, p2) + ",  sum " + number(e.sum_square, d, p2)},
+        {"2  mean square", "Σx² / n", quotient(e.sum_square, n, e.mean_square, d, p2)},
+        {"3  RMS", e.eps > 0.0 ? "√(mean(x²) + ε)" : "√mean(x²)", root_of(e.mean_square, e.eps, e.rms, d, p1)},
         {"4  outputs ā", "x / RMS", list(e.rmsnorm, d), false, true},
         // ‖x‖ = √n · RMS when ε = 0
         {"    L2-Norm", "x / ‖x‖ = ā / √" + std::to_string(n), list(e.l2norm, d), true},
@@ -394,20 +405,22 @@ void draw_worked_lab(LabContext& ctx) {
     const float remark_h = e.sigma == 0.0 || e.rms == 0.0 ? ImGui::GetTextLineHeightWithSpacing() : 0.0f;
     const float steps_h = ImGui::GetFrameHeightWithSpacing() + kStepRows * kStepRowEm * em + remark_h +
                           2.0f * style.WindowPadding.y + style.ItemSpacing.y;
-    ImGui::BeginChild("layernorm", ImVec2(half, steps_h), true);
+    begin_panel("layernorm", ImVec2(half, steps_h), true);
     draw_layernorm_steps(e, ui.digits, fonts);
     ImGui::EndChild();
     ImGui::SameLine();
-    ImGui::BeginChild("rmsnorm", ImVec2(0.0f, steps_h), true);
+    begin_panel("rmsnorm", ImVec2(0.0f, steps_h), true);
     draw_rmsnorm_steps(e, ui.digits, fonts);
     ImGui::EndChild();
 
-    const float inputs_w = std::clamp(0.4f * ImGui::GetContentRegionAvail().x, 20.0f * em, 30.0f * em);
-    ImGui::BeginChild("claim", ImVec2(inputs_w, 0.0f), true);
-    draw_claim_inputs(ctx);
-    ImGui::EndChild();
-    ImGui::SameLine();
-    ImGui::BeginChild("verdict", ImVec2(0.0f, 0.0f), true);
+    if (show_controls(ctx.app)) {   // presenter view, or the panel collapsed: the steps and the verdict alone
+        const float inputs_w = std::clamp(0.4f * ImGui::GetContentRegionAvail().x, 20.0f * em, 30.0f * em);
+        begin_panel("claim", ImVec2(inputs_w, 0.0f), true);
+        draw_claim_inputs(ctx);
+        ImGui::EndChild();
+        ImGui::SameLine();
+    }
+    begin_panel("verdict", ImVec2(0.0f, 0.0f), true);
     heading(fonts.heading, "NormLab's verdict");
     draw_verdict(*results, fonts, true);
     ImGui::EndChild();

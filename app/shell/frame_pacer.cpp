@@ -4,11 +4,18 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 namespace normlab::ui {
 
-void FramePacer::poll_or_wait(bool input_pending, bool animate, double wake_at) {
+namespace {
+constexpr double kBlinkSeconds = 0.4;   // Dear ImGui's text cursor blinks with a 1.2 s period
+}  // namespace
+
+void FramePacer::poll_or_wait(bool input_pending, bool animate, bool text_input, double wake_at) {
+    if (text_input) wake_at = std::min(wake_at, glfwGetTime() + kBlinkSeconds);
     if (never_wait_ || input_pending || animate || settle_ > 0) {
         if (settle_ > 0) --settle_;
         glfwPollEvents();
@@ -25,6 +32,10 @@ void FramePacer::poll_or_wait(bool input_pending, bool animate, double wake_at) 
     const auto second = static_cast<std::size_t>(std::max(0.0, glfwGetTime()));
     if (frames_per_second_.size() <= second) frames_per_second_.resize(second + 1, 0);
     ++frames_per_second_[second];
+}
+
+void FramePacer::frame_shown() const {
+    if (delay_ms_ > 0) std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms_));
 }
 
 std::string FramePacer::stats_json() const {

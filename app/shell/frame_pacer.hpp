@@ -5,8 +5,8 @@
 // settles: a pop-up opens the frame after its click, a window sizes itself over two frames).
 // Otherwise the loop sleeps in glfwWaitEventsTimeout until an event arrives: input, a window
 // exposed or resized, or a worker's new results (each LatestBox::publish posts an empty event,
-// normlab/latest_box.hpp), or until `wake_at` (the autosave's due time; a text field's cursor
-// blink). Scripted runs (--frames N) never wait.
+// normlab/base/latest_box.hpp), or until `wake_at` (the autosave's due time) or a text field's
+// cursor blink. Scripted runs (--frames N) never wait. --frame-delay MS sleeps after each frame.
 #pragma once
 
 #include <string>
@@ -18,11 +18,15 @@ inline constexpr int kSettleFrames = 3;
 
 class FramePacer {
 public:
-    explicit FramePacer(bool never_wait) : never_wait_(never_wait) {}
+    FramePacer(bool never_wait, int delay_ms) : never_wait_(never_wait), delay_ms_(delay_ms) {}
 
-    // Before a frame: polls GLFW's events, or waits for one (see above). `wake_at` in
-    // glfwGetTime() seconds; a value in the past or infinity is fine.
-    void poll_or_wait(bool input_pending, bool animate, double wake_at);
+    // Before a frame: polls GLFW's events, or waits for one (see above). `text_input`: a text
+    // field has the keyboard (its cursor blinks); `wake_at` in glfwGetTime() seconds, a value in
+    // the past or infinity is fine.
+    void poll_or_wait(bool input_pending, bool animate, bool text_input, double wake_at);
+
+    // After the frame was shown: --frame-delay's sleep.
+    void frame_shown() const;
 
     // After the input queue fed the frame: whether it had any input.
     void fed(bool had_input) {
@@ -34,6 +38,7 @@ public:
 
 private:
     bool never_wait_;
+    int delay_ms_;
     int settle_ = kSettleFrames;   // frames still drawn at once
     std::vector<int> frames_per_second_;
     long waits_ = 0;

@@ -10,10 +10,10 @@
 // surfaceless platform), needs no X server, and so measures the real GPU on a headless machine.
 // The JSON's "renderer" says which one ran.
 #include "gpu_lab.hpp"
+#include "headless_gl.hpp"
 #include "ui_util.hpp"
 #include "gpu_sweep.hpp"
 
-#include <epoxy/egl.h>
 #include <epoxy/gl.h>
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -134,70 +135,18 @@ int with_glfw_context(Body body) {
     return code;
 }
 
-// An EGL display with no window system: a GPU device when EGL lists one, else Mesa's software
-// device or surfaceless platform. EGL_NO_DISPLAY when there is none; `what` then says why.
-EGLDisplay headless_display(std::string& what) {
-    if (epoxy_has_egl_extension(EGL_NO_DISPLAY, "EGL_EXT_platform_device") &&
-        epoxy_has_egl_extension(EGL_NO_DISPLAY, "EGL_EXT_device_enumeration")) {
-        EGLDeviceEXT devices[16];
-        EGLint count = 0;
-        if (eglQueryDevicesEXT(16, devices, &count) == EGL_TRUE && count > 0) {
-            EGLDeviceEXT chosen = devices[0];
-            for (EGLint i = 0; i < count; ++i) {
-                const char* ext = eglQueryDeviceStringEXT(devices[i], EGL_EXTENSIONS);
-                if (ext == nullptr || std::strstr(ext, "EGL_MESA_device_software") == nullptr) {
-                    chosen = devices[i];   // a hardware device
-                    break;
-                }
-            }
-            if (EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, chosen, nullptr); d != EGL_NO_DISPLAY)
-                return d;
-        }
-    }
-    if (epoxy_has_egl_extension(EGL_NO_DISPLAY, "EGL_MESA_platform_surfaceless"))
-        if (EGLDisplay d = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
-            d != EGL_NO_DISPLAY)
-            return d;
-    what = "EGL offers neither a device (EGL_EXT_platform_device) nor Mesa's surfaceless platform";
-    return EGL_NO_DISPLAY;
-}
-
-// Runs `body` with a headless EGL GL 4.3 core context current (no surface); returns its exit code,
-// or 1 with one line on stderr when EGL cannot give one.
+// Runs `body` with a headless EGL GL 4.3 core context current (no surface; a GPU device when EGL
+// lists one, else Mesa's software one); returns its exit code, or 1 with one line on stderr when
+// EGL cannot give one.
 template <class Body>
 int with_egl_context(Body body) {
     std::string why;
-    const EGLDisplay display = headless_display(why);
-    EGLint major = 0, minor = 0;
-    if (display == EGL_NO_DISPLAY || eglInitialize(display, &major, &minor) != EGL_TRUE) {
-        std::fprintf(stderr, "normlab: --bench-gpu --egl: %s\n",
-                     why.empty() ? "eglInitialize failed on the headless display" : why.c_str());
+    const std::unique_ptr<ui::EglContext> gl = ui::EglContext::create(4, 3, ui::EglPlatform::PreferDevice, why);
+    if (!gl) {
+        std::fprintf(stderr, "normlab: --bench-gpu --egl: no OpenGL 4.3 core context without a surface: %s\n", why.c_str());
         return 1;
     }
-    EGLContext context = EGL_NO_CONTEXT;
-    if (eglBindAPI(EGL_OPENGL_API) == EGL_TRUE) {
-        const EGLint config_attribs[] = {EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_NONE};
-        EGLConfig config = nullptr;
-        EGLint configs = 0;
-        if (eglChooseConfig(display, config_attribs, &config, 1, &configs) != EGL_TRUE || configs == 0)
-            config = nullptr;   // EGL_KHR_no_config_context: a context needs no config without surfaces
-        const EGLint context_attribs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3,
-                                          EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-                                          EGL_NONE};
-        context = eglCreateContext(display, config, EGL_NO_CONTEXT, context_attribs);
-    }
-    if (context == EGL_NO_CONTEXT || eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context) != EGL_TRUE) {
-        std::fprintf(stderr, "normlab: --bench-gpu --egl: no OpenGL 4.3 core context without a surface "
-                     "(EGL %d.%d, error 0x%x)\n", major, minor, static_cast<unsigned>(eglGetError()));
-        if (context != EGL_NO_CONTEXT) eglDestroyContext(display, context);
-        eglTerminate(display);
-        return 1;
-    }
-    const int code = body();
-    eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-    eglDestroyContext(display, context);
-    eglTerminate(display);
-    return code;
+    return body();
 }
 
 }  // namespace

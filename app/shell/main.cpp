@@ -46,7 +46,6 @@
 #include <iostream>
 #include <optional>
 #include <string>
-#include <thread>
 #include <utility>
 
 namespace {
@@ -625,6 +624,25 @@ int check_layout(GLFWwindow* window, const Options& opt, ui::LabContext& ctx, ui
 
 // [SECTION] Run -------------------------------------------------------------------------------
 
+// Runs that a script drives (--frames, --export-plot, --check-layout).
+bool scripted_run(const Options& opt) { return opt.frames > 0 || !opt.export_plot.empty() || opt.check_layout; }
+
+// Scenes: --scene or --lecture, else the last session. Scripted runs leave the user's autosave
+// and recent files alone unless --autosave names a file. Returns "" or why the scene cannot be
+// opened.
+std::string open_start_scene(ui::LabContext& ctx, const Options& opt) {
+    ui::SessionIo& scene_io = *ctx.io;
+    const bool scripted = scripted_run(opt);
+    scene_io.assets_dir = NORMLAB_ASSETS_DIR;
+    scene_io.autosave_file = !opt.autosave.empty() ? opt.autosave : scripted ? "" : ui::default_autosave_file();
+    scene_io.recent_file = scripted ? "" : ui::default_recent_file();
+    ui::load_recent(scene_io);
+    if (!opt.scene.empty()) return ui::open_scene_file(ctx, opt.scene, "", !scripted);
+    if (!opt.lecture.empty()) return ui::open_lecture_file(ctx, opt.lecture, opt.slide - 1);
+    ui::restore_autosave(ctx);
+    return "";
+}
+
 // Runs until the window closes, Quit, or opt.frames frames; returns the exit code.
 int run(GLFWwindow* window, const Options& opt, ui::InputQueue& input) {
     ImGuiIO& io = ImGui::GetIO();
@@ -643,21 +661,7 @@ int run(GLFWwindow* window, const Options& opt, ui::InputQueue& input) {
     ui::LectureUi lecture;
     ui::LabContext ctx{session, uis, ui, info, fonts, &scene_io, &lecture};
 
-    // Scenes: --scene or --lecture, else the last session. Scripted runs (--frames, --export-plot)
-    // leave the user's autosave and recent files alone unless --autosave names a file.
-    const bool scripted = opt.frames > 0 || !opt.export_plot.empty() || opt.check_layout;
-    scene_io.assets_dir = NORMLAB_ASSETS_DIR;
-    scene_io.autosave_file = !opt.autosave.empty() ? opt.autosave : scripted ? "" : ui::default_autosave_file();
-    scene_io.recent_file = scripted ? "" : ui::default_recent_file();
-    ui::load_recent(scene_io);
-    std::string open_error;
-    if (!opt.scene.empty())
-        open_error = ui::open_scene_file(ctx, opt.scene, "", !scripted);
-    else if (!opt.lecture.empty())
-        open_error = ui::open_lecture_file(ctx, opt.lecture, opt.slide - 1);
-    else
-        ui::restore_autosave(ctx);
-    if (!open_error.empty()) {   // checked at start-up already; the file changed since
+    if (const std::string open_error = open_start_scene(ctx, opt); !open_error.empty()) {   // checked at start-up already; the file changed since
         std::fprintf(stderr, "normlab: cannot open %s\n", open_error.c_str());
         return 2;
     }
@@ -676,14 +680,11 @@ int run(GLFWwindow* window, const Options& opt, ui::InputQueue& input) {
 
     const int total_frames = opt.all_labs ? opt.frames * ui::kLabCount : opt.frames;
     FrameStats stats(opt.all_labs ? ui::kLabCount : 1);
-    ui::FramePacer pacer(opt.frames > 0);
+    ui::FramePacer pacer(opt.frames > 0, opt.frame_delay_ms);
     std::optional<ui::ControlProbe> probe;   // --probe-controls, after the first opt.frames frames
     const std::vector<ui::SlideBox> no_boxes;
     for (int frame = 1; !glfwWindowShouldClose(window) && !ui.quit; ++frame) {
-        // A text field's cursor blinks (Dear ImGui: 1.2 s period) while it has the keyboard.
-        const double blink = io.WantTextInput ? glfwGetTime() + 0.4 : HUGE_VAL;
-        pacer.poll_or_wait(input.pending(), ui.animate, std::min(blink, ui::autosave_due(ctx)));
-        ui.animate = false;
+        pacer.poll_or_wait(input.pending(), std::exchange(ui.animate, false), io.WantTextInput, ui::autosave_due(ctx));
         if (opt.frame_stats) {
             const int lab = opt.all_labs ? (frame - 1) / opt.frames : 0;
             if (opt.all_labs && (frame - 1) % opt.frames == 0) ui.select_lab = lab;
@@ -737,12 +738,12 @@ int run(GLFWwindow* window, const Options& opt, ui::InputQueue& input) {
         }
         glfwSwapBuffers(window);
         if (opt.frame_stats && frame == 1) stats.first_frame_shown();
-        if (opt.frame_delay_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(opt.frame_delay_ms));
+        pacer.frame_shown();
     }
     if (opt.frame_stats) std::cout << stats.finish(info.renderer) << std::flush;
     if (opt.loop_stats) std::fprintf(stderr, "%s\n", pacer.stats_json().c_str());
     ui::autosave_now(ctx);
-    if (!scripted) save_window_size(window, lecture);
+    if (!scripted_run(opt)) save_window_size(window, lecture);
     if (opt.dump_session) std::cout << scene_to_text(ui::current_scene(ctx)) << std::flush;
     return 0;
 }

@@ -38,12 +38,19 @@ const Shortcut kAppShortcuts[] = {
     {"Ctrl+O  /  Ctrl+S  /  Ctrl+Shift+S", "open a scene / save it / save it as"},
     {"Ctrl+Z  /  Ctrl+Shift+Z, Ctrl+Y", "undo / redo the last edit"},
     {"F5  (Esc)", "presenter view: title, caption, the slide's figures and only its named controls"},
+    {"F9", "show or hide the lab's control panel (hidden by itself in a narrow window)"},
     {"F11", "full screen, and back"},
     {"F6", "pointer highlight"},
     {"←  /  →  (Page Up / Down)", "previous / next slide of the open lecture"},
 };
 
 // [SECTION] Keyboard shortcuts (app-wide) ---------------------------------------------------
+
+// F9, View ▸ Control panel: shows the panels if they are hidden now (by the user or because the
+// window is narrow), hides them otherwise.
+void toggle_controls(AppUi& ui) {
+    ui.controls = ui.controls_collapsed ? AppUi::Controls::Shown : AppUi::Controls::Hidden;
+}
 
 // Ctrl+key, with or without Shift (Ctrl++ is Ctrl+Shift+= on many layouts): each press
 // (input_queue.hpp), each repeat of a held key too.
@@ -52,6 +59,7 @@ int ctrl_presses(int key) { return key_presses(key, kCtrl, true) + key_presses(k
 void handle_shortcuts(AppUi& ui) {
     if (key_presses(GLFW_KEY_Q, kCtrl) > 0) ui.quit = true;
     if (key_presses(GLFW_KEY_F12, 0) > 0) ui.save_screenshot = true;
+    if (key_presses(GLFW_KEY_F9, 0) > 0) toggle_controls(ui);
     for (int i = 0; i < kLabCount && i < 9; ++i)
         if (key_presses(GLFW_KEY_1 + i, kCtrl) > 0) ui.select_lab = i;
     for (int n = ctrl_presses(GLFW_KEY_EQUAL) + ctrl_presses(GLFW_KEY_KP_ADD); n > 0; --n) {
@@ -72,19 +80,40 @@ void handle_shortcuts(AppUi& ui) {
 
 // [SECTION] Menus ---------------------------------------------------------------------------
 
+namespace {
+
+// File ▸ Export folder…, Export all figures of this lab, … of every lab: into export_folder(),
+// never over a file (export_figures), the status line naming the folder and the count.
+void draw_export_items(LabContext& ctx) {
+    AppUi& ui = ctx.app;
+    const std::string folder = export_folder().empty() ? "current folder" : export_folder();
+    const std::string choose = "Export folder…  (" + folder + ")";
+    if (ImGui::MenuItem(choose.c_str()) && ctx.io != nullptr) ctx.io->open_request = SessionIo::Dialog::ExportFolder;
+    const Lab& lab = kLabs[ui.lab];
+    if (ImGui::MenuItem("Export all figures of this lab", nullptr, false, lab.plots != nullptr))
+        ui.status = export_figures(lab.plots(ctx), export_folder(), 2);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Every figure of the lab on screen as PNG (2×), SVG and CSV, named after the figures");
+    if (ImGui::MenuItem("Export all figures of every lab")) {
+        std::vector<Plot> all;
+        for (int i = 0; i < kLabCount; ++i)
+            if (kLabs[i].plots != nullptr)
+                for (Plot& p : kLabs[i].plots(ctx)) all.push_back(std::move(p));
+        ui.status = export_figures(all, export_folder(), 2);
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Every lab's figures as they are on screen now, PNG (2×), SVG and CSV");
+}
+
+}  // namespace
+
 void draw_menus(LabContext& ctx) {
     AppUi& ui = ctx.app;
     LabUis& uis = ctx.uis;
     if (ImGui::BeginMenu("File")) {
         draw_file_menu_items(ctx);
         if (ImGui::MenuItem("Save screenshot", "F12")) ui.save_screenshot = true;
-        const Lab& lab = kLabs[ui.lab];
-        const std::string folder = std::string(lab.id) + "-figures";
-        const std::string export_all = "Export all figures of this lab  (" + folder + "/)";
-        if (ImGui::MenuItem(export_all.c_str(), nullptr, false, lab.plots != nullptr))
-            ui.status = export_figures(lab.plots(ctx), folder, 2);
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("Every figure of the lab on screen as PNG (2×) and SVG, named after the figures");
+        draw_export_items(ctx);
         ImGui::Separator();
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) ui.quit = true;
         ImGui::EndMenu();
@@ -98,6 +127,13 @@ void draw_menus(LabContext& ctx) {
             }
             ImGui::EndMenu();
         }
+        ImGui::Separator();
+        if (ImGui::MenuItem("Control panel", "F9", !ui.controls_collapsed)) toggle_controls(ui);
+        if (ImGui::MenuItem("Control panel: hide when narrow", nullptr, ui.controls == AppUi::Controls::Auto))
+            ui.controls = AppUi::Controls::Auto;
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Below %.0f text heights of width the panels start hidden (a projector, a small laptop)",
+                              static_cast<double>(kControlsMinEm));
         ImGui::Separator();
         ImGui::MenuItem("Explorer: outlines at δ = 1", nullptr, &uis.explorer.show_reference);
         ImGui::MenuItem("Explorer: values on bars", nullptr, &uis.explorer.value_labels);

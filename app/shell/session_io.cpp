@@ -11,6 +11,7 @@
 #include "input_queue.hpp"
 #include "labs.hpp"
 #include "lecture.hpp"
+#include "plot_export.hpp"
 #include "ui_util.hpp"
 
 #include <normlab/norm/eval.hpp>
@@ -313,8 +314,10 @@ std::string step_text(const StepName& name) {
 // status line says what changed back.
 void after_step(LabContext& ctx, const StepName& name, const char* verb, std::size_t more, const char* more_what) {
     forget_rejected_text(ctx);
+    // Asked even when it seems on screen already: a tab switch asked in the frame before shows only
+    // now (Dear ImGui selects a tab the frame after), and this request must be the later one.
     const int lab = find_lab(name.lab);
-    if (lab >= 0 && lab != ctx.app.lab) ctx.app.select_lab = lab;
+    if (lab >= 0) ctx.app.select_lab = lab;
     ctx.app.status = std::string(verb) + (name.what.empty() ? "" : ": " + step_text(name)) + " (" +
                      std::to_string(more) + " more to " + more_what + ")";
 }
@@ -423,6 +426,10 @@ DialogText dialog_text(SessionIo::Dialog d) {
             return {"Save scene as", "Save", "Saves every lab's inputs and settings, the lab on screen, a title and a caption."};
         case SessionIo::Dialog::OpenLecture:
             return {"Open lecture", "Open", "A lecture (.json): scenes in order. ← / → step through them; F5: presenter view."};
+        case SessionIo::Dialog::ExportFolder:
+            return {"Export folder", "Choose",
+                    "Where figures and tables go (right-click ▸ Save …, File ▸ Export all figures), for this session; "
+                    "created if missing. A file of the same name is never replaced: the new one gets \"-2\", \"-3\", …"};
         case SessionIo::Dialog::None: break;
     }
     return {"", "", ""};
@@ -436,6 +443,10 @@ std::string initial_field(const SessionIo& io, SessionIo::Dialog d) {
         return (fs::current_path(ec) / "scene.json").string();
     }
     if (d == SessionIo::Dialog::OpenScene && !io.path.empty()) return fs::path(io.path).parent_path().string() + "/";
+    if (d == SessionIo::Dialog::ExportFolder) {
+        std::error_code ec;
+        return (export_folder().empty() ? fs::current_path(ec).string() : export_folder()) + "/";
+    }
     return shipped;
 }
 
@@ -451,6 +462,16 @@ bool act(LabContext& ctx, SessionIo::Dialog d, bool replace) {
     SessionIo& io = *ctx.io;
     const std::string path = expand_path(io.path_field);
     std::error_code ec;
+    if (d == SessionIo::Dialog::ExportFolder) {
+        if (path.empty() || (!fs::create_directories(path, ec) && !fs::is_directory(path, ec))) {
+            io.dialog_error = "Not a folder that can be made: " + (path.empty() ? std::string("(empty)") : path) +
+                              (ec ? " (" + ec.message() + ")" : "");
+            return false;
+        }
+        set_export_folder(absolute_path(path));
+        ctx.app.status = "Figures go to " + export_folder();
+        return true;
+    }
     if (path.empty() || fs::is_directory(path, ec)) {
         io.dialog_error = "Choose a file (type its name, or click one in the list).";
         return false;
@@ -461,7 +482,7 @@ bool act(LabContext& ctx, SessionIo::Dialog d, bool replace) {
             io.dialog_error = save_to(ctx, save_target(path), replace ? IfExists::Replace : IfExists::Refuse);
             break;
         case SessionIo::Dialog::OpenLecture: io.dialog_error = open_lecture_file(ctx, path); break;
-        case SessionIo::Dialog::None: break;
+        case SessionIo::Dialog::ExportFolder: case SessionIo::Dialog::None: break;
     }
     return io.dialog_error.empty();
 }

@@ -35,7 +35,8 @@ struct SessionIo {
     std::string path;                // the file it came from or was last saved to; empty: none
 
     // File dialogs: a path field and a folder listing (no native dialogs).
-    enum class Dialog { None, OpenScene, SaveScene, OpenLecture };
+    // ExportFolder: a folder, not a file: File ▸ Export folder… (plot_export.hpp's export_folder).
+    enum class Dialog { None, OpenScene, SaveScene, OpenLecture, ExportFolder };
     Dialog open_request = Dialog::None;   // honoured by draw_session_dialogs
     Dialog dialog = Dialog::None;         // the one on screen
     std::string path_field;

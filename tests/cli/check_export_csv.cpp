@@ -2,6 +2,9 @@
 // row by row and bit for bit, with the plot as core builds it from the same scene.
 //   check_export_csv SCENE.json NAME FILE.csv   → exit 0 when they agree, 1 (with the first
 //   difference on stdout) when not.
+//   check_export_csv --named FILE.csv   → only the form: a header "series,x…,y…", then rows
+//   of three fields whose first (the series) is never empty (for figures whose data vary from
+//   run to run, e.g. measured step times).
 #include "normlab/base/file_io.hpp"
 #include "normlab/scene/scene.hpp"
 #include "normlab/scene/scene_plots.hpp"
@@ -50,28 +53,50 @@ bool same(double want, const std::string& field) {
     return !field.empty() && *end == '\0' && got == want;
 }
 
+
+
+// Every row after the header has three fields and names its series.
+int check_named(const std::string& text) {
+    std::size_t pos = 0;
+    const std::vector<std::string> header = record(text, pos);
+    if (header.size() != 3 || header[0] != "series" || header[1].rfind("x", 0) != 0 || header[2].rfind("y", 0) != 0) {
+        std::printf("FAIL: the header is not series,x…,y…\n");
+        return 1;
+    }
+    for (std::size_t row = 2; pos < text.size(); ++row) {
+        const std::vector<std::string> r = record(text, pos);
+        if (r.size() != 3 || r[0].empty()) {
+            std::printf("FAIL: row %zu %s\n", row, r.size() != 3 ? "has not three fields" : "names no series");
+            return 1;
+        }
+    }
+    return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
+    if (argc == 3 && std::string(argv[1]) == "--named") return check_named(normlab::read_file(argv[2]));
     if (argc != 4) {
-        std::fprintf(stderr, "usage: check_export_csv SCENE.json NAME FILE.csv\n");
+        std::fprintf(stderr, "usage: check_export_csv SCENE.json NAME FILE.csv | --named FILE.csv\n");
         return 2;
     }
     const normlab::Scene scene = normlab::load_scene(argv[1]);
     const normlab::Plot plot = normlab::scene_plot(scene, argv[2]);
     const std::string text = normlab::read_file(argv[3]);
     std::size_t pos = 0;
-    if (record(text, pos) != std::vector<std::string>{"series", "x", "y"}) {
-        std::printf("FAIL: the header is not series,x,y\n");
+    const auto axis = [](const char* id, const normlab::Axis& a) { return a.label.empty() ? id : id + (": " + a.label); };
+    if (record(text, pos) != std::vector<std::string>{"series", axis("x", plot.x), axis("y", plot.y)}) {
+        std::printf("FAIL: the header is not series,x: X LABEL,y: Y LABEL\n");
         return 1;
     }
     std::size_t rows = 0;
     for (const normlab::Series& s : plot.series) {
-        if (!s.visible) continue;
+        if (!normlab::drawn(s)) continue;
         for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i, ++rows) {
             const std::vector<std::string> r = record(text, pos);
-            if (r.size() != 3 || r[0] != s.label || !same(s.x[i], r[1]) || !same(s.y[i], r[2])) {
-                std::printf("FAIL: row %zu: expected %s,%.17g,%.17g; got %s\n", rows + 2, s.label.c_str(), s.x[i], s.y[i],
+            if (r.size() != 3 || r[0] != normlab::series_name(s) || r[0].empty() || !same(s.x[i], r[1]) || !same(s.y[i], r[2])) {
+                std::printf("FAIL: row %zu: expected %s,%.17g,%.17g; got %s\n", rows + 2, normlab::series_name(s).c_str(), s.x[i], s.y[i],
                             r.size() == 3 ? (r[0] + "," + r[1] + "," + r[2]).c_str() : "a row of the wrong length");
                 return 1;
             }

@@ -49,5 +49,5 @@ echo old >real/fig.csv
 ln -s real/fig.csv link.csv
 expect 0 "" "$cli" export --scene "$scene" --plot "$plot" --out link.csv --replace
 [ -L link.csv ] || fail "link.csv is no longer a link"
-head -1 real/fig.csv | grep -q "series,x,y" || fail "the file the link names was not written"
+head -1 real/fig.csv | grep -q "^series,x" || fail "the file the link names was not written"
 echo "ok: export writes through a link to a regular file"

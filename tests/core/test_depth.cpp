@@ -216,6 +216,81 @@ TEST(Depth, FirstStepsGradientRatiosAtSixLayers) {
     EXPECT_NEAR(post, 1.0, 0.1);  // neither clearly above nor below 1 (see above)
 }
 
+// [SECTION] Over seeds and the ablation ----------------------------------------------------------
+
+// Hand-worked: 1, 2, 4 → mean 7/3, sample variance ((4/3)² + (1/3)² + (5/3)²)/2 = 7/3.
+TEST(Depth, SpreadIsMeanSampleSdAndRange) {
+    const Spread s = spread_of({2.0, 1.0, 4.0});
+    EXPECT_EQ(s.n, 3);
+    EXPECT_DOUBLE_EQ(s.mean, 7.0 / 3.0);
+    EXPECT_DOUBLE_EQ(s.sd, std::sqrt(7.0 / 3.0));
+    EXPECT_EQ(s.min, 1.0);
+    EXPECT_EQ(s.max, 4.0);
+    const Spread one = spread_of({1.5});
+    EXPECT_EQ(one.sd, 0.0);
+    EXPECT_EQ(one.mean, 1.5);
+    EXPECT_EQ(spread_of({}).n, 0);
+    // A large common offset keeps its sd (two passes, no cancellation).
+    EXPECT_NEAR(spread_of({1e9 + 1.0, 1e9 + 2.0, 1e9 + 4.0}).sd, std::sqrt(7.0 / 3.0), 1e-9);
+}
+
+// The seeds runner is the single-seed run, seed by seed, bit for bit, and deterministic.
+TEST(Depth, SeedsRunnerEqualsSingleSeedRuns) {
+    const DepthConfig c = small(NormPlacement::NormFormer, TaskKind::Sort, 3);
+    const std::vector<std::uint64_t> seeds{4, 2, 9};
+    const std::vector<DepthResult> runs = run_depth_seeds(c, seeds);
+    ASSERT_EQ(runs.size(), 3u);
+    for (std::size_t k = 0; k < seeds.size(); ++k) {
+        DepthConfig one = c;
+        one.seed = seeds[k];
+        const DepthResult r = run_depth(one);
+        expect_same_numbers(runs[k].history, r.history);
+        EXPECT_EQ(runs[k].first_last_ratio, r.first_last_ratio);
+        EXPECT_EQ(window_ratio(runs[k].history, 3), r.first_last_ratio);
+    }
+    EXPECT_NE(runs[0].history.train_loss, runs[1].history.train_loss);
+    EXPECT_EQ(run_depth_seeds(c, seeds)[2].history.ffn_grad, runs[2].history.ffn_grad);
+}
+
+// Each variant is the model it names: Pre-LN is Pre-LN; each added norm alone; NormFormer in full.
+TEST(Depth, AblationVariantsAreTheModelsTheyName) {
+    const std::vector<DepthVariant> v = normformer_ablation();
+    ASSERT_EQ(v.size(), 4u);
+    const DepthConfig base = small(NormPlacement::PostLN, TaskKind::Sort, 2);
+    const DepthConfig pre = with_variant(base, v[0]);
+    EXPECT_EQ(pre.model.placement, NormPlacement::PreLN);
+    EXPECT_EQ(validate(pre), "");
+    const NormFormerParts ffn = with_variant(base, v[1]).model.normformer, attn = with_variant(base, v[2]).model.normformer;
+    EXPECT_TRUE(ffn.ffn_norm && !ffn.attn_norm && !ffn.head_scale);
+    EXPECT_TRUE(attn.attn_norm && !attn.ffn_norm && !attn.head_scale);
+    EXPECT_EQ(with_variant(base, v[3]).model.normformer, NormFormerParts{});
+    EXPECT_EQ(with_variant(base, v[3]).model.placement, NormPlacement::NormFormer);
+    // NormFormer with every part off trains exactly as Pre-LN.
+    DepthVariant none = v[1];
+    none.parts = {false, false, false};
+    EXPECT_EQ(run_depth(with_variant(base, none)).history.ffn_grad, run_depth(pre).history.ffn_grad);
+}
+
+// The ablation at the lab's size (6 layers, width 64, sort, Adam 1e-3, batch 32), first step,
+// seeds 1–3 (kept small: one step per run): each of NormFormer's added norms on its own raises
+// first ÷ last above Pre-LN's, in every seed (over seeds 1–10: `normlab-cli depth --ablation
+// --steps 1 --seeds 1-10`, whose help gives the numbers).
+TEST(Depth, EachAddedNormRaisesTheRatioAtTheFirstStep) {
+    const std::vector<DepthVariant> v = normformer_ablation();
+    for (std::uint64_t seed = 1; seed <= 3; ++seed) {
+        DepthConfig c = default_depth_config(TaskKind::Sort, NormPlacement::PreLN, Norm::LayerNorm, seed);
+        c.steps = 1;
+        c.eval_cases = 8;
+        double r[4];
+        for (std::size_t i = 0; i < v.size(); ++i) r[i] = run_depth(with_variant(c, v[i])).first_last_ratio;
+        SCOPED_TRACE("seed " + std::to_string(seed) + ": " + std::to_string(r[0]) + " " + std::to_string(r[1]) + " " +
+                     std::to_string(r[2]) + " " + std::to_string(r[3]));
+        EXPECT_GT(r[1], r[0]);   // + FFN-activation norm
+        EXPECT_GT(r[2], r[0]);   // + attention-output norm
+        EXPECT_GT(r[3], r[0]);   // NormFormer
+    }
+}
+
 // [SECTION] Learning --------------------------------------------------------------------------------
 
 // A 2-layer Pre-LN model (width 32, 4 heads, LayerNorm) sorts 6 digits 0–9: after 200 Adam steps

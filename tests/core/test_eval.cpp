@@ -111,6 +111,58 @@ TEST(Eval, PRMSNormEchoesPAndK) {
     EXPECT_EQ(eval(R"({"norm": "prmsnorm", "x": [1, 2]})")["p"], 0.0625);  // the paper's default
 }
 
+// The statistics reported are those the norm divided by. pRMSNorm, k = 3 of [1, 2, 2, 100, …]:
+// stats.rms = RMS(1, 2, 2) = √3, not the RMS of all 8 (≈ 79). BatchNorm, x = [[1, 10], [3, 30]]:
+// per feature over the 2 cases, μ = (2, 20), σ₀ = (1, 10) (hand-worked), named as such.
+TEST(Eval, StatsDescribeWhatTheNormUsed) {
+    const json p = eval(R"({"norm": "prmsnorm", "eps": 0, "p": 0.3, "x": [1, 2, 2, 100, 100, 100, 100, 100]})");
+    EXPECT_NEAR(p["stats"][0]["rms"].get<double>(), std::sqrt(3.0), 1e-15);
+    EXPECT_EQ(p["norm_stats"]["per"], "case");
+    EXPECT_EQ(p["norm_stats"]["k"], 3);
+    EXPECT_NEAR(p["norm_stats"]["groups"][0]["rms"].get<double>(), std::sqrt(3.0), 1e-15);
+    EXPECT_NE(p["norm_stats"]["over"].get<std::string>().find("first k = 3"), std::string::npos);
+
+    const json b = eval(R"({"norm": "batchnorm", "eps": 0, "x": [[1, 10], [3, 30]]})");
+    EXPECT_EQ(b["norm_stats"]["per"], "feature");
+    ASSERT_EQ(b["norm_stats"]["groups"].size(), 2u);
+    EXPECT_EQ(b["norm_stats"]["groups"][0]["mean"], 2.0);
+    EXPECT_EQ(b["norm_stats"]["groups"][0]["std"], 1.0);
+    EXPECT_EQ(b["norm_stats"]["groups"][1]["mean"], 20.0);
+    EXPECT_EQ(b["norm_stats"]["groups"][1]["std"], 10.0);
+    EXPECT_EQ(b["stats"].size(), 2u);   // the per-case stats of a stay, and a note says what they are
+    EXPECT_NE(b["notes"][0].get<std::string>().find("per-feature statistics in norm_stats"), std::string::npos);
+
+    const json l = eval(R"({"norm": "layernorm", "eps": 0, "x": [2, 4, 6, 8]})");
+    EXPECT_EQ(l["norm_stats"]["groups"][0]["mean"], 5.0);
+    EXPECT_NEAR(l["norm_stats"]["groups"][0]["std"].get<double>(), std::sqrt(5.0), 1e-15);
+    EXPECT_TRUE(eval(R"({"norm": "none", "x": [1, 2]})")["norm_stats"].is_null());
+}
+
+// WeightNorm follows Salimans & Kingma: w/‖w‖, no ε. W = [[0.01, 0.02], [3, 4]], x = [1, 1]:
+// y₀ = 0.03/√0.0005 = 1.3416…, y₁ = 7/5 = 1.4 (hand-worked); with √(‖w‖² + 1e-5), y₀ was 1.3284.
+TEST(Eval, WeightNormHasNoEps) {
+    const json r = eval(R"({"norm": "weightnorm", "x": [1, 1], "W": [[0.01, 0.02], [3, 4]]})");
+    EXPECT_NEAR(r["y"][0][0].get<double>(), 0.03 / std::sqrt(0.0005), 1e-15);
+    EXPECT_NEAR(r["y"][0][1].get<double>(), 1.4, 1e-15);
+    EXPECT_EQ(r["eps"], 0.0);
+    EXPECT_EQ(r["norm_stats"]["per"], "weight_row");
+    EXPECT_NEAR(r["norm_stats"]["groups"][1]["norm"].get<double>(), 5.0, 1e-15);
+    EXPECT_FALSE(r.contains("notes"));
+    const json e = eval(R"({"norm": "weightnorm", "eps": 0.5, "x": [1, 1], "W": [[3, 4]]})");
+    EXPECT_NEAR(e["y"][0][0].get<double>(), 1.4, 1e-15);
+    ASSERT_EQ(e["notes"].size(), 1u);
+    EXPECT_NE(e["notes"][0].get<std::string>().find("no \u03b5"), std::string::npos) << e["notes"][0];
+}
+
+// 10¹² + [0, 1, 2, 3]: var = 1.25 exactly and y = ±3/√5, ±1/√5 (was 1.250028 and 7.8e-5 off).
+TEST(Eval, LargeOffsetKeepsItsDigits) {
+    const json r = eval(R"({"norm":"layernorm","eps":0,"x":[1000000000000,1000000000001,1000000000002,1000000000003]})");
+    EXPECT_EQ(r["stats"][0]["var"], 1.25);
+    EXPECT_EQ(r["stats"][0]["mean"], 1000000000001.5);
+    const double y[] = {-3 / std::sqrt(5.0), -1 / std::sqrt(5.0), 1 / std::sqrt(5.0), 3 / std::sqrt(5.0)};
+    for (int i = 0; i < 4; ++i) EXPECT_NEAR(r["y"][0][i].get<double>(), y[i], 3e-16) << i;
+}
+
 TEST(Eval, IgnoredPrmsnormKeysAreNoted) {
     const json r = eval(R"({"norm": "layernorm", "p": 0.5, "x": [1, 2]})");
     EXPECT_FALSE(r.contains("p"));

@@ -32,6 +32,64 @@ TEST(Explain, SeedExampleSteps) {
     EXPECT_NE(text.find("6.66667"), std::string::npos) << text;  // the sample variance, labelled
 }
 
+// 10¹² + [0, 1, 2, 3]: the steps (μ = 10¹² + 1.5, σ = √1.25 = 1.11803) and the outputs
+// (±3/√5, ±1/√5 = ±1.34164, ±0.447214) agree, and the right claim is accepted.
+TEST(Explain, LargeOffsetStepsAgreeWithOutputs) {
+    const Explanation e = explain(v({1e12, 1e12 + 1, 1e12 + 2, 1e12 + 3}));
+    EXPECT_EQ(e.exp2, 0);
+    EXPECT_EQ(e.mean, 1e12 + 1.5);
+    EXPECT_EQ(e.deviation, v({-1.5, -0.5, 0.5, 1.5}));
+    EXPECT_EQ(e.var_population, 1.25);
+    for (Eigen::Index i = 0; i < 4; ++i)
+        EXPECT_NEAR(e.layernorm[i], e.deviation[i] / e.sigma, 4e-16) << i;   // the steps give the outputs
+    const std::string text = explain_text(e);
+    EXPECT_NE(text.find("1000000000001.5"), std::string::npos) << text;   // μ in full, not "1e+12"
+    EXPECT_NE(text.find("[\u22121.34164, \u22120.447214, 0.447214, 1.34164]"), std::string::npos) << text;
+    const ClaimVerdict c = check_claim(e, {"-1.3416", "-0.4472", "0.4472", "1.3416"});
+    EXPECT_EQ(c.matches, std::vector<Formula>{Formula::LayerNormPopulation}) << c.summary;
+}
+
+// x = [1, 3, 5]·10²⁰⁰: x² ~ 10⁴⁰⁰ is beyond double, yet every step is finite and right (in units
+// of 2^exp2), shown scaled: σ = √(8/3)·10²⁰⁰ = 1.63299 × 10²⁰⁰, Σx² = 35 × 10⁴⁰⁰; the sample-std
+// row is [−1, 0, 1] and the claim −1, 0, 1 is exactly it. References: the exact rationals of
+// python3's fractions over the doubles 1e200, 3e200, 5e200 (σ = 1.6329931618554521e200, the middle
+// deviation −1.133e184: 0 at six digits beside ±2 × 10²⁰⁰).
+TEST(Explain, HugeMagnitudesGiveFiniteScaledSteps) {
+    const Explanation e = explain(v({1e200, 3e200, 5e200}));
+    EXPECT_NE(e.exp2, 0);
+    for (double step : {e.mean, e.sum_deviation_sq, e.var_population, e.var_sample, e.sigma, e.sum_square,
+                        e.mean_square, e.rms})
+        EXPECT_TRUE(std::isfinite(step)) << step;
+    EXPECT_TRUE(e.square.allFinite() && e.deviation_sq.allFinite());
+    EXPECT_NEAR(std::ldexp(e.sigma, e.exp2) / 1.6329931618554521e200, 1.0, 1e-15);
+    EXPECT_NEAR(std::ldexp(e.deviation[1], e.exp2) / -1.1330943846757697e184, 1.0, 1e-6);
+    EXPECT_NEAR(e.layernorm_sample[0], -1.0, 1e-15);
+    EXPECT_NEAR(e.layernorm_sample[2], 1.0, 1e-15);
+    const std::string text = explain_text(e);
+    EXPECT_EQ(text.find("inf"), std::string::npos) << text;
+    EXPECT_NE(text.find("= 1.63299 \u00d7 10\u00b2\u2070\u2070"), std::string::npos) << text;   // σ
+    EXPECT_NE(text.find("sum 3.5 \u00d7 10\u2074\u2070\u00b9"), std::string::npos) << text;     // Σx²
+    EXPECT_NE(text.find("sample std = [\u22121, 0, 1]"), std::string::npos) << text;
+    const ClaimVerdict c = check_claim(e, {"-1", "0", "1"});
+    EXPECT_LT(c.fits[1].worst, 1e-15);   // LayerNorm with the sample std: exactly −1, 0, 1
+    EXPECT_TRUE(check_step(e, "std = 1.633e200").holds);
+    EXPECT_TRUE(check_step(e, "std = 2e200").holds);     // the sample std, √(8/2)·10²⁰⁰
+    // Tiny inputs scale the other way: x² ~ 10⁻⁴⁰⁰.
+    const Explanation t = explain(v({1e-200, 3e-200, 5e-200}));
+    EXPECT_NEAR(std::ldexp(t.sigma, t.exp2) / 1.6329931618554521e-200, 1.0, 1e-12);
+    EXPECT_NE(explain_text(t).find("1.63299 \u00d7 10\u207b\u00b2\u2070\u2070"), std::string::npos) << explain_text(t);
+}
+
+TEST(Explain, StepNumbers) {
+    EXPECT_EQ(step_number(1.25, 0), "1.25");
+    EXPECT_EQ(step_number(-0.5, 0), "\u22120.5");
+    EXPECT_EQ(step_number(0.0, 700), "0");
+    EXPECT_EQ(step_number(1.0, 1000), "1.07151 \u00d7 10\u00b3\u2070\u00b9");   // 2¹⁰⁰⁰ = 1.0715086e301
+    EXPECT_EQ(step_number(1.0, 3000), "1.23023 \u00d7 10\u2079\u2070\u00b3");   // 2³⁰⁰⁰ = 1.2302319e903
+    EXPECT_EQ(exact_number(1000000000001.5), "1000000000001.5");
+    EXPECT_EQ(exact_number(1.0 / 3.0), "0.333333");
+}
+
 TEST(Explain, PrintedPrecision) {
     EXPECT_DOUBLE_EQ(parse_printed_number("-1.16").half_ulp, 0.005);
     EXPECT_DOUBLE_EQ(parse_printed_number("\u22121.16").value, -1.16);

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
 namespace normlab {
@@ -46,6 +47,29 @@ TEST(Invariance, DeltaOneMakesEveryRescalingInvariant) {
     // Re-centering does not depend on δ: LayerNorm ignores a weight re-centering, RMSNorm does not.
     EXPECT_TRUE(t.invariant(2, static_cast<int>(Transform::WeightMatrixRecentering)));
     EXPECT_FALSE(t.invariant(3, static_cast<int>(Transform::WeightMatrixRecentering)));
+}
+
+// ‖y′ − y‖/‖y‖ at any size: WeightNorm is linear in x, so x′ = δx gives exactly |δ − 1| (hand-
+// worked), 1e200 at δ = 1e200, where ‖y′ − y‖² ~ 1e400 overflowed to a null. pRMSNorm (k = 1 of 5
+// here) under w′ᵢ = δ^((i+1)/5) wᵢ scales output i by δ^(i/5): at δ = 1e300 the change is about
+// 1e240 times the last output's share of ‖y‖, finite, not inf.
+TEST(Invariance, ResidualsOfHugeChangesDoNotOverflow) {
+    const InvarianceData data = random_invariance_data(1);
+    NormSpec spec = table_spec();
+    spec.norm = Norm::WeightNorm;
+    for (double delta : {1e200, 1e300, -1e300, 1e-300})
+        EXPECT_NEAR(invariance_residual(spec, Transform::DatasetRescaling, data, delta) / std::abs(delta - 1.0), 1.0,
+                    1e-14) << delta;
+    spec.norm = Norm::PRMSNorm;
+    ASSERT_EQ(partial_k(5, spec.p, spec.rounding), 1);
+    const double r = invariance_residual(spec, Transform::WeightVectorRescaling, data, 1e300);
+    ASSERT_TRUE(std::isfinite(r));
+    const Mat y = layer_forward(spec, data.x, {data.W, data.g, data.b}).y;   // 8×5
+    const double share = y.col(4).norm() / y.norm();
+    EXPECT_NEAR(r / (1e240 * share), 1.0, 1e-6);
+    // And a relative change that is itself beyond double says inf, not NaN.
+    EXPECT_TRUE(std::isinf(relative_change(Mat::Constant(2, 2, 1e300), Mat::Constant(2, 2, 1e-300))));
+    EXPECT_EQ(relative_change(Mat::Constant(2, 2, 3.0), Mat::Constant(2, 2, 3.0)), 0.0);
 }
 
 TEST(Invariance, EpsBreaksExactInvarianceAtTinyDelta) {

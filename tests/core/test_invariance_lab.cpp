@@ -47,6 +47,51 @@ TEST(InvarianceLab, DeltaOneIsExplainedAsTrivial) {
     EXPECT_EQ(cell(s, kRmsRow, Transform::WeightMatrixRecentering).note, CellNote::Agrees);
 }
 
+// δ < 0 flips the sign of the normalized outputs it scales: the cells the paper marks ✓ turn ✗
+// (a change of 2‖y‖ with b = 0 when every case flips), and each says that the paper's
+// invariances are for δ > 0.
+TEST(InvarianceLab, NegativeDeltaIsExplained) {
+    InvarianceLabState s;
+    s.delta = -10.0;
+    s.data.b.setZero();
+    const InvarianceTable t = invariance_lab_table(s);
+    const CheckedTable checked = check_table(s, t);
+    int negative = 0;
+    for (int r = 0; r < kNumTableNorms; ++r)
+        for (int c = 0; c < kNumTransforms; ++c) {
+            const CellCheck& check = checked.cells[r][c];
+            if (check.note != CellNote::NegativeDelta) continue;
+            ++negative;
+            // Every case flipped: ‖−2y‖/‖y‖ = 2 (ε = 1e-5 moves it a little); one case: less.
+            if (kAllTransforms[c] != Transform::SingleCaseRescaling) EXPECT_NEAR(check.residual, 2.0, 1e-4);
+            EXPECT_GT(check.residual, 0.1);
+            EXPECT_NE(check.why.find("δ > 0"), std::string::npos) << check.why;
+        }
+    EXPECT_GT(negative, 0);
+    // Every disagreement has a reason, listed once.
+    for (int r = 0; r < kNumTableNorms; ++r)
+        for (int c = 0; c < kNumTransforms; ++c)
+            if (checked.cells[r][c].note != CellNote::Agrees) {
+                ASSERT_GT(checked.badge[r][c], 0);
+                EXPECT_EQ(checked.notes[checked.badge[r][c] - 1].why, checked.cells[r][c].why);
+            }
+}
+
+// The ε reason names the denominator in force: √(σ² + ε) inside, σ + ε added.
+TEST(InvarianceLab, EpsReasonNamesThePlacementInForce) {
+    for (EpsMode mode : {EpsMode::InsideSqrt, EpsMode::AddToRms}) {
+        InvarianceLabState s;
+        s.delta = 1e-3;
+        s.spec.eps = 1e-1;
+        s.spec.eps_mode = mode;
+        const CellCheck c = cell(s, kRmsRow, Transform::WeightMatrixRescaling);
+        ASSERT_EQ(c.note, CellNote::EpsBreaks) << c.why;
+        const bool inside = mode == EpsMode::InsideSqrt;
+        EXPECT_EQ(c.why.find("√(σ² + ε)") != std::string::npos, inside) << c.why;
+        EXPECT_EQ(c.why.find("σ + ε") != std::string::npos, !inside) << c.why;
+    }
+}
+
 TEST(InvarianceLab, ZeroShiftIsExplainedAsTrivial) {
     InvarianceLabState s;
     s.shift = 0.0;
@@ -113,15 +158,25 @@ TEST(InvarianceLab, ShiftScalesTheRecenterings) {
     EXPECT_EQ(d.x, s.data.x);
 }
 
-TEST(InvarianceLab, CurveGridIsLogSpacedWithoutOne) {
+TEST(InvarianceLab, CurveGridIsLogSpacedThroughOne) {
     const std::vector<double> d = curve_deltas();
     ASSERT_EQ(static_cast<int>(d.size()), kCurvePoints);
     EXPECT_DOUBLE_EQ(d.front(), 1e-3);
     EXPECT_DOUBLE_EQ(d.back(), 1e3);
-    for (size_t i = 1; i < d.size(); ++i) {
-        EXPECT_NE(d[i], 1.0);
-        // 0.1 decade apart, 0.2 across the left-out δ = 1
-        EXPECT_NEAR(std::log10(d[i] / d[i - 1]), d[i - 1] < 1.0 && d[i] > 1.0 ? 0.2 : 0.1, 1e-12);
+    EXPECT_EQ(d[30], 1.0);   // exactly: the re-scalings are the identity there
+    for (size_t i = 1; i < d.size(); ++i) EXPECT_NEAR(std::log10(d[i] / d[i - 1]), 0.1, 1e-12);
+}
+
+// The re-scaling curves dip to 0 at δ = 1 itself (drawn at the floor), not ~1e-6 at δ = 1.26.
+TEST(InvarianceLab, RescalingCurvesReachZeroAtDeltaOne) {
+    InvarianceLabState s;
+    s.curve_norms.fill(true);
+    s.curve_transforms = {true, false, true, true, false, true};   // the four re-scalings
+    const Plot p = invariance_curve_plot(s);
+    ASSERT_EQ(p.series.size(), 20u);
+    for (const Series& series : p.series) {
+        ASSERT_EQ(series.x[30], 1.0);
+        EXPECT_EQ(series.y[30], kResidualFloor) << series.label;
     }
 }
 
@@ -290,6 +345,37 @@ TEST(InvarianceLab, ExplorerNumbersStayInRange) {
     const ExplorerTransformResult refused = apply_to_explorer(e, Transform::DatasetRescaling, s);
     EXPECT_FALSE(refused.applied);
     EXPECT_NE(refused.what.find("Not applied"), std::string::npos);
+}
+
+// The lab's tables as figures: the paper's is Table 1 cell for cell; the measured one says ✓/✗ by
+// the tolerance, coloured so, and flags exactly the cells that check_cell finds differ.
+TEST(InvarianceTables, PaperAndMeasuredAgreeWithTheChecks) {
+    const Table paper = invariance_paper_table();
+    ASSERT_EQ(paper.rows.size(), static_cast<std::size_t>(kNumTableNorms));
+    ASSERT_EQ(paper.columns.size(), static_cast<std::size_t>(kNumTransforms + 1));
+    for (int r = 0; r < kNumTableNorms; ++r)
+        for (int c = 0; c < kNumTransforms; ++c) {
+            const bool yes = paper_table1(kTableNorms[r], kAllTransforms[c]);
+            EXPECT_EQ(paper.rows[r][c + 1].text, yes ? "✓" : "✗");
+        }
+    for (double delta : {10.0, 1.0}) {
+        InvarianceLabState state;
+        state.delta = delta;   // δ = 1: re-scalings change nothing, cells differ from the paper
+        const InvarianceTable table = invariance_lab_table(state);
+        const Table measured = invariance_measured_table(state);
+        bool any_flag = false;
+        for (int r = 0; r < kNumTableNorms; ++r)
+            for (int c = 0; c < kNumTransforms; ++c) {
+                const CellCheck check = check_cell(state, table, r, c);
+                const TableCell& cell = measured.rows[r][c + 1];
+                EXPECT_EQ(cell.text.rfind(check.measured ? "✓ " : "✗ ", 0), 0u) << cell.text;
+                EXPECT_EQ(cell.tone, check.measured ? CellTone::Pass : CellTone::Fail);
+                EXPECT_EQ(cell.flagged, check.note != CellNote::Agrees);
+                any_flag = any_flag || cell.flagged;
+            }
+        EXPECT_EQ(any_flag, delta == 1.0) << "δ = " << delta;
+        EXPECT_EQ(measured.note.empty(), !any_flag);
+    }
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <limits>
 #include <random>
 #include <string>
 
@@ -80,6 +81,12 @@ TEST(Norm, PartialK) {
     EXPECT_EQ(partial_k(64, 0.0625, PartialRounding::Ceil), 4);
     EXPECT_EQ(partial_k(8, 0.0625, PartialRounding::Floor), 1);  // ⌊0.5⌋ = 0, clamped to 1
     EXPECT_EQ(partial_k(8, 1.0, PartialRounding::Ceil), 8);
+    // The snapping tolerance is relative, as the header says: 1e-9·max(1, n·p).
+    EXPECT_EQ(partial_k(10, 0.1 + 5e-11, PartialRounding::Ceil), 1);        // n·p = 1 + 5e-10: snaps
+    EXPECT_EQ(partial_k(10, 0.1 + 5e-10, PartialRounding::Ceil), 2);        // 1 + 5e-9: does not
+    EXPECT_EQ(partial_k(1000000, 0.3 + 5e-16, PartialRounding::Ceil), 300000);   // 3e5 + 5e-10 ≤ 3e-4
+    EXPECT_EQ(partial_k(1000000, 0.3 + 1e-12, PartialRounding::Ceil), 300000);   // 3e5 + 1e-6 ≤ 3e-4: relative
+    EXPECT_EQ(partial_k(1000000, 0.3 + 1e-9, PartialRounding::Ceil), 300001);    // 3e5 + 1e-3 > 3e-4
 }
 
 TEST(Norm, PartialRmsUsesFirstKEntries) {
@@ -238,6 +245,80 @@ TEST(Norm, HugeAndTinyMagnitudesDoNotOverflow) {
     const Vec yt = row_output({Norm::RMSNorm, 1e-5}, x * 1e-320);
     EXPECT_TRUE(yt.allFinite());
     EXPECT_LT(yt.cwiseAbs().maxCoeff(), 1e-300);
+}
+
+// ---- A large common offset loses no digits -------------------------------------------------
+
+// 10¹² + [0, 1, 2, 3]: μ = 10¹² + 1.5, σ₀² = 1.25 exactly, ā = ±3/√5, ±1/√5 (hand-worked; the
+// references in long double). Dividing by max|v| = 10¹² + 3 before centring gave σ₀² = 1.250028.
+TEST(Norm, LargeCommonOffsetGivesExactStatistics) {
+    const Vec x = (Vec(4) << 1e12, 1e12 + 1, 1e12 + 2, 1e12 + 3).finished();
+    NormCache cache;
+    const Vec y = norm_forward({Norm::LayerNorm, 0.0}, x.transpose(), cache).row(0).transpose();
+    EXPECT_EQ(cache.groups[0].mean, 1e12 + 1.5);
+    EXPECT_EQ(cache.groups[0].sigma0, std::sqrt(1.25));   // the correctly rounded √ of the exact 1.25
+    const long double r5 = std::sqrt(5.0L);
+    const long double expect[] = {-3 / r5, -1 / r5, 1 / r5, 3 / r5};
+    for (int i = 0; i < 4; ++i)
+        EXPECT_LE(std::abs(static_cast<long double>(y[i]) - expect[i]), 0x1p-52L * std::abs(expect[i])) << i;
+    const auto st = case_stats(x.transpose());
+    EXPECT_EQ(st[0].mean, 1e12 + 1.5);
+    EXPECT_EQ(st[0].var, 1.25);
+}
+
+// Any offset c a double holds exactly, with c + d_i exact: the engine's statistics and outputs of
+// c + d are those of d (in exact arithmetic they are equal), for LayerNorm and BatchNorm. With n
+// a power of two (≤ 32) the mean c + Σd/n is a double too (|c| < 2⁴⁶), the deviations are exact,
+// and they agree bit for bit.
+TEST(Norm, ExactOffsetsLeaveLayerNormUnchanged) {
+    std::mt19937_64 rng(11);
+    std::uniform_int_distribution<int> small(-1000, 1000), sizes(2, 40), bits(0, 36);
+    for (int trial = 0; trial < 300; ++trial) {
+        const Eigen::Index n = trial % 2 ? Eigen::Index{1} << (1 + trial % 5) : sizes(rng);
+        const double c = std::ldexp(static_cast<double>(small(rng)), bits(rng));  // an integer, |c| < 2⁴⁶
+        Vec d(n);
+        for (Eigen::Index i = 0; i < n; ++i) d[i] = small(rng);
+        const Vec x = d.array() + c;
+        for (Norm norm : {Norm::LayerNorm, Norm::BatchNorm}) {
+            NormCache cx, cd;
+            const Mat ax = norm == Norm::BatchNorm ? Mat(x) : Mat(x.transpose());
+            const Mat ad = norm == Norm::BatchNorm ? Mat(d) : Mat(d.transpose());
+            const Mat yx = norm_forward({norm, 0.0}, ax, cx), yd = norm_forward({norm, 0.0}, ad, cd);
+            const double tol = (n & (n - 1)) == 0 ? 0.0 : 1e-15;  // deviations correctly rounded either way
+            EXPECT_LE((yx - yd).cwiseAbs().maxCoeff(), tol) << "n = " << n << ", c = " << c;
+            EXPECT_NEAR(cx.groups[0].sigma0, cd.groups[0].sigma0, tol * cd.groups[0].sigma0) << "n = " << n;
+            if ((n & (n - 1)) == 0) EXPECT_EQ(cx.groups[0].mean, c + cd.groups[0].mean) << "n = " << n;
+        }
+    }
+}
+
+// The Explorer's x = 1, −2, 3, 10: μ = 3 exactly, so LayerNorm's third output is exactly 0 (it
+// was −1.257e−16 from μ = 3.0000000000000004).
+TEST(Norm, ExactMeanGivesAnExactZeroOutput) {
+    const Vec y = row_output({Norm::LayerNorm, 1e-5}, (Vec(4) << 1, -2, 3, 10).finished());
+    EXPECT_EQ(y[2], 0.0);
+}
+
+// pRMSNorm's RMS of the first k entries at their own scale: a head of 1 beside a tail of 1e300
+// squared in units of 1e300 underflowed to 0, and the outputs came out ~1e306 instead of v/|v₀|.
+TEST(Norm, PartialRmsOfASmallHeadBesideAHugeTailIsRight) {
+    NormSpec spec{Norm::PRMSNorm, 1e-12};
+    spec.p = 0.25;   // k = 1 of 4
+    const Vec x = (Vec(4) << 2.0, 1e100, -3e200, 1e300).finished();
+    const Vec y = row_output(spec, x);
+    const double rms = std::sqrt(4.0 + 1e-12);   // hand-worked: RMS over the first entry, ε inside
+    for (int i = 0; i < 4; ++i) EXPECT_NEAR(y[i] / (x[i] / rms), 1.0, 1e-15) << i;
+}
+
+TEST(Norm, AccurateMeanIsExactWhereTheMeanIsADouble) {
+    // 1, −2, 3, 10: Σ = 12, μ = 3; the naive mean of [0.1, −0.2, 0.3, 1]·10 gave 3.0000000000000004.
+    EXPECT_EQ(accurate_mean((Vec(4) << 1, -2, 3, 10).finished()), 3.0);
+    // 1e16 + [1, 1, −1e16 ...]: the naive sum loses the ones, the compensated one keeps them.
+    EXPECT_EQ(accurate_mean((Vec(4) << 1e16, 1, 1, -1e16).finished()), 0.5);
+    EXPECT_EQ(pow2_scale(10.0), 8.0);
+    EXPECT_EQ(pow2_scale(1e-320), std::ldexp(1.0, std::ilogb(1e-320)));
+    EXPECT_EQ(pow2_scale(0.0), 0.0);
+    EXPECT_EQ(pow2_scale(std::numeric_limits<double>::max()), 0x1p1023);
 }
 
 // ---- Backward against central finite differences ------------------------------------------

@@ -166,5 +166,15 @@ TEST(SceneFieldRule, AcceptsTheEndsOfEachRange) {
     EXPECT_EQ(s.session.training.data.train_ratio, 0.9);
 }
 
+// Round-off below a list's printed digits reads as 0; anything those digits can show stays.
+TEST(DisplayPrecision, RoundOffBesideTheLargestIsZero) {
+    EXPECT_EQ(at_display_precision(-1.257e-16, 1.342, 4), 0.0);
+    EXPECT_EQ(at_display_precision(-1.257e-16, 1.342, 17), -1.257e-16);
+    EXPECT_EQ(at_display_precision(1e-4, 1.0, 4), 1e-4);        // ½·10⁻⁴ < 10⁻⁴: shown
+    EXPECT_EQ(at_display_precision(4e-5, 1.0, 4), 0.0);         // below half the last digit
+    EXPECT_EQ(at_display_precision(0.3, -0.5, 6), 0.3);
+    EXPECT_EQ(superscript(-205), "\u207b\u00b2\u2070\u2075");
+}
+
 }  // namespace
 }  // namespace normlab

@@ -8,10 +8,12 @@
 // [SECTION] Annotations — overlapping labels moved apart or dropped, the Gradients lab's figures
 // [SECTION] Faded       — series hidden by the viewer: listed in the legend, data left out
 // [SECTION] SVG / CSV
+// [SECTION] Tables      — CSV, Markdown, LaTeX (booktabs) and SVG of a hand-made table
 // [SECTION] File I/O
 #include "normlab/base/file_io.hpp"
 #include "normlab/labs/gradients_lab.hpp"
 #include "normlab/plot/plot.hpp"
+#include "normlab/plot/table.hpp"
 #include "normlab/scene/session.hpp"
 #include "temp_dir.hpp"
 
@@ -1307,6 +1309,68 @@ TEST(PlotCsv, LongFormWithQuotingAndFullPrecision) {
     EXPECT_EQ(csv.find("hidden"), std::string::npos);
     EXPECT_EQ(std::strtod("0.33333333333333331", nullptr), 1.0 / 3.0);
     EXPECT_EQ(to_csv(Plot{}), "series,x,y\n");
+}
+
+TEST(PlotCsv, HeaderNamesTheAxesAndRowsTheirSeries) {
+    Plot p;
+    p.x.label = "time (ms)";
+    p.y.label = "‖∂L/∂θ‖,  θ = W, x";
+    Series curve = palette_series(0, "", {1, 2}, {3, 4});
+    curve.data_name = "LayerNorm ‖∂L/∂W‖";
+    p.series.push_back(curve);
+    p.series.push_back(palette_series(1, "legend only", {}, {}));
+    EXPECT_EQ(to_csv(p), "series,x: time (ms),\"y: ‖∂L/∂θ‖,  θ = W, x\"\n"
+                         "LayerNorm ‖∂L/∂W‖,1,3\nLayerNorm ‖∂L/∂W‖,2,4\n");
+    curve.label = "shown";
+    EXPECT_EQ(series_name(curve), "LayerNorm ‖∂L/∂W‖");
+    curve.data_name.clear();
+    EXPECT_EQ(series_name(curve), "shown");
+}
+
+// [SECTION] Tables --------------------------------------------------------------------------
+
+Table small_table() {
+    Table t;
+    t.name = "check_table";
+    t.title = "Checks: a & b";
+    t.columns = {"Norm", "δx", "x|y"};
+    t.rows = {{{"LayerNorm"}, {"✓ 0", CellTone::Pass}, {"✗ 0.41", CellTone::Fail, true}},
+              {{"50% \\ _1_"}, {"a, \"b\""}}};   // short row: padded
+    t.note = "Outlined: differs";
+    return t;
+}
+
+TEST(Tables, CsvHasTheHeaderAndEveryCell) {
+    EXPECT_EQ(table_to_csv(small_table()),
+              "Norm,δx,x|y\nLayerNorm,✓ 0,✗ 0.41 (!)\n50% \\ _1_,\"a, \"\"b\"\"\",\n");
+}
+
+TEST(Tables, MarkdownEscapesPipesAndBoldsFlags) {
+    EXPECT_EQ(table_to_markdown(small_table()),
+              "**Checks: a & b**\n\n"
+              "| Norm | δx | x\\|y |\n| :--- | :---: | :---: |\n"
+              "| LayerNorm | ✓ 0 | **✗ 0.41** |\n| 50% \\\\ _1_ | a, \"b\" |  |\n\nOutlined: differs\n");
+}
+
+TEST(Tables, LatexUsesBooktabsAndEscapes) {
+    const std::string tex = table_to_latex(small_table());
+    EXPECT_NE(tex.find("\\begin{tabular}{lcc}\n\\toprule\nNorm & δx & x|y \\\\\n\\midrule\n"), std::string::npos) << tex;
+    EXPECT_NE(tex.find("LayerNorm & \\cellcolor[RGB]{214,240,220} \\checkmark{} 0 & "
+                       "\\cellcolor[RGB]{252,222,218} \\textbf{\\texttimes{} 0.41} \\\\\n"), std::string::npos) << tex;
+    EXPECT_NE(tex.find("50\\% \\textbackslash{} \\_1\\_ & a, \"b\" &  \\\\\n\\bottomrule\n\\end{tabular}\n"),
+              std::string::npos) << tex;
+    EXPECT_NE(tex.find("\\caption{Checks: a \\& b}\n\\label{tab:check\\_table}"), std::string::npos) << tex;
+    EXPECT_EQ(count(tex, "\\begin{"), count(tex, "\\end{"));
+}
+
+TEST(Tables, SvgIsWellFormedWithToneFillsAndFlags) {
+    const std::string svg = table_to_svg(small_table());
+    EXPECT_EQ(xml_problem(svg), "") << svg;
+    EXPECT_NE(svg.find(">Checks: a &amp; b</text>"), std::string::npos);
+    EXPECT_EQ(count(svg, "<rect class=\"cell\""), 2u);   // the ✓ and the ✗ cell; plain cells have none
+    EXPECT_NE(svg.find("fill=\"" + to_hex(tone_fill(CellTone::Pass)) + "\""), std::string::npos);
+    EXPECT_NE(svg.find("stroke=\"" + to_hex(kFlagOutline) + "\""), std::string::npos);
+    EXPECT_EQ(xml_problem(table_to_svg(Table{})), "");
 }
 
 // [SECTION] File I/O ------------------------------------------------------------------------

@@ -603,6 +603,37 @@ TEST(ScenePlots, ListedNamesAreTheBuiltOnes) {
     }
 }
 
+// A CSV stands alone: every row of every figure names its series, and no two series of a
+// figure share a name (the curves can be told apart): every lab at the defaults, and each shipped
+// scene's own lab at its settings (runs shortened: the names do not depend on the length).
+TEST(ScenePlots, EveryExportedRowNamesItsSeries) {
+    std::vector<Scene> scenes(1);
+    for (const fs::path& file : files_in(std::string(NORMLAB_ASSETS_DIR) + "/scenes"))
+        scenes.push_back(load_scene(file.string()));
+    for (std::size_t i = 0; i < scenes.size(); ++i) {
+        Session& session = scenes[i].session;
+        session.training.train.steps = std::min(session.training.train.steps, 20);
+        session.depth.layers = 3;
+        session.depth.width = 16;
+        session.depth.steps = 3;
+        session.depth.measure_steps = 2;
+        session.depth.sweep_points = 2;
+        session.depth.sweep_steps = 5;
+        for (std::string_view lab : plot_labs()) {
+            if (i > 0 && lab != scenes[i].lab) continue;
+            for (const Plot& plot : lab_plots(session, lab)) {
+                SCOPED_TRACE(plot.name);
+                std::set<std::string> seen;
+                for (const Series& s : plot.series) {
+                    if (!drawn(s) || std::min(s.x.size(), s.y.size()) == 0) continue;
+                    EXPECT_FALSE(series_name(s).empty()) << "a series of " << s.x.size() << " points has no name";
+                    EXPECT_TRUE(seen.insert(series_name(s)).second) << "two series named " << series_name(s);
+                }
+            }
+        }
+    }
+}
+
 TEST(ScenePlots, OneFigureByNameOrAListOfThem) {
     Scene scene;
     EXPECT_EQ(to_csv(scene_plot(scene, "invariance_vs_delta")), to_csv(invariance_curve_plot(scene.session.invariance)));

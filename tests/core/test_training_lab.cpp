@@ -337,6 +337,15 @@ TEST(TrainingLab, Figures) {
     ASSERT_EQ(acc.ref_lines.size(), 1u);
     EXPECT_EQ(acc.ref_lines[0].value, 50.0);
     EXPECT_EQ(acc.series.back().label, "chance (50%)");
+    // The axis zooms to the curves and chance (steps of 10 points), not a fixed 0–100.
+    double lowest = 50.0, highest = 50.0;
+    for (const Series& series : acc.series)
+        for (double v : series.y) lowest = std::min(lowest, v), highest = std::max(highest, v);
+    EXPECT_LE(*acc.y.min, lowest);
+    EXPECT_GT(*acc.y.min, lowest - 10.5);
+    EXPECT_GE(*acc.y.max, highest);
+    EXPECT_LE(*acc.y.max, 100.0);
+    EXPECT_GT(*acc.y.min, 0.0);   // spiral's curves start near chance (50%): 0–40 would be empty
 
     // Hiding a variant drops its curves, keeps its key.
     const Plot hidden = training_loss_plot(r, TrainingAxis::Step, {"LayerNorm"});
@@ -378,6 +387,25 @@ TEST(TrainingLab, Figures) {
     const Plot gpu_off = training_time_plot(r, {"GPU LayerNorm ×2 layers"}, gpu);
     EXPECT_TRUE(gpu_off.series[5].x.empty());
     EXPECT_EQ(gpu_off.series[5].label, "GPU LayerNorm ×2 layers");
+}
+
+// The pace achieved: steps over a window of at least a second, reset by a new run or a pause.
+TEST(TrainingLab, RateMeterMeasuresTheAchievedPace) {
+    RateMeter m;
+    EXPECT_FALSE(m.rate());
+    m.update(0.0, 0, true);
+    m.update(0.5, 10, true);
+    EXPECT_FALSE(m.rate());   // not a whole second yet
+    m.update(1.0, 27, true);
+    ASSERT_TRUE(m.rate());
+    EXPECT_DOUBLE_EQ(*m.rate(), 27.0);
+    m.update(3.0, 127, true);
+    EXPECT_DOUBLE_EQ(*m.rate(), 50.0);
+    m.update(3.5, 0, true);   // a new run: the window starts again, the last rate stays shown
+    m.update(4.5, 20, true);
+    EXPECT_DOUBLE_EQ(*m.rate(), 20.0);
+    m.update(5.0, 30, false);   // paused
+    EXPECT_FALSE(m.rate());
 }
 
 TEST(TrainingLab, StepTimeSummaries) {

@@ -89,6 +89,18 @@ TEST(Transformer, BackwardMatchesFiniteDifferencesWithNormFormersResidualScale) 
     }
 }
 
+// NormFormer's ablation: each of its additions alone (and none) through the backward.
+TEST(Transformer, BackwardMatchesFiniteDifferencesForEachNormFormerPart) {
+    std::uint64_t seed = 41;
+    for (const NormFormerParts parts : {NormFormerParts{true, false, false}, NormFormerParts{false, true, false},
+                                        NormFormerParts{false, false, true}, NormFormerParts{false, false, false}}) {
+        SCOPED_TRACE(to_string(parts));
+        TransformerConfig c = small_config(NormPlacement::NormFormer, Norm::LayerNorm);
+        c.normformer = parts;
+        check_gradients(c, seed++);
+    }
+}
+
 // Xavier's larger weights (for the FFN, √(6/5d) against 1/√d) through every placement.
 TEST(Transformer, BackwardMatchesFiniteDifferencesWithXavierInit) {
     std::uint64_t seed = 31;
@@ -134,6 +146,53 @@ TEST(Transformer, EachPlacementHasItsNorms) {
     }
     EXPECT_EQ(nf.block(0).ffn_output().W().value.rows(), nf_config.width);
     EXPECT_EQ(nf.block(0).ffn_output().W().value.cols(), 4 * nf_config.width);
+}
+
+// Each part toggled adds exactly its parameters, and with every part off NormFormer is Pre-LN:
+// the same parameters, the same initial values, the same logits, bit for bit.
+TEST(Transformer, EachNormFormerPartAddsItsLayerAndNoneIsPreLN) {
+    const TransformerConfig pre_config = small_config(NormPlacement::PreLN, Norm::LayerNorm);
+    Transformer pre(pre_config, 5);
+    const auto base = names(pre);
+    const struct {
+        NormFormerParts parts;
+        std::vector<std::string> added;
+    } cases[] = {{{true, false, false}, {"block1.attn_norm.g", "block1.attn_norm.b"}},
+                 {{false, true, false}, {"block1.ffn.norm.g", "block1.ffn.norm.b"}},
+                 {{false, false, true}, {"block1.attn.head_scale"}},
+                 {{false, false, false}, {}}};
+    const Tokens x = (Tokens(2, 4) << 0, 1, 2, 3, 4, 3, 2, 1).finished();
+    const Mat pre_logits = pre.forward(x);
+    for (const auto& c : cases) {
+        SCOPED_TRACE(to_string(c.parts));
+        TransformerConfig config = small_config(NormPlacement::NormFormer, Norm::LayerNorm);
+        config.normformer = c.parts;
+        Transformer nf(config, 5);
+        const auto n = names(nf);
+        EXPECT_EQ(n.size(), base.size() + c.added.size() * static_cast<std::size_t>(config.layers));
+        for (const std::string& name : c.added) EXPECT_TRUE(has(n, name));
+        for (const std::string& name : base) EXPECT_TRUE(has(n, name));
+        // A part changes the function (its norm rescales; γ = 1 at init leaves it) ...
+        const Mat logits = nf.forward(x);
+        if (c.parts.attn_norm || c.parts.ffn_norm)
+            EXPECT_GT((logits - pre_logits).cwiseAbs().maxCoeff(), 1e-3);
+        else
+            EXPECT_EQ(logits, pre_logits);   // ... none, or γ alone at its init, is Pre-LN exactly
+    }
+}
+
+TEST(Transformer, NormFormerPartsParseAndPrint) {
+    EXPECT_EQ(to_string(NormFormerParts{}), "attn_norm,ffn_norm,head_scale");
+    EXPECT_EQ(to_string(NormFormerParts{false, false, false}), "none");
+    EXPECT_EQ(parse_normformer_parts("ffn_norm"), (NormFormerParts{false, true, false}));
+    EXPECT_EQ(parse_normformer_parts("head_scale,attn_norm"), (NormFormerParts{true, false, true}));
+    EXPECT_EQ(parse_normformer_parts("all"), NormFormerParts{});
+    EXPECT_EQ(parse_normformer_parts("none"), (NormFormerParts{false, false, false}));
+    for (const char* bad : {"", "ffn", "ffn_norm,", ",ffn_norm", "ffn_norm,ffn_norm", "none,ffn_norm"})
+        EXPECT_FALSE(parse_normformer_parts(bad)) << bad;
+    TransformerConfig c = small_config(NormPlacement::PreLN, Norm::LayerNorm);
+    c.normformer.ffn_norm = false;
+    EXPECT_EQ(validate(c), "NormFormer's parts (attn_norm,head_scale) apply to NormFormer only");
 }
 
 TEST(Transformer, IsCausal) {

@@ -183,12 +183,14 @@ TEST(TransformerInit, TheDepthLabsRunsUseTheStatesInit) {
 TEST(TransformerInit, ThePostLnClaimAndTheConditionsNameTheInit) {
     DepthLabSnapshot s;
     s.state.layers = 2;
-    EXPECT_NE(depth_claims(s)[0].source.find("Xavier init (mean-field theory); here: uniform ±1/√n init"),
+    EXPECT_NE(depth_claims(s)[0].source.find("at initialization (Xavier init, mean-field theory); here: uniform ±1/√n "
+                                             "init, measured while training"),
               std::string::npos)
         << depth_claims(s)[0].source;
     EXPECT_EQ(depth_conditions(s).find("init"), std::string::npos);   // the default is not named
     s.state.init = TransformerInit::Xavier;
-    EXPECT_NE(depth_claims(s)[0].source.find("Xavier init (mean-field theory); here: Xavier init too"),
+    EXPECT_NE(depth_claims(s)[0].source.find("at initialization (Xavier init, mean-field theory); here: Xavier init too, "
+                                             "measured while training"),
               std::string::npos)
         << depth_claims(s)[0].source;
     EXPECT_EQ(depth_claims(s)[1].source.find("init"), std::string::npos);   // Pre-LN's source is Shleifer et al.'s

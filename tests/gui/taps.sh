@@ -10,25 +10,29 @@
 #   Ctrl+Z      — undoes δ = 1 and brings the Invariance lab back (the edit's lab)
 #   Ctrl+Q      — quits; --dump-session prints the scene, which is checked: a lost or doubled tap
 #                 leaves another seed, δ or lab (a lost D: the second Ctrl+Z undoes an R instead).
+# Then a click whose mouse moves on before the next frame: on the Gradients tab (1280×720, the
+# default theme: the tab spans x 388–485 at y 52), the pointer at once elsewhere; the click must
+# land on the tab (the lab on screen: gradients), not where the pointer is at the next frame.
 # Prints "ok: …" per check; exits 1 at the first failure.
 set -u
-if [ "${1:-}" = "--inner" ]; then   # inside the X server
-    app=$2 dir=$3
-    "$app" --lab explorer --frame-delay 250 --autosave "$dir/autosave.json" --dump-session \
-        >"$dir/session.json" 2>"$dir/stderr.txt" &
+if [ "${1:-}" = "--inner" ]; then   # inside the X server: --inner APP DIR NAME KEYS-OR-CLICK…
+    app=$2 dir=$3 name=$4
+    shift 4
+    "$app" --lab explorer --frame-delay 250 --autosave "$dir/$name.autosave.json" --dump-session \
+        >"$dir/$name.json" 2>"$dir/$name.stderr.txt" &
     pid=$!
     wid=$(timeout 30 xdotool search --sync --onlyvisible --name '^NormLab$' | head -n 1)
     [ -n "$wid" ] || { kill "$pid"; echo "FAIL: no NormLab window within 30 s"; exit 1; }
     xdotool mousemove --sync 5 300   # the pointer over the window: it gets the keys (no window manager)
     sleep 2                          # the first frames
-    tap() { xdotool key --delay 10 "$1"; sleep 1; }
-    tap r
-    tap r
-    tap ctrl+z
-    tap ctrl+2
-    tap d
-    tap ctrl+3
-    tap ctrl+z
+    for step in "$@"; do
+        if [ "$step" = click-tab ]; then
+            xdotool mousemove 437 52 click 1 mousemove 900 600   # one command: within milliseconds
+        else
+            xdotool key --delay 10 "$step"
+        fi
+        sleep 1
+    done
     xdotool key --delay 10 ctrl+q
     for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
     if kill -0 "$pid" 2>/dev/null; then
@@ -36,7 +40,7 @@ if [ "${1:-}" = "--inner" ]; then   # inside the X server
         echo "FAIL: Ctrl+Q did not quit within 20 s"
         exit 1
     fi
-    wait "$pid" || { echo "FAIL: normlab exited $?: $(cat "$dir/stderr.txt")"; exit 1; }
+    wait "$pid" || { echo "FAIL: normlab exited $?: $(cat "$dir/$name.stderr.txt")"; exit 1; }
     exit 0
 fi
 
@@ -45,9 +49,11 @@ rm -rf "$dir"
 mkdir -p "$dir/home"
 export HOME="$dir/home"
 unset XDG_DATA_HOME XDG_CONFIG_HOME
-"$xvfb" -a -s "-screen 0 1280x720x24" bash "$0" --inner "$app" "$dir" || exit 1
+screen=(-a -s "-screen 0 1280x720x24")
+"$xvfb" "${screen[@]}" bash "$0" --inner "$app" "$dir" keys r r ctrl+z ctrl+2 d ctrl+3 ctrl+z || exit 1
 echo "ok: normlab quit on a 10 ms Ctrl+Q"
-python3 - "$dir/session.json" <<'PY' || exit 1
+"$xvfb" "${screen[@]}" bash "$0" --inner "$app" "$dir" click click-tab || exit 1
+python3 - "$dir/keys.json" "$dir/click.json" <<'PY' || exit 1
 import json, sys
 scene = json.load(open(sys.argv[1]))
 seed = scene["labs"]["explorer"]["seed"]
@@ -58,6 +64,8 @@ checks = [
     (scene["lab"] == "invariance", f"lab on screen {scene['lab']!r}, want 'invariance': Ctrl+2, Ctrl+3, "
                                    "and the undo of D brought it back"),
 ]
+clicked = json.load(open(sys.argv[2]))["lab"]
+checks.append((clicked == "gradients", f"after the click on the Gradients tab: {clicked!r}, want 'gradients'"))
 for ok, what in checks:
     print(("ok: " if ok else "FAIL: ") + what)
 sys.exit(0 if all(ok for ok, _ in checks) else 1)

@@ -151,7 +151,7 @@ TEST_F(LayoutCheck, ContentPastAnEdgeWithoutScrollBarIsReportedEvenUndrawn) {
 
 TEST_F(LayoutCheck, APlotTitleWiderThanItsFigureIsClipped) {
     Plot plot;
-    plot.title = "A title that is much, much wider than the small figure it belongs to";
+    plot.title = "A_title_with_no_space_to_wrap_at_that_is_wider_than_its_figure";   // one word: cannot wrap
     plot.x.label = "x";
     plot.y.label = "y";
     Series s;

@@ -34,8 +34,8 @@ using Index = Eigen::Index;
 bool operator==(const DepthLabState& a, const DepthLabState& b) {
     return a.task == b.task && a.text_path == b.text_path && a.placements == b.placements && a.norm == b.norm &&
            a.layers == b.layers && a.width == b.width && a.heads == b.heads && a.residual_scale == b.residual_scale &&
-           a.init == b.init && a.steps == b.steps && a.lr == b.lr && a.seed == b.seed &&
-           a.measure_steps == b.measure_steps && a.evolution == b.evolution && a.sweep_lr_min == b.sweep_lr_min &&
+           a.normformer == b.normformer && a.init == b.init && a.steps == b.steps && a.lr == b.lr &&
+           a.seed == b.seed && a.measure_steps == b.measure_steps && a.seeds == b.seeds && a.evolution == b.evolution && a.sweep_lr_min == b.sweep_lr_min &&
            a.sweep_lr_max == b.sweep_lr_max && a.sweep_points == b.sweep_points && a.sweep_steps == b.sweep_steps &&
            a.prompt == b.prompt && a.temperature == b.temperature && a.sample_lines == b.sample_lines &&
            a.sample_seed == b.sample_seed;
@@ -77,11 +77,13 @@ nlohmann::json state_to_json(const DepthLabState& s) {
             {"width", s.width},
             {"heads", s.heads},
             {"residual_scale", s.residual_scale},
+            {"normformer_parts", to_string(s.normformer)},
             {"init", std::string(to_string(s.init))},
             {"steps", s.steps},
             {"lr", s.lr},
             {"seed", s.seed},
             {"measure_steps", s.measure_steps},
+            {"seeds", s.seeds},
             {"evolution", std::string(kEvolutionNames[static_cast<std::size_t>(std::clamp(s.evolution, 0, 3))])},
             {"sweep_lr_min", s.sweep_lr_min},
             {"sweep_lr_max", s.sweep_lr_max},
@@ -104,11 +106,17 @@ void state_from_json(SceneReader& in, DepthLabState& s) {
     if (in.read("heads", s.heads, kDepthHeads.front(), kDepthHeads.back()) && !one_of(s.heads, kDepthHeads))
         in.fail("heads", "= " + std::to_string(s.heads) + " is not one of " + choices_text(kDepthHeads));
     in.read("residual_scale", s.residual_scale);
+    if (std::string parts; in.read("normformer_parts", parts)) {   // absent (older files): all
+        const std::optional<NormFormerParts> v = parse_normformer_parts(parts);
+        if (!v) in.fail("normformer_parts", "= \"" + parts + "\" is not a list of attn_norm, ffn_norm, head_scale (or all, none)");
+        s.normformer = *v;
+    }
     in.read_choice("init", s.init, kInitNames, kInits);   // absent (older files): uniform
     in.read("steps", s.steps, kDepthMinSteps, kDepthMaxSteps);
     in.read("lr", s.lr, kDepthLrRule);
     in.read("seed", s.seed);
     in.read("measure_steps", s.measure_steps, 1, kDepthMaxSteps);
+    in.read("seeds", s.seeds, kDepthMinSeeds, kDepthMaxSeeds);   // absent (older files): 5
     in.read_choice("evolution", s.evolution, kEvolutionNames, kEvolutionValues);
     in.read("sweep_lr_min", s.sweep_lr_min, kDepthLrRule);
     in.read("sweep_lr_max", s.sweep_lr_max, kDepthLrRule);
@@ -140,6 +148,7 @@ DepthConfig depth_run_config(const DepthLabState& s, int p) {
     c.model.width = s.width;
     c.model.heads = s.heads;
     c.model.residual_scale = s.residual_scale && placement == NormPlacement::NormFormer;
+    if (placement == NormPlacement::NormFormer) c.model.normformer = s.normformer;
     c.model.init = s.init;
     c.optimizer.lr = s.lr;
     c.steps = s.steps;
@@ -155,6 +164,16 @@ DepthConfig depth_sweep_config(const DepthLabState& s, int p, double lr) {
     return c;
 }
 
+int depth_window(const DepthLabState& s) { return std::max(1, std::min(s.measure_steps, s.steps)); }
+
+DepthConfig depth_seed_config(const DepthLabState& s, int p, std::uint64_t seed) {
+    DepthConfig c = depth_run_config(s, p);
+    c.seed = seed;
+    c.steps = depth_window(s);
+    c.eval_cases = 1;   // the claims read the measure; the evaluation after the last step is not used
+    return c;
+}
+
 namespace {
 
 // Whether two runs train the same numbers up to the smaller of their step counts.
@@ -167,7 +186,7 @@ bool same_run(const DepthConfig& a, const DepthConfig& b) {
            ta.text_path == tb.text_path && ta.units == tb.units && ta.context == tb.context &&
            ta.validation_fraction == tb.validation_fraction && ma.layers == mb.layers && ma.width == mb.width &&
            ma.heads == mb.heads && ma.placement == mb.placement && ma.residual_scale == mb.residual_scale &&
-           ma.init == mb.init && na.norm == nb.norm && na.eps == nb.eps && na.eps_mode == nb.eps_mode &&
+           ma.normformer == mb.normformer && ma.init == mb.init && na.norm == nb.norm && na.eps == nb.eps && na.eps_mode == nb.eps_mode &&
            oa.kind == ob.kind && oa.lr == ob.lr && oa.momentum == ob.momentum && oa.beta1 == ob.beta1 &&
            oa.beta2 == ob.beta2 && oa.adam_eps == ob.adam_eps && a.batch_size == b.batch_size &&
            a.eval_cases == b.eval_cases && a.seed == b.seed;
@@ -177,8 +196,16 @@ bool same_run(const DepthConfig& a, const DepthConfig& b) {
 bool same_sweep(const DepthLabState& a, const DepthLabState& b) {
     return a.task == b.task && a.text_path == b.text_path && a.placements == b.placements && a.norm == b.norm &&
            a.layers == b.layers && a.width == b.width && a.heads == b.heads && a.residual_scale == b.residual_scale &&
-           a.init == b.init && a.seed == b.seed && a.sweep_lr_min == b.sweep_lr_min &&
+           a.normformer == b.normformer && a.init == b.init && a.seed == b.seed && a.sweep_lr_min == b.sweep_lr_min &&
            a.sweep_lr_max == b.sweep_lr_max && a.sweep_points == b.sweep_points && a.sweep_steps == b.sweep_steps;
+}
+
+// The seed runs' settings: the runs' (but their steps), the seeds and the window.
+bool same_seeds(const DepthLabState& a, const DepthLabState& b) {
+    return a.task == b.task && a.text_path == b.text_path && a.placements == b.placements && a.norm == b.norm &&
+           a.layers == b.layers && a.width == b.width && a.heads == b.heads && a.residual_scale == b.residual_scale &&
+           a.normformer == b.normformer && a.init == b.init && a.lr == b.lr && a.seed == b.seed &&
+           a.seeds == b.seeds && depth_window(a) == depth_window(b);
 }
 
 bool same_samples(const DepthLabState& a, const DepthLabState& b) {
@@ -216,6 +243,11 @@ int sweep_done(const DepthLabSnapshot& s) {
                                           [](const DepthSweepPoint& q) { return q.outcome != SweepOutcome::Pending; }));
 }
 
+int seed_runs_done(const DepthLabSnapshot& s) {
+    return static_cast<int>(std::count_if(s.seed_runs.begin(), s.seed_runs.end(),
+                                          [](const DepthSeedRun& r) { return r.done(); }));
+}
+
 std::optional<double> divergence_lr(const DepthLabSnapshot& s, int p) {
     // Points come learning rate first, so every smaller rate of p is done before a larger one.
     for (const DepthSweepPoint& q : s.sweep) {
@@ -242,6 +274,12 @@ struct DepthLab::Run {
     bool done() const { return not_finite_at > 0 || trainer.step_count() >= target; }
 };
 
+struct DepthLab::Seeds {
+    std::vector<DepthSeedRun> runs;            // planned, in training order
+    std::size_t next = 0;                      // the run being trained
+    std::unique_ptr<DepthTrainer> trainer;     // its trainer; null between runs
+};
+
 struct DepthLab::Sweep {
     std::vector<DepthSweepPoint> points;
     std::size_t next = 0;                      // the point being trained
@@ -253,6 +291,7 @@ DepthLab::DepthLab() = default;
 DepthLab::~DepthLab() = default;
 
 void DepthLab::configure(const DepthLabState& state) {
+    const bool seeds_changed = !configured_ || !same_seeds(state_, state) || !seeds_;
     const bool sweep_changed = !configured_ || !same_sweep(state_, state) || !sweep_;
     const bool samples_changed = !configured_ || !same_samples(state_, state);
     state_ = state;
@@ -276,6 +315,13 @@ void DepthLab::configure(const DepthLabState& state) {
             }
             if (samples_changed) run->samples_step = -1;
         }
+        if (seeds_changed) {
+            seeds_ = std::make_unique<Seeds>();
+            for (int k = 1; k < state.seeds; ++k)
+                for (int p = 0; p < kDepthPlacementCount; ++p)
+                    if (state.placements[static_cast<std::size_t>(p)])
+                        seeds_->runs.push_back({p, state.seed + static_cast<std::uint64_t>(k), depth_window(state), {}, false});
+        }
         if (sweep_changed) {
             if (const std::string problem = validate(depth_sweep_config(state, 0, state.sweep_lr_min)); !problem.empty())
                 throw std::invalid_argument("the sweep: " + problem);
@@ -287,12 +333,14 @@ void DepthLab::configure(const DepthLabState& state) {
     } catch (const std::exception& e) {   // InputError (the text), std::invalid_argument (settings)
         error_ = e.what();
         for (std::unique_ptr<Run>& run : runs_) run.reset();
+        seeds_.reset();
         sweep_.reset();
     }
 }
 
 void DepthLab::restart() {
     for (std::unique_ptr<Run>& run : runs_) run.reset();
+    seeds_.reset();
     sweep_.reset();
     configured_ = false;
     configure(state_);
@@ -401,6 +449,25 @@ bool DepthLab::step_runs() {
     return stepped;
 }
 
+bool DepthLab::step_seeds() {
+    if (!seeds_ || seeds_->next >= seeds_->runs.size()) return false;
+    DepthSeedRun& r = seeds_->runs[seeds_->next];
+    try {
+        if (!seeds_->trainer) seeds_->trainer = std::make_unique<DepthTrainer>(depth_seed_config(state_, r.placement, r.seed));
+    } catch (const std::exception& e) {   // the text file changed since the runs read it
+        error_ = e.what();
+        seeds_.reset();
+        return false;
+    }
+    r.not_finite = !std::isfinite(seeds_->trainer->step());
+    r.history = seeds_->trainer->history();
+    if (r.done()) {
+        seeds_->trainer.reset();
+        ++seeds_->next;
+    }
+    return true;
+}
+
 bool DepthLab::step_sweep() {
     if (!sweep_ || sweep_->next >= sweep_->points.size()) return false;
     DepthSweepPoint& q = sweep_->points[sweep_->next];
@@ -445,7 +512,7 @@ bool DepthLab::advance(bool train) {
     }
     if (!train) return false;
     if (step_runs()) return true;
-    if (step_sweep()) {
+    if (step_seeds() || step_sweep()) {
         ++work_;
         return true;
     }
@@ -478,6 +545,10 @@ DepthLabSnapshot DepthLab::snapshot() const {
             s.source = task.source();
         }
         s.runs.push_back(std::move(v));
+    }
+    if (seeds_) {
+        s.seed_runs = seeds_->runs;
+        s.busy = s.busy || seeds_->next < seeds_->runs.size();
     }
     if (sweep_) {
         s.sweep = sweep_->points;
@@ -616,31 +687,97 @@ void DepthLabWorker::run() {
 
 // [SECTION] Claims --------------------------------------------------------------------------
 
+namespace {
+// How many ratios lie beyond the threshold: ≥ it when it is above 1, ≤ it when below.
+long count_beyond(const std::vector<double>& ratios, double threshold) {
+    return std::count_if(ratios.begin(), ratios.end(),
+                         [threshold](double r) { return threshold > 1.0 ? r >= threshold : r <= threshold; });
+}
+}  // namespace
+
+DepthVerdict seeds_verdict(const std::vector<double>& ratios, double threshold) {
+    if (ratios.empty()) return DepthVerdict::NotYet;
+    const long n = count_beyond(ratios, threshold);
+    if (n == static_cast<long>(ratios.size())) return DepthVerdict::Holds;
+    return n == 0 ? DepthVerdict::DoesNotHold : DepthVerdict::Mixed;
+}
+
+std::string verdict_text(const DepthClaim& c) {
+    switch (c.verdict) {
+        case DepthVerdict::Holds: return "✓ holds here";
+        case DepthVerdict::Partly: return "◐ larger, not much";
+        case DepthVerdict::Mixed: return "≈ " + c.progress;
+        case DepthVerdict::DoesNotHold: return "✗ not here";
+        case DepthVerdict::Provisional: return "… provisional (" + c.progress + ")";
+        case DepthVerdict::NotYet: break;
+    }
+    return "… not yet";
+}
+
+DepthRatios depth_ratios(const DepthLabSnapshot& s, int p) {
+    DepthRatios d;
+    d.window = depth_window(s.state);
+    d.planned = std::max(s.state.seeds, 1);
+    const DepthRunView* r = find_run(s, p);
+    if (r == nullptr) return d;
+    d.main_steps = std::min(d.window, r->run.step);
+    if (d.main_steps < 1) return d;
+    const double main = window_ratio(r->run.history, d.main_steps);
+    if (std::isfinite(main)) d.so_far = main;
+    if (d.main_steps < d.window) return d;
+    if (d.so_far) {
+        d.ratios.push_back(main);
+        d.seeds.push_back(s.state.seed);
+    } else {
+        ++d.failed;
+    }
+    for (const DepthSeedRun& q : s.seed_runs) {
+        if (q.placement != p || !q.done()) continue;
+        const double ratio = q.not_finite ? NAN : window_ratio(q.history, d.window);
+        if (static_cast<int>(q.history.train_loss.size()) < d.window || !std::isfinite(ratio)) {
+            d.failed += q.not_finite || !std::isfinite(ratio);
+            continue;   // trained for a shorter window: not counted (it trains again)
+        }
+        d.ratios.push_back(ratio);
+        d.seeds.push_back(q.seed);
+    }
+    return d;
+}
+
 std::optional<double> measured_ratio(const DepthLabSnapshot& s, int p) {
     const DepthRunView* r = find_run(s, p);
     if (r == nullptr || r->run.step < 1) return std::nullopt;
     const int n = std::min(std::max(s.state.measure_steps, 1), r->run.step);
-    const double ratio = first_last_ratio(mean_layer_grads(r->run.history, n));
+    const double ratio = window_ratio(r->run.history, n);
     if (!std::isfinite(ratio)) return std::nullopt;
     return ratio;
 }
 
 namespace {
 
-constexpr const char* kXiong = "Xiong et al. 2020: at initialization, Xavier init (mean-field theory)";
+constexpr const char* kXiong = "Xiong et al. 2020: at initialization (Xavier init, mean-field theory)";
 constexpr const char* kShleifer = "Shleifer et al. 2021, Fig. 2: language models of 125 M–2.7 B parameters, pretraining";
 constexpr const char* kShleiferLr = "Shleifer et al. 2021: language models of 125 M parameters and more";
 
-// "steps 1–50", or "steps 1–37 of 50" while fewer have been taken.
-std::string measure_window(const DepthLabSnapshot& s, int p) {
-    const DepthRunView* r = find_run(s, p);
-    const int want = std::max(s.state.measure_steps, 1);
-    const int have = r != nullptr ? std::min(want, r->run.step) : 0;
-    if (have == 1) return "step 1";
-    return "steps 1–" + std::to_string(have) + (have < want ? " of " + std::to_string(want) : "");
+std::string ratio_text(double r) { return format_number(r, 3); }
+
+// "1.77 ± 0.09 (1.65–1.90)"; one value alone: "1.77".
+std::string ratios_text(const std::vector<double>& v) {
+    const Spread sp = spread_of(v);
+    return sp.n == 1 ? ratio_text(sp.mean) : spread_text(sp);
 }
 
-std::string ratio_text(double r) { return format_number(r, 3); }
+// "steps 1–50", "step 1".
+std::string window_text(int n) { return n == 1 ? "step 1" : "steps 1–" + std::to_string(n); }
+
+// "seeds 1–5", "seed 1", or "2 of 5 seeds" while some are still training.
+std::string seeds_text(const DepthRatios& d) {
+    const auto n = static_cast<int>(d.ratios.size());
+    if (!d.complete()) return std::to_string(n) + " of " + std::to_string(d.planned) + " seeds";
+    if (n == 1) return "seed " + std::to_string(d.seeds.front()) + " only";
+    const auto [lo, hi] = std::minmax_element(d.seeds.begin(), d.seeds.end());
+    return "seeds " + std::to_string(*lo) + "–" + std::to_string(*hi);
+}
 
 // "; but Pre-LN diverged": a ratio from a run that is not learning says little.
 std::string diverged_note(const DepthLabSnapshot& s, std::initializer_list<int> placements) {
@@ -660,27 +797,71 @@ std::string missing_ratio(const DepthLabSnapshot& s, int p) {
     return name + ": the measure is not finite (the loss was not finite)";
 }
 
-DepthClaim ratio_claim(const DepthLabSnapshot& s, int p, bool below_one) {
-    DepthClaim c;
-    const std::string name(display_name(kAllNormPlacements[p]));
-    c.claim = below_one ? name + ": later layers get larger gradients (first ÷ last < 1)"
-                        : name + ": early layers get much larger gradients (first ÷ last > 1)";
-    c.source = below_one ? kXiong : kShleifer;
-    // Xiong et al.'s analysis assumes Xavier init: say whether the runs here use it.
-    if (below_one)
-        c.source += s.state.init == TransformerInit::Xavier ? "; here: Xavier init too"
-                                                            : "; here: uniform ±1/√n init";
+// Fills measured, verdict and progress while placement p's data is incomplete; true when it is
+// complete (the caller states the verdict).
+bool still_waiting(DepthClaim& c, const DepthLabSnapshot& s, int p, const DepthRatios& d) {
     if (s.state.layers < 2) {
         c.measured = "needs 2 layers or more";
-        return c;
+        return true;
     }
-    const std::optional<double> r = measured_ratio(s, p);
-    if (!r) {
+    if (!d.so_far && d.ratios.empty()) {
         c.measured = missing_ratio(s, p);
-        return c;
+        return true;
     }
-    c.measured = "first ÷ last = " + ratio_text(*r) + " (" + measure_window(s, p) + ")" + diverged_note(s, {p});
-    c.verdict = (below_one ? *r < 1.0 : *r > 1.0) ? DepthVerdict::Holds : DepthVerdict::DoesNotHold;
+    if (d.main_steps < d.window) {
+        c.measured = "first ÷ last " + ratio_text(*d.so_far) + " so far (seed " + std::to_string(s.state.seed) + ", " +
+                     window_text(d.main_steps) + " of " + std::to_string(d.window) + ")";
+        c.verdict = DepthVerdict::Provisional;
+        c.progress = std::to_string(d.main_steps) + " of " + std::to_string(d.window) + " steps";
+        return true;
+    }
+    if (!d.complete()) {
+        c.measured = "first ÷ last " + ratios_text(d.ratios) + " so far, " + seeds_text(d) + ", " + window_text(d.window);
+        c.verdict = DepthVerdict::Provisional;
+        c.progress = std::to_string(d.ratios.size()) + " of " + std::to_string(d.planned) + " seeds";
+        return true;
+    }
+    return d.ratios.empty();
+}
+
+// How many of the ratios are beyond the threshold, for a Mixed verdict: "3 of 5 seeds".
+std::string agreeing(const std::vector<double>& ratios, double threshold) {
+    return std::to_string(count_beyond(ratios, threshold)) + " of " + std::to_string(ratios.size()) + " seeds";
+}
+
+DepthClaim postln_claim(const DepthLabSnapshot& s) {
+    DepthClaim c;
+    c.claim = "Post-LN: later layers get larger gradients (first ÷ last ≤ 1/" + ratio_text(kDepthLarger) + ")";
+    // Xiong et al.'s analysis is of initialization with Xavier init: say what the runs here are.
+    c.source = std::string(kXiong) + (s.state.init == TransformerInit::Xavier ? "; here: Xavier init too, " : "; here: uniform ±1/√n init, ") +
+               "measured while training";
+    const DepthRatios d = depth_ratios(s, 0);
+    if (still_waiting(c, s, 0, d)) return c;
+    const double threshold = 1.0 / kDepthLarger;
+    c.measured = "first ÷ last " + ratios_text(d.ratios) + ", " + seeds_text(d) + ", " + window_text(d.window) +
+                 diverged_note(s, {0});
+    c.verdict = seeds_verdict(d.ratios, threshold);
+    c.progress = agreeing(d.ratios, threshold);
+    return c;
+}
+
+DepthClaim preln_claim(const DepthLabSnapshot& s) {
+    DepthClaim c;
+    c.claim = "Pre-LN: early layers get much larger gradients (first ÷ last ≥ " + ratio_text(kDepthMuchLarger) +
+              "; larger: ≥ " + ratio_text(kDepthLarger) + ")";
+    c.source = kShleifer;
+    const DepthRatios d = depth_ratios(s, 1);
+    if (still_waiting(c, s, 1, d)) return c;
+    c.measured = "first ÷ last " + ratios_text(d.ratios) + ", " + seeds_text(d) + ", " + window_text(d.window) +
+                 diverged_note(s, {1});
+    c.verdict = seeds_verdict(d.ratios, kDepthMuchLarger);
+    c.progress = agreeing(d.ratios, kDepthMuchLarger);
+    if (c.verdict != DepthVerdict::Holds) {   // larger, at least, in every seed?
+        const DepthVerdict larger = seeds_verdict(d.ratios, kDepthLarger);
+        if (larger == DepthVerdict::Holds) c.verdict = DepthVerdict::Partly;
+        if (larger == DepthVerdict::DoesNotHold) c.verdict = DepthVerdict::DoesNotHold;
+        if (larger == DepthVerdict::Mixed) c.progress = "larger in " + agreeing(d.ratios, kDepthLarger);
+    }
     return c;
 }
 
@@ -688,18 +869,38 @@ DepthClaim even_claim(const DepthLabSnapshot& s) {
     DepthClaim c;
     c.claim = "NormFormer: more even across layers than Pre-LN (first ÷ last nearer 1)";
     c.source = kShleifer;
-    if (s.state.layers < 2) {
-        c.measured = "needs 2 layers or more";
+    const DepthRatios pre = depth_ratios(s, 1), nf = depth_ratios(s, 2);
+    if (s.state.layers < 2 || !pre.so_far || !nf.so_far) {
+        still_waiting(c, s, !pre.so_far ? 1 : 2, !pre.so_far ? pre : nf);
         return c;
     }
-    const std::optional<double> pre = measured_ratio(s, 1), nf = measured_ratio(s, 2);
-    if (!pre || !nf) {
-        c.measured = missing_ratio(s, !pre ? 1 : 2);
+    if (!pre.complete() || !nf.complete()) {   // the less advanced of the two says how far
+        const auto shown = [](const DepthRatios& d) { return d.ratios.empty() ? ratio_text(*d.so_far) : ratios_text(d.ratios); };
+        const DepthRatios& behind = nf.main_steps < pre.main_steps || (nf.main_steps == pre.main_steps && nf.ratios.size() < pre.ratios.size()) ? nf : pre;
+        const bool steps = behind.main_steps < behind.window;
+        c.measured = "NormFormer " + shown(nf) + ", Pre-LN " + shown(pre) + " so far (" +
+                     (steps ? window_text(behind.main_steps) + " of " + std::to_string(behind.window) : seeds_text(behind) + ", " + window_text(behind.window)) + ")";
+        c.verdict = DepthVerdict::Provisional;
+        c.progress = steps ? std::to_string(behind.main_steps) + " of " + std::to_string(behind.window) + " steps"
+                           : std::to_string(behind.ratios.size()) + " of " + std::to_string(behind.planned) + " seeds";
         return c;
     }
-    c.measured = "NormFormer " + ratio_text(*nf) + ", Pre-LN " + ratio_text(*pre) + " (" + measure_window(s, 2) + ")" +
-                 diverged_note(s, {1, 2});
-    c.verdict = std::fabs(std::log(*nf)) < std::fabs(std::log(*pre)) ? DepthVerdict::Holds : DepthVerdict::DoesNotHold;
+    // Seed by seed: both placements trained on the same data from the same seed.
+    std::size_t more_even = 0, paired = 0;
+    for (std::size_t i = 0; i < pre.seeds.size(); ++i)
+        for (std::size_t j = 0; j < nf.seeds.size(); ++j)
+            if (pre.seeds[i] == nf.seeds[j]) {
+                ++paired;
+                more_even += std::fabs(std::log(nf.ratios[j])) < std::fabs(std::log(pre.ratios[i]));
+            }
+    c.measured = "NormFormer " + ratios_text(nf.ratios) + ", Pre-LN " + ratios_text(pre.ratios) + " (" +
+                 seeds_text(nf) + ", " + window_text(nf.window) + "); more even in " + std::to_string(more_even) + " of " +
+                 std::to_string(paired) + diverged_note(s, {1, 2});
+    c.verdict = paired == 0 ? DepthVerdict::NotYet
+                : more_even == paired ? DepthVerdict::Holds
+                : more_even == 0      ? DepthVerdict::DoesNotHold
+                                      : DepthVerdict::Mixed;
+    c.progress = std::to_string(more_even) + " of " + std::to_string(paired) + " seeds";
     return c;
 }
 
@@ -721,7 +922,7 @@ DepthClaim lr_claim(const DepthLabSnapshot& s) {
     const auto from = [&top](const char* who, const std::optional<double>& lr) {
         return std::string(who) + (lr ? " diverges from lr " + format_number(*lr, 3) : " trains up to lr " + top);
     };
-    c.measured = from("Pre-LN", pre) + ", " + from("NormFormer", nf);
+    c.measured = from("Pre-LN", pre) + ", " + from("NormFormer", nf) + " (seed " + std::to_string(s.state.seed) + ")";
     if (!pre && !nf) {
         c.measured = "neither diverges up to lr " + top + ": raise the sweep's largest learning rate";
         return c;
@@ -733,7 +934,7 @@ DepthClaim lr_claim(const DepthLabSnapshot& s) {
 }  // namespace
 
 std::vector<DepthClaim> depth_claims(const DepthLabSnapshot& s) {
-    return {ratio_claim(s, 0, true), ratio_claim(s, 1, false), even_claim(s), lr_claim(s)};
+    return {postln_claim(s), preln_claim(s), even_claim(s), lr_claim(s)};
 }
 
 std::string depth_conditions(const DepthLabSnapshot& s) {
@@ -754,14 +955,16 @@ std::string depth_conditions(const DepthLabSnapshot& s) {
                       std::to_string(st.width) + dot + std::to_string(st.heads) + (st.heads == 1 ? " head" : " heads") +
                       dot + std::string(display_name(st.norm)) + dot + task + dot + "Adam lr " +
                       format_number(st.lr, 3) + dot + "batch " +
-                      std::to_string(default_depth_config(st.task, NormPlacement::PreLN).batch_size) + dot + "seed " +
-                      std::to_string(st.seed);
+                      std::to_string(default_depth_config(st.task, NormPlacement::PreLN).batch_size) + dot +
+                      (st.seeds > 1 ? "seeds " + std::to_string(st.seed) + "–" + std::to_string(st.seed + static_cast<std::uint64_t>(st.seeds) - 1)
+                                    : "seed " + std::to_string(st.seed));
     if (!s.runs.empty()) {
         char buf[32];
         std::snprintf(buf, sizeof buf, "%.2f M parameters", static_cast<double>(s.runs.front().parameters) / 1e6);
         out += dot + buf;
     }
     if (st.residual_scale && st.placements[2]) out += dot + "NormFormer with λ";
+    if (st.normformer != NormFormerParts{} && st.placements[2]) out += dot + "NormFormer's parts: " + to_string(st.normformer);
     if (st.init != TransformerInit::Uniform) out += dot + std::string(display_name(st.init)) + " init";
     return out;
 }
@@ -842,7 +1045,8 @@ Plot depth_layer_grad_plot(const DepthLabSnapshot& s) {
     plot.title = "Mean |∂L/∂W₂| per layer, steps 1–" + std::to_string(want) +
                  (have < want && !s.runs.empty() ? " (" + std::to_string(have) + " so far)" : "");
     plot.caption = "NormFormer's measure (Shleifer et al. 2021, Fig. 2): per layer, the mean absolute gradient of the FFN "
-                   "output weights W₂, averaged over the first steps; " + depth_conditions(s);
+                   "output weights W₂, averaged over the first steps, seed " + std::to_string(s.state.seed) +
+                   " (the claims give the spread over seeds); " + depth_conditions(s);
     plot.x = {"layer (1 = next to the input)", Scale::Linear, 0.5, std::max(s.state.layers, 1) + 0.5};
     plot.y = {"mean |∂L/∂W₂|", Scale::Linear, std::nullopt, std::nullopt};
     double top = 0.0, left = 0.0, right = 0.0;   // the tallest bar; the bars' sums in each half
@@ -916,6 +1120,7 @@ Plot depth_evolution_plot(const DepthLabSnapshot& s) {
         }
         Series line;   // the first and the last layer in the legend; the shades between tell the rest
         if (l == 0 || l == layers - 1) line.label = "layer " + std::to_string(l + 1);
+        line.data_name = "layer " + std::to_string(l + 1);
         line.x = step_axis(smooth.size());
         line.y = std::move(smooth);
         line.color = layer_color(l, layers);

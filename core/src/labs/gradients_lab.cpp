@@ -509,6 +509,7 @@ Plot gradient_sweep_plot(const GradientLabResults& r, Scaling scaling, const std
             for (int q = 0; q < kGradientCount; ++q) {
                 if (!state.show_gradient[q]) continue;
                 Series s;
+                s.data_name = name + " ‖∂L/∂" + kGradientSymbols[q] + "‖";
                 s.x = sw[k].delta;
                 for (const GradNorms& g : sw[k].norms) s.y.push_back(g.*kGradientFields[q]);
                 s.color = gradient_lab_color(k);
@@ -563,6 +564,7 @@ Plot sgd_output_plot(const GradientLabResults& r) {
             for (const Vec& out : tr.output) y.push_back(out(i));
             std::string label = i > 0 ? "" : scaled ? scaled_run_label(r.inputs.state.sgd_delta) : "from W";
             Series s = run_series(std::move(label), steps, std::move(y), color, scaled);
+            s.data_name = "y" + subscript(i + 1) + (scaled ? " " + scaled_run_label(r.inputs.state.sgd_delta) : " from W");
             p.series.push_back(std::move(s));
         }
         p.ref_lines.push_back({RefLine::Orientation::Horizontal, t(i), "", Color{120, 120, 120}, LineStyle::Dotted, 1.25});

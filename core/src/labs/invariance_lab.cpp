@@ -153,6 +153,20 @@ InvarianceTable invariance_lab_table(const InvarianceLabState& state) {
 
 // [SECTION] Table against the paper ---------------------------------------------------------
 
+std::string_view to_string(CellNote note) {
+    switch (note) {
+        case CellNote::Agrees: return "agrees";
+        case CellNote::TrivialDelta: return "trivial_delta";
+        case CellNote::ZeroShift: return "zero_shift";
+        case CellNote::WithinTolerance: return "within_tolerance";
+        case CellNote::NegativeDelta: return "negative_delta";
+        case CellNote::EpsBreaks: return "eps_breaks";
+        case CellNote::Rounding: return "rounding";
+        case CellNote::DataSpecific: return "data_specific";
+    }
+    return "unknown";
+}
+
 CellCheck check_cell(const InvarianceLabState& state, const InvarianceTable& table, int row, int col) {
     CellCheck c;
     const Norm norm = kTableNorms[row];
@@ -185,16 +199,25 @@ CellCheck check_cell(const InvarianceLabState& state, const InvarianceTable& tab
         return c;
     }
     // ✗ where the paper says ✓
-    NormSpec exact = state.spec;
-    exact.norm = norm;
+    NormSpec spec = state.spec;
+    spec.norm = norm;
+    if (is_rescaling(t) && table.delta < 0.0 &&
+        invariance_residual(spec, t, invariance_lab_data(state), -table.delta) <= table.tolerance) {
+        c.note = CellNote::NegativeDelta;
+        c.why = "δ < 0: the paper's re-scaling invariances are for δ > 0. A negative δ flips the sign of the "
+                "summed inputs it scales and so of their normalized outputs (ā′ = −ā); with |δ| the cell is ✓.";
+        return c;
+    }
+    NormSpec exact = spec;
     exact.eps = 0.0;
     c.residual_without_eps = invariance_residual(exact, t, invariance_lab_data(state), table.delta);
     if (state.spec.eps > 0.0 && c.residual_without_eps <= table.tolerance) {
         c.note = CellNote::EpsBreaks;
-        c.why = "ε = " + num(state.spec.eps) +
-                " is not negligible next to the variance of the transformed summed inputs, so the denominator "
-                "√(σ² + ε) no longer scales with them; with ε = 0 these cells are ✓. Exact invariance holds only "
-                "as ε → 0.";
+        const bool inside = state.spec.eps_mode == EpsMode::InsideSqrt;
+        c.why = "ε = " + num(state.spec.eps) + " is not negligible next to the " +
+                (inside ? "variance" : "spread (σ or RMS)") + " of the transformed summed inputs, so the denominator " +
+                (inside ? "√(σ² + ε)" : "σ + ε") +
+                " no longer scales with them; with ε = 0 these cells are ✓. Exact invariance holds only as ε → 0.";
     } else if (c.residual < 1e-12) {
         c.note = CellNote::Rounding;
         c.why = "The change is double-precision rounding (below 10⁻¹²), not a real change: the tolerance " + tolerance +
@@ -207,13 +230,96 @@ CellCheck check_cell(const InvarianceLabState& state, const InvarianceTable& tab
     return c;
 }
 
+CheckedTable check_table(const InvarianceLabState& state, const InvarianceTable& table) {
+    CheckedTable t;
+    for (int r = 0; r < kNumTableNorms; ++r)
+        for (int c = 0; c < kNumTransforms; ++c) {
+            t.cells[r][c] = check_cell(state, table, r, c);
+            const CellCheck& check = t.cells[r][c];
+            if (check.note == CellNote::Agrees) continue;
+            const auto same =
+                std::find_if(t.notes.begin(), t.notes.end(), [&](const TableNote& n) { return n.why == check.why; });
+            const std::string name =
+                std::string(display_name(kTableNorms[r])) + " · " + std::string(formula(kAllTransforms[c]));
+            if (same == t.notes.end()) {
+                t.notes.push_back({check.why, {name}});
+                t.badge[r][c] = static_cast<int>(t.notes.size());
+            } else {
+                same->cells.push_back(name);
+                t.badge[r][c] = static_cast<int>(same - t.notes.begin()) + 1;
+            }
+        }
+    return t;
+}
+
+std::string invariance_residual_text(double residual) {
+    if (!std::isfinite(residual)) return "—";
+    return residual == 0.0 ? "0" : format_number(residual, 2);
+}
+
+namespace {
+
+std::vector<std::string> table_columns() {
+    std::vector<std::string> columns = {"Norm"};
+    for (Transform t : kAllTransforms) columns.emplace_back(display_name(t));
+    return columns;
+}
+
+}  // namespace
+
+Table invariance_measured_table(const InvarianceLabState& state) {
+    const InvarianceTable table = invariance_lab_table(state);
+    Table t;
+    t.name = "invariance_table_measured";
+    t.title = "Table 1, measured: ‖y′ − y‖ / ‖y‖";
+    t.caption = "✓ where the relative change is at most the tolerance " + format_number(state.tolerance, 2) + "; δ = " +
+                format_number(state.delta) + ", ε = " + format_number(state.spec.eps);
+    t.columns = table_columns();
+    bool flags = false;
+    for (int r = 0; r < kNumTableNorms; ++r) {
+        std::vector<TableCell> row = {{std::string(display_name(kTableNorms[r]))}};
+        for (int c = 0; c < kNumTransforms; ++c) {
+            const CellCheck check = check_cell(state, table, r, c);
+            TableCell cell;
+            if (std::isfinite(check.residual)) {
+                cell.text = std::string(check.measured ? "✓ " : "✗ ") + invariance_residual_text(check.residual);
+                cell.tone = check.measured ? CellTone::Pass : CellTone::Fail;
+            } else {
+                cell.text = "cannot compute";
+            }
+            cell.flagged = check.note != CellNote::Agrees;
+            flags = flags || cell.flagged;
+            row.push_back(std::move(cell));
+        }
+        t.rows.push_back(std::move(row));
+    }
+    if (flags) t.note = "Outlined: the measurement differs from the paper's Table 1 (the Invariance lab says why).";
+    return t;
+}
+
+Table invariance_paper_table() {
+    Table t;
+    t.name = "invariance_table_paper";
+    t.title = "Table 1 of the RMSNorm paper (Zhang & Sennrich 2019)";
+    t.caption = "✓: the paper states the output is invariant under the transform";
+    t.columns = table_columns();
+    for (Norm n : kTableNorms) {
+        std::vector<TableCell> row = {{std::string(display_name(n))}};
+        for (Transform tr : kAllTransforms) {
+            const bool yes = paper_table1(n, tr);
+            row.push_back({yes ? "✓" : "✗", yes ? CellTone::Pass : CellTone::Fail});
+        }
+        t.rows.push_back(std::move(row));
+    }
+    return t;
+}
+
 // [SECTION] Relative change against δ -------------------------------------------------------
 
 std::vector<double> curve_deltas() {
     std::vector<double> deltas;
     deltas.reserve(kCurvePoints);
-    for (int k = -30; k <= 30; ++k)
-        if (k != 0) deltas.push_back(std::pow(10.0, static_cast<double>(k) / 10.0));
+    for (int k = -30; k <= 30; ++k) deltas.push_back(std::pow(10.0, static_cast<double>(k) / 10.0));  // k = 0: δ = 1
     return deltas;
 }
 

@@ -22,6 +22,19 @@
 
 namespace normlab {
 
+void RateMeter::update(double now_s, int step, bool running) {
+    if (!running || step < step0_ || step0_ < 0) {
+        t0_ = now_s;
+        step0_ = running ? step : -1;
+        if (!running) rate_.reset();
+        return;
+    }
+    if (now_s - t0_ < 1.0) return;
+    rate_ = static_cast<double>(step - step0_) / (now_s - t0_);
+    t0_ = now_s;
+    step0_ = step;
+}
+
 using Eigen::Index;
 using Clock = std::chrono::steady_clock;
 
@@ -564,6 +577,7 @@ void mark_divergence(Plot& p, const Series& s, const TrainingVariant& v, bool lo
     const std::optional<Point2> at = last_point(s, log_y);
     if (!at) return;
     Series cross;
+    cross.data_name = series_name(s) + ": diverged";
     cross.kind = SeriesKind::Scatter;
     cross.marker = Marker::Square;
     cross.marker_size = 10.0;
@@ -579,6 +593,17 @@ void step_axis(Plot& p, const TrainingLabSnapshot& s) {
 }
 
 // Loss or accuracy from the evaluations: test solid, training dashed.
+// The accuracy axis zoomed to the curves and the chance level (so that both show), on steps of
+// 10 points within [0, 100]: 0–100 squashed curves of 90–99% against the top.
+void zoom_accuracy_axis(Plot& p, double chance) {
+    double lo = chance, hi = chance;
+    for (const Series& series : p.series)
+        for (double v : series.y)
+            if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+    p.y.min = std::max(0.0, 10.0 * std::floor(lo / 10.0 - 0.05));
+    p.y.max = std::min(100.0, 10.0 * std::ceil(hi / 10.0 + 0.05));
+}
+
 Plot eval_plot(const TrainingLabSnapshot& s, TrainingAxis axis, const std::vector<std::string>& hidden, bool loss) {
     Plot p;
     const std::string what = loss ? "loss" : "accuracy";
@@ -613,11 +638,14 @@ Plot eval_plot(const TrainingLabSnapshot& s, TrainingAxis axis, const std::vecto
                 train.push_back(loss ? e.train_loss : 100.0 * e.train_accuracy);
             }
             p.series.push_back(curve(v.norm, LineStyle::Dashed, x, std::move(train)));
+            p.series.back().data_name = name + " training";
             p.series.push_back(curve(v.norm, LineStyle::Solid, x, std::move(test)));
+            p.series.back().data_name = name + " test";
             mark_divergence(p, p.series.back(), v, loss);
         }
         p.series.push_back(key(v.norm));
     }
+    if (!loss) zoom_accuracy_axis(p, s.data && s.data->classes > 0 ? 100.0 / s.data->classes : 100.0);
     if (!loss && s.data && s.data->classes > 0) {
         // The chance level, named in the legend (a label at the line's end would sit under it).
         const Color grey{120, 120, 120};
@@ -692,11 +720,13 @@ Plot training_time_plot(const TrainingLabSnapshot& s, const std::vector<std::str
             std::vector<double> total(std::min(h.norm_ms.size(), h.other_ms.size()));
             for (std::size_t i = 0; i < total.size(); ++i) total[i] = h.norm_ms[i] + h.other_ms[i];
             Series whole = curve(v.norm, LineStyle::Solid, {}, {});
+            whole.data_name = name + " step";
             binned(total, s.total_steps, true, whole.x, whole.y);
             for (double y : whole.y) highest = std::max(highest, y);
             p.series.push_back(std::move(whole));
             if (v.norm != Norm::None) {
                 Series inside = curve(v.norm, LineStyle::Dashed, {}, {});
+                inside.data_name = name + " norm";
                 binned(h.norm_ms, s.total_steps, true, inside.x, inside.y);
                 p.series.push_back(std::move(inside));
             }

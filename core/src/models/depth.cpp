@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
 
@@ -244,6 +245,59 @@ DepthResult run_to_end(DepthTrainer& trainer) {
 DepthResult run_depth(const DepthConfig& config) {
     DepthTrainer trainer(config);
     return run_to_end(trainer);
+}
+
+// [SECTION] Over seeds ----------------------------------------------------------------------
+
+Spread spread_of(const std::vector<double>& values) {
+    Spread s;
+    s.n = static_cast<int>(values.size());
+    if (values.empty()) return s;
+    s.min = *std::min_element(values.begin(), values.end());
+    s.max = *std::max_element(values.begin(), values.end());
+    double sum = 0.0;
+    for (double v : values) sum += v;
+    s.mean = sum / s.n;
+    double sq = 0.0;   // two passes: no cancellation
+    for (double v : values) sq += (v - s.mean) * (v - s.mean);
+    s.sd = s.n > 1 ? std::sqrt(sq / (s.n - 1)) : 0.0;
+    return s;
+}
+
+std::string spread_text(const Spread& s) {
+    if (s.n == 0) return "–";
+    char buf[96];
+    std::snprintf(buf, sizeof buf, "%.2f ± %.2f (%.2f–%.2f)", s.mean, s.sd, s.min, s.max);
+    return buf;
+}
+
+double window_ratio(const DepthHistory& history, int steps) { return first_last_ratio(mean_layer_grads(history, steps)); }
+
+std::vector<DepthResult> run_depth_seeds(DepthConfig config, const std::vector<std::uint64_t>& seeds) {
+    std::vector<DepthResult> out;
+    out.reserve(seeds.size());
+    for (std::uint64_t seed : seeds) {
+        config.seed = seed;
+        out.push_back(run_depth(config));
+    }
+    return out;
+}
+
+// [SECTION] Ablation ------------------------------------------------------------------------
+
+std::vector<DepthVariant> normformer_ablation() {
+    const NormFormerParts none{false, false, false};
+    return {{"preln", "Pre-LN", NormPlacement::PreLN, none},
+            {"preln+ffn_norm", "+ FFN-activation norm", NormPlacement::NormFormer, {false, true, false}},
+            {"preln+attn_norm", "+ attention-output norm", NormPlacement::NormFormer, {true, false, false}},
+            {"normformer", "NormFormer", NormPlacement::NormFormer, NormFormerParts{}}};
+}
+
+DepthConfig with_variant(DepthConfig config, const DepthVariant& variant) {
+    config.model.placement = variant.placement;
+    config.model.normformer = variant.placement == NormPlacement::NormFormer ? variant.parts : NormFormerParts{};
+    config.model.residual_scale = config.model.residual_scale && variant.placement == NormPlacement::NormFormer;
+    return config;
 }
 
 }  // namespace normlab

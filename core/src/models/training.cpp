@@ -7,8 +7,12 @@
 // [SECTION] Whole runs
 #include "normlab/models/training.hpp"
 
+#include "normlab/base/stats.hpp"
+
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace normlab {
@@ -51,10 +55,28 @@ TrainConfig default_train_config(DatasetKind kind, Norm norm, OptimizerKind opti
 }
 
 
+double last_evals_median_accuracy(const TrainHistory& h) {
+    std::vector<double> last;
+    for (std::size_t i = h.eval.size() > 5 ? h.eval.size() - 5 : 0; i < h.eval.size(); ++i)
+        last.push_back(h.eval[i].test_accuracy);
+    return median(std::move(last));   // NaN when empty
+}
+
+double best_test_accuracy(const TrainHistory& h) {
+    double best = std::numeric_limits<double>::quiet_NaN();
+    for (const EvalResult& e : h.eval) best = std::isnan(best) ? e.test_accuracy : std::max(best, e.test_accuracy);
+    return best;
+}
+
 std::string validate(const TrainConfig& c) {
     if (std::string problem = validate(c.model); !problem.empty()) return problem;
     if (c.steps < 1) return "steps must be at least 1";
     if (c.batch_size < 1) return "batch size must be at least 1";
+    // As PyTorch's BatchNorm1d refuses it in training ("Expected more than 1 value per channel"):
+    // one case has zero spread in every feature, so each normalized output would be 0.
+    if (c.model.norm.norm == Norm::BatchNorm && c.batch_size < 2)
+        return "batchnorm needs at least 2 cases per batch (got 1): over one case every feature has zero spread "
+               "and its normalized output is 0 (PyTorch refuses it too): use a batch of 2 or more, or another norm";
     if (c.eval_every < 1) return "eval_every must be at least 1";
     if (!(c.optimizer.lr > 0.0) || !std::isfinite(c.optimizer.lr)) return "the learning rate must be a finite number > 0";
     if (!(c.optimizer.momentum >= 0.0 && c.optimizer.momentum < 1.0)) return "momentum must lie in [0, 1)";

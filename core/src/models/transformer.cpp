@@ -15,7 +15,10 @@
 // statistics, so Train and Eval agree).
 #include "normlab/models/transformer.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <utility>
 #include <stdexcept>
 
 namespace normlab {
@@ -78,6 +81,39 @@ double init_limit(TransformerInit init, Index n_in, Index n_out) {
     throw std::invalid_argument("unknown transformer init");
 }
 
+bool operator==(const NormFormerParts& a, const NormFormerParts& b) {
+    return a.attn_norm == b.attn_norm && a.ffn_norm == b.ffn_norm && a.head_scale == b.head_scale;
+}
+
+namespace {
+constexpr std::array<std::pair<std::string_view, bool NormFormerParts::*>, 3> kPartNames{
+    {{"attn_norm", &NormFormerParts::attn_norm},
+     {"ffn_norm", &NormFormerParts::ffn_norm},
+     {"head_scale", &NormFormerParts::head_scale}}};
+}  // namespace
+
+std::string to_string(const NormFormerParts& parts) {
+    std::string out;
+    for (const auto& [name, member] : kPartNames)
+        if (parts.*member) out += (out.empty() ? "" : ",") + std::string(name);
+    return out.empty() ? "none" : out;
+}
+
+std::optional<NormFormerParts> parse_normformer_parts(std::string_view list) {
+    if (list == "all") return NormFormerParts{};
+    NormFormerParts parts{false, false, false};
+    if (list == "none") return parts;
+    for (std::size_t start = 0; start <= list.size();) {
+        const std::size_t end = std::min(list.find(',', start), list.size());
+        const std::string_view name = list.substr(start, end - start);
+        const auto* it = std::find_if(kPartNames.begin(), kPartNames.end(), [&](const auto& p) { return p.first == name; });
+        if (it == kPartNames.end() || parts.*(it->second)) return std::nullopt;   // unknown, empty or repeated
+        parts.*(it->second) = true;
+        start = end + 1;
+    }
+    return parts;
+}
+
 std::string validate(const TransformerConfig& c) {
     const auto range = [](const std::string& what, long long v, long long lo, long long hi) {
         return what + " " + std::to_string(v) + " is out of range [" + std::to_string(lo) + ", " +
@@ -96,6 +132,8 @@ std::string validate(const TransformerConfig& c) {
     if (!(c.norm.eps >= 0.0) || !std::isfinite(c.norm.eps)) return "eps must be a finite number ≥ 0";
     if (c.residual_scale && c.placement != NormPlacement::NormFormer)
         return "the residual scale λ is part of NormFormer only";
+    if (c.normformer != NormFormerParts{} && c.placement != NormPlacement::NormFormer)
+        return "NormFormer's parts (" + to_string(c.normformer) + ") apply to NormFormer only";
     return {};
 }
 
@@ -224,15 +262,15 @@ void CausalSelfAttention::backward(const Mat& x, const Mat& dout) {
 
 TransformerBlock::TransformerBlock(const std::string& name, const TransformerConfig& c)
     : placement_(c.placement),
-      attn_(name + ".attn", c.width, c.heads, c.placement == NormPlacement::NormFormer),
+      attn_(name + ".attn", c.width, c.heads, c.placement == NormPlacement::NormFormer && c.normformer.head_scale),
       ln1_(name + ".ln1", c.norm, c.width, true, true, 0.1),
       ln2_(name + ".ln2", c.norm, c.width, true, true, 0.1),
       fc1_(name + ".ffn.fc1", c.width, kFfnMultiple * c.width),
       gelu_(Activation::GELU),
       fc2_(name + ".ffn.fc2", kFfnMultiple * c.width, c.width) {
     if (c.placement == NormPlacement::NormFormer) {
-        attn_norm_ = make_norm(name + ".attn_norm", c.norm, c.width);
-        ffn_norm_ = make_norm(name + ".ffn.norm", c.norm, kFfnMultiple * c.width);
+        if (c.normformer.attn_norm) attn_norm_ = make_norm(name + ".attn_norm", c.norm, c.width);
+        if (c.normformer.ffn_norm) ffn_norm_ = make_norm(name + ".ffn.norm", c.norm, kFfnMultiple * c.width);
         if (c.residual_scale) lambda_ = make_param(name + ".resid_scale", c.width, 1, 1.0);
     }
 }

@@ -289,6 +289,8 @@ EvalRequest parse_eval_request(const json& request) {
             throw InputError("p = " + request["p"].dump() + " is out of range (0, 1]");
     }
     if (request.contains("k_rounding")) spec.rounding = read_rounding(request["k_rounding"]);
+    if (spec.norm == Norm::WeightNorm && request.contains("eps") && spec.eps > 0.0)
+        req.notes.push_back("eps was ignored: weightnorm divides each w_i by ‖w_i‖ with no ε (Salimans & Kingma 2016).");
     if (spec.norm != Norm::PRMSNorm)
         for (const char* key : {"p", "k_rounding"})
             if (request.contains(key))
@@ -340,7 +342,7 @@ std::string non_finite_reason(const NormSpec& spec, const NormCache& cache) {
                 return "the first k = " + std::to_string(cache.k) + " entries of case " + id +
                        " are all zeros and eps = 0";
             case Norm::BatchNorm: return "feature " + id + " has zero spread over the batch and eps = 0";
-            case Norm::WeightNorm: return "row " + id + " of W is all zeros and eps = 0";
+            case Norm::WeightNorm: return "row " + id + " of W is all zeros (weightnorm divides by ‖w_i‖)";
             case Norm::None: break;
         }
     }
@@ -367,6 +369,41 @@ json to_json(const Mat& m, const std::string& path, const std::string& reason) {
     return out;
 }
 
+// The statistics the norm divided by, named for what they run over (docs/ARCHITECTURE.md, "The
+// science"): LayerNorm's μ and σ₀ per case, RMSNorm's RMS per case, pRMSNorm's RMS over the first
+// k entries, L2-Norm's ‖a‖, BatchNorm's μ and σ₀ per feature over the batch, WeightNorm's ‖w_i‖.
+// denom is what ā divided by (σ₀ with ε in its place). Null for none.
+json norm_stats(const NormSpec& spec, const NormCache& cache) {
+    if (spec.norm == Norm::None) return nullptr;
+    const bool centred = spec.norm == Norm::LayerNorm || spec.norm == Norm::BatchNorm;
+    const bool euclid = spec.norm == Norm::L2Norm || spec.norm == Norm::WeightNorm;
+    const char* sigma_key = centred ? "std" : euclid ? "norm" : "rms";
+    std::string over;
+    switch (spec.norm) {
+        case Norm::LayerNorm: over = "each case, over its n entries: mean and population std"; break;
+        case Norm::RMSNorm: over = "each case, over its n entries: RMS"; break;
+        case Norm::PRMSNorm: over = "each case, over its first k = " + std::to_string(cache.k) + " entries: RMS"; break;
+        case Norm::L2Norm: over = "each case, over its n entries: Euclidean norm"; break;
+        case Norm::BatchNorm: over = "each feature, over the B cases of the batch: mean and population std"; break;
+        case Norm::WeightNorm: over = "each row w_i of W: its Euclidean norm (no ε)"; break;
+        case Norm::None: break;
+    }
+    json groups = json::array();
+    for (std::size_t i = 0; i < cache.groups.size(); ++i) {
+        const GroupStats& g = cache.groups[i];
+        const std::string path = element("norm_stats.groups", i);
+        json entry;
+        if (centred) entry["mean"] = finite(g.mean, path + ".mean", kOverflow);
+        entry[sigma_key] = finite(g.sigma0, path + "." + sigma_key, kOverflow);
+        entry["denom"] = finite(g.denom, path + ".denom", kOverflow);
+        groups.push_back(entry);
+    }
+    const char* per = spec.norm == Norm::BatchNorm ? "feature" : spec.norm == Norm::WeightNorm ? "weight_row" : "case";
+    json out = {{"per", per}, {"over", over}, {"groups", groups}};
+    if (spec.norm == Norm::PRMSNorm) out["k"] = cache.k;
+    return out;
+}
+
 }  // namespace
 
 json evaluate(const EvalRequest& req) {
@@ -377,7 +414,7 @@ json evaluate(const EvalRequest& req) {
 
     json out;
     out["norm"] = to_string(spec.norm);
-    out["eps"] = spec.eps;
+    out["eps"] = spec.norm == Norm::WeightNorm ? 0.0 : spec.eps;   // in force: weightnorm has none
     out["eps_mode"] = to_string(spec.eps_mode);
     if (partial) {
         out["p"] = spec.p;
@@ -391,13 +428,14 @@ json evaluate(const EvalRequest& req) {
     std::vector<std::string> notes = req.notes;
     std::vector<std::size_t> huge_var;  // cases whose var is printed as null
     out["stats"] = json::array();
+    // pRMSNorm's rms is that of the first k entries, the RMS it divides by (the others: all n).
     const std::vector<CaseStats> stats = case_stats(fwd.a);
     for (std::size_t i = 0; i < stats.size(); ++i) {
         const CaseStats& s = stats[i];
         const std::string path = element("stats", i);
         json entry = {{"mean", finite(s.mean, path + ".mean", kOverflow)},
                       {"std", finite(s.std, path + ".std", kOverflow)},
-                      {"rms", finite(s.rms, path + ".rms", kOverflow)}};
+                      {"rms", finite(partial ? fwd.cache.groups[i].sigma0 : s.rms, path + ".rms", kOverflow)}};
         if (std::isfinite(s.var)) {
             entry["var"] = s.var;
         } else {
@@ -407,6 +445,10 @@ json evaluate(const EvalRequest& req) {
         if (partial) entry["k"] = fwd.cache.k;
         out["stats"].push_back(entry);
     }
+    out["norm_stats"] = norm_stats(spec, fwd.cache);
+    if (spec.norm == Norm::BatchNorm)
+        notes.push_back("stats describe each case of a; batchnorm normalises each feature over the batch, with the "
+                        "per-feature statistics in norm_stats.");
     if (!huge_var.empty()) {
         std::string cases;
         for (std::size_t i : huge_var) cases += (cases.empty() ? "" : ", ") + std::to_string(i);

@@ -7,6 +7,8 @@
 // [SECTION] Arithmetic expressions and intermediate steps
 #include "normlab/norm/explain.hpp"
 
+#include "normlab/base/number_rule.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -25,6 +27,16 @@ Vec normalized_by(Norm norm, const Vec& x, double eps) {
     const LayerParams unit{std::nullopt, Vec::Ones(x.size()), Vec::Zero(x.size())};
     return layer_forward(spec, x.transpose(), unit).y.row(0).transpose();
 }
+
+// The steps' power of two: 0 while x² and ε stay far inside the double range, else that of
+// max(max|x|, √ε) (ε alone sets the scale of σ when x is tiny).
+constexpr int kUnscaledExp2 = 240;
+int steps_exp2(const Vec& x, double eps) {
+    const double m = std::max(x.cwiseAbs().maxCoeff(), std::sqrt(eps));
+    if (!(m > 0.0) || !std::isfinite(m)) return 0;
+    const int e = std::ilogb(m);
+    return std::abs(e) > kUnscaledExp2 ? e : 0;
+}
 }  // namespace
 
 Explanation explain(const Vec& x, double eps) {
@@ -33,23 +45,58 @@ Explanation explain(const Vec& x, double eps) {
     const double n = static_cast<double>(x.size());
     e.x = x;
     e.eps = eps;
-    e.mean = x.mean();
-    e.deviation = x.array() - e.mean;
+    e.exp2 = steps_exp2(x, eps);
+    const Vec u = x.unaryExpr([&](double v) { return std::ldexp(v, -e.exp2); });  // n, x/s (exact)
+    const double eps_u = std::ldexp(eps, -2 * e.exp2);                             // ε/s²
+    const TwoDouble mean = precise_mean(u);
+    e.sum = compensated_sum(u).hi;
+    e.mean = mean.hi;
+    e.deviation = (u.array() - mean.hi) - mean.lo;
     e.deviation_sq = e.deviation.array().square();
-    e.sum_deviation_sq = e.deviation_sq.sum();
+    e.sum_deviation_sq = centred_sum_squares(u, mean, true);
     e.var_population = e.sum_deviation_sq / n;
     e.var_sample = x.size() > 1 ? e.sum_deviation_sq / (n - 1.0) : std::numeric_limits<double>::quiet_NaN();
-    e.sigma = std::sqrt(e.var_population + eps);
-    e.square = x.array().square();
-    e.mean_square = e.square.mean();
-    e.rms = std::sqrt(e.mean_square + eps);
+    e.sigma = std::sqrt(e.var_population + eps_u);
+    e.square = u.array().square();
+    e.sum_square = u.squaredNorm();
+    e.mean_square = e.sum_square / n;
+    e.rms = std::sqrt(e.mean_square + eps_u);
     // The outputs come from the engine itself, so the explainer cannot drift from it.
     e.layernorm = normalized_by(Norm::LayerNorm, x, eps);
     e.rmsnorm = normalized_by(Norm::RMSNorm, x, eps);
     e.l2norm = normalized_by(Norm::L2Norm, x, eps);
-    const double sample_sigma = std::sqrt(e.var_sample + eps);
+    const double sample_sigma = std::sqrt(e.var_sample + eps_u);
     e.layernorm_sample = sample_sigma > 0.0 ? Vec(e.deviation / sample_sigma) : Vec::Zero(x.size());
     return e;
+}
+
+std::string step_number(double u, int exp2, int digits) {
+    if (std::isnan(u)) return "undefined";
+    if (u == 0.0) return "0";
+    const std::string sign = u < 0.0 ? "\u2212" : "";
+    char buf[64];
+    const double v = std::ldexp(std::abs(u), exp2);
+    if (exp2 == 0 || (std::isnormal(v) && v >= 1e-4 && v < 1e6)) {
+        std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+        return sign + buf;
+    }
+    // m × 10^k from log₁₀|u| + exp2·log₁₀ 2 (|exp2| ≤ 2200: ~1e-13 of error in m, far below 6 digits).
+    const double l = std::log10(std::abs(u)) + exp2 * std::log10(2.0);
+    int k = static_cast<int>(std::floor(l));
+    std::snprintf(buf, sizeof buf, "%.*g", digits, std::pow(10.0, l - k));
+    std::string m = buf;
+    if (m == "10") m = "1", ++k;  // 9.9999996 rounds up to the next decade
+    return sign + (m == "1" ? "" : m + " \u00d7 ") + "10" + superscript(k);
+}
+
+std::string exact_number(double v) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.15g", v);
+    if (std::strtod(buf, nullptr) != v) std::snprintf(buf, sizeof buf, "%.6g", v);
+    std::string s = buf;
+    if (s == "-0") s = "0";
+    if (!s.empty() && s[0] == '-') s = "\u2212" + s.substr(1);
+    return s;
 }
 
 // [SECTION] Text rendering ------------------------------------------------------------------
@@ -66,9 +113,19 @@ std::string num(double v, int digits = 4) {
     return s;
 }
 
-std::string list(const Vec& v, int digits = 4) {
+// A computed list at 6 significant digits, in units 2^exp2, entries below half a unit in the
+// last digit of the largest shown as 0 (round-off: 1.2e−16 beside 1.34164 is 0 at this precision).
+std::string list(const Vec& v, int exp2 = 0, int digits = 6) {
+    const double largest = v.size() ? v.cwiseAbs().maxCoeff() : 0.0;
     std::string s = "[";
-    for (Eigen::Index i = 0; i < v.size(); ++i) s += (i ? ", " : "") + num(v[i], digits);
+    for (Eigen::Index i = 0; i < v.size(); ++i)
+        s += (i ? ", " : "") + step_number(at_display_precision(v[i], largest, digits), exp2, digits);
+    return s + "]";
+}
+
+std::string exact_list(const Vec& v) {
+    std::string s = "[";
+    for (Eigen::Index i = 0; i < v.size(); ++i) s += (i ? ", " : "") + exact_number(v[i]);
     return s + "]";
 }
 
@@ -91,22 +148,28 @@ std::string eps_term(double eps) { return eps > 0.0 ? " + \u03b5" : ""; }
 std::string explain_text(const Explanation& e) {
     std::ostringstream out;
     const Eigen::Index n = e.x.size();
-    out << "Worked example: x = " << list(e.x) << "  (n = " << n << ", \u03b5 = " << num(e.eps) << ")\n\n";
+    const int p1 = e.exp2, p2 = 2 * e.exp2;  // x-like values, squares
+    const auto x1 = [&](double u) { return step_number(u, p1); };
+    const auto x2 = [&](double u) { return step_number(u, p2); };
+    // Σx and μ in full where they are short decimals (10¹² + 1.5 must not read "1e+12").
+    const auto mean_term = [&](double u) { return p1 == 0 ? exact_number(u) : x1(u); };
+    out << "Worked example: x = " << exact_list(e.x) << "  (n = " << n << ", \u03b5 = " << num(e.eps) << ")\n\n";
     out << "LayerNorm  (paper eq. 3: \u0101 = (a \u2212 \u03bc)/\u03c3)\n";
-    out << "  1. mean          \u03bc = \u03a3x/n = " << num(e.x.sum()) << "/" << n << " = " << num(e.mean) << "\n";
-    out << "  2. deviations    x \u2212 \u03bc = " << list(e.deviation) << "\n";
-    out << "  3. squares       (x \u2212 \u03bc)\u00b2 = " << list(e.deviation_sq) << ", sum " << num(e.sum_deviation_sq)
+    out << "  1. mean          \u03bc = \u03a3x/n = " << mean_term(e.sum) << "/" << n << " = " << mean_term(e.mean) << "\n";
+    out << "  2. deviations    x \u2212 \u03bc = " << list(e.deviation, p1) << "\n";
+    out << "  3. squares       (x \u2212 \u03bc)\u00b2 = " << list(e.deviation_sq, p2) << ", sum " << x2(e.sum_deviation_sq)
         << "\n";
-    out << "  4. variance      \u03a3(x \u2212 \u03bc)\u00b2/n = " << num(e.var_population) << "   (population: what LayerNorm uses)\n";
-    out << "                   \u03a3(x \u2212 \u03bc)\u00b2/(n\u22121) = " << num(e.var_sample)
+    out << "  4. variance      \u03a3(x \u2212 \u03bc)\u00b2/n = " << x2(e.var_population)
+        << "   (population: what LayerNorm uses)\n";
+    out << "                   \u03a3(x \u2212 \u03bc)\u00b2/(n\u22121) = " << x2(e.var_sample)
         << "   (sample, Bessel's correction: NOT LayerNorm)\n";
-    out << "  5. std           \u03c3 = \u221a(" << num(e.var_population) << eps_term(e.eps) << ") = " << num(e.sigma) << "\n";
+    out << "  5. std           \u03c3 = \u221a(" << x2(e.var_population) << eps_term(e.eps) << ") = " << x1(e.sigma) << "\n";
     out << "  6. outputs       (x \u2212 \u03bc)/\u03c3 = " << list(e.layernorm) << "\n";
     if (e.sigma == 0.0) out << "     (\u03c3 = 0: every deviation is 0; with \u03b5 \u2192 0\u207a each output tends to 0)\n";
     out << "\nRMSNorm  (paper eq. 4: \u0101 = a / RMS(a), no mean subtracted)\n";
-    out << "  1. squares       x\u00b2 = " << list(e.square) << ", sum " << num(e.square.sum()) << "\n";
-    out << "  2. mean square   \u03a3x\u00b2/n = " << num(e.mean_square) << "\n";
-    out << "  3. RMS           \u221a(" << num(e.mean_square) << eps_term(e.eps) << ") = " << num(e.rms) << "\n";
+    out << "  1. squares       x\u00b2 = " << list(e.square, p2) << ", sum " << x2(e.sum_square) << "\n";
+    out << "  2. mean square   \u03a3x\u00b2/n = " << x2(e.mean_square) << "\n";
+    out << "  3. RMS           \u221a(" << x2(e.mean_square) << eps_term(e.eps) << ") = " << x1(e.rms) << "\n";
     out << "  4. outputs       x/RMS = " << list(e.rmsnorm) << "\n";
     if (e.rms == 0.0) out << "     (RMS = 0: x is all zeros; with \u03b5 \u2192 0\u207a each output tends to 0)\n";
     out << "\nFor comparison\n";
@@ -288,12 +351,16 @@ private:
 
 // Named intermediate quantities a claim may state, with the values they may mean.
 std::vector<std::pair<std::string, double>> named_values(const Explanation& e, const std::string& name) {
-    if (name == "mean" || name == "\u03bc" || name == "mu") return {{"mean", e.mean}};
+    // The steps are in units of 2^exp2 (squares 2^(2·exp2)); a value beyond double reads as inf.
+    const auto x1 = [&](double u) { return std::ldexp(u, e.exp2); };
+    const auto x2 = [&](double u) { return std::ldexp(u, 2 * e.exp2); };
+    if (name == "mean" || name == "\u03bc" || name == "mu") return {{"mean", x1(e.mean)}};
     if (name == "var" || name == "variance")
-        return {{"population variance", e.var_population}, {"sample variance", e.var_sample}};
+        return {{"population variance", x2(e.var_population)}, {"sample variance", x2(e.var_sample)}};
     if (name == "std" || name == "\u03c3" || name == "sigma")
-        return {{"population std", e.sigma}, {"sample std", std::sqrt(e.var_sample + e.eps)}};
-    if (name == "rms" || name == "RMS") return {{"RMS", e.rms}};
+        return {{"population std", x1(e.sigma)},
+                {"sample std", x1(std::sqrt(e.var_sample + std::ldexp(e.eps, -2 * e.exp2)))}};
+    if (name == "rms" || name == "RMS") return {{"RMS", x1(e.rms)}};
     return {};
 }
 }  // namespace

@@ -83,11 +83,25 @@ Mat layer_output(const NormSpec& spec, const InvarianceData& d) {
 }
 }  // namespace
 
+double relative_change(const Mat& after, const Mat& before) {
+    // Each norm as m·2^k with m = ‖v/2^k‖ ∈ [1, 2√N), k = ⌊log₂ max|v|⌋: neither overflows nor
+    // underflows, and the quotient's power of two is applied last (inf only where the ratio is).
+    const auto norm_exp = [](const Mat& v, int& k) {
+        const double s = pow2_scale(v.size() ? v.cwiseAbs().maxCoeff() : 0.0);
+        if (s == 0.0 || !std::isfinite(s)) return k = 0, s;
+        k = std::ilogb(s);
+        return (v / s).norm();
+    };
+    const Mat half_diff = 0.5 * after - 0.5 * before;  // B×n; halves, so that 1e308 − (−1e308) stays finite
+    int k_diff = 0, k_base = 0;
+    const double m_diff = norm_exp(half_diff, k_diff), m_base = norm_exp(before, k_base);
+    if (m_diff == 0.0 || !std::isfinite(m_diff)) return m_diff;
+    if (m_base == 0.0) return std::ldexp(m_diff, k_diff + 1);  // nothing to compare with: the absolute change
+    return std::ldexp(m_diff / m_base, k_diff + 1 - k_base);
+}
+
 double invariance_residual(const NormSpec& spec, Transform t, const InvarianceData& data, double delta) {
-    const Mat y = layer_output(spec, data);
-    const Mat y2 = layer_output(spec, apply_transform(t, data, delta));
-    const double base = y.norm();
-    return base > 0.0 ? (y2 - y).norm() / base : (y2 - y).norm();
+    return relative_change(layer_output(spec, apply_transform(t, data, delta)), layer_output(spec, data));
 }
 
 InvarianceTable invariance_table(const NormSpec& spec, const InvarianceData& data, double delta, double tolerance) {

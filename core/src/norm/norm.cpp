@@ -86,6 +86,43 @@ Eigen::Index partial_k(Eigen::Index n, double p, PartialRounding rounding) {
 
 // [SECTION] Group statistics ----------------------------------------------------------------
 
+double pow2_scale(double max_abs) {
+    if (max_abs == 0.0 || !std::isfinite(max_abs)) return max_abs;  // 0, inf and NaN pass through
+    return std::ldexp(1.0, std::ilogb(max_abs));  // 2^⌊log₂ max_abs⌋, subnormals included
+}
+
+TwoDouble compensated_sum(const Eigen::Ref<const Vec>& v) {
+    // Neumaier: each addition's rounding error (exact, by TwoSum) gathered in lo.
+    double hi = 0.0, lo = 0.0;
+    for (Eigen::Index i = 0; i < v.size(); ++i) {
+        const double x = v[i], t = hi + x;
+        lo += std::abs(hi) >= std::abs(x) ? (hi - t) + x : (x - t) + hi;
+        hi = t;
+    }
+    return {hi, lo};
+}
+
+TwoDouble precise_mean(const Eigen::Ref<const Vec>& v) {
+    if (v.size() == 0) return {};
+    const TwoDouble sum = compensated_sum(v);
+    // (hi + lo)/N with the division's remainder hi − q·N (exact by fma) carried into the sum.
+    const double n = static_cast<double>(v.size());
+    const double q = sum.hi / n;
+    if (!std::isfinite(q)) return {q, 0.0};
+    const double corr = (std::fma(-q, n, sum.hi) + sum.lo) / n;
+    const double mean = q + corr;
+    return {mean, corr - (mean - q)};  // Fast2Sum: |q| ≥ |corr|
+}
+
+double accurate_mean(const Eigen::Ref<const Vec>& v) { return precise_mean(v).hi; }
+
+double centred_sum_squares(const Eigen::Ref<const Vec>& v, const TwoDouble& mean, bool center) {
+    if (!center) return v.squaredNorm();
+    const Eigen::ArrayXd d = (v.array() - mean.hi) - mean.lo;  // N: v_i − hi is exact near the mean
+    const double sum_d = d.sum();  // 0 for an exact mean; else what its rounding left
+    return std::max(0.0, d.square().sum() - sum_d * sum_d / static_cast<double>(v.size()));
+}
+
 namespace {
 
 // How a norm reduces one group v (length N) to (μ, σ₀):
@@ -98,19 +135,31 @@ struct Reduction {
     double divisor = 1.0;
 };
 
-// Statistics of v in units of s = max|v| (so squares stay within [0, 1]). u: scratch (N).
+// Statistics of v in units of s = 2^⌊log₂ max|v|⌋ (so v/s is exact and squares stay within
+// [0, 4]). The mean is summed in compensated form and the centred sum of squares carries the
+// two-pass correction −(Σd)²/N (Chan, Golub & LeVeque), so a large common offset costs no
+// digits: docs/ARCHITECTURE.md, "Exact where cheap". u: scratch (N).
 GroupStats group_stats(const Eigen::Ref<const Vec>& v, const Reduction& r, double eps, EpsMode mode, Vec& u) {
     GroupStats st;
-    st.scale = v.size() ? v.cwiseAbs().maxCoeff() : 0.0;
+    st.scale = v.size() ? pow2_scale(v.cwiseAbs().maxCoeff()) : 0.0;
     const double s = st.scale;
-    double mean_u = 0.0, sigma0_u = 0.0;  // μ/s, σ₀/s
+    TwoDouble mean_u;     // μ/s
+    double sigma0_u = 0.0;  // σ₀/s
     if (s > 0.0) {
-        u = v / s;  // N, |u_i| ≤ 1
-        mean_u = r.center ? u.mean() : 0.0;
-        sigma0_u = std::sqrt((u.head(r.k).array() - mean_u).square().sum() / r.divisor);
+        u = v / s;  // N, |u_i| < 2, exact
+        if (r.center) mean_u = precise_mean(u);
+        if (r.k == v.size()) sigma0_u = std::sqrt(centred_sum_squares(u, mean_u, r.center) / r.divisor);
     }
-    st.mean = s * mean_u;
+    st.mean = s * mean_u.hi;
+    st.mean_lo = s * mean_u.lo;
     st.sigma0 = s * sigma0_u;
+    if (r.k < v.size()) {
+        // pRMSNorm (never centred): the first k entries in units of their own power of two, so
+        // that a head far smaller than the rest (1e60 against 1e300) is not squared into underflow.
+        const double sk = pow2_scale(v.head(r.k).cwiseAbs().maxCoeff());
+        st.sigma0 = sk > 0.0 ? sk * std::sqrt((v.head(r.k) / sk).squaredNorm() / r.divisor) : 0.0;
+        sigma0_u = s > 0.0 ? st.sigma0 / s : 0.0;
+    }
     if (mode == EpsMode::InsideSqrt) {
         // D = sqrt(σ₀² + ε) without forming σ₀² (which overflows for σ₀ ~ 1e200).
         st.denom = std::hypot(st.sigma0, std::sqrt(eps));
@@ -127,7 +176,7 @@ GroupStats group_stats(const Eigen::Ref<const Vec>& v, const Reduction& r, doubl
 // 0: the ε → 0⁺ limit of (v − μ)/√(σ₀² + ε) when v − μ = 0, rather than 0/0. out: N.
 void normalize_group(const Eigen::Ref<const Vec>& v, const GroupStats& st, Vec& out) {
     if (st.scale == 0.0 || st.denom_u == 0.0) out.setZero(v.size());
-    else out = ((v / st.scale).array() - st.mean / st.scale) / st.denom_u;
+    else out = (((v / st.scale).array() - st.mean / st.scale) - st.mean_lo / st.scale) / st.denom_u;
 }
 
 // ∂L/∂v from h = ∂L/∂ā for one group (derivation in docs: differentiate ā_i = (v_i − μ)/D):
@@ -169,18 +218,19 @@ std::vector<CaseStats> case_stats(const Mat& a) {
     std::vector<CaseStats> out;
     out.reserve(static_cast<size_t>(a.rows()));
     for (Eigen::Index i = 0; i < a.rows(); ++i) {
-        // In units of s = max|a_i| (as group_stats): var = s·(s·var_u) overflows only when the
-        // variance itself exceeds the double range, and is exact for small integers.
-        const double s = a.cols() ? a.row(i).cwiseAbs().maxCoeff() : 0.0;
+        // In units of s = 2^⌊log₂ max|a_i|⌋ (as group_stats): var = s·(s·var_u) overflows only
+        // when the variance itself exceeds the double range, and is exact for small integers.
+        const Vec v = a.row(i).transpose();  // n
+        const double s = pow2_scale(v.size() ? v.cwiseAbs().maxCoeff() : 0.0);
         CaseStats cs;
         if (s > 0.0) {
-            const Eigen::ArrayXd u = a.row(i).transpose().array() / s;  // n
-            const double mean_u = u.mean();
-            const double var_u = (u - mean_u).square().mean();
-            cs.mean = s * mean_u;
+            const Vec u = v / s;  // n, exact
+            const TwoDouble mean_u = precise_mean(u);
+            const double var_u = centred_sum_squares(u, mean_u, true) / static_cast<double>(u.size());
+            cs.mean = s * mean_u.hi;
             cs.var = s * (s * var_u);
             cs.std = s * std::sqrt(var_u);
-            cs.rms = s * std::sqrt(u.square().mean());
+            cs.rms = s * std::sqrt(u.squaredNorm() / static_cast<double>(u.size()));
         }
         out.push_back(cs);
     }
@@ -285,13 +335,15 @@ void check_shapes(const Mat& x, const LayerParams& params) {
         throw std::invalid_argument("g and b need n = " + std::to_string(n) + " entries");
 }
 
-// WeightNorm's per-row statistics of W (n×m): D_i = sqrt(‖w_i‖² + ε) (or ‖w_i‖ + ε).
+// WeightNorm's per-row statistics of W (n×m): D_i = ‖w_i‖, with no ε, as Salimans & Kingma
+// (2016) define it (w = g·v/‖v‖); spec.eps is for the norms of summed inputs only. An all-zero
+// row has scale 0 and maps to ā_i = 0 (layer_forward).
 std::vector<GroupStats> weight_row_stats(const NormSpec& spec, const Mat& W) {
     std::vector<GroupStats> st;
     const Reduction r = reduction_for(spec, W.cols());
     Vec u;
     for (Eigen::Index i = 0; i < W.rows(); ++i)
-        st.push_back(group_stats(W.row(i).transpose(), r, spec.eps, spec.eps_mode, u));
+        st.push_back(group_stats(W.row(i).transpose(), r, 0.0, spec.eps_mode, u));
     return st;
 }
 }  // namespace
@@ -301,7 +353,7 @@ LayerForward layer_forward(const NormSpec& spec, const Mat& x, const LayerParams
     LayerForward f;
     f.a = params.W ? Mat(x * params.W->transpose()) : x;  // B×n, eq. 1: a_i = w_iᵀ x
     if (spec.norm == Norm::WeightNorm) {
-        // ā_i = (w_i / ‖w_i‖)ᵀ x = a_i / D_i; with no W, W = I and ‖e_i‖ = 1 up to ε.
+        // ā_i = (w_i / ‖w_i‖)ᵀ x = a_i / ‖w_i‖; with no W, W = I and ‖e_i‖ = 1.
         const Mat W = params.W ? *params.W : Mat::Identity(x.cols(), x.cols());
         f.cache.groups = weight_row_stats(spec, W);
         f.cache.k = W.cols();

@@ -237,16 +237,6 @@ AxisRange panned(const AxisRange& r, double dt) {
 
 // [SECTION] Number labels -------------------------------------------------------------------
 
-std::string superscript(int n) {
-    static const char* const kDigits[10] = {"\xE2\x81\xB0", "\xC2\xB9",     "\xC2\xB2",     "\xC2\xB3",
-                                            "\xE2\x81\xB4", "\xE2\x81\xB5", "\xE2\x81\xB6", "\xE2\x81\xB7",
-                                            "\xE2\x81\xB8", "\xE2\x81\xB9"};
-    const std::string digits = std::to_string(n < 0 ? -static_cast<long long>(n) : static_cast<long long>(n));
-    std::string out = n < 0 ? "\xE2\x81\xBB" : "";   // U+207B SUPERSCRIPT MINUS
-    for (char c : digits) out += kDigits[c - '0'];
-    return out;
-}
-
 std::string decade_label(int exponent) { return "10" + superscript(exponent); }
 
 namespace {
@@ -881,6 +871,30 @@ PlotStyle scaled(PlotStyle style, double k) {
 
 namespace {
 
+constexpr double kBoldWidth = 1.12;   // DejaVu Sans Bold's width over DejaVu Sans's, at most
+
+// `text` broken at spaces into lines no wider than `width` (a word wider than that is a line
+// of its own).
+std::vector<std::string> wrap_words(const std::string& text, double width, double font_px, const Measure& measure) {
+    std::vector<std::string> lines;
+    std::string line;
+    for (std::size_t start = 0; start < text.size();) {
+        const std::size_t end = std::min(text.find(' ', start), text.size());
+        const std::string word = text.substr(start, end - start);
+        start = end + 1;
+        if (word.empty()) continue;
+        const std::string longer = line.empty() ? word : line + " " + word;
+        if (!line.empty() && measure(longer, font_px) > width) {
+            lines.push_back(line);
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    if (!line.empty()) lines.push_back(line);
+    return lines;
+}
+
 // Everything but the legend, for the given ranges: margins from the text sizes, the data area,
 // ticks, tick and axis labels, title, annotations and reference-line labels.
 PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& style, const AxisRange& x_range,
@@ -899,9 +913,15 @@ PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& st
 
     // Vertical margins: title above; tick labels and the x label below.
     double top = outer.y0 + pad;
+    const double title_w = outer.x1 - outer.x0 - 2.0 * pad;
     if (!plot.title.empty()) {
-        L.title = {plot.title, {0.0, top + kAscent * ttf}, TextAnchor::Middle, ttf, 0.0};
-        top += ttf + 0.6 * pad;
+        // A title wider than the figure wraps (the lines 1.15 text heights apart); it is bold,
+        // up to kBoldWidth wider than the regular text `measure` measures.
+        for (const std::string& line : wrap_words(plot.title, title_w / kBoldWidth, ttf, measure)) {
+            L.title.push_back({line, {0.0, top + kAscent * ttf}, TextAnchor::Middle, ttf, 0.0});
+            top += 1.15 * ttf;
+        }
+        top += -0.15 * ttf + 0.6 * pad;
     } else {
         top += 0.5 * tf;   // room for the top y tick label's upper half
     }
@@ -950,9 +970,17 @@ PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& st
     if (!plot.x.label.empty())
         L.x_label = {plot.x.label, {0.5 * (d.x0 + d.x1), d.y1 + tick + tick_gap + tf + 0.5 * pad + kAscent * lf},
                      TextAnchor::Middle, lf, 0.0};
-    if (!plot.y.label.empty())
-        L.y_label = {plot.y.label, {outer.x0 + pad + kAscent * lf, 0.5 * (d.y0 + d.y1)}, TextAnchor::Middle, lf, -90.0};
-    if (!plot.title.empty()) L.title.at.x = 0.5 * (d.x0 + d.x1);
+    if (!plot.y.label.empty()) {
+        // Centred on the data area; one longer than it is moved down, clear of the title.
+        const double half = 0.5 * measure(plot.y.label, lf);
+        const double mid = std::min(std::max(0.5 * (d.y0 + d.y1), d.y0 + half), std::max(d.y0 + half, outer.y1 - pad - half));
+        L.y_label = {plot.y.label, {outer.x0 + pad + kAscent * lf, mid}, TextAnchor::Middle, lf, -90.0};
+    }
+    // Each title line centred over the data area, moved in where that would cross the figure's edge.
+    for (PlacedText& t : L.title) {
+        const double half = 0.5 * std::min(kBoldWidth * measure(t.text, ttf), title_w);
+        t.at.x = std::clamp(0.5 * (d.x0 + d.x1), outer.x0 + pad + half, outer.x1 - pad - half);
+    }
 
     // Annotations: right of and above their point, flipped left near the right edge.
     for (const Annotation& a : plot.annotations) {
@@ -1121,6 +1149,31 @@ namespace {
 // apart (0.6 em, about two spaces) rather than reading as one.
 constexpr double kAnnotationClearYEm = 0.12, kAnnotationClearXEm = 0.3;
 
+// A reference-line label under the legend box (a small figure has no free corner) moves to the
+// other end of its line (a horizontal line's left end, a vertical line's foot); where the legend
+// is in the way there too, the label is dropped: the line stays, unlabelled, rather than a label
+// drawn over the legend's.
+void keep_ref_labels_off_legend(PlotLayout& L, const PlotStyle& style) {
+    if (!L.has_legend) return;
+    const Measure measure{style};
+    const Rect& d = L.view.px;
+    std::vector<PlacedText> kept;
+    for (PlacedText t : L.ref_labels) {
+        const double w = measure(t.text, t.font_px), off = 0.4 * t.font_px;
+        if (boxes_meet(text_box(t, w), L.legend_box, 0.0)) {
+            if (t.anchor == TextAnchor::End && t.at.x >= d.x1 - off - 1e-9) {   // a horizontal line's label
+                t.at.x = d.x0 + off;
+                t.anchor = TextAnchor::Start;
+            } else {                                                           // a vertical line's
+                t.at.y = d.y1 - off;
+            }
+            if (boxes_meet(text_box(t, w), L.legend_box, 0.0)) continue;
+        }
+        kept.push_back(std::move(t));
+    }
+    L.ref_labels = std::move(kept);
+}
+
 void resolve_annotation_overlaps(PlotLayout& L, const PlotStyle& style) {
     if (L.annotations.empty()) return;
     const Measure measure{style};
@@ -1233,6 +1286,7 @@ PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& sty
         L.legend.push_back(std::move(e));
         row_y += row;
     }
+    keep_ref_labels_off_legend(L, style);
     resolve_annotation_overlaps(L, style);
     return L;
 }

@@ -1,4 +1,5 @@
-// NormLab core: a Plot's data as CSV, long form ("series,x,y", one row per point).
+// NormLab core: a Plot's data as CSV, long form (series, x, y: one row per point), the header
+// naming the axes ("series,x: δ,y: ‖y′ − y‖ / ‖y‖") so that the file stands alone.
 // Numbers keep full double precision (%.17g reads back bit for bit); NaN and ±inf become empty
 // fields; labels are quoted as RFC 4180 asks when they hold a comma, a quote, CR or LF.
 #include "normlab/plot/plot.hpp"
@@ -8,8 +9,6 @@
 #include <cstdio>
 
 namespace normlab {
-
-namespace {
 
 std::string csv_field(const std::string& s) {
     if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
@@ -21,6 +20,8 @@ std::string csv_field(const std::string& s) {
     return out + "\"";
 }
 
+namespace {
+
 std::string csv_number(double v) {
     if (!std::isfinite(v)) return "";
     char buf[40];
@@ -30,11 +31,16 @@ std::string csv_number(double v) {
 
 }  // namespace
 
+std::string csv_header(const Plot& plot) {
+    const auto axis = [](const char* id, const Axis& a) { return csv_field(a.label.empty() ? id : id + (": " + a.label)); };
+    return "series," + axis("x", plot.x) + "," + axis("y", plot.y) + "\n";
+}
+
 std::string to_csv(const Plot& plot) {
-    std::string out = "series,x,y\n";
+    std::string out = csv_header(plot);
     for (const Series& s : plot.series) {
         if (!drawn(s)) continue;
-        const std::string label = csv_field(s.label);
+        const std::string label = csv_field(series_name(s));
         const std::size_t n = std::min(s.x.size(), s.y.size());
         for (std::size_t i = 0; i < n; ++i) out += label + "," + csv_number(s.x[i]) + "," + csv_number(s.y[i]) + "\n";
     }

@@ -68,6 +68,8 @@ char32_t decode_utf8(std::string_view s, std::size_t& i) {
     return cp;
 }
 
+}  // namespace
+
 // Text as XML character data or attribute value: & < > " ' escaped, characters XML 1.0 does
 // not allow dropped (controls other than tab/LF/CR, U+FFFE/U+FFFF), invalid UTF-8 → U+FFFD.
 std::string xml_escape(std::string_view s) {
@@ -88,6 +90,8 @@ std::string xml_escape(std::string_view s) {
     }
     return out;
 }
+
+namespace {
 
 // A coordinate or length: at most 2 decimals, no trailing zeros, never "-0", "nan" or "inf".
 std::string num(double v) {
@@ -279,7 +283,7 @@ std::string to_svg(const Plot& plot, double width_px, double height_px) {
     o += "</g>\n";
     text(o, L.x_label, " class=\"x-label\" fill=\"#000000\"");
     text(o, L.y_label, " class=\"y-label\" fill=\"#000000\"");
-    text(o, L.title, " class=\"title\" fill=\"#000000\" font-weight=\"bold\"");
+    for (const PlacedText& t : L.title) text(o, t, " class=\"title\" fill=\"#000000\" font-weight=\"bold\"");
     // Annotations and reference-line labels sit on the data: a white halo keeps them legible.
     const char* halo = " stroke=\"#ffffff\" stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\"";
     for (const PlacedText& t : L.annotations)

@@ -25,6 +25,10 @@ namespace {
 
 std::vector<Plot> invariance_figures(const Session& session) { return {invariance_curve_plot(session.invariance)}; }
 
+std::vector<Table> invariance_tables(const Session& session) {
+    return {invariance_measured_table(session.invariance), invariance_paper_table()};
+}
+
 // As the app computes them: the lab's target t fitted to the Explorer's layer first.
 std::vector<Plot> gradient_figures(const Session& session) {
     GradientLabState state = session.gradients;
@@ -52,12 +56,15 @@ struct LabPlots {
     std::string_view lab;                   // the app's lab id
     std::vector<std::string_view> names;    // build's figures' names, in its order
     std::vector<Plot> (*build)(const Session& session);
+    std::vector<std::string_view> table_names = {};   // tables' names, in tables' order
+    std::vector<Table> (*tables)(const Session& session) = nullptr;
 };
 
 // A new lab with figures adds one line: its id, its figures' names and a function Session → its
 // Plots (in core). tests/core/test_scene.cpp checks that the names are the built ones.
 const LabPlots kLabPlots[] = {
-    {"invariance", {"invariance_vs_delta"}, invariance_figures},
+    {"invariance", {"invariance_vs_delta"}, invariance_figures, {"invariance_table_measured", "invariance_table_paper"},
+     invariance_tables},
     {"gradients",
      {"gradients_input_scaling", "gradients_weight_scaling", "implicit_lr_outputs", "implicit_lr_weight_norm",
       "implicit_lr_relative_step"},
@@ -98,12 +105,53 @@ std::vector<Plot> lab_plots(const Session& session, std::string_view lab) {
     }
 }
 
+std::vector<std::string_view> lab_table_names(std::string_view lab) {
+    const LabPlots* l = find_lab(lab);
+    return l != nullptr ? l->table_names : std::vector<std::string_view>{};
+}
+
+std::vector<Table> lab_tables(const Session& session, std::string_view lab) {
+    const LabPlots* l = find_lab(lab);
+    if (l == nullptr || l->tables == nullptr) return {};
+    try {
+        return l->tables(session);
+    } catch (const std::invalid_argument& e) {
+        throw InputError(std::string(lab) + ": " + e.what());
+    }
+}
+
+std::vector<std::string_view> scene_labs(const Scene& scene) {
+    std::vector<std::string_view> labs = plot_labs();
+    const auto own = std::find(labs.begin(), labs.end(), scene.lab);
+    if (own != labs.end()) std::rotate(labs.begin(), own, own + 1);
+    return labs;
+}
+
 std::vector<std::string_view> scene_plot_names(const Scene& scene) {
-    std::vector<std::string_view> out = lab_plot_names(scene.lab);
-    for (const LabPlots& l : kLabPlots)
-        if (l.lab != scene.lab) out.insert(out.end(), l.names.begin(), l.names.end());
+    std::vector<std::string_view> out;
+    for (std::string_view lab : scene_labs(scene)) {
+        const LabPlots& l = *find_lab(lab);
+        out.insert(out.end(), l.names.begin(), l.names.end());
+        out.insert(out.end(), l.table_names.begin(), l.table_names.end());
+    }
     return out;
 }
+
+bool is_table_name(std::string_view name) {
+    for (const LabPlots& l : kLabPlots)
+        if (std::find(l.table_names.begin(), l.table_names.end(), name) != l.table_names.end()) return true;
+    return false;
+}
+
+namespace {
+
+[[noreturn]] void unknown_figure(const Scene& scene, std::string_view name) {
+    std::string names;
+    for (std::string_view n : scene_plot_names(scene)) names += (names.empty() ? "" : ", ") + std::string(n);
+    throw InputError("unknown plot " + quote_for_message(name) + " (plots: " + names + ")");
+}
+
+}  // namespace
 
 Plot scene_plot(const Scene& scene, std::string_view name) {
     for (const LabPlots& l : kLabPlots) {
@@ -111,9 +159,16 @@ Plot scene_plot(const Scene& scene, std::string_view name) {
         for (Plot& p : lab_plots(scene.session, l.lab))
             if (p.name == name) return std::move(p);
     }
-    std::string names;
-    for (std::string_view n : scene_plot_names(scene)) names += (names.empty() ? "" : ", ") + std::string(n);
-    throw InputError("unknown plot " + quote_for_message(name) + " (plots: " + names + ")");
+    unknown_figure(scene, name);
+}
+
+Table scene_table(const Scene& scene, std::string_view name) {
+    for (const LabPlots& l : kLabPlots) {
+        if (std::find(l.table_names.begin(), l.table_names.end(), name) == l.table_names.end()) continue;
+        for (Table& t : lab_tables(scene.session, l.lab))
+            if (t.name == name) return std::move(t);
+    }
+    unknown_figure(scene, name);
 }
 
 }  // namespace normlab

@@ -6,18 +6,21 @@
 // [SECTION] State      — what the user sets (plain data the GUI edits; its scene-file pair)
 // [SECTION] Runs       — the DepthConfig of each placement's run and of each sweep point
 // [SECTION] Snapshot   — what the engine publishes for the UI (plain data)
-// [SECTION] Engine     — DepthLab: the runs, the sweep and the samples, one unit of work at a time
+// [SECTION] Engine     — DepthLab: the runs, the seeds, the sweep and the samples, one unit of work at a time
 // [SECTION] Worker     — DepthLabWorker: a DepthLab on its own thread, with play/pause/step/advance
 // [SECTION] Claims     — the papers' statements against the numbers measured here
 // [SECTION] Plots      — the lab's figures as core Plots (exportable as SVG/CSV)
 //
 // The lab measures; it does not tune the model until the papers agree. With its defaults (the
-// numbers of `normlab-cli depth`: 6 layers, width 64, 4 heads, sort, Adam 10⁻³, batch 32, seed 1)
-// it measures first/last ratios of mean |∂L/∂W₂| over the first 50 steps of Post-LN 1.42,
-// Pre-LN 1.72, NormFormer 3.01: Pre-LN's "early layers get larger gradients" holds, Post-LN's
-// "< 1" (Xiong et al. 2020) and NormFormer's "more even" (Shleifer et al. 2021, on models of
-// 125 M parameters and more) do not, at 0.3 M parameters. The claims panel says so beside the
-// papers' own conditions, and every setting can be changed to explore when they hold.
+// numbers of `normlab-cli depth`: 6 layers, width 64, 4 heads, sort, Adam 10⁻³, batch 32) it
+// measures first ÷ last of mean |∂L/∂W₂| over the first 50 steps, seed 1: Post-LN 1.42, Pre-LN
+// 1.72, NormFormer 3.01 (over seeds 1–10: 1.38 ± .07, 1.77 ± .09, 3.18 ± .19). Pre-LN's early
+// layers get the larger gradients in every seed; Post-LN's later layers get them only early in
+// training with Xavier init (Xiong et al. 2020 state it at initialization); NormFormer is less
+// even than Pre-LN here, the opposite of Shleifer et al. 2021 (125 M–2.7 B parameters,
+// pretraining): each of its added norms raises the ratio (the ablation, depth.hpp). A verdict
+// waits for its data: provisional until the measure's window is trained, then over state.seeds
+// seeds, against stated thresholds (kDepthLarger, kDepthMuchLarger).
 //
 // Threads: DepthLab is not thread-safe. DepthLabWorker owns one on its own thread, passes it the
 // settings and calls advance() in a loop, and publishes snapshot() through a DepthLabBox
@@ -68,6 +71,8 @@ inline constexpr NumberRule kDepthTemperatureRule{0.0, kDepthMaxTemperature};
 inline constexpr int kDepthSweepTail = 5;
 // While training, samples are redrawn every this many steps (and when a run ends).
 inline constexpr int kDepthSampleEvery = 25;
+// The claims' seeds: the runs' seed and the next seeds − 1 (each trained over the measure's steps).
+inline constexpr int kDepthMinSeeds = 1, kDepthMaxSeeds = 20;
 
 // Which figure shows the measure over the steps: one placement's layers, or first ÷ last of all.
 inline constexpr int kDepthEvolutionRatio = kDepthPlacementCount;   // evolution index 0..2: placement p
@@ -83,12 +88,14 @@ struct DepthLabState {
     int width = 64;                    // d, one of kDepthWidths
     int heads = 4;                     // H, one of kDepthHeads
     bool residual_scale = false;       // NormFormer's learned λ on the FFN residual
+    NormFormerParts normformer;        // NormFormer's additions (the ablation): LNₐ, LN_f, head scales
     TransformerInit init = TransformerInit::Uniform;   // linear weights: U(±1/√n_in), or Xavier (Xiong et al.'s)
     // Training: Adam (β = 0.9, 0.999), batch 32.
     int steps = 100;                   // per run, kDepthMinSteps..kDepthMaxSteps
     double lr = 1e-3;                  // kDepthMinLr..kDepthMaxLr
     std::uint64_t seed = 1;            // weights, batches and evaluation set of every run
     int measure_steps = 50;            // the per-layer measure: mean over steps 1..this (≥ 1)
+    int seeds = 5;                     // the claims' spread: seeds seed .. seed + seeds − 1
     int evolution = 2;                 // 0..2: that placement's layers over the steps; 3: first ÷ last
     // Learning-rate sweep: sweep_points learning rates, log-spaced over [lr_min, lr_max].
     double sweep_lr_min = 1e-3;
@@ -123,6 +130,13 @@ DepthConfig depth_run_config(const DepthLabState& state, int p);
 
 // A sweep point: placement p's run with learning rate `lr` for state.sweep_steps steps.
 DepthConfig depth_sweep_config(const DepthLabState& state, int p, double lr);
+
+// The measure's window N = min(measure_steps, steps): the steps every claim's ratio averages over.
+int depth_window(const DepthLabState& state);
+
+// Placement p's run with another seed over the window's N steps (the claims' spread): the same
+// training numbers as depth_run_config with that seed, step for step; evaluation on 1 case only.
+DepthConfig depth_seed_config(const DepthLabState& state, int p, std::uint64_t seed);
 
 // [SECTION] Snapshot ------------------------------------------------------------------------
 
@@ -164,10 +178,21 @@ struct DepthSweepPoint {
     SweepOutcome outcome = SweepOutcome::Pending;
 };
 
+// Placement p trained with one of the extra seeds, over the window only (depth_seed_config).
+struct DepthSeedRun {
+    int placement = 0;                        // index into kAllNormPlacements
+    std::uint64_t seed = 0;
+    int target = 0;                           // the steps it trains (the window when it was planned)
+    DepthHistory history;                     // the steps so far
+    bool not_finite = false;                  // a loss was NaN or infinite (the run stopped there)
+    bool done() const { return not_finite || static_cast<int>(history.train_loss.size()) >= target; }
+};
+
 struct DepthLabSnapshot {
     DepthLabState state;                      // the settings these numbers belong to
     std::string error;                        // set: nothing could be trained, and why (one sentence)
     std::vector<DepthRunView> runs;           // the trained placements, in display order
+    std::vector<DepthSeedRun> seed_runs;      // seed + 1 of every placement, then seed + 2, …; after the runs
     std::vector<DepthSweepPoint> sweep;       // learning-rate major, then placement
     int vocab = 0, context = 0;               // of the task (0 before the first run is built)
     std::string source;                       // "sort", "copy", or the text's file
@@ -187,6 +212,9 @@ bool run_diverged(const DepthRunView& r);
 // Sweep points done (not Pending).
 int sweep_done(const DepthLabSnapshot& s);
 
+// Seed runs done.
+int seed_runs_done(const DepthLabSnapshot& s);
+
 // The smallest swept learning rate at which placement p diverged (Diverged or NotFinite), once
 // every smaller rate of p is done; nullopt while one is pending, or when none diverged.
 std::optional<double> divergence_lr(const DepthLabSnapshot& s, int p);
@@ -202,7 +230,8 @@ public:
 
     // Takes the settings. A run whose settings (all but `steps`) changed starts again from step 0,
     // and so does one already past a lowered `steps`; a raised `steps` continues the runs. The
-    // sweep starts again when its settings changed, the samples are redrawn when theirs did. A
+    // seed runs start again when the runs' settings, the seeds or the window changed, the
+    // sweep when its settings changed, the samples are redrawn when theirs did. A
     // task that cannot be built (a file that cannot be read, invalid UTF-8, a text too short)
     // leaves no runs and sets the snapshot's error.
     void configure(const DepthLabState& state);
@@ -212,7 +241,8 @@ public:
 
     // One unit of work; false when there was none. In this order: samples that are due (one
     // run's); with train: one step of every run below its steps (a run that reaches them is
-    // evaluated on the held-out set); when all are done, one step of the sweep's current run.
+    // evaluated on the held-out set); when all are done, one step of the current seed run; when
+    // those are done, one step of the sweep's current run.
     bool advance(bool train);
 
     // One step of every run below its steps (the Step button, also while paused); false when
@@ -224,23 +254,26 @@ public:
 
 private:
     struct Run;
+    struct Seeds;
     struct Sweep;
     bool sample_due(const Run& run) const;
     void draw_samples(Run& run);
     void step_run(Run& run);
+    bool step_seeds();
     bool step_sweep();
 
     DepthLabState state_;
     bool configured_ = false;
     std::string error_;
     std::array<std::unique_ptr<Run>, kDepthPlacementCount> runs_;
+    std::unique_ptr<Seeds> seeds_;
     std::unique_ptr<Sweep> sweep_;
     std::uint64_t work_ = 0;
 };
 
 // A whole lab on the calling thread: configure(state), then advance(true) until nothing is left
-// (the runs, their samples, the sweep): the lab's figures without a window (a scene's figures in
-// normlab-cli export). At the defaults it trains 3 × 100 + 18 × 30 steps, about a minute.
+// (the runs, their samples, the seeds, the sweep): the lab's figures without a window (a scene's
+// figures in normlab-cli export). At the defaults it trains 3 × 100 + 12 × 50 + 18 × 30 steps.
 DepthLabSnapshot run_depth_lab(const DepthLabState& state);
 
 // [SECTION] Worker --------------------------------------------------------------------------
@@ -303,24 +336,60 @@ private:
 
 // [SECTION] Claims --------------------------------------------------------------------------
 
-enum class DepthVerdict { Holds, DoesNotHold, NotYet };
+// Thresholds every ratio claim states: the first layer's gradients are "larger" than the last's
+// when first ÷ last ≥ kDepthLarger, "much larger" when ≥ kDepthMuchLarger; the last layer's are
+// larger when first ÷ last ≤ 1 / kDepthLarger. (Seed-to-seed sd at the defaults is 0.07–0.19.)
+inline constexpr double kDepthLarger = 1.1;
+inline constexpr double kDepthMuchLarger = 2.0;
+
+enum class DepthVerdict {
+    NotYet,        // no number yet (a run not ticked or not started, the sweep not done)
+    Provisional,   // a number, but the window or the seeds are not complete
+    Holds,         // in every seed
+    Partly,        // "much larger": larger in every seed, much larger not in every seed
+    Mixed,         // in some seeds, not in others
+    DoesNotHold,   // in no seed
+};
+
+// The verdict over complete seeds of "first ÷ last beyond threshold" (≥ it when threshold > 1,
+// ≤ it when < 1): Holds in every seed, DoesNotHold in none, Mixed otherwise; NotYet when empty.
+DepthVerdict seeds_verdict(const std::vector<double>& ratios, double threshold);
 
 // A paper's statement, where the paper measured it, what NormLab measures now and under which
 // settings, and whether the statement holds here.
 struct DepthClaim {
-    std::string claim;        // "Post-LN: later layers get larger gradients (first ÷ last < 1)"
-    std::string source;       // "Xiong et al. 2020: at initialization, Xavier init (mean-field theory);
-                              //  here: uniform ±1/√n init" (the Post-LN row: the init in use)
-    std::string measured;     // "first ÷ last = 1.42 (steps 1–50)"
+    std::string claim;        // "Pre-LN: early layers get much larger gradients (first ÷ last ≥ 2)"
+    std::string source;       // "Shleifer et al. 2021, Fig. 2: language models of 125 M–2.7 B parameters,
+                              //  pretraining" (the Post-LN row also says which init the runs use)
+    std::string measured;     // "first ÷ last 1.77 ± 0.09 (1.65–1.90), seeds 1–5, steps 1–50"
     DepthVerdict verdict = DepthVerdict::NotYet;
+    std::string progress;     // Provisional, Mixed: "12 of 50 steps", "3 of 5 seeds", "2 of 5 seeds agree"
 };
 
-// The four claims the lab checks, in order: Post-LN first ÷ last < 1 (Xiong et al. 2020, whose
-// source line also says whether the runs use the paper's Xavier init or the uniform ±1/√n one);
-// Pre-LN first ÷ last > 1 (Shleifer et al. 2021, Fig. 2); NormFormer more even than Pre-LN,
-// |log(first ÷ last)| smaller (ibid.); NormFormer diverges at a larger learning rate than
-// Pre-LN in the sweep (ibid.). NotYet while a run it needs is not trained or shown, or the
-// sweep is not done. first ÷ last uses the runs' first min(measure_steps, steps done) steps.
+// The verdict as shown: "✓ holds here", "◐ larger, not much", "≈ 2 of 5 seeds", "✗ not here",
+// "… provisional (12 of 50 steps)", "… not yet".
+std::string verdict_text(const DepthClaim& claim);
+
+// Placement p's first ÷ last over the window, per seed: the main run's seed first (while its
+// window is trained), then each seed run whose window is complete.
+struct DepthRatios {
+    int window = 0;                    // N = depth_window(state)
+    int main_steps = 0;                // steps of the main run inside the window (≤ N)
+    std::optional<double> so_far;      // the main run's ratio over its steps so far (< N: provisional)
+    std::vector<double> ratios;        // complete windows, finite ratios only
+    std::vector<std::uint64_t> seeds;  // their seeds
+    int planned = 0;                   // state.seeds
+    int failed = 0;                    // seed runs done without a finite ratio
+    bool complete() const { return main_steps >= window && static_cast<int>(ratios.size()) + failed >= planned; }
+};
+DepthRatios depth_ratios(const DepthLabSnapshot& s, int p);
+
+// The four claims the lab checks, in order: Post-LN's later layers larger, first ÷ last ≤ 1/1.1
+// (Xiong et al. 2020, at initialization; the source line names the runs' init); Pre-LN's early
+// layers much larger, ≥ 2 (Partly: ≥ 1.1 only; Shleifer et al. 2021, Fig. 2); NormFormer more
+// even than Pre-LN, |log(first ÷ last)| smaller, seed by seed (ibid.); NormFormer diverges at a
+// larger learning rate than Pre-LN in the sweep (ibid.; one seed). Provisional until the window
+// and the seeds are trained.
 std::vector<DepthClaim> depth_claims(const DepthLabSnapshot& s);
 
 // The settings the numbers were measured under, in one line: "6 layers · width 64 · 4 heads ·
@@ -328,8 +397,9 @@ std::vector<DepthClaim> depth_claims(const DepthLabSnapshot& s);
 // A non-default init is named too: "… · Xavier init".
 std::string depth_conditions(const DepthLabSnapshot& s);
 
-// first ÷ last of placement p over its first min(measure_steps, steps done) steps; nullopt when
-// the run is not there, has no step yet, or the last layer's mean is 0 (never NaN).
+// first ÷ last of placement p's main run (seed state.seed) over its first min(measure_steps,
+// steps done) steps; nullopt when the run is not there, has no step yet, or the last layer's
+// mean is 0 (never NaN).
 std::optional<double> measured_ratio(const DepthLabSnapshot& s, int p);
 
 // [SECTION] Plots ---------------------------------------------------------------------------

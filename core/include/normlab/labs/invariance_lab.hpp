@@ -11,6 +11,7 @@
 #include "normlab/norm/invariance.hpp"
 #include "normlab/base/number_rule.hpp"
 #include "normlab/plot/plot.hpp"
+#include "normlab/plot/table.hpp"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -75,10 +76,13 @@ enum class CellNote {
     TrivialDelta,      // ✓ where the paper says ✗: δ = 1, the re-scaling changes nothing
     ZeroShift,         // ✓ where the paper says ✗: γ = 0, the re-centering changes nothing
     WithinTolerance,   // ✓ where the paper says ✗: the change is real but smaller than the tolerance
+    NegativeDelta,     // ✗ where the paper says ✓: δ < 0 flips the output's sign; the paper's claims are for δ > 0
     EpsBreaks,         // ✗ where the paper says ✓: with ε = 0 the cell would be ✓
     Rounding,          // ✗ where the paper says ✓: a change of rounding size, the tolerance is tighter
     DataSpecific,      // ✗ where the paper says ✓ for another reason on this data
 };
+
+std::string_view to_string(CellNote note);   // "agrees", "trivial_delta", …, "negative_delta" (the CLI's JSON)
 
 struct CellCheck {
     double residual = 0.0;   // ‖y′ − y‖ / ‖y‖
@@ -95,14 +99,38 @@ struct CellCheck {
 // and column `col` (kAllTransforms index), compared with the paper.
 CellCheck check_cell(const InvarianceLabState& state, const InvarianceTable& table, int row, int col);
 
+// Every cell checked, and the distinct reasons: notes[k] holds the cells with badge k + 1, in
+// the order met (rows of kTableNorms, columns of kAllTransforms). The GUI's table and the CLI's
+// `invariance` print these same reasons.
+struct TableNote {
+    std::string why;                  // the reason (check_cell's words)
+    std::vector<std::string> cells;   // "LayerNorm · w′ᵢ = δᵢwᵢ", …
+};
+struct CheckedTable {
+    CellCheck cells[kNumTableNorms][kNumTransforms];
+    int badge[kNumTableNorms][kNumTransforms] = {};   // 0: agrees with the paper
+    std::vector<TableNote> notes;
+};
+CheckedTable check_table(const InvarianceLabState& state, const InvarianceTable& table);
+
+// A residual as the tables show it: "—" when it could not be computed, "0", or 2 significant digits.
+std::string invariance_residual_text(double residual);
+
+// The lab's two tables as figures (table.hpp), rows in kTableNorms order, columns the paper's
+// transforms (kAllTransforms): "invariance_table_measured" — each cell "✓ 3.1×10⁻¹⁶" or "✗ 0.41",
+// Pass/Fail by the tolerance, flagged where it differs from the paper (check_cell); and
+// "invariance_table_paper" — the paper's Table 1, ✓ / ✗.
+Table invariance_measured_table(const InvarianceLabState& state);
+Table invariance_paper_table();
+
 // [SECTION] Relative change against δ -------------------------------------------------------
 
-// δ = 10^(−3 + k/10), k = 0..60 but 30: δ = 1 is left out, where every re-scaling is the
-// identity and each curve would dive to 0 at one point (the table shows δ = 1 with key D).
-inline constexpr int kCurvePoints = 60;
+// δ = 10^(−3 + k/10), k = 0..60, δ = 1 (k = 30) included: there every re-scaling is the
+// identity, and each re-scaling curve dips to 0 (drawn at kResidualFloor) exactly at δ = 1.
+inline constexpr int kCurvePoints = 61;
 inline constexpr double kResidualFloor = 1e-16;     // smaller changes (double rounding, exact 0) are drawn here
 
-// The δ grid of the curves: kCurvePoints values, 10 per decade over [1e-3, 1e3], without δ = 1.
+// The δ grid of the curves: kCurvePoints values, 10 per decade over [1e-3, 1e3], δ = 1 among them.
 std::vector<double> curve_deltas();
 
 // Plot "invariance_vs_delta": for every chosen norm × transform, the relative change against δ

@@ -34,6 +34,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -60,6 +61,22 @@ inline constexpr NumberRule kTrainingLrRule{kTrainingMinLr, kTrainingMaxLr};
 inline constexpr NumberRule kTrainingNoiseRule{0.0, 0.5};
 inline constexpr NumberRule kTrainingRatioRule{0.1, 0.9};   // the training share of the cases
 inline constexpr NumberRule kTrainingSpeedRule{kTrainingMinSpeed, kTrainingMaxSpeed};
+
+// The pace a run achieves (the slider asks for one; a slow model on a slow PC trains slower):
+// steps per second over windows of at least one second of the caller's clock.
+class RateMeter {
+public:
+    // The run is at `step` at time `now_s`; a step that goes back (a new run) or `running` false
+    // (paused) starts over.
+    void update(double now_s, int step, bool running);
+    // Steps per second over the last full window; nullopt until one has passed.
+    std::optional<double> rate() const { return rate_; }
+
+private:
+    double t0_ = 0.0;
+    int step0_ = -1;
+    std::optional<double> rate_;
+};
 inline constexpr NumberRule kStressFactorRule{kMinStressFactor, kMaxStressFactor};
 inline constexpr double kDivergedLossFactor = 100.0;   // diverged: loss > 100 · ln K (see the top)
 inline constexpr int kTrainingEvaluations = 100;       // evaluations per run (eval_every = steps / 100)

@@ -7,12 +7,16 @@
 // [SECTION] Snapshots     — what a worker thread publishes for the UI (LatestBox)
 // [SECTION] Trainer       — step(), evaluate(), snapshot(), generate()
 // [SECTION] Whole runs    — run_to_end(), run_depth(): what normlab-cli depth calls
+// [SECTION] Over seeds    — one setting over several seeds, the spread of a measure
+// [SECTION] Ablation      — NormFormer's additions to Pre-LN, each on its own
 //
 // The measure (Shleifer et al. 2021, Fig. 2; the observation of Xiong et al. 2020 it starts
 // from): for each layer l, g_l = mean_ij |∂L/∂W₂|_ij over its FFN output weights W₂ (d×4d),
 // recorded at every step; a run's per-layer value is the mean of g_l over its first N steps.
-// Post-LN tends to give later layers the larger gradients (first/last < 1), Pre-LN the earlier
-// ones (> 1); NormFormer's extra norms are meant to even them out.
+// The papers: Post-LN gives later layers the larger gradients at initialization (Xiong et al.
+// 2020), Pre-LN the earlier ones, and NormFormer's extra norms even them out (Shleifer et al.
+// 2021, 125 M–2.7 B parameters, pretraining). What this small model shows, over seeds, is in
+// depth_lab.hpp and the lab's claims panel.
 //
 // Determinism: a run is a function of its DepthConfig (and, for text, the text). Initial
 // weights use seed stream 2, training batches stream 3, the synthetic evaluation set stream 4
@@ -182,5 +186,40 @@ DepthResult run_to_end(DepthTrainer& trainer);
 
 // A whole run: DepthTrainer(config), then run_to_end.
 DepthResult run_depth(const DepthConfig& config);
+
+// [SECTION] Over seeds ----------------------------------------------------------------------
+
+// The spread of a measure over seeds: mean, sample standard deviation (n − 1; 0 for one value),
+// smallest and largest. All zero with n = 0 when there are no values.
+struct Spread {
+    int n = 0;
+    double mean = 0.0, sd = 0.0, min = 0.0, max = 0.0;
+};
+Spread spread_of(const std::vector<double>& values);
+// "1.77 ± 0.09 (1.65–1.90)": mean ± sd (min–max), two decimals each; "–" when n = 0.
+std::string spread_text(const Spread& s);
+
+// first ÷ last over a run's first min(steps, recorded) steps (NaN as first_last_ratio).
+double window_ratio(const DepthHistory& history, int steps);
+
+// The setting once per seed (config.seed replaced), in the order given, one after another: run k
+// is run_depth(config with seed seeds[k]), bit for bit.
+std::vector<DepthResult> run_depth_seeds(DepthConfig config, const std::vector<std::uint64_t>& seeds);
+
+// [SECTION] Ablation ------------------------------------------------------------------------
+
+// One model of NormFormer's ablation: a placement and, for NormFormer, which additions are on.
+struct DepthVariant {
+    std::string key;          // "preln", "preln+ffn_norm", "preln+attn_norm", "normformer"
+    std::string label;        // "Pre-LN", "+ FFN-activation norm", "+ attention-output norm", "NormFormer"
+    NormPlacement placement;
+    NormFormerParts parts;
+};
+
+// Pre-LN; Pre-LN with LN_f alone; Pre-LN with LNₐ alone; NormFormer (LNₐ, LN_f and head scales).
+std::vector<DepthVariant> normformer_ablation();
+
+// config with the variant's placement and parts (λ kept for NormFormer only).
+DepthConfig with_variant(DepthConfig config, const DepthVariant& variant);
 
 }  // namespace normlab

@@ -41,7 +41,7 @@ struct TrainConfig {
     MlpConfig model;              // inputs and classes are overwritten from the data set
     OptimizerSpec optimizer;
     int steps = 2000;             // optimizer steps (mini-batches), ≥ 1
-    Eigen::Index batch_size = 32; // cases per step, ≥ 1 (at most the training set)
+    Eigen::Index batch_size = 32; // cases per step, ≥ 1 (≥ 2 with batchnorm; at most the training set)
     int eval_every = 50;          // evaluate on the whole train and test sets every that many steps
                                   // (and always after the last step), ≥ 1
     std::uint64_t seed = 1;       // initial weights (stream 2) and mini-batch order (stream 3)
@@ -78,6 +78,12 @@ struct TrainHistory {
     std::vector<int> eval_step;                     // evaluated after the update of this step
     std::vector<EvalResult> eval;                   // parallel to eval_step
 };
+
+// What a run reached, robust to one evaluation landing on a spike of the last step: the median
+// test accuracy of the last five evaluations (all of them when fewer), and the best one. NaN
+// when nothing was evaluated.
+double last_evals_median_accuracy(const TrainHistory& h);
+double best_test_accuracy(const TrainHistory& h);
 
 // Class probabilities over a G×G grid of the raw 2D input space (the data's Box2D): the
 // decision-boundary picture. Cell (ix, iy) is row iy·G + ix; its centre is

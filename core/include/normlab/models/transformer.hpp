@@ -21,6 +21,7 @@
 //   Post-LN     h = LN₁(x + Attn(x));          out = LN₂(h + FFN(h))
 //   Pre-LN      h = x + Attn(LN₁(x));          out = h + FFN(LN₂(h))
 //   NormFormer  h = x + LNₐ(Attn_γ(LN₁(x)));   out = λ ⊙ h + W₂ LN_f(GELU(W₁ LN₂(h)))
+//               (LNₐ, LN_f and γ each optional: NormFormerParts, for the ablation)
 // with Attn(x) = Concat(head_1, ..., head_H) W_Oᵀ, head_i = softmax(Q_i K_iᵀ/√d_h + causal mask) V_i,
 // Attn_γ = Concat(γ_1 head_1, ..., γ_H head_H) W_Oᵀ (NormFormer's HeadScale, Shleifer et al. 2021,
 // §2: the scales act on the heads before the output projection), FFN(x) = W₂ GELU(W₁ x + c₁) + c₂,
@@ -78,6 +79,23 @@ double init_limit(TransformerInit init, Eigen::Index n_in, Eigen::Index n_out);
 
 // [SECTION] Configuration -------------------------------------------------------------------
 
+// NormFormer's additions to a Pre-LN block, each on or off on its own (an ablation; placement
+// NormFormer only). All on: NormFormer as published; all off: Pre-LN, bit for bit (the norms and
+// head scales draw no random numbers, so every weight is Pre-LN's).
+struct NormFormerParts {
+    bool attn_norm = true;    // LNₐ on the attention output
+    bool ffn_norm = true;     // LN_f on the FFN's 4d GELU activations
+    bool head_scale = true;   // the learned scale γ_i of each head (init 1)
+};
+
+bool operator==(const NormFormerParts& a, const NormFormerParts& b);
+inline bool operator!=(const NormFormerParts& a, const NormFormerParts& b) { return !(a == b); }
+
+// "attn_norm,ffn_norm,head_scale" (the parts that are on, in that order; "none" when none).
+std::string to_string(const NormFormerParts& parts);
+// The inverse: a comma-separated list of attn_norm, ffn_norm, head_scale, or "none" (or "all").
+std::optional<NormFormerParts> parse_normformer_parts(std::string_view list);
+
 struct TransformerConfig {
     int vocab = 11;                       // V ≥ 2
     int context = 12;                     // longest sequence T_max (position embeddings), ≥ 1
@@ -88,6 +106,7 @@ struct TransformerConfig {
     NormSpec norm{Norm::LayerNorm, 1e-5}; // layernorm or rmsnorm; every norm has learned g and b
     bool residual_scale = false;          // NormFormer only: learned λ (d, init 1) on the FFN residual
     TransformerInit init = TransformerInit::Uniform;   // how the linear weights W are drawn
+    NormFormerParts normformer;           // NormFormer only: which of its additions are on
 };
 
 inline constexpr int kMinLayers = 1, kMaxLayers = 12;

@@ -77,7 +77,8 @@ Mat read_rows(const nlohmann::json& value, const std::string& path);
 //   dy          B lists of n numbers, or a flat list when B = 1 (optional)
 //
 // Result: norm, eps, eps_mode (and p, k_rounding, k for prmsnorm), a and y (B×n, always nested),
-// stats (per case: mean, var, std, rms, and k for prmsnorm), grad when dy is given (x: B×m,
+// stats (per case: mean, var, std, rms, and k for prmsnorm, whose rms is the first k entries'),
+// norm_stats (the statistics the norm divided by, per case, feature or weight row), grad when dy is given (x: B×m,
 // g: n, b: n, W: n×m when W was given; gradients of L = Σ dy ⊙ y), and notes (sentences) when
 // something needs saying: a var beyond the double range (printed as null), an ignored p.
 // Any other non-finite result is an InputError naming its first entry and the likely reason,

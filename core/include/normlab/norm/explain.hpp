@@ -16,26 +16,41 @@
 namespace normlab {
 
 // Every intermediate number of both norms for one vector x (length n ≥ 1), g = 1, b = 0.
+// The steps are held in units of s = 2^exp2 (x-like values) and s² (squares, variances), so that
+// x ~ 1e200 or 1e-200 gives finite, exact steps (x² ~ 1e400 is beyond double): exp2 = 0, the
+// values themselves, whenever max|x| lies in [2⁻²⁴⁰, 2²⁴⁰]. Show them with step_number.
 struct Explanation {
-    Vec x;                 // n
+    Vec x;                 // n, as given
     double eps = 0.0;
+    int exp2 = 0;          // s = 2^exp2
     // LayerNorm (paper eq. 3): μ, deviations, their squares, variance, σ, outputs.
-    double mean = 0.0;
-    Vec deviation;         // n, x − μ
-    Vec deviation_sq;      // n, (x − μ)²
-    double sum_deviation_sq = 0.0;
-    double var_population = 0.0;   // Σ(x − μ)²/n        (what LayerNorm uses)
-    double var_sample = 0.0;       // Σ(x − μ)²/(n − 1)  (Bessel; NaN when n = 1)
-    double sigma = 0.0;            // √(var_population + ε)
+    double sum = 0.0;              // Σx / s (compensated)
+    double mean = 0.0;             // μ / s (exact whenever μ is a double)
+    Vec deviation;         // n, (x − μ)/s
+    Vec deviation_sq;      // n, (x − μ)²/s²
+    double sum_deviation_sq = 0.0; // /s²
+    double var_population = 0.0;   // Σ(x − μ)²/n / s²        (what LayerNorm uses)
+    double var_sample = 0.0;       // Σ(x − μ)²/(n − 1) / s²  (Bessel; NaN when n = 1)
+    double sigma = 0.0;            // √(var_population + ε) / s
     Vec layernorm;                 // n, (x − μ)/σ  — from core's layer_forward
     Vec layernorm_sample;          // n, (x − μ)/√(var_sample + ε): not LayerNorm; for comparison
     // RMSNorm (paper eq. 4): squares, their mean, RMS, outputs.
-    Vec square;                    // n, x²
-    double mean_square = 0.0;      // Σx²/n
-    double rms = 0.0;              // √(mean_square + ε)
+    Vec square;                    // n, x²/s²
+    double sum_square = 0.0;       // Σx²/s²
+    double mean_square = 0.0;      // Σx²/n / s²
+    double rms = 0.0;              // √(mean_square + ε) / s
     Vec rmsnorm;                   // n, x/RMS — from core's layer_forward
     Vec l2norm;                    // n, x/‖x‖ — from core's layer_forward
 };
+
+// A step's value u·2^exp2 (exp2: the explanation's for x-like values, twice it for squares) at
+// `digits` significant digits, finite even where the value is beyond double: "1.63299", "−0.5",
+// "1.63299 × 10²⁰⁰", "4 × 10⁴⁰⁰"; NaN is "undefined"; no "−0".
+std::string step_number(double u, int exp2, int digits = 6);
+
+// The values as given, each with the fewest digits (≤ 15) that read back to it, else 6:
+// 1000000000001.5 stays whole where "1e+12" would hide the digits the steps work on.
+std::string exact_number(double v);
 
 Explanation explain(const Vec& x, double eps = 0.0);
 

@@ -53,6 +53,10 @@ InvarianceData random_invariance_data(unsigned seed, Eigen::Index B = 8, Eigen::
 // T(data) for scale δ (δ ≠ 0; shifts are used as given).
 InvarianceData apply_transform(Transform t, const InvarianceData& data, double delta);
 
+// ‖after − before‖ / ‖before‖ (Frobenius), free of overflow and underflow at any magnitude: y′ ~ 1e200
+// gives ~1e200, not inf (‖before‖ = 0: ‖after − before‖).
+double relative_change(const Mat& after, const Mat& before);
+
 // ‖y′ − y‖ / ‖y‖ for one norm and transform (spec.norm selects the norm).
 double invariance_residual(const NormSpec& spec, Transform t, const InvarianceData& data, double delta);
 

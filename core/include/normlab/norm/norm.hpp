@@ -12,7 +12,8 @@
 // Which values a norm's statistics run over (a "group"):
 //   layernorm, rmsnorm, prmsnorm, l2norm — each case (row of a), over its n features;
 //   batchnorm                            — each feature (column of a), over the B cases;
-//   weightnorm                           — each weight row w_i (length m): ā_i = a_i / ‖w_i‖;
+//   weightnorm                           — each weight row w_i (length m): ā_i = a_i / ‖w_i‖, with no ε
+//                                          (Salimans & Kingma 2016; NormSpec::eps is not used);
 //   none                                 — no statistics, ā = a.
 #pragma once
 
@@ -43,7 +44,7 @@ enum class PartialRounding { Ceil, Floor };
 
 struct NormSpec {
     Norm norm = Norm::LayerNorm;
-    double eps = 1e-5;                         // ≥ 0
+    double eps = 1e-5;                         // ≥ 0 (every norm but weightnorm, which has none)
     EpsMode eps_mode = EpsMode::InsideSqrt;
     double p = 0.0625;                         // pRMSNorm only, 0 < p ≤ 1 (paper: 6.25%)
     PartialRounding rounding = PartialRounding::Ceil;
@@ -61,21 +62,44 @@ std::string_view to_string(PartialRounding rounding);   // "ceil" | "floor"
 std::optional<PartialRounding> parse_rounding(std::string_view name);
 
 // Number of leading entries pRMSNorm estimates the RMS from: ⌈n·p⌉ or ⌊n·p⌋ in [1, n].
-// n·p is rounded to the nearest integer first when it lies within 1e-9 of one, so that
-// n = 10, p = 0.3 gives k = 3 rather than 4 from 3.0000000000000004.
+// n·p is rounded to the nearest integer first when it lies within a relative 1e-9 of one
+// (|n·p − round(n·p)| ≤ 1e-9·max(1, n·p)), so that n = 10, p = 0.3 gives k = 3 rather than 4
+// from 3.0000000000000004.
 Eigen::Index partial_k(Eigen::Index n, double p, PartialRounding rounding);
 
 // [SECTION] Group statistics ----------------------------------------------------------------
 
-// Statistics of one group of values v (length N), computed in units of s = max|v| so that
-// values of 1e200 or 1e-320 neither overflow nor underflow when squared:
+// Exact scaling and accurate sums, shared by every statistic below (docs/ARCHITECTURE.md,
+// "Exact where cheap"):
+//   pow2_scale(m)   2^⌊log₂ m⌋ for m > 0 (0 for 0): dividing by it is exact, and m/it ∈ [1, 2)
+//   compensated_sum Σv as hi + lo, to about twice double precision (Neumaier's TwoSum)
+//   precise_mean    Σv/N as hi + lo (|lo| ≤ ulp(hi)/2), the division's remainder carried: hi is
+//                   the exact mean whenever that is a double and the sum fits compensated_sum
+//   accurate_mean   precise_mean's hi
+//   centred_sum_squares  Σ(v_i − μ)² over deviations (v_i − hi) − lo (exact or correctly rounded
+//                   for data near a common offset), with the two-pass correction −(Σd)²/N
+//                   (Chan, Golub & LeVeque); center = false: Σv_i²
+struct TwoDouble {
+    double hi = 0.0;
+    double lo = 0.0;
+};
+double pow2_scale(double max_abs);
+TwoDouble compensated_sum(const Eigen::Ref<const Vec>& v);
+TwoDouble precise_mean(const Eigen::Ref<const Vec>& v);
+double accurate_mean(const Eigen::Ref<const Vec>& v);
+double centred_sum_squares(const Eigen::Ref<const Vec>& v, const TwoDouble& mean, bool center);
+
+// Statistics of one group of values v (length N), computed in units of s = pow2_scale(max|v|)
+// (exact) so that values of 1e200 or 1e-320 neither overflow nor underflow when squared, and
+// centred before squaring so that a common offset of 1e12 loses no digits:
 //   mean   μ  = (1/N) Σ v_i                      (0 when the norm does not centre)
 //   sigma0 σ₀ = sqrt((1/divisor) Σ_{i<k} (v_i − μ)²)   (std, RMS or ‖v‖; no ε)
 //   denom  D  = sqrt(σ₀² + ε) or σ₀ + ε           (what ā divides by)
 //   denom_u = D / s (may be +inf when s is tiny and ε > 0: then ā → 0, its true limit)
 struct GroupStats {
     double mean = 0.0;
-    double scale = 0.0;    // s = max |v_i|; 0 for an all-zero group
+    double mean_lo = 0.0;  // μ − mean: the exact mean's part below mean's last digit
+    double scale = 0.0;    // s = pow2_scale(max |v_i|); 0 for an all-zero group
     double sigma0 = 0.0;
     double denom = 0.0;
     double denom_u = 0.0;
@@ -141,7 +165,7 @@ Mat norm_backward(const NormSpec& spec, const Mat& a, const NormCache& cache, co
 // through the caller's scratch, so that once the sizes have been seen nothing is allocated (the
 // forms above allocate a few vectors per case). Same arithmetic, the same results bit for bit.
 struct NormScratch {
-    Vec v, u;          // one group's values (length N) and v / max|v|
+    Vec v, u;          // one group's values (length N) and v / s (s a power of two)
     Vec h, abar, out;  // the group's ∂L/∂ā, ā, and the row being produced
 };
 //   abar  B×n out: ā                                       (resized)

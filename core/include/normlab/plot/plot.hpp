@@ -19,6 +19,8 @@
 // is broken there), empty plots get a default range.
 #pragma once
 
+#include "normlab/base/number_rule.hpp"
+
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -48,6 +50,9 @@ enum class Scale { Linear, Log10 };
 //             log axis) to y at each x; several bar series side by side share each x slot.
 struct Series {
     std::string label;                 // legend text; empty: not in the legend
+    // What the data are, for exports that list them (CSV): empty means `label`. Set where the
+    // legend names a group of curves (one label for several) or nothing at all.
+    std::string data_name;
     std::vector<double> x, y;
     Color color{0, 114, 178};
     LineStyle line = LineStyle::Solid;
@@ -65,6 +70,9 @@ struct Series {
 // Whether a series' data are drawn, ranged, avoided by the legend, hovered and exported: visible
 // and not faded. Its legend entry needs only `visible` (faded entries are listed, dimmed).
 inline bool drawn(const Series& s) { return s.visible && !s.faded; }
+
+// The series' name in data exports: data_name, or its legend label when that is empty.
+inline const std::string& series_name(const Series& s) { return s.data_name.empty() ? s.label : s.data_name; }
 
 // The axis as the user set it. Unset min/max come from the data (auto_range()).
 struct Axis {
@@ -216,11 +224,11 @@ std::vector<Tick> log_ticks(double lo, double hi, int target = 6);
 std::vector<Tick> axis_ticks(const AxisRange& r, int target = 6, double min_step = 0.0);
 
 // Tick labels and other numbers shown in a figure:
-//   superscript(−3) = "⁻³";  subscript(12) = "₁₂" (for 1-based indices);  decade_label(−3) = "10⁻³";
+//   superscript(−3) = "⁻³" (base/number_rule.hpp);  subscript(12) = "₁₂" (for 1-based indices);
+//   decade_label(−3) = "10⁻³";
 //   format_number(v, sig) = compact, up to sig significant digits, no trailing zeros, "−" (U+2212)
 //   as the minus sign, "m×10ⁿ" outside [1e-4, 1e6): 0.25 → "0.25", 1.5e-7 → "1.5×10⁻⁷".
 // Renderers need glyphs for U+2212, U+00D7, U+00B9 U+00B2 U+00B3 and U+2070…U+207B.
-std::string superscript(int n);
 std::string subscript(long i);
 std::string decade_label(int exponent);
 std::string format_number(double v, int significant = 4);
@@ -280,7 +288,8 @@ struct PlotLayout {
     Viewport view;                    // view.px: the data area (framed, clipped)
     std::vector<PlacedTick> x_ticks, y_ticks;
     std::vector<PlacedText> x_tick_labels, y_tick_labels;
-    PlacedText title, x_label, y_label;
+    std::vector<PlacedText> title;    // its lines: wrapped at spaces to the figure's width
+    PlacedText x_label, y_label;
     bool has_legend = false;
     Rect legend_box;
     std::vector<LegendEntry> legend;
@@ -375,9 +384,19 @@ std::optional<PointHit> nearest_point(const Plot& plot, const Viewport& view, Po
 // XML-escaped (invalid UTF-8 → U+FFFD).
 std::string to_svg(const Plot& plot, double width_px = 720, double height_px = 450);
 
-// The drawn() series' data in long form: header "series,x,y", one row per point (all points,
-// including those a log axis cannot show), full precision (%.17g), NaN/inf as empty fields,
-// labels quoted (RFC 4180) when they contain a comma, quote, CR or LF. Lines end with "\n".
+// The drawn() series' data in long form: a header naming the axes by their labels,
+// "series,x: LABEL,y: LABEL" ("x", "y" where a label is empty), then one row per point (all
+// points, including those a log axis cannot show): series_name(), full precision (%.17g),
+// NaN/inf as empty fields. Fields are quoted (RFC 4180) when they contain a comma, quote, CR or
+// LF. Lines end with "\n". Every series that has data should have a name (data_name where the
+// legend shows none): tests/core/test_scene.cpp checks it for every shipped figure.
+std::string csv_header(const Plot& plot);
+
+// The escapes the writers share: a CSV field, quoted as RFC 4180 asks when it holds a comma,
+// quote, CR or LF; XML character data or attribute value (& < > " ' escaped, characters XML 1.0
+// does not allow dropped, invalid UTF-8 → U+FFFD).
+std::string csv_field(const std::string& s);
+std::string xml_escape(std::string_view s);
 std::string to_csv(const Plot& plot);
 
 }  // namespace normlab

@@ -10,6 +10,7 @@
 #include "normlab/labs/gradients_lab.hpp"
 #include "normlab/plot/plot.hpp"
 #include "normlab/scene/scene.hpp"
+#include "normlab/plot/table.hpp"
 
 #include <string>
 #include <string_view>
@@ -29,13 +30,25 @@ std::vector<std::string_view> lab_plot_names(std::string_view lab);
 // train to draw theirs: training a few seconds, depth about a minute at its defaults.
 std::vector<Plot> lab_plots(const Session& session, std::string_view lab);
 
-// The names of every figure of the scene: those of its own lab first, then the other labs' in
-// plot_labs() order. Names are unique (each lab names its own figures). Computes nothing.
+// The names of one lab's tables (table.hpp), and the tables for this session, as for plots.
+std::vector<std::string_view> lab_table_names(std::string_view lab);
+std::vector<Table> lab_tables(const Session& session, std::string_view lab);
+
+// plot_labs() with the scene's own lab first (the order of scene_plot_names).
+std::vector<std::string_view> scene_labs(const Scene& scene);
+
+// The names of every figure of the scene, plots and tables: those of its own lab first, then the
+// other labs' in plot_labs() order; within a lab its plots, then its tables. Names are unique
+// (each lab names its own figures). Computes nothing.
 std::vector<std::string_view> scene_plot_names(const Scene& scene);
 
+// Whether a name from scene_plot_names is a table's.
+bool is_table_name(std::string_view name);
+
 // One figure of the scene by name: only its lab is computed. Throws InputError for a name that
-// is not one of scene_plot_names (the message lists them).
+// is not one of scene_plot_names (the message lists them), or a table's name (scene_table).
 Plot scene_plot(const Scene& scene, std::string_view name);
+Table scene_table(const Scene& scene, std::string_view name);
 
 // The Gradient lab's five figures from its results, in the lab's order: gradients_input_scaling,
 // gradients_weight_scaling, implicit_lr_outputs, implicit_lr_weight_norm, implicit_lr_relative_step.
