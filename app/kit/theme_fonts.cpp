@@ -24,7 +24,9 @@ void load_fonts(Fonts& fonts, int px) {
 
     const bool have_dejavu = std::filesystem::exists(kDejaVuSansPath) && std::filesystem::exists(kDejaVuBoldPath);
     if (!have_dejavu) {
-        fonts.regular = fonts.bold = fonts.heading = fonts.small = atlas.AddFontDefault();
+        fonts.regular = fonts.bold = fonts.heading = fonts.small = fonts.slide_caption = fonts.slide_title =
+            atlas.AddFontDefault();
+        fonts.large.reset();
         fonts.warning = "DejaVu Sans not found (install fonts-dejavu-core): Greek and math symbols cannot be shown";
         atlas.Build();
         return;
@@ -44,11 +46,22 @@ void load_fonts(Fonts& fonts, int px) {
         config.PixelSnapH = true;
         return atlas.AddFontFromFileTTF(path, size, &config, fonts.glyphs.Data);
     };
+    const auto faces = [&](Fonts& f, float size) {
+        f.regular = add(kDejaVuSansPath, size);
+        f.bold = add(kDejaVuBoldPath, size);
+        f.heading = add(kDejaVuBoldPath, std::round(1.15f * size));
+        f.small = add(kDejaVuSansPath, std::round(0.8f * size));
+    };
     const auto size = static_cast<float>(px);
-    fonts.regular = add(kDejaVuSansPath, size);          // the first font is ImGui's default
-    fonts.bold = add(kDejaVuBoldPath, size);
-    fonts.heading = add(kDejaVuBoldPath, std::round(1.15f * size));
-    fonts.small = add(kDejaVuSansPath, std::round(0.8f * size));
+    faces(fonts, size);   // the first font is ImGui's default
+    fonts.large = std::make_shared<Fonts>();
+    fonts.large->px = static_cast<int>(std::round(kLargeFontScale * size));
+    faces(*fonts.large, static_cast<float>(fonts.large->px));
+    const float caption = std::max(size, static_cast<float>(kSlideCaptionMinPx));
+    fonts.slide_caption = add(kDejaVuSansPath, caption);
+    fonts.slide_title = add(kDejaVuBoldPath, std::round(1.25f * caption));
+    fonts.large->slide_caption = fonts.slide_caption;
+    fonts.large->slide_title = fonts.slide_title;
     atlas.Build();
 }
 

@@ -3,11 +3,14 @@
 
 #include <imgui.h>
 
+#include <memory>
 #include <string>
 
 namespace normlab::ui {
 
 inline constexpr int kDefaultFontPx = 20;   // legible on a projector at 1600×1000
+inline constexpr int kSlideCaptionMinPx = 24;
+inline constexpr float kLargeFontScale = 1.5f;   // a slide's caption, read from the back of a room
 
 // Debian's fonts-dejavu-core (also used by the offscreen plot export, plot_export.cpp).
 inline constexpr const char* kDejaVuSansPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf";
@@ -18,7 +21,12 @@ struct Fonts {
     ImFont* bold = nullptr;        // DejaVu Sans Bold, px: captions
     ImFont* heading = nullptr;     // DejaVu Sans Bold, 1.15 px: section headings
     ImFont* small = nullptr;       // DejaVu Sans, 0.8 px: axis ticks, cell values
+    ImFont* slide_caption = nullptr;   // DejaVu Sans, max(px, kSlideCaptionMinPx): presenter captions
+    ImFont* slide_title = nullptr;     // DejaVu Sans Bold, 1.25 × the caption's: presenter titles
     int px = 0;                    // the size they were built at
+    // regular, bold, heading and small again at kLargeFontScale × px: a slide's text figure
+    // (a verdict, a table) where its window has room (app/shell/slide.cpp). Null in `large` itself.
+    std::shared_ptr<Fonts> large;
     ImVector<ImWchar> glyphs;      // glyph ranges; the atlas keeps a pointer to them
     std::string warning;           // one line, set when DejaVu is missing and ImGui's font is used
 };

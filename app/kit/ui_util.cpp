@@ -98,6 +98,27 @@ void same_line_if_fits(float width, float right, float spacing) {
     if (ImGui::GetItemRectMax().x + gap + width <= right) ImGui::SameLine(0.0f, gap);
 }
 
+float flow_text_height(const std::string& text, float width) {
+    const float space = ImGui::CalcTextSize(" ").x;
+    float x = 0.0f;
+    int lines = 1;
+    for (size_t start = 0; start < text.size();) {
+        size_t word = text.find_first_not_of(' ', start);
+        if (word == std::string::npos) break;
+        const size_t end = std::min(text.find(' ', word), text.size());
+        const float w = ImGui::CalcTextSize(text.substr(word, end - word).c_str()).x;
+        const float gap = x > 0.0f ? static_cast<float>(word - start) * space : 0.0f;
+        if (x > 0.0f && x + gap + w > width) {
+            ++lines;
+            x = w;
+        } else {
+            x += gap + w;
+        }
+        start = end;
+    }
+    return static_cast<float>(lines) * ImGui::GetTextLineHeight() + static_cast<float>(lines - 1) * ImGui::GetStyle().ItemSpacing.y;
+}
+
 void flow_text(const std::string& text, const ImVec4& color, float width) {
     const float right = ImGui::GetCursorScreenPos().x + (width > 0.0f ? width : ImGui::GetContentRegionAvail().x);
     const float space = ImGui::CalcTextSize(" ").x;

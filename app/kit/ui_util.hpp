@@ -47,6 +47,9 @@ void same_line_if_fits(float width, float right, float spacing = -1.0f);
 // "0.365" into "0." and "365").
 void flow_text(const std::string& text, const ImVec4& color, float width = 0.0f);
 
+// The height flow_text takes for `text` in `width` pixels (in the current font and spacing).
+float flow_text_height(const std::string& text, float width);
+
 // [SECTION] Checked numbers -----------------------------------------------------------------
 //
 // A number the user types can be anything: Dear ImGui 1.86 lets a slider be Ctrl+clicked and a

@@ -665,7 +665,7 @@ void draw_depth_lab(LabContext& ctx) {
     draw_claims(*ui.shown, f, fonts);
     ImGui::Spacing();
     draw_figures(ui, f, fonts, std::max(ImGui::GetContentRegionAvail().y - samples_height(s, fonts), 24.0f * em));
-    draw_samples(ctx, s, ui, fonts, !ctx.app.presenter);
+    draw_samples(ctx, s, ui, fonts, true);
     ImGui::EndChild();
 }
 
@@ -683,5 +683,56 @@ std::vector<Plot> depth_lab_plots(LabContext& ctx) {
     for (std::size_t i = 0; i < plots.size(); ++i) plots[i] = plot_as_shown(plots[i], *views[i]);
     return plots;
 }
+
+// [SECTION] Presenter slide ---------------------------------------------------------------
+
+namespace {
+
+constexpr const char* kDepthPlotFigures[] = {"depth_loss", "depth_layer_grads", "depth_layer_grads_over_steps",
+                                             "depth_lr_sweep"};   // DepthFigures::plots, in order
+
+void update_depth_slide(LabContext& ctx) {
+    DepthUi& ui = ctx.uis.depth;
+    sync_worker(ctx.session.depth, ui, ctx.info.scripted);
+    ctx.app.animate |= ui.playing && (!ui.shown || ui.shown->busy);   // a run draws at the frame rate, as in draw_depth_lab
+}
+
+void draw_depth_figure(LabContext& ctx, const std::string& id, ImVec2) {
+    DepthUi& ui = ctx.uis.depth;
+    if (!ui.shown) {
+        ImGui::TextDisabled("Building the models…");
+        return;
+    }
+    draw_problems(*ui.shown);
+    if (!ui.shown->error.empty()) return;
+    const DepthFigures& f = current_figures(ctx.session.depth, ui);
+    if (id == "depth_claims") {
+        draw_claims(*ui.shown, f, ctx.fonts);
+        return;
+    }
+    PlotView* const views[] = {&ui.loss_view, &ui.layers_view, &ui.evolution_view, &ui.sweep_view};
+    for (std::size_t i = 0; i < f.plots.size() && i < std::size(kDepthPlotFigures); ++i)
+        if (id == kDepthPlotFigures[i]) draw_plot(*views[i], f.plots[i], ctx.fonts, ImGui::GetContentRegionAvail());
+}
+
+void draw_depth_control(LabContext& ctx, const std::string& id) {
+    const bool play = id == "play";   // else "reset"
+    const Action& a = kActions[play ? kPlay : kReset];
+    handle_action_keys(ctx, {&a});   // the lab host is not drawn on a slide: a named control's key acts here
+    action_button(ctx, a, play ? (ctx.uis.depth.playing ? "Pause###play" : "Play###play") : nullptr);
+}
+
+void set_depth_playing(LabContext& ctx, bool playing) {
+    DepthUi& ui = ctx.uis.depth;
+    ui.playing = playing;
+    if (ui.worker) ui.worker->restart();   // from step 0, as the slide opens
+}
+
+}  // namespace
+
+const SlideParts kDepthSlide{
+    {{"depth_claims", 2.4f, true}, {"depth_layer_grads", 1.6f}, {"depth_loss", 1.6f}, {"depth_layer_grads_over_steps", 1.6f},
+     {"depth_lr_sweep", 1.6f}},
+    2, {{"play"}, {"reset"}}, update_depth_slide, draw_depth_figure, draw_depth_control, set_depth_playing};
 
 }  // namespace normlab::ui

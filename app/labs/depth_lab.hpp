@@ -61,6 +61,11 @@ struct DepthUi {
 Actions depth_lab_actions();
 
 // Draws the lab into the current window, reading and editing ctx.session.depth.
+// What a presenter slide of this lab may name (lab.hpp): figures depth_claims (the papers'
+// claims beside what this model measures), depth_layer_grads, depth_loss,
+// depth_layer_grads_over_steps, depth_lr_sweep; controls play (Play / Pause, also Space), reset.
+extern const SlideParts kDepthSlide;
+
 void draw_depth_lab(LabContext& ctx);
 
 // The lab's four figures as they are now (Lab::plots): from the run on screen, or, when the lab

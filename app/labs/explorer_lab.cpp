@@ -230,18 +230,8 @@ void draw_eps_section(ExplorerState& s, const Fonts& fonts) {
 
 // [SECTION] δ row ---------------------------------------------------------------------------
 
-void draw_delta_row(LabContext& ctx, ExplorerState& s, const Fonts& fonts) {
-    const char* const scale_x = "scale x  (x' = δx)";
-    const char* const scale_W = "scale W  (W' = δW)";
-    // The slider takes what the label, radio buttons and button leave, within [6, 16] em.
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const float em = ImGui::GetFontSize();
-    const float radio_w = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x;
-    const float others = fonts.heading->CalcTextSizeA(fonts.heading->FontSize, FLT_MAX, 0.0f, "δ").x +
-                         2.0f * radio_w + ImGui::CalcTextSize(scale_x).x + ImGui::CalcTextSize(scale_W).x +
-                         action_button_width(kExplorerActions[kDeltaOne]) + style.ItemSpacing.x + 3.0f * style.ItemSpacing.x;
-    const float slider_w = std::clamp(ImGui::GetContentRegionAvail().x - others, 6.0f * em, 16.0f * em);
-
+// "δ" and its slider, `slider_w` wide: the editing view's δ row and a slide's "delta" control.
+void delta_slider(ExplorerState& s, const Fonts& fonts, float slider_w) {
     ImGui::PushFont(fonts.heading);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("δ");
@@ -255,6 +245,21 @@ void draw_delta_row(LabContext& ctx, ExplorerState& s, const Fonts& fonts) {
                 "LayerNorm and RMSNorm outputs should not move, up to ε.");
         return changed;
     });
+}
+
+void draw_delta_row(LabContext& ctx, ExplorerState& s, const Fonts& fonts) {
+    const char* const scale_x = "scale x  (x' = δx)";
+    const char* const scale_W = "scale W  (W' = δW)";
+    // The slider takes what the label, radio buttons and button leave, within [6, 16] em.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float em = ImGui::GetFontSize();
+    const float radio_w = ImGui::GetFrameHeight() + style.ItemInnerSpacing.x;
+    const float others = fonts.heading->CalcTextSizeA(fonts.heading->FontSize, FLT_MAX, 0.0f, "δ").x +
+                         2.0f * radio_w + ImGui::CalcTextSize(scale_x).x + ImGui::CalcTextSize(scale_W).x +
+                         action_button_width(kExplorerActions[kDeltaOne]) + style.ItemSpacing.x + 3.0f * style.ItemSpacing.x;
+    const float slider_w = std::clamp(ImGui::GetContentRegionAvail().x - others, 6.0f * em, 16.0f * em);
+
+    delta_slider(s, fonts, slider_w);
     ImGui::SameLine();
     if (ImGui::RadioButton(scale_x, s.target == ScaleTarget::X)) s.target = ScaleTarget::X;
     tooltip("Dataset re-scaling: the input becomes δx, so a becomes δa.");
@@ -297,18 +302,32 @@ struct NormPanel {
     double shift;        // max |y − y(δ = 1)|
 };
 
-void draw_norm_panel(const NormPanel& p, double delta, const ExplorerUi& ui, const Fonts& fonts, AxisRange range,
-                     float chart_h) {
+// Fills the current window: the words wrap in its width, the chart takes the height they leave.
+void draw_norm_panel(const NormPanel& p, double delta, const ExplorerUi& ui, const Fonts& fonts, AxisRange range) {
     ImGui::BeginGroup();
     swatch(p.color);
     ImGui::PushFont(fonts.bold);
     ImGui::TextUnformatted(p.name);
     ImGui::PopFont();
-    ImGui::SameLine();
+    same_line_if_fits(ImGui::CalcTextSize(p.stats.c_str()).x, ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x);
     ImGui::TextUnformatted(p.stats.c_str());
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextDisabled("%s", p.formula);
+    ImGui::PopTextWrapPos();
     ImGui::EndGroup();
     tooltip(p.help);
+    // The line under the chart, first: the chart takes the height it leaves.
+    std::string status = "δ = 1: move δ to test the invariance.";
+    ImVec4 status_color = ImGui::GetStyle().Colors[ImGuiCol_TextDisabled];
+    if (delta != 1.0) {
+        status_color = p.shift < 1e-2 ? kGoodColor : kErrorColor;
+        status = p.shift < 1e-6   ? "✓ unchanged:  max |y − y(δ=1)| = " + fmt_value(p.shift)
+                 : p.shift < 1e-2 ? "≈ unchanged up to ε:  max |Δy| = " + fmt_value(p.shift)
+                                  : "✗ changed:  max |y − y(δ=1)| = " + fmt_value(p.shift);
+    }
+    const float width = ImGui::GetContentRegionAvail().x;
+    const float status_h = ImGui::CalcTextSize(status.c_str(), nullptr, false, width).y + 2.0f * ImGui::GetStyle().ItemSpacing.y;
+    const float chart_h = std::max(3.0f * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().y - status_h);
 
     BarChart chart;
     chart.id = p.id;
@@ -320,35 +339,25 @@ void draw_norm_panel(const NormPanel& p, double delta, const ExplorerUi& ui, con
     chart.reference_name = "δ = 1";
     chart.value_labels = ui.value_labels;
     chart.small_font = fonts.small;
-    draw_bar_chart(chart, ImVec2(ImGui::GetContentRegionAvail().x, chart_h));
-
-    if (delta == 1.0) {
-        ImGui::TextDisabled("δ = 1: move δ to test the invariance.");
-    } else if (p.shift < 1e-6) {
-        ImGui::TextColored(kGoodColor, "✓ unchanged:  max |y − y(δ=1)| = %s", fmt_value(p.shift).c_str());
-    } else if (p.shift < 1e-2) {
-        ImGui::TextColored(kGoodColor, "≈ unchanged up to ε:  max |Δy| = %s", fmt_value(p.shift).c_str());
-    } else {
-        ImGui::TextColored(kErrorColor, "✗ changed:  max |y − y(δ=1)| = %s", fmt_value(p.shift).c_str());
-    }
+    draw_bar_chart(chart, ImVec2(width, chart_h));
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextColored(status_color, "%s", status.c_str());
+    ImGui::PopTextWrapPos();
 }
 
-void draw_outputs(const ExplorerState& s, const ExplorerUi& ui, const ExplorerResults& r, const Fonts& fonts) {
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const float line = ImGui::GetTextLineHeightWithSpacing();
-    const float avail_h = ImGui::GetContentRegionAvail().y;
-    const float a_chart_h = std::floor(0.26f * avail_h);
-    const float norm_chart_h = avail_h - a_chart_h - 5.0f * line - 4.0f * style.ItemSpacing.y;
-
-    // a = W x: the summed inputs both norms start from.
+// a = W x, the summed inputs both norms start from: its words, then its chart `chart_h` high
+// (≤ 0: what the window has left).
+void draw_summed_inputs(const ExplorerState& s, const ExplorerUi& ui, const ExplorerResults& r, const Fonts& fonts,
+                        float chart_h) {
     ImGui::BeginGroup();
     swatch(palette::kSummedInputBar);
     ImGui::PushFont(fonts.bold);
     ImGui::Text("Summed inputs  %s", summed_input_formula(s));
     ImGui::PopFont();
-    ImGui::SameLine();
-    ImGui::Text("   μ = %s   σ₀ = %s   RMS = %s   (no ε)", fmt_value(r.stats.mean).c_str(),
-                fmt_value(r.stats.std).c_str(), fmt_value(r.stats.rms).c_str());
+    const std::string stats = "   μ = " + fmt_value(r.stats.mean) + "   σ₀ = " + fmt_value(r.stats.std) +
+                              "   RMS = " + fmt_value(r.stats.rms) + "   (no ε)";
+    same_line_if_fits(ImGui::CalcTextSize(stats.c_str()).x, ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x);
+    ImGui::TextUnformatted(stats.c_str());
     ImGui::EndGroup();
     tooltip("aᵢ = Σⱼ Wᵢⱼ xⱼ (paper eq. 1), with its mean μ, standard deviation σ₀ = √mean((a − μ)²) "
             "and RMS = √mean(a²), before ε.");
@@ -361,10 +370,12 @@ void draw_outputs(const ExplorerState& s, const ExplorerUi& ui, const ExplorerRe
     a_chart.values = &a;
     a_chart.value_labels = ui.value_labels;
     a_chart.small_font = fonts.small;
-    draw_bar_chart(a_chart, ImVec2(ImGui::GetContentRegionAvail().x, a_chart_h));
-    ImGui::Spacing();
+    draw_bar_chart(a_chart, ImVec2(ImGui::GetContentRegionAvail().x, chart_h > 0.0f ? chart_h : ImGui::GetContentRegionAvail().y));
+}
 
-    // LayerNorm | RMSNorm on one shared value axis, so that their bars compare.
+// LayerNorm | RMSNorm side by side on one shared value axis, so that their bars compare; they
+// fill what the window has left.
+void draw_norm_columns(const ExplorerState& s, const ExplorerUi& ui, const ExplorerResults& r, const Fonts& fonts) {
     const bool outline = ui.show_reference && s.delta != 1.0;
     const Vec ln = row_of(r.layernorm.y), rms = row_of(r.rmsnorm.y);
     const Vec ln_ref = row_of(r.layernorm_ref.y), rms_ref = row_of(r.rmsnorm_ref.y);
@@ -388,12 +399,12 @@ void draw_outputs(const ExplorerState& s, const ExplorerUi& ui, const ExplorerRe
          "Computed by normlab::layer_forward (core/src/norm.cpp).",
          palette::kRmsNormBar, &rms, rms_outline, r.rmsnorm_shift},
     };
-    const float col_w = std::floor(0.5f * (ImGui::GetContentRegionAvail().x - style.ItemSpacing.x));
+    const float col_w = std::floor(0.5f * (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x));
     const float col_h = ImGui::GetContentRegionAvail().y;
     for (const NormPanel& p : panels) {
         if (&p != panels) ImGui::SameLine();
         ImGui::BeginChild(p.id, ImVec2(col_w, col_h), false, ImGuiWindowFlags_NoScrollbar);
-        draw_norm_panel(p, s.delta, ui, fonts, range, norm_chart_h);
+        draw_norm_panel(p, s.delta, ui, fonts, range);
         ImGui::EndChild();
     }
 }
@@ -429,11 +440,44 @@ void draw_explorer_lab(LabContext& ctx) {
         error = e.what();
     }
     if (results) {
-        draw_outputs(state, ui, *results, fonts);
+        draw_summed_inputs(state, ui, *results, fonts, std::floor(0.26f * ImGui::GetContentRegionAvail().y));
+        ImGui::Spacing();
+        draw_norm_columns(state, ui, *results, fonts);
     } else {
         ImGui::TextColored(kErrorColor, "Cannot compute: %s", error.c_str());
     }
     ImGui::EndChild();
 }
+
+// [SECTION] Presenter slide ---------------------------------------------------------------
+
+namespace {
+
+void draw_explorer_figure(LabContext& ctx, const std::string& id, ImVec2) {
+    const ExplorerState& s = ctx.session.explorer;
+    std::optional<ExplorerResults> r;
+    try {
+        r = compute_explorer(s);
+    } catch (const std::exception& e) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(kErrorColor, "Cannot compute: %s", e.what());
+        ImGui::PopTextWrapPos();
+        return;
+    }
+    if (id == "explorer_summed_inputs")
+        draw_summed_inputs(s, ctx.uis.explorer, *r, ctx.fonts, 0.0f);
+    else
+        draw_norm_columns(s, ctx.uis.explorer, *r, ctx.fonts);
+}
+
+void draw_explorer_control(LabContext& ctx, const std::string&) {   // "delta"
+    delta_slider(ctx.session.explorer, ctx.fonts, 12.0f * ImGui::GetFontSize());
+}
+
+}  // namespace
+
+const SlideParts kExplorerSlide{
+    {{"explorer_outputs", 2.0f}, {"explorer_summed_inputs", 2.4f}}, 1, {{"delta"}},
+    nullptr, draw_explorer_figure, draw_explorer_control};
 
 }  // namespace normlab::ui

@@ -46,6 +46,10 @@ extern const Action kExplorerActions[kExplorerActionCount];
 Actions explorer_lab_actions();
 
 // Draws the lab into the current window, reading and editing ctx.session.explorer.
+// What a presenter slide of the Explorer may name (lab.hpp): figures explorer_outputs (LayerNorm
+// | RMSNorm bars), explorer_summed_inputs (a = Wx); control delta (the δ slider).
+extern const SlideParts kExplorerSlide;
+
 void draw_explorer_lab(LabContext& ctx);
 
 }  // namespace normlab::ui

@@ -434,7 +434,9 @@ void draw_caption(const GeometryLabState& s, const GeometryResults& r, const Fon
     ImGui::PopTextWrapPos();
 }
 
-void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts) {
+// The view with, when `words`, the caption above it and the mouse and keys under it (a slide
+// has its own caption, and no keys).
+void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool words) {
     const ImGuiIO& io = ImGui::GetIO();
     const Sizes px{ImGui::GetFontSize() / static_cast<float>(kDefaultFontPx)};
     const bool flat = geometry_dimension(s) == 2;
@@ -450,11 +452,13 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts) {
         ImGui::TextColored(kErrorText, "Cannot compute the images: %s", error.c_str());
         return;
     }
-    draw_caption(s, *results, fonts);
-    ImGui::Spacing();
+    if (words) {
+        draw_caption(s, *results, fonts);
+        ImGui::Spacing();
+    }
 
     // The image fills what is left above one hint line, on whole pixels (the texture maps 1:1).
-    const float hint_h = ImGui::GetTextLineHeightWithSpacing();
+    const float hint_h = words ? ImGui::GetTextLineHeightWithSpacing() : 0.0f;
     const ImVec2 cursor = ImGui::GetCursorScreenPos();
     const ImVec2 origin(std::floor(cursor.x), std::floor(cursor.y));
     const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -502,6 +506,7 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts) {
             ImGui::SetTooltip("%s", text.c_str());
         }
     }
+    if (!words) return;
     ImGui::SetCursorScreenPos(ImVec2(origin.x, end.y + ImGui::GetStyle().ItemSpacing.y));
     const std::string keys = "double-click or " + key_of(kResetView) + ": reset view · " + key_of(kRandomise) +
                              ": randomise · " + key_of(kSwitchN) + ": switch to n = " + (flat ? "3" : "2");
@@ -687,8 +692,22 @@ void draw_geometry_lab(LabContext& ctx) {
     }
     ImGui::BeginChild("view", ImVec2(0.0f, 0.0f), false,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-    draw_view(state, ui, fonts);
+    draw_view(state, ui, fonts, true);
     ImGui::EndChild();
 }
+
+// [SECTION] Presenter slide ---------------------------------------------------------------
+
+namespace {
+
+void draw_geometry_figure(LabContext& ctx, const std::string&, ImVec2) {   // "geometry_view"
+    ctx.uis.geometry.selected =
+        std::clamp(ctx.uis.geometry.selected, 0, std::max(0, static_cast<int>(ctx.session.geometry.points.rows()) - 1));
+    draw_view(ctx.session.geometry, ctx.uis.geometry, ctx.fonts, false);
+}
+
+}  // namespace
+
+const SlideParts kGeometrySlide{{{"geometry_view", 1.3f}}, 1, {}, nullptr, draw_geometry_figure};
 
 }  // namespace normlab::ui

@@ -41,6 +41,10 @@ struct GeometryUi {
 Actions geometry_lab_actions();
 
 // Draws the lab into the current window, reading and editing ctx.session.geometry.
+// What a presenter slide of this lab may name (lab.hpp): figure geometry_view (the 3D view;
+// drag to orbit it).
+extern const SlideParts kGeometrySlide;
+
 void draw_geometry_lab(LabContext& ctx);
 
 }  // namespace normlab::ui

@@ -375,43 +375,48 @@ SweepStatus sweep_status(const GradientLabResults& r, Scaling scaling) {
             false, false};
 }
 
+struct SweepPanel {
+    Scaling scaling;
+    PlotView GradientsUi::*view;
+    const char* help;
+};
+constexpr SweepPanel kSweepPanels[] = {
+    {Scaling::Input, &GradientsUi::input_view,
+     "x′ = δx: a = W x′ = δa, so ā, y and L do not change; ∂L/∂x shrinks as 1/δ (slope −1), the others stay "
+     "(slope 0). Colour: the norm (click it in the legend to hide it); line and marker: the gradient, named on "
+     "each curve with its fitted slope."},
+    {Scaling::Weight, &GradientsUi::weight_view,
+     "W′ = δW: a = δa again, y and L unchanged; ∂L/∂W shrinks as 1/δ (slope −1, paper eq. 8), ∂L/∂x, ∂L/∂g, ∂L/∂b "
+     "stay (eq. 9–10). Colour: the norm (click it in the legend to hide it); line and marker: the gradient, named "
+     "on each curve with its fitted slope."},
+};
+
+// The status line's height at width w.
+float status_height(const SweepStatus& st, float w) { return flow_text_height(st.text, w); }
+
+// One sweep's plot, `plot_h` high, and its status line under it, `w` wide.
+void draw_sweep(const GradientLabResults& r, GradientsUi& ui, const Fonts& fonts, const SweepPanel& p,
+                const SweepStatus& status, float w, float plot_h) {
+    ImGui::BeginGroup();
+    draw_plot(ui.*p.view, sweep_plot(ui, r, p.scaling), fonts, ImVec2(w, plot_h));
+    ImGui::BeginGroup();   // wrapped at spaces only: never inside a slope
+    const ImGuiStyle& style = ImGui::GetStyle();
+    flow_text(status.text, status.none ? style.Colors[ImGuiCol_TextDisabled] : status.good ? kGoodText : kErrorText, w);
+    ImGui::EndGroup();
+    tooltip((status.why + (status.why.empty() ? "" : "\n\n") + p.help).c_str());
+    ImGui::EndGroup();
+}
+
 void draw_sweeps(const GradientLabResults& r, GradientsUi& ui, const Fonts& fonts, float height) {
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float w = std::floor(0.5f * (ImGui::GetContentRegionAvail().x - spacing));
-    const struct {
-        Scaling scaling;
-        PlotView* view;
-        const char* help;
-    } panels[] = {
-        {Scaling::Input, &ui.input_view,
-         "x′ = δx: a = W x′ = δa, so ā, y and L do not change; ∂L/∂x shrinks as 1/δ (slope −1), the others stay "
-         "(slope 0). Colour: the norm (click it in the legend to hide it); line and marker: the gradient, named on "
-         "each curve with its fitted slope."},
-        {Scaling::Weight, &ui.weight_view,
-         "W′ = δW: a = δa again, y and L unchanged; ∂L/∂W shrinks as 1/δ (slope −1, paper eq. 8), ∂L/∂x, ∂L/∂g, ∂L/∂b "
-         "stay (eq. 9–10). Colour: the norm (click it in the legend to hide it); line and marker: the gradient, named "
-         "on each curve with its fitted slope."},
-    };
     // The status lines wrap in their panel; both plots leave room for the longer one.
     const SweepStatus status[2] = {sweep_status(r, Scaling::Input), sweep_status(r, Scaling::Weight)};
-    float status_h = 0.0f;
-    for (const SweepStatus& st : status)
-        status_h = std::max(status_h, ImGui::CalcTextSize(st.text.c_str(), nullptr, false, w).y);
+    const float status_h = std::max(status_height(status[0], w), status_height(status[1], w));
     const float plot_h = height - status_h - ImGui::GetStyle().ItemSpacing.y;
     for (int i = 0; i < 2; ++i) {
-        const auto& p = panels[i];
         if (i > 0) ImGui::SameLine();
-        ImGui::BeginGroup();
-        draw_plot(*p.view, sweep_plot(ui, r, p.scaling), fonts, ImVec2(w, plot_h));
-        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
-        if (status[i].none) {
-            ImGui::TextDisabled("%s", status[i].text.c_str());
-        } else {
-            ImGui::TextColored(status[i].good ? kGoodText : kErrorText, "%s", status[i].text.c_str());
-        }
-        ImGui::PopTextWrapPos();
-        tooltip((status[i].why + (status[i].why.empty() ? "" : "\n\n") + p.help).c_str());
-        ImGui::EndGroup();
+        draw_sweep(r, ui, fonts, kSweepPanels[i], status[i], w, plot_h);
     }
 }
 
@@ -530,5 +535,29 @@ std::vector<Plot> gradients_lab_plots(LabContext& ctx) {
     // Core's list (scene_plots.hpp), as normlab-cli export writes them, with the legends' switches.
     return gradient_lab_plots(*r, ui.input_view.hidden, ui.weight_view.hidden);
 }
+
+// [SECTION] Presenter slide ---------------------------------------------------------------
+
+namespace {
+
+void draw_gradients_figure(LabContext& ctx, const std::string& id, ImVec2 size) {
+    GradientsUi& ui = ctx.uis.gradients;
+    const GradientLabResults* r = current_results(ctx.session, ui);
+    if (r == nullptr) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(kErrorText, "Cannot compute: %s", ui.error.c_str());
+        ImGui::PopTextWrapPos();
+        return;
+    }
+    const SweepPanel& p = kSweepPanels[id == "gradients_input_scaling" ? 0 : 1];
+    const SweepStatus status = sweep_status(*r, p.scaling);
+    const float plot_h = size.y - status_height(status, size.x) - ImGui::GetStyle().ItemSpacing.y;
+    draw_sweep(*r, ui, ctx.fonts, p, status, size.x, plot_h);
+}
+
+}  // namespace
+
+const SlideParts kGradientsSlide{
+    {{"gradients_input_scaling", 1.4f}, {"gradients_weight_scaling", 1.4f}}, 2, {}, nullptr, draw_gradients_figure};
 
 }  // namespace normlab::ui

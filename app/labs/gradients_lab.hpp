@@ -56,6 +56,10 @@ Actions gradients_lab_actions();
 
 // Draws the lab into the current window, reading the Explorer's layer (ctx.session.explorer)
 // and reading and editing ctx.session.gradients.
+// What a presenter slide of this lab may name (lab.hpp): figures gradients_input_scaling and
+// gradients_weight_scaling (‖∂L/∂·‖ against δ, with the line that checks their slopes).
+extern const SlideParts kGradientsSlide;
+
 void draw_gradients_lab(LabContext& ctx);
 
 // The lab's five figures as they are now (Lab::plots), empty when they cannot be computed.

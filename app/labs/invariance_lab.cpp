@@ -219,6 +219,36 @@ std::string cell_tooltip(const InvarianceLabState& s, const CellCheck& c, int ro
     return text;
 }
 
+// Measured cell (r, c) at c0..c1: tinted ✓ / ✗ (with its number when `number`) in `font`; an
+// amber outline and badge where it disagrees with the paper; its tooltip says why.
+void draw_measured_cell(const InvarianceLabState& s, const CheckedTable& t, int r, int c, ImVec2 c0, ImVec2 c1,
+                        ImFont* font, ImFont* small, bool number) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const CellCheck& check = t.cells[r][c];
+    const bool finite = std::isfinite(check.residual);
+    dl->AddRectFilled(ImVec2(c0.x + 1.0f, c0.y + 1.0f), ImVec2(c1.x - 1.0f, c1.y - 1.0f),
+                      finite ? to_u32(check.measured ? palette::kPassFill : palette::kFailFill)
+                             : ImGui::GetColorU32(ImGuiCol_FrameBg));
+    const std::string mark = check.measured ? "✓" : "✗";
+    const std::string label = !finite ? (number ? "cannot compute" : "?")
+                              : number ? mark + " " + invariance_residual_text(check.residual)
+                                       : mark;
+    centered_text(dl, font, c0, c1,
+                  finite ? ImGui::GetColorU32(check.measured ? kGoodText : kErrorText) : ImGui::GetColorU32(ImGuiCol_TextDisabled),
+                  label);
+    if (t.badge[r][c] > 0) {
+        dl->AddRect(ImVec2(c0.x + 1.5f, c0.y + 1.5f), ImVec2(c1.x - 1.5f, c1.y - 1.5f), to_u32(palette::kDisagreeOutline),
+                    0.0f, 0, 3.0f);
+        badge(dl, small, ImVec2(c1.x - 0.5f * small->FontSize - 3.0f, c0.y + 0.5f * small->FontSize + 3.0f),
+              0.5f * small->FontSize, t.badge[r][c]);
+    }
+    ImGui::SetCursorScreenPos(c0);
+    ImGui::PushID(r * kNumTransforms + c);
+    ImGui::InvisibleButton("cell", ImVec2(c1.x - c0.x, c1.y - c0.y));
+    ImGui::PopID();
+    if (ImGui::IsItemHovered()) tooltip(cell_tooltip(s, check, r, c).c_str());
+}
+
 // Row labels, the measured table and the paper's, drawn as one grid of cells.
 void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts& fonts) {
     const float em = ImGui::GetFontSize();
@@ -304,28 +334,8 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
 
         for (int c = 0; c < kNumTransforms; ++c) {
             const CellCheck& check = t.cells[r][c];
-            // Measured cell: tinted ✓ / ✗ with its number; an amber outline and badge where it disagrees.
             const ImVec2 c0(measured_x + static_cast<float>(c) * cell_w, y0);
-            const ImVec2 c1(c0.x + cell_w, y1);
-            const bool finite = std::isfinite(check.residual);
-            dl->AddRectFilled(ImVec2(c0.x + 1.0f, c0.y + 1.0f), ImVec2(c1.x - 1.0f, c1.y - 1.0f),
-                              finite ? to_u32(check.measured ? palette::kPassFill : palette::kFailFill)
-                                     : ImGui::GetColorU32(ImGuiCol_FrameBg));
-            const std::string label = finite ? std::string(check.measured ? "✓ " : "✗ ") + invariance_residual_text(check.residual)
-                                             : "cannot compute";
-            centered_text(dl, fonts.regular, c0, c1,
-                          finite ? ImGui::GetColorU32(check.measured ? kGoodText : kErrorText) : dim_col, label);
-            if (t.badge[r][c] > 0) {
-                dl->AddRect(ImVec2(c0.x + 1.5f, c0.y + 1.5f), ImVec2(c1.x - 1.5f, c1.y - 1.5f),
-                            to_u32(palette::kDisagreeOutline), 0.0f, 0, 3.0f);
-                badge(dl, small, ImVec2(c1.x - 0.5f * small->FontSize - 3.0f, c0.y + 0.5f * small->FontSize + 3.0f),
-                      0.5f * small->FontSize, t.badge[r][c]);
-            }
-            ImGui::SetCursorScreenPos(c0);
-            ImGui::PushID(r * kNumTransforms + c);
-            ImGui::InvisibleButton("cell", ImVec2(cell_w, row_h));
-            ImGui::PopID();
-            if (ImGui::IsItemHovered()) tooltip(cell_tooltip(s, check, r, c).c_str());
+            draw_measured_cell(s, t, r, c, c0, ImVec2(c0.x + cell_w, y1), fonts.regular, small, true);
 
             // The paper's cell.
             const ImVec2 q0(paper_x + static_cast<float>(c) * paper_w, y0);
@@ -341,6 +351,55 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
     dl->AddLine(ImVec2(paper_x, body_y), ImVec2(paper_x + kNumTransforms * paper_w, body_y), line_col);
     ImGui::SetCursorScreenPos(p0);
     ImGui::Dummy(ImVec2(total_w, total_h));
+}
+
+// A presenter slide's Table 1: the measured cells alone, filling `size`. Each column is headed
+// by its formula (the paper's short form where that does not fit); a cell shows its residual
+// where that fits, in the regular font or else the small one, else ✓ / ✗ alone.
+void draw_slide_table(const InvarianceLabState& s, const CheckedTable& t, const Fonts& fonts, ImVec2 size) {
+    const auto width_of = [](ImFont* f, const std::string& text) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text.c_str()).x; };
+    ImFont* small = fonts.small;
+    const float pad = 0.4f * ImGui::GetFontSize();
+    const float sw = 0.8f * fonts.bold->FontSize;   // the norm's colour swatch
+    float label_w = 0.0f;
+    for (Norm n : kTableNorms) label_w = std::max(label_w, width_of(fonts.bold, std::string(display_name(n))));
+    label_w += sw + 2.0f * pad;
+    const float cell_w = std::floor((size.x - label_w) / kNumTransforms);
+    const float header_h = std::round(1.5f * small->FontSize);
+    const float row_h = std::floor(std::min(1.6f * fonts.regular->FontSize, (size.y - header_h) / kNumTableNorms));
+
+    float widest = 0.0f;   // the widest "✓ 1.8×10⁻⁶" in the regular font
+    for (int r = 0; r < kNumTableNorms; ++r)
+        for (int c = 0; c < kNumTransforms; ++c)
+            widest = std::max(widest, width_of(fonts.regular, "✓ " + invariance_residual_text(t.cells[r][c].residual)));
+    const bool regular_fits = widest + pad <= cell_w && fonts.regular->FontSize + 2.0f <= row_h;
+    const bool small_fits = widest * small->FontSize / fonts.regular->FontSize + pad <= cell_w;
+    ImFont* cell_font = regular_fits || !small_fits ? fonts.regular : small;
+    ImFont* name_font = fonts.bold->FontSize + 2.0f <= row_h ? fonts.bold : small;
+
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    const ImU32 text_col = ImGui::GetColorU32(ImGuiCol_Text);
+    for (int c = 0; c < kNumTransforms; ++c) {
+        const float x0 = p0.x + label_w + static_cast<float>(c) * cell_w;
+        const std::string_view f = formula(kAllTransforms[c]);   // "x′ = δx (all cases)": the formula only
+        std::string head(f.substr(0, f.find(" (")));
+        if (width_of(small, head) + pad > cell_w) head = kShortFormula[c];
+        centered_text(dl, small, ImVec2(x0, p0.y), ImVec2(x0 + cell_w, p0.y + header_h), text_col, head);
+    }
+    for (int r = 0; r < kNumTableNorms; ++r) {
+        const float y0 = p0.y + header_h + static_cast<float>(r) * row_h, y1 = y0 + row_h;
+        const ImVec2 s0(p0.x, std::floor(0.5f * (y0 + y1 - sw)));
+        dl->AddRectFilled(s0, ImVec2(s0.x + sw, s0.y + sw), to_u32(to_rgb(invariance_norm_color(kTableNorms[r]))), 2.0f);
+        dl->AddText(name_font, name_font->FontSize, ImVec2(s0.x + sw + pad, std::floor(0.5f * (y0 + y1 - name_font->FontSize))),
+                    text_col, std::string(display_name(kTableNorms[r])).c_str());
+        for (int c = 0; c < kNumTransforms; ++c) {
+            const ImVec2 c0(p0.x + label_w + static_cast<float>(c) * cell_w, y0);
+            draw_measured_cell(s, t, r, c, c0, ImVec2(c0.x + cell_w, y1), cell_font, small, regular_fits || small_fits);
+        }
+    }
+    ImGui::SetCursorScreenPos(p0);
+    ImGui::Dummy(ImVec2(label_w + kNumTransforms * cell_w, header_h + kNumTableNorms * row_h));
 }
 
 void draw_notes(const InvarianceLabState& s, const CheckedTable& t, const Fonts& fonts) {
@@ -415,18 +474,24 @@ void draw_curve_choice(InvarianceLabState& s) {
     }
 }
 
-void draw_curves(InvarianceLabState& s, InvarianceUi& ui, const Fonts& fonts) {
-    draw_curve_choice(s);
+// The plot of the chosen curves against δ, filling what the window has left; `empty`: what to
+// say when no curve is chosen.
+void draw_curve_plot(const InvarianceLabState& s, InvarianceUi& ui, const Fonts& fonts, const char* empty) {
     if (!ui.curves_for || !same_curve_inputs(*ui.curves_for, s)) {
         ui.curves = invariance_curve_plot(s);
         ui.curves_for = s;
     }
     mark_delta_and_tolerance(ui.curves, s);
     if (ui.curves.series.empty()) {
-        ImGui::TextDisabled("Tick at least one norm and one transform above to draw its curve.");
+        ImGui::TextDisabled("%s", empty);
         return;
     }
     draw_plot(ui.plot_view, ui.curves, fonts, ImGui::GetContentRegionAvail());
+}
+
+void draw_curves(InvarianceLabState& s, InvarianceUi& ui, const Fonts& fonts) {
+    draw_curve_choice(s);
+    draw_curve_plot(s, ui, fonts, "Tick at least one norm and one transform above to draw its curve.");
 }
 
 // [SECTION] Explorer panel ------------------------------------------------------------------
@@ -603,5 +668,40 @@ void draw_invariance_lab(LabContext& ctx) {
     ImGui::EndChild();
     ImGui::EndChild();
 }
+
+// [SECTION] Presenter slide ---------------------------------------------------------------
+
+namespace {
+
+void draw_invariance_figure(LabContext& ctx, const std::string& id, ImVec2 size) {
+    const InvarianceLabState& s = ctx.session.invariance;
+    if (id == "invariance_vs_delta") {
+        draw_curve_plot(s, ctx.uis.invariance, ctx.fonts, "The slide's scene chooses no curve (curve_norms, curve_transforms).");
+        return;
+    }
+    try {
+        draw_slide_table(s, check_table(s, invariance_lab_table(s)), ctx.fonts, size);
+    } catch (const std::exception& err) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(kErrorText, "Cannot compute the table: %s", err.what());
+        ImGui::PopTextWrapPos();
+    }
+}
+
+void draw_invariance_control(LabContext& ctx, const std::string& id) {
+    InvarianceLabState& s = ctx.session.invariance;
+    const float w = 10.0f * ImGui::GetFontSize();
+    if (id == "delta")
+        log_slider("δ", s.delta, kInvarianceDeltaRule, kInvarianceMinDelta, kInvarianceMaxDelta, "%.4g", w,
+                   "δ, the factor of the re-scalings, from 10⁻³ to 10³ on a log scale.");
+    else   // "eps"
+        log_slider("ε", s.spec.eps, kLabEpsRule, 1e-12, 1e-1, "%.0e", w, "ε, from 10⁻¹² to 10⁻¹ on a log scale.");
+}
+
+}  // namespace
+
+const SlideParts kInvarianceSlide{
+    {{"invariance_table", 3.0f}, {"invariance_vs_delta", 1.8f}}, 2, {{"delta"}, {"eps"}},
+    nullptr, draw_invariance_figure, draw_invariance_control};
 
 }  // namespace normlab::ui

@@ -45,6 +45,10 @@ Actions invariance_lab_actions();
 
 // Draws the lab into the current window, reading and editing ctx.session.invariance (and, for
 // the "apply to the Explorer" buttons, ctx.session.explorer).
+// What a presenter slide of this lab may name (lab.hpp): figures invariance_table (Table 1 as
+// measured), invariance_vs_delta (the curves); controls delta, eps (their sliders).
+extern const SlideParts kInvarianceSlide;
+
 void draw_invariance_lab(LabContext& ctx);
 
 }  // namespace normlab::ui

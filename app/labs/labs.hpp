@@ -44,6 +44,8 @@ struct Lab {
     // The lab's action table (action_table.hpp): its keys act while it is on screen, and
     // Help ▸ Keyboard shortcuts lists them; null: none. Optional too.
     Actions (*actions)() = nullptr;
+    // What a presenter slide of this lab may show (lab.hpp); null: the lab drawn as it is.
+    const SlideParts* slide = nullptr;
 };
 
 extern const Lab kLabs[];

@@ -523,7 +523,13 @@ void draw_variant_card(const TrainingVariant& v, const std::vector<MapRect>& map
         return *(texts.end() - 1);
     };
     swatch(to_rgb(training_norm_color(v.norm)));
-    ImGui::PushFont(fonts.bold);
+    // The name in bold, or in the small font where bold leaves no room for "00.0%" after it.
+    ImFont* name_font = fonts.bold;
+    const float pct_w = fonts.small->CalcTextSizeA(fonts.small->FontSize, FLT_MAX, 0.0f, "00.0%").x;
+    if (fonts.bold->CalcTextSizeA(fonts.bold->FontSize, FLT_MAX, 0.0f, name.c_str()).x + pct_w +
+            ImGui::GetStyle().ItemSpacing.x > ImGui::GetContentRegionAvail().x)
+        name_font = fonts.small;
+    ImGui::PushFont(name_font);
     ImGui::TextUnformatted(name.c_str());
     ImGui::PopFont();
     ImGui::SameLine();
@@ -584,6 +590,17 @@ void draw_variant_card(const TrainingVariant& v, const std::vector<MapRect>& map
     ImGui::EndChild();
 }
 
+// The height of a variant card's words under its map: the name row (a frame high where the
+// result is set in the small font, aligned to a frame) and the time row.
+float variant_caption_height(const Fonts& fonts) { return ImGui::GetFrameHeightWithSpacing() + 1.2f * fonts.small->FontSize; }
+
+// The slowest variant's median step time: the time bars' full length.
+double slowest_step_ms(const TrainingLabSnapshot& snap) {
+    double slowest = 0.0;
+    for (const TrainingVariant& v : snap.variants) slowest = std::max(slowest, median_step_time(v.run.history).total_ms());
+    return slowest;
+}
+
 // The variants side by side, maps at most max_side pixels square.
 void draw_variant_row(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fonts& fonts, float max_side) {
     const std::size_t n = snap.variants.size();
@@ -593,11 +610,8 @@ void draw_variant_row(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fon
                                    static_cast<float>(n));
     const bool maps = snap.data->features() == 2;
     const float side = maps ? std::min(width, max_side) : 0.0f;
-    double slowest = 0.0;
-    for (const TrainingVariant& v : snap.variants) slowest = std::max(slowest, median_step_time(v.run.history).total_ms());
-    // The name row (a frame high where the result is set in the small font, aligned to a frame)
-    // and the time row.
-    const float caption_h = ImGui::GetFrameHeightWithSpacing() + 1.2f * fonts.small->FontSize;
+    const double slowest = slowest_step_ms(snap);
+    const float caption_h = variant_caption_height(fonts);
     const ImVec2 size(width, side + (maps ? ImGui::GetStyle().ItemSpacing.y : 0.0f) + caption_h);
     for (std::size_t i = 0; i < n; ++i) {
         if (i > 0) ImGui::SameLine();
@@ -609,6 +623,36 @@ void draw_variant_row(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fon
     if (!maps)
         ImGui::TextDisabled("Decision maps need 2 features; %s has %d.", snap.data->name.c_str(),
                             static_cast<int>(snap.data->features()));
+}
+
+
+// The variants in the grid (columns: 1 to all of them) that gives the largest maps in `size`:
+// a slide's figure.
+void draw_variant_grid(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fonts& fonts, ImVec2 size) {
+    const int n = static_cast<int>(snap.variants.size());
+    if (n == 0 || !snap.data || snap.data->features() != 2) return draw_variant_row(snap, ui, fonts, size.y);
+    const float sp = ImGui::GetStyle().ItemSpacing.x, caption_h = variant_caption_height(fonts) + sp;
+    int cols = n;
+    float side = 0.0f;
+    for (int c = 1; c <= n; ++c) {
+        const int r = (n + c - 1) / c;
+        const float s = std::min((size.x - static_cast<float>(c - 1) * sp) / static_cast<float>(c),
+                                 (size.y - static_cast<float>(r - 1) * sp) / static_cast<float>(r) - caption_h);
+        if (s > side) {
+            side = std::floor(s);
+            cols = c;
+        }
+    }
+    const float card_w = std::floor((size.x - static_cast<float>(cols - 1) * sp) / static_cast<float>(cols));
+    const double slowest = slowest_step_ms(snap);
+    for (int i = 0; i < n; ++i) {
+        if (i % cols != 0) ImGui::SameLine();
+        ImGui::PushID(i);
+        const auto k = static_cast<std::size_t>(i);
+        draw_variant_card(snap.variants[k], k < ui.maps.size() ? ui.maps[k] : std::vector<MapRect>{}, snap, slowest,
+                          ImVec2(card_w, side + caption_h), side, ui.show_test_points, fonts);
+        ImGui::PopID();
+    }
 }
 
 // [SECTION] Figures -------------------------------------------------------------------------
@@ -775,5 +819,60 @@ std::vector<Plot> training_lab_plots(LabContext& ctx) {
     plots[5] = plot_as_shown(time_figure(ui), ui.time_view);
     return plots;
 }
+
+// [SECTION] Presenter slide ---------------------------------------------------------------
+
+namespace {
+
+void update_training_slide(LabContext& ctx) {
+    sync_run(ctx.session.training, ctx.uis.training, ctx.info.scripted);
+    take_latest(ctx.uis.training);
+    ctx.app.animate |= ctx.uis.training.playing;   // a run draws at the frame rate, as in draw_training_lab
+}
+
+void draw_training_figure(LabContext& ctx, const std::string& id, ImVec2 size) {
+    const TrainingLabState& s = ctx.session.training;
+    TrainingUi& ui = ctx.uis.training;
+    ImGui::PushTextWrapPos(0.0f);
+    if (!ui.problem.empty()) {
+        ImGui::TextColored(kErrorText, "✗ %s", ui.problem.c_str());
+    } else if (!ui.shown) {
+        ImGui::TextDisabled("Preparing the data and the variants…");
+    } else if (!ui.shown->error.empty()) {
+        ImGui::TextColored(kErrorText, "✗ Cannot train: %s", ui.shown->error.c_str());
+    }
+    ImGui::PopTextWrapPos();
+    if (!ui.problem.empty() || !ui.shown || !ui.shown->error.empty()) return;
+    if (id == "training_maps") {
+        draw_variant_grid(*ui.shown, ui, ctx.fonts, size);
+    } else if (id == "training_loss") {
+        draw_plot(ui.loss_view, loss_figure(ui, s), ctx.fonts, size);
+    } else if (id == "training_accuracy") {
+        draw_plot(ui.accuracy_view, accuracy_figure(ui, s), ctx.fonts, size);
+    } else if (id == "training_grad_norms") {
+        draw_plot(ui.grad_view, grad_figure(ui, s), ctx.fonts, size);
+    } else {   // "training_step_time"
+        draw_plot(ui.time_view, time_figure(ui), ctx.fonts, size);
+    }
+}
+
+void draw_training_control(LabContext& ctx, const std::string& id) {
+    const bool play = id == "play";   // else "reset"
+    const Action& a = kActions[play ? kPlay : kReset];
+    handle_action_keys(ctx, {&a});   // the lab host is not drawn on a slide: a named control's key acts here
+    action_button(ctx, a, play ? (ctx.uis.training.playing ? "Pause###play" : "Play###play") : nullptr);
+}
+
+void set_training_playing(LabContext& ctx, bool playing) {
+    ctx.uis.training.playing = playing;
+    ctx.uis.training.restart = true;   // from step 0, as the slide opens
+}
+
+}  // namespace
+
+const SlideParts kTrainingSlide{
+    {{"training_maps", 3.2f}, {"training_loss", 1.6f}, {"training_accuracy", 1.6f}, {"training_grad_norms", 1.6f},
+     {"training_step_time", 1.6f}},
+    2, {{"play"}, {"reset"}}, update_training_slide, draw_training_figure, draw_training_control, set_training_playing};
 
 }  // namespace normlab::ui

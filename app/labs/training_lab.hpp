@@ -77,6 +77,11 @@ struct TrainingUi {
 Actions training_lab_actions();
 
 // Draws the lab into the current window, reading and editing ctx.session.training.
+// What a presenter slide of this lab may name (lab.hpp): figures training_maps (each variant's
+// decision map and test accuracy), training_loss, training_accuracy, training_grad_norms,
+// training_step_time; controls play (Play / Pause, also Space), reset (also R).
+extern const SlideParts kTrainingSlide;
+
 void draw_training_lab(LabContext& ctx);
 
 // The lab's six figures as they are now (Lab::plots): from the run on screen, or, when the lab

@@ -306,11 +306,13 @@ void draw_claim_inputs(LabContext& ctx) {
     }
 }
 
-void draw_fits(const Explanation& e, const ClaimVerdict& v, const Fonts& fonts) {
+// Which formula reproduces the claim; `outputs`: with each formula's outputs (a slide leaves
+// them to its caption).
+void draw_fits(const Explanation& e, const ClaimVerdict& v, const Fonts& fonts, bool outputs) {
     constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_PadOuterX;
-    if (!ImGui::BeginTable("fits", 3, kFlags)) return;
-    ImGui::TableSetupColumn("Formula", ImGuiTableColumnFlags_WidthFixed);
-    ImGui::TableSetupColumn("Its outputs", ImGuiTableColumnFlags_WidthStretch);
+    if (!ImGui::BeginTable("fits", outputs ? 3 : 2, kFlags)) return;
+    ImGui::TableSetupColumn("Formula", outputs ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_WidthStretch);
+    if (outputs) ImGui::TableSetupColumn("Its outputs", ImGuiTableColumnFlags_WidthStretch);
     ImGui::TableSetupColumn("Off by at most", ImGuiTableColumnFlags_WidthFixed);
     ImGui::PushFont(fonts.bold);
     ImGui::TableHeadersRow();
@@ -320,8 +322,10 @@ void draw_fits(const Explanation& e, const ClaimVerdict& v, const Fonts& fonts) 
         ImGui::TableNextColumn();
         ImGui::TextColored(fit.reproduces ? kGoodText : kErrorText, "%s %s", fit.reproduces ? "✓" : "✗",
                            std::string(display_name(fit.formula)).c_str());
-        ImGui::TableNextColumn();
-        flow_text(list(formula_output(e, fit.formula), 4), ImGui::GetStyle().Colors[ImGuiCol_Text]);
+        if (outputs) {
+            ImGui::TableNextColumn();
+            flow_text(list(formula_output(e, fit.formula), 4), ImGui::GetStyle().Colors[ImGuiCol_Text]);
+        }
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(number(fit.worst, 2).c_str());
     }
@@ -342,7 +346,7 @@ void draw_steps_verdicts(const WorkedResults& r) {
     }
 }
 
-void draw_verdict(const WorkedResults& r, const Fonts& fonts) {
+void draw_verdict(const WorkedResults& r, const Fonts& fonts, bool outputs) {
     switch (r.status) {
         case ClaimStatus::Empty:
             ImGui::PushTextWrapPos(0.0f);
@@ -361,10 +365,14 @@ void draw_verdict(const WorkedResults& r, const Fonts& fonts) {
             ImGui::Spacing();
             flow_text(r.verdict->summary, ImGui::GetStyle().Colors[ImGuiCol_Text]);
             ImGui::Spacing();
-            draw_fits(r.explanation, *r.verdict, fonts);
+            draw_fits(r.explanation, *r.verdict, fonts, outputs);
             break;
     }
     if (r.steps.empty()) return;
+    // A slide (no outputs column) shows the claimed steps only where they fit whole.
+    const float steps_h = static_cast<float>(r.steps.size() + 1) * ImGui::GetTextLineHeightWithSpacing() +
+                          ImGui::GetStyle().ItemSpacing.y;
+    if (!outputs && ImGui::GetContentRegionAvail().y < steps_h) return;
     ImGui::Spacing();
     ImGui::PushFont(fonts.bold);
     ImGui::TextUnformatted("Claimed steps");
@@ -414,8 +422,37 @@ void draw_worked_lab(LabContext& ctx) {
     }
     begin_panel("verdict", ImVec2(0.0f, 0.0f), true);
     heading(fonts.heading, "NormLab's verdict");
-    draw_verdict(*results, fonts);
+    draw_verdict(*results, fonts, true);
     ImGui::EndChild();
 }
+
+// [SECTION] Presenter slide ---------------------------------------------------------------
+
+namespace {
+
+void draw_worked_figure(LabContext& ctx, const std::string& id, ImVec2) {
+    std::optional<WorkedResults> r;
+    try {
+        r = compute_worked(ctx.session.worked, ctx.session.explorer.x);
+    } catch (const std::exception& err) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(kErrorText, "Cannot work through x: %s", err.what());
+        ImGui::PopTextWrapPos();
+        return;
+    }
+    if (id == "worked_layernorm_steps") {
+        draw_layernorm_steps(r->explanation, ctx.uis.worked.digits, ctx.fonts);
+    } else if (id == "worked_rmsnorm_steps") {
+        draw_rmsnorm_steps(r->explanation, ctx.uis.worked.digits, ctx.fonts);
+    } else {   // "worked_verdict"
+        draw_verdict(*r, ctx.fonts, false);
+    }
+}
+
+}  // namespace
+
+const SlideParts kWorkedSlide{
+    {{"worked_verdict", 1.8f, true}, {"worked_layernorm_steps", 1.8f, true}, {"worked_rmsnorm_steps", 1.8f, true}}, 1, {},
+    nullptr, draw_worked_figure};
 
 }  // namespace normlab::ui

@@ -30,6 +30,10 @@ Actions worked_lab_actions();
 
 // Draws the lab into the current window, reading and editing ctx.session.worked and the
 // Explorer's x (ctx.session.explorer.x), which both labs show.
+// What a presenter slide of this lab may name (lab.hpp): figures worked_verdict (NormLab's
+// verdict on the claim), worked_layernorm_steps, worked_rmsnorm_steps (each norm's steps).
+extern const SlideParts kWorkedSlide;
+
 void draw_worked_lab(LabContext& ctx);
 
 }  // namespace normlab::ui

@@ -2,7 +2,6 @@
 //
 // [SECTION] Lectures and slides
 // [SECTION] Keys and menu items
-// [SECTION] Presenter header
 // [SECTION] Pointer highlight
 // [SECTION] Full screen
 #include "lecture.hpp"
@@ -10,6 +9,7 @@
 #include "input_queue.hpp"
 #include "labs.hpp"
 #include "session_io.hpp"
+#include "slide.hpp"
 #include "ui_util.hpp"
 
 #include <normlab/norm/eval.hpp>
@@ -28,7 +28,9 @@ namespace normlab::ui {
 std::string open_lecture_file(LabContext& ctx, const std::string& path, int slide) {
     if (ctx.lecture == nullptr || ctx.io == nullptr) return "this window has no lecture mode";
     try {
-        ctx.lecture->lecture = load_lecture(path);
+        Lecture lecture = load_lecture(path);
+        if (const std::string bad = check_slide_names(lecture); !bad.empty()) throw InputError(path + ": " + bad);
+        ctx.lecture->lecture = std::move(lecture);
     } catch (const InputError& e) {
         ctx.app.status = std::string("⚠ Not opened: ") + e.what();
         return e.what();
@@ -45,6 +47,11 @@ void go_to_slide(LabContext& ctx, int i) {
     lec.slide = std::clamp(i, 0, count - 1);
     const LectureSlide& slide = lec.lecture->slides[static_cast<std::size_t>(lec.slide)];
     lec.slide_error = open_scene_file(ctx, slide.scene, slide.caption, false);
+    lec.slide_lab = ctx.app.select_lab;
+    if (lec.slide_error.empty() && lec.slide_lab >= 0) {   // its run, if it has one, as the slide says
+        if (const SlideParts* parts = kLabs[lec.slide_lab].slide; parts != nullptr && parts->set_playing != nullptr)
+            parts->set_playing(ctx, slide.run == SlideRun::Auto);
+    }
     if (lec.slide_error.empty())
         ctx.app.status = "Slide " + std::to_string(lec.slide + 1) + " / " + std::to_string(count) +
                          (lec.lecture->title.empty() ? "" : " · " + lec.lecture->title);
@@ -82,7 +89,8 @@ void draw_lecture_menu_items(LabContext& ctx) {
     LectureUi& lec = *ctx.lecture;
     ImGui::MenuItem("Presenter view", "F5", &ctx.app.presenter);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Hides the editing panels; shows the scene's title and caption above the figures");
+        ImGui::SetTooltip("The slide alone: the scene's title and caption, its figures as large as the window allows and "
+                          "only the controls the lecture names");
     ImGui::MenuItem("Full screen", "F11", &lec.want_fullscreen);
     ImGui::MenuItem("Pointer highlight", "F6", &lec.pointer);
     if (lec.lecture) {
@@ -106,78 +114,6 @@ void draw_lecture_menu_items(LabContext& ctx) {
             if (go >= 0) go_to_slide(ctx, go);
         }
     }
-}
-
-// [SECTION] Presenter header ----------------------------------------------------------------
-
-float draw_presenter_header(LabContext& ctx, ImVec2 pos, float width) {
-    if (!ctx.app.presenter) return 0.0f;
-    const ImGuiStyle& style = ImGui::GetStyle();
-    const Fonts& fonts = ctx.fonts;
-    const LectureUi* lec = ctx.lecture;
-    const SessionIo* io = ctx.io;
-
-    std::string title = io != nullptr ? io->title : "";
-    if (title.empty()) title = kLabs[std::clamp(ctx.app.lab, 0, kLabCount - 1)].info->title;
-    std::string caption = io != nullptr ? io->caption : "";
-    const bool failed = lec != nullptr && !lec->slide_error.empty();
-    if (failed) caption = "⚠ This slide could not be opened: " + lec->slide_error;
-    std::string counter, hint;
-    if (lec != nullptr && lec->lecture) {
-        counter = std::to_string(lec->slide + 1) + " / " + std::to_string(lec->lecture->slides.size());
-        hint = "← →";
-    }
-    hint += hint.empty() ? "F5: editing view" : "   F5: edit";
-
-    // Sizes: the counter block on the right, title and caption wrapped in what is left.
-    const float counter_w = std::max(counter.empty() ? 0.0f : fonts.heading->CalcTextSizeA(fonts.heading->FontSize, FLT_MAX, 0.0f, counter.c_str()).x,
-                                     fonts.small->CalcTextSizeA(fonts.small->FontSize, FLT_MAX, 0.0f, hint.c_str()).x);
-    const float text_w = std::max(10.0f * fonts.regular->FontSize, width - 2.0f * style.WindowPadding.x - counter_w - 2.0f * style.ItemSpacing.x);
-    const float title_h = fonts.heading->CalcTextSizeA(fonts.heading->FontSize, FLT_MAX, text_w, title.c_str()).y;
-    const float caption_h =
-        caption.empty() ? 0.0f : style.ItemSpacing.y + fonts.regular->CalcTextSizeA(fonts.regular->FontSize, FLT_MAX, text_w, caption.c_str()).y;
-    const float counter_h = (counter.empty() ? 0.0f : fonts.heading->FontSize + style.ItemSpacing.y) + fonts.small->FontSize;
-    const float height = std::floor(2.0f * style.WindowPadding.y + std::max(title_h + caption_h, counter_h) + 2.0f);
-
-    ImGui::SetNextWindowPos(pos);
-    ImGui::SetNextWindowSize(ImVec2(width, height));
-    constexpr ImGuiWindowFlags kFlags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                        ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_NoBringToFrontOnFocus |
-                                        ImGuiWindowFlags_NoFocusOnAppearing;
-    ImGui::Begin("##presenter", nullptr, kFlags);
-    const ImVec2 origin = ImGui::GetCursorPos();
-    ImGui::PushTextWrapPos(origin.x + text_w);
-    ImGui::PushFont(fonts.heading);
-    ImGui::TextUnformatted(title.c_str());
-    ImGui::PopFont();
-    if (!caption.empty()) {
-        if (failed)
-            ImGui::TextColored(kErrorText, "%s", caption.c_str());
-        else
-            ImGui::TextUnformatted(caption.c_str());
-    }
-    ImGui::PopTextWrapPos();
-
-    const float right = width - style.WindowPadding.x;
-    float y = origin.y;
-    if (!counter.empty()) {
-        ImGui::PushFont(fonts.heading);
-        ImGui::SetCursorPos(ImVec2(right - ImGui::CalcTextSize(counter.c_str()).x, y));
-        ImGui::TextUnformatted(counter.c_str());
-        ImGui::PopFont();
-        y += fonts.heading->FontSize + style.ItemSpacing.y;
-    }
-    ImGui::PushFont(fonts.small);
-    ImGui::SetCursorPos(ImVec2(right - ImGui::CalcTextSize(hint.c_str()).x, y));
-    ImGui::TextDisabled("%s", hint.c_str());
-    ImGui::PopFont();
-
-    // A rule under the band, in the text colour: it separates the slide's words from the lab.
-    const ImVec2 wpos = ImGui::GetWindowPos();
-    ImGui::GetWindowDrawList()->AddLine(ImVec2(wpos.x, wpos.y + height - 1.0f), ImVec2(wpos.x + width, wpos.y + height - 1.0f),
-                                        ImGui::GetColorU32(ImGuiCol_Separator), 2.0f);
-    ImGui::End();
-    return height;
 }
 
 // [SECTION] Pointer highlight ---------------------------------------------------------------

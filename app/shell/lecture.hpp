@@ -1,21 +1,23 @@
-// Lecture mode: full screen (F11), presenter view (F5) with the scene's title and caption above
-// the lab and the labs' editing panels hidden (labs read ctx.app.presenter), a lecture — an
+// Lecture mode: full screen (F11), presenter view (F5: the slide alone, slide.hpp), a lecture — an
 // ordered list of scenes (assets/lectures/*.json) — stepped through with ← / → (or a clicker's
 // Page Up / Page Down) with a "3 / 7" counter, and a pointer highlight that follows the mouse.
 //
 // [SECTION] State
 // [SECTION] Lectures and slides
-// [SECTION] Per frame — keys, the presenter header, the pointer, the window mode
+// [SECTION] Per frame — keys, the pointer, the window mode
 #pragma once
 
 #include "lab.hpp"
+#include "slide.hpp"
 
 #include <normlab/scene/scene.hpp>
 
 #include <imgui.h>
 
 #include <optional>
+#include <set>
 #include <string>
+#include <vector>
 
 struct GLFWwindow;
 
@@ -27,6 +29,9 @@ struct LectureUi {
     std::optional<Lecture> lecture;   // the open lecture; none: ←/→ do nothing
     std::string lecture_file;
     int slide = 0;                    // index into lecture->slides of the slide on screen
+    int slide_lab = -1;               // the lab the slide opened (kLabs index)
+    std::vector<SlideBox> boxes;      // what the slide on screen drew (presenter view)
+    std::set<std::string> large_figures;   // text figures drawn in Fonts::large (they fit)
     std::string slide_error;          // why the slide on screen could not be opened
 
     bool fullscreen = false;          // what the window is (set by apply_window_mode)
@@ -54,10 +59,6 @@ void handle_lecture_keys(LabContext& ctx);
 
 // View ▸ items: Presenter view, Full screen, Pointer highlight, slides.
 void draw_lecture_menu_items(LabContext& ctx);
-
-// In presenter view: the title, the caption and the slide counter in a band at `pos`, `width`
-// wide; returns its height (0 outside presenter view).
-float draw_presenter_header(LabContext& ctx, ImVec2 pos, float width);
 
 // The pointer highlight, over everything (call last in the frame).
 void draw_pointer(const LabContext& ctx);

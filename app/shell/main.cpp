@@ -14,7 +14,9 @@
 #include "main_menu.hpp"
 #include "plot_export.hpp"
 #include "screenshot.hpp"
+#include "control_probe.hpp"
 #include "session_io.hpp"
+#include "slide.hpp"
 #include "theme_fonts.hpp"
 #include "ui_util.hpp"
 
@@ -42,6 +44,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <utility>
 
@@ -73,7 +76,9 @@ constexpr const char* kUsage =
     "                        of the last session; a bad file: one line on stderr, exit 2\n"
     "  --lecture FILE        open this lecture (assets/lectures/): ← / → step through its scenes\n"
     "  --slide N             with --lecture: start on slide N (1-based)\n"
-    "  --presenter           presenter view (F5): figures and captions, no editing panels\n"
+    "  --presenter           presenter view (F5): the slide's title, its caption and one or two\n"
+    "                        figures as large as the window allows, with only the controls the\n"
+    "                        lecture file names (none without a lecture); F5 or Esc: editing view\n"
     "  --fullscreen          full screen (F11)\n"
     "  --theme T             light (default), dark or projector (black on white, thick lines,\n"
     "                        text at 150 %% unless --font-scale says otherwise)\n"
@@ -97,6 +102,9 @@ constexpr const char* kUsage =
     "                        hidden window and report each pair of overlapping texts and each text\n"
     "                        clipped by its container or the window; exit 0 when there is none, 1\n"
     "                        otherwise (--json: {\"overlaps\": [...], \"clipped\": [...]} on stdout)\n"
+    "  --probe-controls      after N frames (--frames, default 5), hover the window every 24 px and\n"
+    "                        click each widget outside the controls the slide names; print what was\n"
+    "                        found as JSON, exit 1 if a click edited anything (an unnamed control)\n"
     "  --frame-delay MS      wait MS milliseconds (1 to 5000) after each frame: a slow classroom PC,\n"
     "                        for testing that no key press or click is lost\n"
     "  --loop-stats          on exit, print on stderr as JSON how many frames were drawn in each\n"
@@ -140,6 +148,7 @@ struct Options {
     float pointer_x = 0.0f, pointer_y = 0.0f;
     bool frame_stats = false; // --frame-stats
     bool all_labs = false;    // --all-labs: with --frame-stats or --check-layout, every lab in turn
+    bool probe_controls = false;   // --probe-controls
     int width = 0, height = 0;   // --size WxH; 0: fit the screen
     float scale_ui = 0.0f;    // --scale-ui K; 0: the monitor's content scale
     bool check_layout = false;   // --check-layout
@@ -237,6 +246,8 @@ int parse_args(int argc, char** argv, Options& opt) {
             opt.autosave = argv[++i];
         } else if (arg == "--frame-stats") {
             opt.frame_stats = true;
+        } else if (arg == "--probe-controls") {
+            opt.probe_controls = true;
         } else if (arg == "--frame-delay" && has_value) {
             if (!parse_positive(argv[++i], opt.frame_delay_ms) || opt.frame_delay_ms > 5000) {
                 std::fprintf(stderr, "normlab: --frame-delay needs milliseconds from 1 to 5000, got '%s'\n", argv[i]);
@@ -290,6 +301,7 @@ int parse_args(int argc, char** argv, Options& opt) {
         }
     }
     if (!opt.screenshot.empty() && opt.frames == 0) opt.frames = kDefaultScreenshotFrames;
+    if (opt.probe_controls && opt.frames == 0) opt.frames = kDefaultScreenshotFrames;
     if (opt.frame_stats && opt.frames == 0) {
         std::fprintf(stderr, "normlab: --frame-stats needs --frames N (how many frames to time)\n");
         return 2;
@@ -319,6 +331,8 @@ int parse_args(int argc, char** argv, Options& opt) {
         if (!opt.scene.empty()) load_scene(opt.scene);
         if (!opt.lecture.empty()) {
             const Lecture lecture = load_lecture(opt.lecture);
+            if (const std::string bad = ui::check_slide_names(lecture); !bad.empty())
+                throw InputError(opt.lecture + ": " + bad);
             if (opt.slide > static_cast<int>(lecture.slides.size())) {
                 std::fprintf(stderr, "normlab: --slide %d, but %s has %zu slides\n", opt.slide, opt.lecture.c_str(),
                              lecture.slides.size());
@@ -548,9 +562,10 @@ void draw_ui(ui::LabContext& ctx) {
     ui::handle_lecture_keys(ctx);
     ui::draw_main_menu(ctx);
     const ImGuiViewport* viewport = ImGui::GetMainViewport();
-    const float header_h = ui::draw_presenter_header(ctx, viewport->WorkPos, viewport->WorkSize.x);
-    ui::draw_labs(ctx, ImVec2(viewport->WorkPos.x, viewport->WorkPos.y + header_h),
-                  ImVec2(viewport->WorkSize.x, viewport->WorkSize.y - header_h));
+    if (ctx.app.presenter && ctx.lecture != nullptr)
+        ui::draw_slide(ctx, viewport->WorkPos, viewport->WorkSize, ctx.lecture->boxes);
+    else
+        ui::draw_labs(ctx, viewport->WorkPos, viewport->WorkSize);
     ui::draw_popups(ctx);
     ui::draw_pointer(ctx);
     ui::track_session(ctx, glfwGetTime());
@@ -666,6 +681,8 @@ int run(GLFWwindow* window, const Options& opt, ui::InputQueue& input) {
     const int total_frames = opt.all_labs ? opt.frames * ui::kLabCount : opt.frames;
     FrameStats stats(opt.all_labs ? ui::kLabCount : 1);
     ui::FramePacer pacer(opt.frames > 0, opt.frame_delay_ms);
+    std::optional<ui::ControlProbe> probe;   // --probe-controls, after the first opt.frames frames
+    const std::vector<ui::SlideBox> no_boxes;
     for (int frame = 1; !glfwWindowShouldClose(window) && !ui.quit; ++frame) {
         pacer.poll_or_wait(input.pending(), std::exchange(ui.animate, false), io.WantTextInput, ui::autosave_due(ctx));
         if (opt.frame_stats) {
@@ -679,9 +696,11 @@ int run(GLFWwindow* window, const Options& opt, ui::InputQueue& input) {
         ImGui_ImplGlfw_NewFrame();
         pacer.fed(input.feed_imgui());
         if (opt.frames > 0) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);   // scripted runs: no hover
+        if (probe) probe->before_frame(io);
         ImGui::NewFrame();
 
         draw_ui(ctx);
+        if (probe) probe->after_frame(ctx, ctx.app.presenter ? ctx.lecture->boxes : no_boxes);
 
         ImGui::Render();
         int fb_w = 0, fb_h = 0;
@@ -690,10 +709,10 @@ int run(GLFWwindow* window, const Options& opt, ui::InputQueue& input) {
         const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
         glClearColor(bg.x, bg.y, bg.z, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
-        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        if (!probe) ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());   // the probe reads widgets, not pixels
 
         // Captures read the back buffer, so they happen here: rendered, not yet swapped.
-        const bool last_frame = opt.frames > 0 && frame >= total_frames;
+        const bool last_frame = opt.frames > 0 && frame >= total_frames && !opt.probe_controls;
         if (last_frame && !opt.screenshot.empty()) {
             // A scripted capture names its file: replaced, like a compiler's -o (special files refused).
             if (const std::string err = ui::save_back_buffer_png(opt.screenshot, fb_w, fb_h, IfExists::Replace);
@@ -709,6 +728,14 @@ int run(GLFWwindow* window, const Options& opt, ui::InputQueue& input) {
             ui.save_screenshot = false;
         }
         if (last_frame) break;
+        if (opt.probe_controls && frame == total_frames) {
+            probe.emplace(io.DisplaySize, 24.0f);
+            ctx.uis.training.playing = ctx.uis.depth.playing = false;   // the probe reads widgets: no training meanwhile
+        }
+        if (probe && probe->done()) {
+            std::cout << probe->report_json(ctx.app.presenter ? ctx.lecture->boxes : no_boxes) << std::flush;
+            return probe->passed() ? 0 : 1;
+        }
         glfwSwapBuffers(window);
         if (opt.frame_stats && frame == 1) stats.first_frame_shown();
         pacer.frame_shown();

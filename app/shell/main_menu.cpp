@@ -37,7 +37,7 @@ const Shortcut kAppShortcuts[] = {
     {"Ctrl+1 … Ctrl+9", "switch to lab 1 … 9 (View ▸ Lab)"},
     {"Ctrl+O  /  Ctrl+S  /  Ctrl+Shift+S", "open a scene / save it / save it as"},
     {"Ctrl+Z  /  Ctrl+Shift+Z, Ctrl+Y", "undo / redo the last edit"},
-    {"F5  (Esc)", "presenter view: figures and captions, no editing panels"},
+    {"F5  (Esc)", "presenter view: title, caption, the slide's figures and only its named controls"},
     {"F9", "show or hide the lab's control panel (hidden by itself in a narrow window)"},
     {"F11", "full screen, and back"},
     {"F6", "pointer highlight"},

@@ -521,6 +521,37 @@ TEST(Lectures, BadOnesSayWhatAndWhere) {
               "not a NormLab lecture: format is string \"normlab-scene\" (expected \"normlab-lecture\")");
 }
 
+// A slide's presenter parts: figures (one or two), controls, whether its run starts on its own.
+TEST(Lectures, SlidesNameTheirFiguresControlsAndRun) {
+    const Lecture l = lecture_from_json(json::parse(R"({"format": "normlab-lecture", "version": 1, "slides": [
+        {"scene": "a.json", "figures": ["training_maps", "training_loss"], "controls": ["play"], "run": "paused"},
+        {"scene": "b.json"}]})"), "");
+    ASSERT_EQ(l.slides.size(), 2u);
+    EXPECT_EQ(l.slides[0].figures, (std::vector<std::string>{"training_maps", "training_loss"}));
+    EXPECT_EQ(l.slides[0].controls, std::vector<std::string>{"play"});
+    EXPECT_EQ(l.slides[0].run, SlideRun::Paused);
+    EXPECT_TRUE(l.slides[1].figures.empty());
+    EXPECT_TRUE(l.slides[1].controls.empty());
+    EXPECT_EQ(l.slides[1].run, SlideRun::Auto);
+
+    const auto message = [](const std::string& slide) {
+        try {
+            lecture_from_json(json::parse(R"({"format": "normlab-lecture", "version": 1, "slides": [)" + slide + "]}"), "");
+        } catch (const InputError& e) {
+            return std::string(e.what());
+        }
+        return std::string("accepted");
+    };
+    EXPECT_EQ(message(R"({"scene": "a.json", "figures": ["a", "b", "c"]})"),
+              "slides[0].figures names 3 figures; a slide shows one or two");
+    EXPECT_EQ(message(R"({"scene": "a.json", "controls": "play"})"),
+              "slides[0].controls is not a list of names (got string \"play\")");
+    EXPECT_EQ(message(R"({"scene": "a.json", "controls": ["play", 3]})"),
+              "slides[0].controls[1] is not a name (got number 3)");
+    EXPECT_EQ(message(R"({"scene": "a.json", "figures": ["x", "x"]})"), "slides[0].figures[1] repeats \"x\"");
+    EXPECT_EQ(message(R"({"scene": "a.json", "run": "later"})").rfind("slides[0].run is \"later\"", 0), 0u);
+}
+
 // [SECTION] Figures -------------------------------------------------------------------------
 
 std::vector<std::string> names(const std::vector<Plot>& plots) {

@@ -10,6 +10,8 @@
 #include "normlab/base/file_io.hpp"
 #include "normlab/scene/scene_json.hpp"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <filesystem>
 #include <stdexcept>
@@ -234,6 +236,44 @@ Scene load_scene(const std::string& path, std::vector<std::string>* ignored) {
 
 // [SECTION] Lectures ------------------------------------------------------------------------
 
+namespace {
+
+// A list of distinct non-empty names at PATH.key (absent: left as it is).
+void read_names(SceneReader& in, std::string_view key, std::vector<std::string>& out) {
+    const json* v = in.get(key);
+    if (v == nullptr) return;
+    if (!v->is_array()) in.fail(key, "is not a list of names (got " + describe_json(*v) + ")");
+    out.clear();
+    for (std::size_t i = 0; i < v->size(); ++i) {
+        const json& name = (*v)[i];
+        const std::string at = std::string(key) + "[" + std::to_string(i) + "]";
+        if (!name.is_string()) in.fail(at, "is not a name (got " + describe_json(name) + ")");
+        const std::string s = name.get<std::string>();
+        if (s.empty()) in.fail(at, "is empty");
+        if (std::find(out.begin(), out.end(), s) != out.end()) in.fail(at, "repeats \"" + s + "\"");
+        out.push_back(s);
+    }
+}
+
+LectureSlide slide_from_json(const json& j, const std::string& path, const std::string& base_dir) {
+    SceneReader slide(j, path);
+    LectureSlide out;
+    if (!slide.read("scene", out.scene)) slide.fail("scene", "is missing (the scene file of this slide)");
+    if (out.scene.empty()) slide.fail("scene", "is empty (the scene file of this slide)");
+    slide.read("caption", out.caption);
+    read_names(slide, "figures", out.figures);
+    if (out.figures.size() > kMaxSlideFigures)
+        slide.fail("figures", "names " + std::to_string(out.figures.size()) + " figures; a slide shows one or two");
+    read_names(slide, "controls", out.controls);
+    slide.read_choice("run", out.run, std::array<std::string_view, 2>{"auto", "paused"},
+                      std::array<SlideRun, 2>{SlideRun::Auto, SlideRun::Paused});
+    const std::filesystem::path p(out.scene);
+    out.scene = (p.is_absolute() || base_dir.empty() ? p : std::filesystem::path(base_dir) / p).lexically_normal().string();
+    return out;
+}
+
+}  // namespace
+
 Lecture lecture_from_json(const json& j, const std::string& base_dir) {
     check_format_and_version(j, kLectureFormat, kLectureVersion, "lecture");
     SceneReader in(j, "");
@@ -243,16 +283,8 @@ Lecture lecture_from_json(const json& j, const std::string& base_dir) {
     if (slides == nullptr) throw InputError("slides is missing (a list of {\"scene\": FILE, \"caption\": TEXT})");
     if (!slides->is_array()) throw InputError("slides is not a list (got " + describe_json(*slides) + ")");
     if (slides->empty()) throw InputError("slides is empty: a lecture needs at least one scene");
-    for (std::size_t i = 0; i < slides->size(); ++i) {
-        SceneReader slide((*slides)[i], "slides[" + std::to_string(i) + "]");
-        LectureSlide out;
-        if (!slide.read("scene", out.scene)) slide.fail("scene", "is missing (the scene file of this slide)");
-        if (out.scene.empty()) slide.fail("scene", "is empty (the scene file of this slide)");
-        slide.read("caption", out.caption);
-        const std::filesystem::path p(out.scene);
-        out.scene = (p.is_absolute() || base_dir.empty() ? p : std::filesystem::path(base_dir) / p).lexically_normal().string();
-        lecture.slides.push_back(std::move(out));
-    }
+    for (std::size_t i = 0; i < slides->size(); ++i)
+        lecture.slides.push_back(slide_from_json((*slides)[i], "slides[" + std::to_string(i) + "]", base_dir));
     return lecture;
 }
 

@@ -90,16 +90,28 @@ Scene load_scene(const std::string& path, std::vector<std::string>* ignored = nu
 // [SECTION] Lectures ------------------------------------------------------------------------
 //
 //   {"format": "normlab-lecture", "version": 1, "title": "…",
-//    "slides": [{"scene": "../scenes/seed_example.json", "caption": "…"}, …]}
+//    "slides": [{"scene": "../scenes/seed_example.json", "caption": "…",
+//                "figures": ["explorer_outputs"], "controls": ["delta"], "run": "auto"}, …]}
 // A slide's scene path is relative to the lecture file's folder (or absolute); its caption, when
-// given, replaces the scene's own under the title.
+// given, replaces the scene's own under the title. In presenter view a slide shows its title, its
+// caption, one or two figures of its lab ("figures"; none listed: the lab's default ones) and
+// only the controls it names ("controls"); the app checks those names against the lab's
+// (docs/ARCHITECTURE.md, Presenter slides). "run": "auto" (the default) starts the lab's run
+// (Training, Depth) as the slide opens, "paused" leaves it at step 0 for the Play control.
 
 inline constexpr std::string_view kLectureFormat = "normlab-lecture";
 inline constexpr int kLectureVersion = 1;
 
+enum class SlideRun { Auto, Paused };
+
+inline constexpr std::size_t kMaxSlideFigures = 2;
+
 struct LectureSlide {
-    std::string scene;     // the path as resolved: the lecture's folder + the file's path
-    std::string caption;   // empty: the scene's own caption
+    std::string scene;                   // the path as resolved: the lecture's folder + the file's path
+    std::string caption;                 // empty: the scene's own caption
+    std::vector<std::string> figures;    // at most kMaxSlideFigures; empty: the lab's default
+    std::vector<std::string> controls;   // the only controls drawn in presenter view
+    SlideRun run = SlideRun::Auto;
 };
 
 struct Lecture {
