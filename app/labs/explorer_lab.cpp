@@ -274,15 +274,6 @@ void draw_delta_row(LabContext& ctx, ExplorerState& s, const Fonts& fonts) {
 
 Vec row_of(const Mat& m) { return m.row(0).transpose(); }
 
-void swatch(palette::Rgb color) {
-    const float s = ImGui::GetFontSize() * 0.8f;
-    const ImVec2 p = ImGui::GetCursorScreenPos();
-    const float y = p.y + 0.5f * (ImGui::GetTextLineHeight() - s);
-    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + s, y + s), to_u32(color), 2.0f);
-    ImGui::Dummy(ImVec2(s, ImGui::GetTextLineHeight()));
-    ImGui::SameLine();
-}
-
 const char* summed_input_formula(const ExplorerState& s) {
     if (!s.use_W) return s.delta == 1.0 ? "a = x" : "a = δx";
     if (s.delta == 1.0) return "a = W x";
