@@ -28,6 +28,7 @@ struct AppUi {
     bool open_lab_help = false;
     bool open_shortcuts = false;
     std::string status;             // last message shown at the right of the menu bar
+    std::string autosave_warning;   // why the autosave fails; shown until it works again or the reason changes
     int lab = 0;                    // index into kLabs of the lab on screen
     int select_lab = -1;            // ≥ 0: bring that lab's tab forward next frame
 };

@@ -8,6 +8,7 @@
 #include "lecture.hpp"
 #include "main_menu.hpp"
 #include "plot_export.hpp"
+#include "quit_signals.hpp"
 #include "screenshot.hpp"
 #include "session_io.hpp"
 #include "theme_fonts.hpp"
@@ -387,6 +388,27 @@ private:
     double first_frame_ms_ = 0.0;
 };
 
+// The window's close button, File ▸ Quit, SIGINT or SIGTERM: true when the frame loop ends now.
+// A close or Quit first writes the autosave; when that fails, the user is asked (session_io.hpp:
+// may_quit) and the loop goes on. A signal ends it at once (the final autosave follows).
+bool quit_now(GLFWwindow* window, ui::LabContext& ctx) {
+    if (ui::quit_signal() != 0 || ctx.io->quit_confirmed) return true;
+    if (!glfwWindowShouldClose(window) && !ctx.app.quit) return false;
+    glfwSetWindowShouldClose(window, GLFW_FALSE);
+    ctx.app.quit = false;
+    return ui::may_quit(ctx);
+}
+
+// The last autosave, said on stderr: what was saved where, or why not (and which signal ended it).
+void report_final_autosave(ui::LabContext& ctx) {
+    const std::string line = ui::final_autosave(ctx);
+    if (line.empty()) return;
+    if (const int sig = ui::quit_signal(); sig != 0)
+        std::fprintf(stderr, "normlab: %s: %s\n", ui::signal_name(sig), line.c_str());
+    else
+        std::fprintf(stderr, "normlab: %s\n", line.c_str());
+}
+
 // Runs until the window closes, Quit, or opt.frames frames; returns the exit code.
 int run(GLFWwindow* window, const Options& opt) {
     ImGuiIO& io = ImGui::GetIO();
@@ -412,6 +434,7 @@ int run(GLFWwindow* window, const Options& opt) {
     scene_io.assets_dir = NORMLAB_ASSETS_DIR;
     scene_io.autosave_file = !opt.autosave.empty() ? opt.autosave : scripted ? "" : ui::default_autosave_file();
     scene_io.recent_file = scripted ? "" : ui::default_recent_file();
+    const std::string autosave_note = ui::claim_autosave(scene_io);   // a second NormLab: its own file
     ui::load_recent(scene_io);
     std::string open_error;
     if (!opt.scene.empty())
@@ -423,6 +446,10 @@ int run(GLFWwindow* window, const Options& opt) {
     if (!open_error.empty()) {   // checked at start-up already; the file changed since
         std::fprintf(stderr, "normlab: cannot open %s\n", open_error.c_str());
         return 2;
+    }
+    if (!autosave_note.empty()) {
+        std::fprintf(stderr, "normlab: %s\n", autosave_note.c_str());
+        ui.status = autosave_note;
     }
     if (opt.lab_given) ui.select_lab = opt.lab;
     ui.presenter = opt.presenter;
@@ -438,7 +465,7 @@ int run(GLFWwindow* window, const Options& opt) {
 
     const int total_frames = opt.all_labs ? opt.frames * ui::kLabCount : opt.frames;
     FrameStats stats(opt.all_labs ? ui::kLabCount : 1);
-    for (int frame = 1; !glfwWindowShouldClose(window) && !ui.quit; ++frame) {
+    for (int frame = 1; !quit_now(window, ctx); ++frame) {
         if (opt.frame_stats) {
             const int lab = opt.all_labs ? (frame - 1) / opt.frames : 0;
             if (opt.all_labs && (frame - 1) % opt.frames == 0) ui.select_lab = lab;
@@ -505,9 +532,9 @@ int run(GLFWwindow* window, const Options& opt) {
         if (opt.frame_stats && frame == 1) stats.first_frame_shown();
     }
     if (opt.frame_stats) std::cout << stats.finish(info.renderer) << std::flush;
-    ui::autosave_now(ctx);
+    report_final_autosave(ctx);
     if (opt.dump_session) std::cout << scene_to_text(ui::current_scene(ctx)) << std::flush;
-    return 0;
+    return ui::quit_signal() != 0 ? 128 + ui::quit_signal() : 0;
 }
 
 }  // namespace
@@ -550,7 +577,9 @@ int main(int argc, char** argv) {
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 330 core");
 
+    ui::install_quit_signals();
     const int code = run(window, opt);
+    ui::stop_quit_signals();
 
     ImGui_ImplOpenGL3_Shutdown();
     ImGui_ImplGlfw_Shutdown();

@@ -3,12 +3,14 @@
 #include "commands.hpp"
 #include "options.hpp"
 
+#include "normlab/datasets.hpp"
 #include "normlab/eval.hpp"
 #include "normlab/file_io.hpp"
 #include "normlab/plot.hpp"
 #include "normlab/scene.hpp"
 #include "normlab/scene_plots.hpp"
 
+#include <filesystem>
 #include <iostream>
 #include <stdexcept>
 
@@ -27,6 +29,10 @@ Options:
   --out FILE     where: .svg (a standalone SVG 1.1 figure) or .csv (series,x,y: every point);
                  a file already there is kept (exit 2) unless --replace is given
   --replace      replace the --out file when it exists (a link to a file: the file it names)
+  --read-outside-files
+                 let the scene read the data files it names outside its own folder and assets/
+                 (labs.training.csv_path, labs.depth.text_path; relative ones are relative to
+                 the scene's folder); without it such a scene is refused (exit 2)
   --width W      SVG width in px, 200 to 4000 (default 720)
   --height H     SVG height in px, 150 to 4000 (default 450)
 
@@ -50,7 +56,7 @@ std::string extension(const std::string& path) {
 int run_export(const Args& args) {
     const Options opt("export", args,
                       {{"scene", true}, {"list", false}, {"plot", true}, {"out", true}, {"width", true}, {"height", true},
-                       {"replace", false}});
+                       {"replace", false}, {"read-outside-files", false}});
     const auto scene_path = opt.value("scene");
     if (!scene_path) throw InputError("export needs --scene FILE (a NormLab scene, e.g. assets/scenes/seed_example.json)");
     const bool list = opt.flag("list");
@@ -77,6 +83,11 @@ int run_export(const Args& args) {
     const Scene scene = load_scene(*scene_path, &ignored);
     for (const std::string& key : ignored)
         std::cerr << "note: " << *scene_path << ": skipped " << key << " (not known to this NormLab)\n";
+    const std::string folder = std::filesystem::absolute(*scene_path).parent_path().string();
+    const std::vector<SceneDataFile> outside = data_files_outside(scene.session, {folder, shipped_assets_dir()});
+    if (!outside.empty() && !opt.flag("read-outside-files"))
+        throw InputError(*scene_path + ": " + outside.front().key + " names " + quote_for_message(outside.front().path) +
+                         ", outside the scene's folder; not read (add --read-outside-files to read it)");
     if (list) {
         for (std::string_view n : scene_plot_names(scene)) std::cout << n << '\n';
         return 0;

@@ -61,7 +61,7 @@ std::string unused_file_name(const std::string& path);
 
 // Limits of the files NormLab reads, named in the messages that refuse a bigger one.
 inline constexpr std::size_t kMaxSceneBytes = 16u << 20;   // scenes, lectures, the autosave
-inline constexpr std::size_t kMaxDataBytes = 64u << 20;    // CSVs (decompressed) and text corpora
+inline constexpr std::size_t kMaxDataBytes = 16u << 20;    // CSVs (decompressed) and text corpora
 
 // The whole content of the regular file at `path`, at most `max_bytes` long. Throws
 // std::runtime_error naming the path and the reason:
