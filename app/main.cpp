@@ -127,6 +127,12 @@ bool parse_positive(const char* text, int& out) {
     return true;
 }
 
+// "normlab: cannot open s.json: …"; a reader's own "cannot read \"d\": it is a directory…" as it is.
+void print_open_error(const std::string& error) {
+    const bool says_cannot = error.rfind("cannot ", 0) == 0;
+    std::fprintf(stderr, "normlab: %s%s\n", says_cannot ? "" : "cannot open ", error.c_str());
+}
+
 // Returns -1 to run the app, otherwise the exit code (0 after --help/--version, 2 on bad usage).
 int parse_args(int argc, char** argv, Options& opt) {
     for (int i = 1; i < argc; ++i) {
@@ -251,7 +257,7 @@ int parse_args(int argc, char** argv, Options& opt) {
             }
         }
     } catch (const InputError& e) {
-        std::fprintf(stderr, "normlab: cannot open %s\n", e.what());
+        print_open_error(e.what());
         return 2;
     }
     return -1;
@@ -444,7 +450,7 @@ int run(GLFWwindow* window, const Options& opt) {
     else
         ui::restore_autosave(ctx);
     if (!open_error.empty()) {   // checked at start-up already; the file changed since
-        std::fprintf(stderr, "normlab: cannot open %s\n", open_error.c_str());
+        print_open_error(open_error);
         return 2;
     }
     if (!autosave_note.empty()) {

@@ -555,17 +555,23 @@ bool folder_list(SessionIo& io, float height) {
     return activate;
 }
 
+// A modal pop-up in the middle of the window, width_em font sizes wide (at most the window).
+bool begin_centered_modal(const char* name, float width_em) {
+    const float em = ImGui::GetFontSize();
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(vp->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(std::min(width_em * em, vp->WorkSize.x - 2.0f * em), 0.0f), ImGuiCond_Appearing);
+    return ImGui::BeginPopupModal(name, nullptr, ImGuiWindowFlags_NoSavedSettings);
+}
+
 // "Read files outside the scene's folder?": each file with the lab that would read it.
 void draw_outside_files_dialog(LabContext& ctx) {
     SessionIo& io = *ctx.io;
     const char* name = "Read files outside the scene's folder?";
     if (io.pending_files.empty()) return;
     if (!ImGui::IsPopupOpen(name)) ImGui::OpenPopup(name);
+    if (!begin_centered_modal(name, 40.0f)) return;
     const float em = ImGui::GetFontSize();
-    const ImGuiViewport* vp = ImGui::GetMainViewport();
-    ImGui::SetNextWindowPos(vp->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    ImGui::SetNextWindowSize(ImVec2(std::min(40.0f * em, vp->WorkSize.x - 2.0f * em), 0.0f), ImGuiCond_Appearing);
-    if (!ImGui::BeginPopupModal(name, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(("The scene " + io.pending_scene + " asks NormLab to read:").c_str());
     for (const SceneDataFile& f : io.pending_files) ImGui::BulletText("%s  (%s)", f.path.c_str(), f.key.c_str());
@@ -595,11 +601,8 @@ void draw_quit_dialog(LabContext& ctx) {
     const char* name = "Quit without saving?";
     if (!io.ask_quit) return;
     if (!ImGui::IsPopupOpen(name)) ImGui::OpenPopup(name);
+    if (!begin_centered_modal(name, 40.0f)) return;
     const float em = ImGui::GetFontSize();
-    const ImGuiViewport* vp = ImGui::GetMainViewport();
-    ImGui::SetNextWindowPos(vp->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    ImGui::SetNextWindowSize(ImVec2(std::min(40.0f * em, vp->WorkSize.x - 2.0f * em), 0.0f), ImGuiCond_Appearing);
-    if (!ImGui::BeginPopupModal(name, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextUnformatted(("The session could not be saved: " + io.autosave_error).c_str());
     ImGui::TextUnformatted("Quitting now loses the changes since the last save.");
@@ -637,10 +640,7 @@ void draw_session_dialogs(LabContext& ctx) {
     if (io.dialog == SessionIo::Dialog::None) return;
     const DialogText text = dialog_text(io.dialog);
     const float em = ImGui::GetFontSize();
-    const ImGuiViewport* vp = ImGui::GetMainViewport();
-    ImGui::SetNextWindowPos(vp->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    ImGui::SetNextWindowSize(ImVec2(std::min(46.0f * em, vp->WorkSize.x - 2.0f * em), 0.0f), ImGuiCond_Appearing);
-    if (!ImGui::BeginPopupModal(text.name, nullptr, ImGuiWindowFlags_NoSavedSettings)) {
+    if (!begin_centered_modal(text.name, 46.0f)) {
         io.dialog = SessionIo::Dialog::None;   // closed (Esc is handled below; the title bar has no ×)
         return;
     }
