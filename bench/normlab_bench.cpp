@@ -6,7 +6,7 @@
 // write y), the backwards 12 (read x and dy, write dx). Compare a kernel with BM_Copy at the same
 // size: that copy (streaming stores, all threads) is the ceiling. normlab-cli bench --cpu gives
 // the same numbers as a median of interleaved repetitions, which is steadier on a busy machine.
-#include "normlab/fast_norm.hpp"
+#include "normlab/norm/fast_norm.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -102,7 +102,7 @@ void BM_RmsNormBackward(benchmark::State& state) {
 }
 
 // Sizes: 4 MiB per buffer (fits the L3 cache: no streaming stores), 32 MiB and 128 MiB (the
-// issue's 8192 × 4096: DRAM-bound, streaming). Each on the AVX2 path; the largest also scalar.
+// 8192 × 4096 of the targets: DRAM-bound, streaming). Each on the AVX2 path; the largest also scalar.
 void sizes(benchmark::internal::Benchmark* b) {
     b->ArgNames({"rows", "cols", "scalar"});
     for (const auto& rc : std::vector<std::pair<int64_t, int64_t>>{{256, 4096}, {1024, 1024}, {2048, 4096}, {8192, 4096}})

@@ -10,8 +10,8 @@
 #include "commands.hpp"
 #include "options.hpp"
 
-#include "normlab/depth.hpp"
-#include "normlab/eval.hpp"
+#include "normlab/models/depth.hpp"
+#include "normlab/norm/eval.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -2,8 +2,8 @@
 // The parsing and the numbers are core's (normlab/eval.hpp); this file only does the I/O.
 #include "commands.hpp"
 
-#include "normlab/eval.hpp"
-#include "normlab/file_io.hpp"
+#include "normlab/norm/eval.hpp"
+#include "normlab/base/file_io.hpp"
 
 #include <iostream>
 #include <iterator>

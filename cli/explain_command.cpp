@@ -2,8 +2,8 @@
 #include "commands.hpp"
 #include "options.hpp"
 
-#include "normlab/eval.hpp"
-#include "normlab/explain.hpp"
+#include "normlab/norm/eval.hpp"
+#include "normlab/norm/explain.hpp"
 
 #include <iostream>
 #include <optional>

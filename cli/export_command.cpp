@@ -3,12 +3,12 @@
 #include "commands.hpp"
 #include "options.hpp"
 
-#include "normlab/datasets.hpp"
-#include "normlab/eval.hpp"
-#include "normlab/file_io.hpp"
-#include "normlab/plot.hpp"
-#include "normlab/scene.hpp"
-#include "normlab/scene_plots.hpp"
+#include "normlab/models/datasets.hpp"
+#include "normlab/norm/eval.hpp"
+#include "normlab/base/file_io.hpp"
+#include "normlab/plot/plot.hpp"
+#include "normlab/scene/scene.hpp"
+#include "normlab/scene/scene_plots.hpp"
 
 #include <filesystem>
 #include <iostream>

@@ -3,8 +3,8 @@
 #include "commands.hpp"
 #include "options.hpp"
 
-#include "normlab/eval.hpp"
-#include "normlab/gradients.hpp"
+#include "normlab/norm/eval.hpp"
+#include "normlab/norm/gradients.hpp"
 
 #include <cstdio>
 #include <iostream>

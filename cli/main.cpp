@@ -1,11 +1,11 @@
-// normlab-cli: the headless front end of NormLab (DESIGN.md, "Command-line contract"). It links
+// normlab-cli: the headless front end of NormLab (docs/ARCHITECTURE.md, "Command-line contract"). It links
 // core only, which proves that core stands alone.
 //
 // [SECTION] Subcommands — the table; each subcommand lives in its own file (commands.hpp)
 // [SECTION] main        — --help, --version, dispatch, and the one place errors become exit codes
 #include "commands.hpp"
 
-#include "normlab/eval.hpp"
+#include "normlab/norm/eval.hpp"
 
 #include <iostream>
 #include <new>

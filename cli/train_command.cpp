@@ -8,9 +8,9 @@
 #include "commands.hpp"
 #include "options.hpp"
 
-#include "normlab/datasets.hpp"
-#include "normlab/eval.hpp"
-#include "normlab/training.hpp"
+#include "normlab/models/datasets.hpp"
+#include "normlab/norm/eval.hpp"
+#include "normlab/models/training.hpp"
 
 #include <nlohmann/json.hpp>
 

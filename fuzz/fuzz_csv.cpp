@@ -6,8 +6,8 @@
 // with K class names (distinct integers in increasing order) and every class used; d feature names.
 #include "fuzz_target.hpp"
 
-#include "normlab/datasets.hpp"
-#include "normlab/eval.hpp"   // InputError
+#include "normlab/models/datasets.hpp"
+#include "normlab/norm/eval.hpp"   // InputError
 
 #include <string>
 #include <vector>

@@ -3,11 +3,11 @@
 // Input: any bytes, taken as the request text (up to -max_len, 4096 in scripts/fuzz.sh).
 // Expected: evaluate_request returns a result or throws InputError. On success:
 //   - a and y are B×n (B ≥ 1 rows of the same n ≥ 1 entries), stats has B entries;
-//   - every number in the result is finite (DESIGN.md: "never a silent NaN");
+//   - every number in the result is finite (docs/ARCHITECTURE.md: "never a silent NaN");
 //   - the result survives the CLI's dump() and reads back equal.
 #include "fuzz_target.hpp"
 
-#include "normlab/eval.hpp"
+#include "normlab/norm/eval.hpp"
 
 #include <cmath>
 #include <string>

@@ -7,8 +7,8 @@
 //     opening the file (Explorer, Geometry, Invariance table, Worked example) do not throw.
 #include "fuzz_target.hpp"
 
-#include "normlab/eval.hpp"   // InputError
-#include "normlab/scene.hpp"
+#include "normlab/norm/eval.hpp"   // InputError
+#include "normlab/scene/scene.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using normlab::fuzz::expect;

@@ -8,7 +8,7 @@
 // holds has a finite value that prints as the claim's right side allows.
 #include "fuzz_target.hpp"
 
-#include "normlab/explain.hpp"
+#include "normlab/norm/explain.hpp"
 
 #include <cmath>
 #include <stdexcept>

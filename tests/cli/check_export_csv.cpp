@@ -2,9 +2,9 @@
 // row by row and bit for bit, with the plot as core builds it from the same scene.
 //   check_export_csv SCENE.json NAME FILE.csv   → exit 0 when they agree, 1 (with the first
 //   difference on stdout) when not.
-#include "normlab/file_io.hpp"
-#include "normlab/scene.hpp"
-#include "normlab/scene_plots.hpp"
+#include "normlab/base/file_io.hpp"
+#include "normlab/scene/scene.hpp"
+#include "normlab/scene/scene_plots.hpp"
 
 #include <cmath>
 #include <cstdio>

@@ -1,7 +1,7 @@
 // Finite-difference check of a whole model's parameters (test_mlp.cpp, test_transformer.cpp).
 #pragma once
 
-#include "normlab/mlp.hpp"   // Param
+#include "normlab/models/mlp.hpp"   // Param
 
 #include <gtest/gtest.h>
 

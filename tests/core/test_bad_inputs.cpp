@@ -1,4 +1,4 @@
-// Bad and extreme input everywhere a user hands NormLab text or a file (issue #8): eval requests
+// Bad and extreme input everywhere a user hands NormLab text or a file: eval requests
 // (normlab-cli eval), scene files and CSV data in one table, each row with the exact message, or
 // for an extreme but valid input the exact result; then inputs of 10^6 numbers and 10^5 rows, and
 // the files around them: missing, a directory, a parent that is a file, a full disk.
@@ -10,11 +10,11 @@
 // [SECTION] Extreme values   — 1e±300, subnormals, DBL_MAX: scaled before squaring, never 0/Inf/NaN
 // [SECTION] Large inputs     — a 10^6-wide eval request, a 10^5-row CSV: right numbers, bounded memory
 // [SECTION] Files            — missing, a directory, a parent that is a file, read-only, disk full
-#include "normlab/datasets.hpp"
-#include "normlab/eval.hpp"
-#include "normlab/file_io.hpp"
-#include "normlab/scene.hpp"
-#include "normlab/scene_json.hpp"
+#include "normlab/models/datasets.hpp"
+#include "normlab/norm/eval.hpp"
+#include "normlab/base/file_io.hpp"
+#include "normlab/scene/scene.hpp"
+#include "normlab/scene/scene_json.hpp"
 #include "temp_dir.hpp"
 
 #include <gtest/gtest.h>

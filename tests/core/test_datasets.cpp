@@ -1,10 +1,10 @@
 // Tests of core/src/datasets.cpp and random.hpp: the generators' shapes, balance and ranges,
 // determinism, the digits file, the stratified split and its scaling, and the CSV loader's
 // messages (exact strings: users read them).
-#include "normlab/datasets.hpp"
+#include "normlab/models/datasets.hpp"
 
-#include "normlab/eval.hpp"
-#include "normlab/random.hpp"
+#include "normlab/norm/eval.hpp"
+#include "normlab/base/random.hpp"
 
 #include <gtest/gtest.h>
 

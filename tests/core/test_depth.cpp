@@ -2,9 +2,9 @@
 // the trainer (core/src/depth.cpp): determinism bit for bit, the first/last gradient ratios of
 // Post-LN, Pre-LN and NormFormer at 6 layers, the synthetic task's accuracy, snapshots from a
 // worker thread, and seeded generation. No test measures wall-clock time.
-#include "normlab/depth.hpp"
+#include "normlab/models/depth.hpp"
 
-#include "normlab/eval.hpp"
+#include "normlab/norm/eval.hpp"
 
 #include <gtest/gtest.h>
 

@@ -2,11 +2,11 @@
 // numbers (the same as normlab-cli depth's, bit for bit), what a change of each setting restarts,
 // the sweep's divergence, samples, the claims against the measured facts, the figures (never a
 // NaN drawn), and the scene-file pair. No test measures wall-clock time.
-#include "normlab/depth_lab.hpp"
+#include "normlab/labs/depth_lab.hpp"
 
-#include "normlab/eval.hpp"
-#include "normlab/scene.hpp"
-#include "normlab/scene_json.hpp"
+#include "normlab/norm/eval.hpp"
+#include "normlab/scene/scene.hpp"
+#include "normlab/scene/scene_json.hpp"
 
 #include <gtest/gtest.h>
 

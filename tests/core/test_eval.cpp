@@ -1,7 +1,7 @@
 // Tests of normlab/eval.hpp: the `normlab-cli eval` request → result path and the JSON readers.
 //
 // [SECTION] Helpers
-// [SECTION] Worked example (DESIGN.md: [2,4,6,8])
+// [SECTION] Worked example (docs/ARCHITECTURE.md: [2,4,6,8])
 // [SECTION] Result shape and echo
 // [SECTION] Gradients against finite differences
 // [SECTION] Bad requests: one exact message each
@@ -9,7 +9,7 @@
 // [SECTION] JSON readers
 #include <gtest/gtest.h>
 
-#include "normlab/eval.hpp"
+#include "normlab/norm/eval.hpp"
 
 #include <cmath>
 #include <limits>

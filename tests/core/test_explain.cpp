@@ -1,5 +1,5 @@
 // The worked example and the claim checker, against hand-worked numbers.
-#include "normlab/explain.hpp"
+#include "normlab/norm/explain.hpp"
 
 #include <gtest/gtest.h>
 

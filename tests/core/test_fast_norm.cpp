@@ -5,8 +5,8 @@
 // rows, outputs big enough for the streaming stores (and misaligned, so their head runs), and
 // rows whose mean lies far from their first values (the LayerNorm forward's exact fallback).
 // Speed is never tested here: see normlab-cli bench and docs/BENCHMARKS.md.
-#include "normlab/fast_norm.hpp"
-#include "normlab/norm.hpp"
+#include "normlab/norm/fast_norm.hpp"
+#include "normlab/norm/norm.hpp"
 
 #include <gtest/gtest.h>
 
@@ -268,7 +268,7 @@ TEST(FastNorm, EpsDominatesConstantRows) {
 }
 
 TEST(FastNorm, SeedExample) {
-    // [2, 4, 6, 8] with g = 1, b = 0, ε = 0 (DESIGN.md): LayerNorm ≈ ±1.342, ±0.447; RMSNorm ≈
+    // [2, 4, 6, 8] with g = 1, b = 0, ε = 0 (docs/ARCHITECTURE.md): LayerNorm ≈ ±1.342, ±0.447; RMSNorm ≈
     // 0.365, 0.730, 1.095, 1.461.
     const float x[4] = {2, 4, 6, 8}, g[4] = {1, 1, 1, 1};
     for (KernelPath path : paths()) {

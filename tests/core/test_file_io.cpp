@@ -2,7 +2,7 @@
 // replacing, long names, stale temporary files, bounded reads, FIFOs, lock files.
 #include "temp_dir.hpp"
 
-#include <normlab/file_io.hpp>
+#include <normlab/base/file_io.hpp>
 
 #include <gtest/gtest.h>
 

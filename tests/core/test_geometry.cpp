@@ -1,5 +1,5 @@
 // Geometry: RMSNorm's images lie on the sphere of radius √n, LayerNorm's on the circle Σ = 0.
-#include "normlab/geometry.hpp"
+#include "normlab/norm/geometry.hpp"
 
 #include <gtest/gtest.h>
 

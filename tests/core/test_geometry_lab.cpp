@@ -1,6 +1,6 @@
 // The Geometry lab's model (core/src/geometry_lab.cpp): defaults, edits that keep the shapes,
 // and images on the sphere and circle, to 1e-9, through geometry_scene. No window needed.
-#include <normlab/geometry_lab.hpp>
+#include <normlab/labs/geometry_lab.hpp>
 
 #include <gtest/gtest.h>
 

@@ -1,7 +1,7 @@
 // The GPU lab's benchmark as plain data (normlab/gpu_bench.hpp): bytes, medians, GB/s, the
 // figures and the JSON of `normlab --bench-gpu --json`. The kernels themselves are checked
 // against core in tests/gui/test_gpu_kernels.cpp (they need a GL context).
-#include <normlab/gpu_bench.hpp>
+#include <normlab/labs/gpu_lab.hpp>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -23,7 +23,7 @@ TEST(GpuBench, KernelNamesRoundTrip) {
 }
 
 TEST(GpuBench, BytesMovedAreTwoOrThreeTensors) {
-    // DESIGN.md: forward 2·R·C·4, backward 3·R·C·4, copy 2·R·C·4.
+    // docs/ARCHITECTURE.md: forward 2·R·C·4, backward 3·R·C·4, copy 2·R·C·4.
     EXPECT_EQ(bench_bytes(BenchKernel::Copy, 8192, 4096), 2.0 * 8192 * 4096 * 4);
     EXPECT_EQ(bench_bytes(BenchKernel::LayerNormForward, 1024, 1000), 2.0 * 1024 * 1000 * 4);
     EXPECT_EQ(bench_bytes(BenchKernel::PRMSNormBackward, 3, 5), 3.0 * 3 * 5 * 4);

@@ -1,9 +1,9 @@
 // The Gradient lab's core: slopes from the Explorer's data, the finite-difference check (and that
 // it catches a wrong gradient), the cache key, the implicit learning-rate runs and the plots.
-#include "normlab/gradient_lab.hpp"
+#include "normlab/labs/gradients_lab.hpp"
 
-#include "normlab/random.hpp"
-#include "normlab/session.hpp"
+#include "normlab/base/random.hpp"
+#include "normlab/scene/session.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,5 +1,5 @@
 // Gradient magnitudes against δ (paper eq. 8–10): the fitted log-log slopes must match theory.
-#include "normlab/gradients.hpp"
+#include "normlab/norm/gradients.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // Table 1 of the RMSNorm paper, measured: it must come out equal to the paper's for random data,
 // and must change when the experiment does (δ = 1), which a hard-coded table could not.
-#include "normlab/invariance.hpp"
+#include "normlab/norm/invariance.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // The Invariance lab's core: its default table agrees with the paper, each kind of disagreement
 // is recognised and explained, the residual-vs-δ curves bend where ε says, and the transforms
 // applied to the Explorer move (or do not move) its outputs as Table 1 predicts.
-#include "normlab/invariance_lab.hpp"
-#include "normlab/session.hpp"
+#include "normlab/labs/invariance_lab.hpp"
+#include "normlab/scene/session.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,9 +1,9 @@
 // Tests of core/src/mlp.cpp: the whole model's backward against central finite differences
 // (every norm, both placements, every activation), the loss, the optimizers, BatchNorm's
 // inference mode, the layer structure and the configuration checks.
-#include "normlab/mlp.hpp"
+#include "normlab/models/mlp.hpp"
 
-#include "normlab/random.hpp"
+#include "normlab/base/random.hpp"
 #include "fd_check.hpp"
 
 #include <gtest/gtest.h>

@@ -1,6 +1,6 @@
 // Tests of core/src/norm.cpp against independent truth: hand-worked closed forms, identities
 // between norms, central finite differences for every backward pass, extreme magnitudes.
-#include "normlab/norm.hpp"
+#include "normlab/norm/norm.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,8 +1,8 @@
 // The rules of the numbers a user types (number_rule.hpp): the one message per refusal, and the
 // lab fields' rules as scene files meet them (the GUI shows the same messages under its fields).
-#include "normlab/number_rule.hpp"
-#include "normlab/scene.hpp"
-#include "normlab/session.hpp"
+#include "normlab/base/number_rule.hpp"
+#include "normlab/scene/scene.hpp"
+#include "normlab/scene/session.hpp"
 
 #include <gtest/gtest.h>
 

@@ -9,10 +9,10 @@
 // [SECTION] Faded       — series hidden by the viewer: listed in the legend, data left out
 // [SECTION] SVG / CSV
 // [SECTION] File I/O
-#include "normlab/file_io.hpp"
-#include "normlab/gradient_lab.hpp"
-#include "normlab/plot.hpp"
-#include "normlab/session.hpp"
+#include "normlab/base/file_io.hpp"
+#include "normlab/labs/gradients_lab.hpp"
+#include "normlab/plot/plot.hpp"
+#include "normlab/scene/session.hpp"
 #include "temp_dir.hpp"
 
 #include <gtest/gtest.h>

@@ -8,10 +8,10 @@
 // [SECTION] Shipped scenes  — every file in assets/scenes and assets/lectures opens
 // [SECTION] Figures         — scene_plots names and order
 // [SECTION] Undo / redo     — SessionHistory: one step per edit, drags coalesced, bounded
-#include "normlab/file_io.hpp"
-#include "normlab/scene.hpp"
-#include "normlab/scene_history.hpp"
-#include "normlab/scene_plots.hpp"
+#include "normlab/base/file_io.hpp"
+#include "normlab/scene/scene.hpp"
+#include "normlab/scene/scene_history.hpp"
+#include "normlab/scene/scene_plots.hpp"
 #include "temp_dir.hpp"
 
 #include <gtest/gtest.h>

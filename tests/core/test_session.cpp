@@ -1,6 +1,6 @@
 // The Explorer lab's model (core/src/session.cpp): defaults, resizing, presets, the numbers
 // it shows, and the paste field's parser. No window needed.
-#include <normlab/session.hpp>
+#include <normlab/scene/session.hpp>
 
 #include <gtest/gtest.h>
 

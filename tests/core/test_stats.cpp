@@ -1,5 +1,5 @@
 // Order statistics (normlab/stats.hpp), against values worked by hand.
-#include <normlab/stats.hpp>
+#include <normlab/base/stats.hpp>
 
 #include <gtest/gtest.h>
 

@@ -2,9 +2,9 @@
 // worker publishes exactly the steps it was asked for (and its numbers are the synchronous
 // run's), divergence is caught and never reaches a figure, the figures, the scene JSON.
 // No test measures or waits on wall-clock time: the worker is joined to step counts.
-#include "normlab/training_lab.hpp"
+#include "normlab/labs/training_lab.hpp"
 
-#include "normlab/scene_json.hpp"
+#include "normlab/scene/scene_json.hpp"
 
 #include <gtest/gtest.h>
 

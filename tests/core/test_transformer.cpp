@@ -1,9 +1,9 @@
 // Tests of core/src/transformer.cpp: the whole model's backward against central finite
 // differences (every placement, both norms, NormFormer's residual scale), causality, the masked
 // loss, sampling, and the configuration checks.
-#include "normlab/transformer.hpp"
+#include "normlab/models/transformer.hpp"
 
-#include "normlab/random.hpp"
+#include "normlab/base/random.hpp"
 #include "fd_check.hpp"
 
 #include <gtest/gtest.h>

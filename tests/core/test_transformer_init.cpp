@@ -9,10 +9,10 @@
 // [SECTION] The default           — Uniform is the draw of before, bit for bit
 // [SECTION] Names
 // [SECTION] The depth lab         — run configs, claims and conditions name the init
-#include "normlab/depth.hpp"
-#include "normlab/depth_lab.hpp"
-#include "normlab/random.hpp"
-#include "normlab/transformer.hpp"
+#include "normlab/models/depth.hpp"
+#include "normlab/labs/depth_lab.hpp"
+#include "normlab/base/random.hpp"
+#include "normlab/models/transformer.hpp"
 
 #include <gtest/gtest.h>
 

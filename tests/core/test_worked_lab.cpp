@@ -1,6 +1,6 @@
 // The Worked example lab's core: reading a write-up's claims and judging them, with the
 // misconception of explain.hpp as the default.
-#include "normlab/worked_lab.hpp"
+#include "normlab/labs/worked_lab.hpp"
 
 #include <gtest/gtest.h>
 

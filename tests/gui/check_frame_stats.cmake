@@ -1,4 +1,4 @@
-# normlab --frames N --frame-stats [--all-labs]: the JSON DESIGN.md names, with numbers that make
+# normlab --frames N --frame-stats [--all-labs]: the JSON docs/ARCHITECTURE.md names, with numbers that make
 # sense (never a time limit: the machines are shared). Checks, for the whole run and each lab:
 # "frames" (N per lab), 0 < p50_ms ≤ p95_ms ≤ max_ms; "first_frame_ms" > 0; "renderer"; the labs
 # listed: LABS of them when given (1 for --lab NAME), else (--all-labs) every lab, at least 2.

@@ -11,7 +11,7 @@
 #include "screenshot.hpp"
 #include "theme_fonts.hpp"
 
-#include <normlab/plot.hpp>
+#include <normlab/plot/plot.hpp>
 
 #include <epoxy/gl.h>
 #define GLFW_INCLUDE_NONE

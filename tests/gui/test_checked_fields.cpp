@@ -4,7 +4,7 @@
 // a user does, Ctrl+click then keys, through ImGuiIO.
 #include "ui_util.hpp"
 
-#include <normlab/session.hpp>
+#include <normlab/scene/session.hpp>
 
 #include <gtest/gtest.h>
 #include <imgui.h>

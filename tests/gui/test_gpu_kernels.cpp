@@ -12,8 +12,8 @@
 #include "gpu_runner.hpp"
 #include "gpu_sweep.hpp"
 
-#include <normlab/norm.hpp>
-#include <normlab/random.hpp>
+#include <normlab/norm/norm.hpp>
+#include <normlab/base/random.hpp>
 
 #include <epoxy/gl.h>
 #define GLFW_INCLUDE_NONE

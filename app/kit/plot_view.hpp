@@ -1,0 +1,103 @@
+// The interactive view of one core plot description (normlab/plot.hpp), and its exports.
+//
+// Every lab draws its figures through draw_plot(): the layout, ticks, clipping and legend come
+// from core's layout_plot() and series geometry, exactly as the SVG writer and the offscreen PNG
+// renderer (plot_export.hpp) use them, so what is on screen is what gets saved.
+//
+// Interaction: kPlotGestures below (also listed in Help ▸ Keyboard shortcuts); hovering shows
+// the nearest point's series, x and y in a tooltip; series switched off in the legend stay
+// there, greyed. Exports show what is on screen: the zoomed ranges, and only the series shown.
+#pragma once
+
+#include "theme_fonts.hpp"
+
+#include <normlab/plot/plot.hpp>
+
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+namespace normlab::ui {
+
+// [SECTION] The widget ------------------------------------------------------------------------
+
+struct PlotGesture {
+    const char* input;
+    const char* action;
+};
+inline constexpr PlotGesture kPlotGestures[] = {
+    {"Wheel", "zoom about the cursor (over an axis' numbers: that axis only)"},
+    {"Drag", "pan"},
+    {"Right-drag  /  Ctrl+drag", "zoom into the box"},
+    {"Double-click", "back to the automatic range"},
+    {"Click a legend entry", "hide or show that series"},
+    {"Right-click", "save PNG (1×–4×), SVG or CSV; copy the values"},
+};
+
+// Display state of one plot on screen: zoom/pan and legend toggles. The Plot itself is rebuilt
+// from the session whenever the lab likes; this survives that.
+struct PlotView {
+    RangeOverride range;             // empty: auto range from the data
+    std::vector<std::string> hidden; // labels of series the user switched off in the legend
+    std::string export_dir;          // where Save … writes (default: the current folder)
+    std::string message;             // last export's result, shown under the plot until dismissed
+    // Gesture in progress (set and cleared by draw_plot).
+    bool box_zooming = false;
+    ImVec2 box_from{};               // screen position where the box zoom started
+};
+
+// Draws `plot` in a region of `size` at the cursor (size.x or size.y ≤ 0: the available space),
+// with a line for view.message below the figure when there is one. Call it with a PlotView that
+// lives as long as the figure is on screen (e.g. a member of the lab's display state).
+void draw_plot(PlotView& view, const Plot& plot, const Fonts& fonts, ImVec2 size = ImVec2(0.0f, 0.0f));
+
+// [SECTION] Figure rendering (shared by the screen and the offscreen PNG) -------------------
+
+// Colours of a figure. Exports are always light_figure(); the screen follows the app's theme.
+struct FigureColors {
+    ImU32 background, text, grid, frame, legend_fill, legend_border, annotation, ref_label, halo, faded;
+};
+FigureColors light_figure();
+FigureColors dark_figure();
+
+// Fonts of a figure: each PlacedText is drawn with the regular font closest in size to its
+// font_px (so build them at the sizes the PlotStyle asks for: crisp, never blurry), the title
+// with `bold`.
+struct FigureFonts {
+    std::vector<ImFont*> regular;    // at least one
+    ImFont* bold = nullptr;          // null: the regular one
+};
+
+// style.text_width measuring with these fonts (ImFont::CalcTextSizeA at the requested px).
+TextWidthFn figure_text_width(const FigureFonts& fonts);
+
+// Paints `plot`, laid out by layout_plot(plot, …, style), into `dl` (under its current clip
+// rect; the fonts must live in the texture `dl` draws with): background, grid, reference lines,
+// bars, lines, markers, frame, ticks, texts, legend, in to_svg()'s paint order. Stroke widths
+// and marker sizes are multiplied by `k`, the factor the style was scaled by (scaled()).
+// Faded series (switched off on screen) are not painted; their legend entries (LegendEntry::faded)
+// are drawn in colors.faded.
+void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& layout, const PlotStyle& style, double k,
+                 const FigureFonts& fonts, const FigureColors& colors);
+
+// [SECTION] Helpers (pure, unit-tested) -----------------------------------------------------
+
+// p rotated by deg degrees about pivot, in pixel coordinates (y down) with SVG's convention:
+// rotate(−90) turns text that runs to the right into text that runs upward.
+ImVec2 rotate_about(ImVec2 p, ImVec2 pivot, double deg);
+
+// Top-left corner for ImGui's text drawing of a text `width` wide whose font has `ascent`
+// pixels above the baseline, so that `at` is its anchor point on the baseline.
+ImVec2 text_top_left(Point2 at, TextAnchor anchor, double width, double ascent);
+
+// The plot as exported from this view: series whose label is in view.hidden become invisible,
+// and the view's zoomed ranges become the axes' explicit min/max.
+Plot plot_as_shown(const Plot& plot, const PlotView& view);
+
+// The plot as drawn on screen: as plot_as_shown(), but the series whose label is in view.hidden
+// become Series::faded instead, so that one layout lists them in the legend (dimmed, to be
+// clicked back on) while their data are neither drawn nor ranged nor avoided by the legend.
+Plot plot_on_screen(const Plot& plot, const PlotView& view);
+
+}  // namespace normlab::ui

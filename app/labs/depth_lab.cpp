@@ -1,0 +1,651 @@
+// The Depth lab (see depth_lab.hpp).
+//
+// [SECTION] Actions         — play/pause, step, reset, norm, new samples, evolution view (keys Space S R N G E)
+// [SECTION] The run         — the worker: given the settings once no widget is active; paced or scripted
+// [SECTION] Figures         — built from the latest snapshot, rebuilt only when it or a display setting changes
+// [SECTION] Controls panel  — run, task, model, training, gradient measure, sweep
+// [SECTION] Claims panel    — the papers' claims, their conditions and ours, the verdicts
+// [SECTION] Figures panel   — loss, per-layer bars, evolution, learning-rate sweep
+// [SECTION] Samples panel   — the prompt, the temperature, and each model's continuations
+// [SECTION] The lab window
+//
+// Scripted runs (--frames N, AppInfo::scripted): the lab plays from its first frame and the worker
+// does exactly kScriptedUnitsPerFrame units of work per frame (a unit: one step of every run, one
+// run's samples, or one step of the sweep); each frame waits for that snapshot (the worker is
+// joined to the work count), so a screenshot after N frames shows the same numbers every time.
+// Interactive runs never wait: the worker trains as fast as it can and the frame shows the latest
+// snapshot.
+#include "depth_lab.hpp"
+#include "labs.hpp"
+
+#include "ui_util.hpp"
+
+#include <normlab/scene/session.hpp>
+
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace normlab::ui {
+
+namespace {
+
+constexpr int kScriptedUnitsPerFrame = 2;
+
+palette::Rgb to_rgb(Color c) { return {c.r, c.g, c.b}; }
+
+ImVec4 to_vec4(Color c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, 1.0f); }
+
+std::string placement_name(int p) { return std::string(display_name(kAllNormPlacements[p])); }
+
+// "12.5%": a fraction as a percentage with at most one decimal.
+std::string percent(double f) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.3g%%", 100.0 * f);
+    return buf;
+}
+
+// [SECTION] Actions -------------------------------------------------------------------------
+
+struct DepthAction {
+    const char* label;   // button text
+    char key;            // 'A'..'Z', or ' ' for the space bar
+    const char* help;    // the tooltip, without the key
+    void (*apply)(DepthLabState& s, DepthUi& ui);
+};
+
+enum ActionIndex { kPlay, kStep, kReset, kNorm, kNewSamples, kEvolution, kActionCount };
+
+const DepthAction kActions[kActionCount] = {
+    {"Play / pause", ' ',
+     "Train every ticked placement one step each in turn until the steps are done, then the learning-rate sweep; "
+     "changed settings train on at once. Press again to pause.",
+     [](DepthLabState&, DepthUi& ui) { ui.playing = !ui.playing; }},
+    {"Step", 'S', "Pause, then train every ticked placement one more mini-batch step.",
+     [](DepthLabState&, DepthUi& ui) {
+         ui.playing = false;
+         if (ui.worker) ui.worker->step();
+     }},
+    {"Reset", 'R',
+     "Back to step 0, paused, and the sweep too: the same seed gives the same data and initial weights, so the "
+     "same numbers again.",
+     [](DepthLabState&, DepthUi& ui) {
+         ui.playing = false;
+         if (ui.worker) ui.worker->restart();
+     }},
+    {"LayerNorm ⇄ RMSNorm", 'N', "Switch every norm of every model between LayerNorm and RMSNorm; the runs start again.",
+     [](DepthLabState& s, DepthUi&) { s.norm = s.norm == Norm::LayerNorm ? Norm::RMSNorm : Norm::LayerNorm; }},
+    {"New samples", 'G', "Draw new samples from the same models (the next sampling seed).",
+     [](DepthLabState& s, DepthUi&) { ++s.sample_seed; }},
+    {"Next view", 'E', "Show the next placement's layers over the steps, or first ÷ last of every placement.",
+     [](DepthLabState& s, DepthUi&) { s.evolution = (s.evolution + 1) % (kDepthEvolutionRatio + 1); }},
+};
+
+std::string with_key(const DepthAction& a) { return std::string(a.help) + " (key " + key_label(a.key) + ")"; }
+
+void action_button(const DepthAction& a, DepthLabState& s, DepthUi& ui, const char* label = nullptr) {
+    if (ImGui::Button(label != nullptr ? label : a.label)) a.apply(s, ui);
+    tooltip(with_key(a).c_str());
+}
+
+void handle_shortcuts(DepthLabState& s, DepthUi& ui) {
+    for (const DepthAction& a : kActions)
+        if (key_pressed(a.key)) a.apply(s, ui);
+}
+
+}  // namespace
+
+std::vector<KeyHelp> depth_lab_keys() {
+    std::vector<KeyHelp> keys;
+    for (const DepthAction& a : kActions) keys.push_back({key_label(a.key), a.label});
+    return keys;
+}
+
+namespace {
+
+// [SECTION] The run -------------------------------------------------------------------------
+
+// Starts the worker, hands it changed settings once no widget is being dragged or typed in (a
+// slider drag is one restart), passes play/pause on, and takes the latest snapshot.
+void sync_worker(const DepthLabState& s, DepthUi& ui, bool scripted) {
+    if (!ui.worker) {
+        ui.worker = std::make_unique<DepthLabWorker>(s);
+        ui.sent = s;
+    } else if (s != ui.sent && !ImGui::IsAnyItemActive()) {
+        ui.worker->configure(s);
+        ui.sent = s;
+    }
+    if (scripted) {
+        if (ui.playing) ui.worker->wait_for(ui.worker->advance(kScriptedUnitsPerFrame));
+    } else if (ui.playing != ui.worker->playing()) {
+        ui.playing ? ui.worker->play() : ui.worker->pause();
+    }
+    if (std::shared_ptr<const DepthLabSnapshot> latest = ui.worker->latest()) ui.shown = std::move(latest);
+}
+
+// [SECTION] Figures -------------------------------------------------------------------------
+
+void build_figures(DepthFigures& f, const DepthLabSnapshot& s) {
+    f.plots = normlab::depth_lab_plots(s);
+    f.claims = depth_claims(s);
+    f.conditions = depth_conditions(s);
+}
+
+// The figures of ui.shown with the session's display settings (they reach the worker's snapshots
+// only after the unit in progress; the figures follow them at once).
+const DepthFigures& current_figures(const DepthLabState& s, DepthUi& ui) {
+    DepthFigures& f = ui.figures;
+    if (!ui.shown || (f.from == ui.shown && f.measure_steps == s.measure_steps && f.evolution == s.evolution)) return f;
+    if (ui.shown->state.measure_steps == s.measure_steps && ui.shown->state.evolution == s.evolution) {
+        build_figures(f, *ui.shown);
+    } else {
+        DepthLabSnapshot shown = *ui.shown;
+        shown.state.measure_steps = s.measure_steps;
+        shown.state.evolution = s.evolution;
+        build_figures(f, shown);
+    }
+    f.from = ui.shown;
+    f.measure_steps = s.measure_steps;
+    f.evolution = s.evolution;
+    return f;
+}
+
+// [SECTION] Controls panel ------------------------------------------------------------------
+
+float half_width() { return std::floor(0.5f * (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x)); }
+
+// A slider over a list of choices, showing the value ("width 64").
+template <std::size_t N>
+void choice_slider(const char* id, int& v, const std::array<int, N>& choices, const char* name, float width,
+                   const char* help) {
+    int i = static_cast<int>(std::find(choices.begin(), choices.end(), v) - choices.begin());
+    i = std::min(i, static_cast<int>(N) - 1);
+    const std::string text = std::string(name) + " " + std::to_string(choices[static_cast<std::size_t>(i)]);
+    ImGui::SetNextItemWidth(width);
+    if (ImGui::SliderInt(id, &i, 0, static_cast<int>(N) - 1, text.c_str(), ImGuiSliderFlags_NoInput))
+        v = choices[static_cast<std::size_t>(i)];
+    tooltip(help);
+}
+
+// The step every run has reached, and whether all are done.
+struct Progress {
+    int step = 0;
+    bool done = false;
+};
+
+Progress run_progress(const DepthLabSnapshot* snap) {
+    Progress p;
+    if (snap == nullptr || snap->runs.empty()) return p;
+    p.step = snap->runs.front().run.step;
+    p.done = true;
+    for (const DepthRunView& r : snap->runs) {
+        p.step = std::min(p.step, r.run.step);
+        p.done = p.done && r.done();
+    }
+    return p;
+}
+
+void draw_run_section(DepthLabState& s, DepthUi& ui, const Fonts& fonts) {
+    heading(fonts.heading, "Run");
+    action_button(kActions[kPlay], s, ui, ui.playing ? "Pause###play" : "Play###play");
+    ImGui::SameLine();
+    action_button(kActions[kStep], s, ui);
+    ImGui::SameLine();
+    action_button(kActions[kReset], s, ui);
+
+    const DepthLabSnapshot* snap = ui.shown.get();
+    const Progress p = run_progress(snap);
+    std::string text = "step " + std::to_string(p.step) + " / " + std::to_string(s.steps);
+    if (snap != nullptr && !snap->error.empty()) text = "no run";
+    else if (p.done) text += "  (done)";
+    ImGui::ProgressBar(static_cast<float>(p.step) / static_cast<float>(std::max(1, s.steps)), ImVec2(-1.0f, 0.0f),
+                       text.c_str());
+    tooltip("Optimizer steps done by every ticked placement, of the steps set below (each step: one mini-batch of 32 "
+            "problems or text windows per placement, Adam).");
+    const int done = snap != nullptr ? sweep_done(*snap) : 0;
+    const int total = snap != nullptr ? static_cast<int>(snap->sweep.size()) : 0;
+    const std::string sweep = "sweep " + std::to_string(done) + " / " + std::to_string(total) + " trainings";
+    ImGui::ProgressBar(total > 0 ? static_cast<float>(done) / static_cast<float>(total) : 0.0f, ImVec2(-1.0f, 0.0f),
+                       sweep.c_str());
+    tooltip("The learning-rate sweep's short trainings done (one per learning rate and placement); it runs once the "
+            "runs above are done, while playing.");
+    if (snap != nullptr && ui.playing && !snap->busy && snap->error.empty()) {
+        ImGui::TextDisabled("all trained: raise the steps to go on");
+        tooltip("Every run has its steps and the sweep is done. More steps continue the runs; any other setting "
+                "trains again from step 0.");
+    }
+    if (snap != nullptr && !snap->runs.empty()) {
+        double seconds = 0.0;
+        int steps = 0;
+        for (const DepthRunView& r : snap->runs) {
+            seconds += r.run.step_seconds;
+            steps += r.run.step;
+        }
+        if (steps > 0) {
+            ImGui::TextDisabled("%.0f ms per step and placement", 1e3 * seconds / steps);
+            tooltip("Wall-clock time of one training step of one model on this CPU (double precision, no GPU); the "
+                    "numbers themselves do not depend on it.");
+        }
+    }
+}
+
+void draw_task_section(DepthLabState& s, DepthUi& ui, const Fonts& fonts) {
+    heading(fonts.heading, "Task");
+    const struct {
+        TaskKind kind;
+        const char* label;
+        const char* help;
+    } tasks[] = {{TaskKind::Sort, "Sort", "Sort 6 digits 0–9: “314159|113459”; scored on the 6 answer digits. Learns in a "
+                                          "few dozen steps."},
+                 {TaskKind::Copy, "Copy", "Copy 6 digits 0–9: “314159|314159”; scored on the 6 answer digits."},
+                 {TaskKind::Text, "Text", "Character-level language modelling on a UTF-8 text (the bundled "
+                                          "lighthouse.txt, or your file): windows of 32 characters, the last 10% "
+                                          "held out."}};
+    for (const auto& t : tasks) {
+        if (&t != tasks) ImGui::SameLine();
+        if (ImGui::RadioButton(t.label, s.task == t.kind)) s.task = t.kind;
+        tooltip(t.help);
+    }
+    if (s.task != TaskKind::Text) return;
+    if (!ui.text_path_editing) ui.text_path = s.text_path;
+    const char* bundled = "Bundled";
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - button_width(bundled) - ImGui::GetStyle().ItemSpacing.x);
+    ImGui::InputTextWithHint("##text_path", "bundled lighthouse.txt", &ui.text_path);
+    ui.text_path_editing = ImGui::IsItemActive();
+    if (ImGui::IsItemDeactivatedAfterEdit()) s.text_path = ui.text_path;
+    tooltip("A UTF-8 text file to learn from (at least a few hundred characters); Enter reads it. Empty: the bundled "
+            "lighthouse.txt (4 KB of public-domain prose).");
+    ImGui::SameLine();
+    if (ImGui::Button(bundled)) s.text_path.clear();
+    tooltip("Learn from the bundled lighthouse.txt again.");
+    const DepthLabSnapshot* snap = ui.shown.get();
+    if (snap != nullptr && snap->error.empty() && snap->vocab > 0 && snap->state.task == TaskKind::Text) {
+        const std::size_t slash = snap->source.find_last_of('/');
+        ImGui::TextDisabled("%s: %d symbols", snap->source.substr(slash == std::string::npos ? 0 : slash + 1).c_str(),
+                            snap->vocab);
+        tooltip(snap->source.c_str());
+    }
+}
+
+void draw_model_section(DepthLabState& s, const Fonts& fonts) {
+    heading(fonts.heading, "Model");
+    static_assert(kDepthPlacementCount == 3, "one help text per placement");
+    const char* const help[kDepthPlacementCount] = {
+        "Post-LN (the original Transformer): the norm after each residual sum, x = LN(x + Attn(x)), x = LN(x + FFN(x)).",
+        "Pre-LN: the norm inside each residual branch, x = x + Attn(LN(x)), x = x + FFN(LN(x)), and a final LN.",
+        "NormFormer: Pre-LN plus a norm after attention, a norm after the FFN's GELU and a learned scale per head."};
+    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+    for (int p = 0; p < kDepthPlacementCount; ++p) {
+        const std::string name = placement_name(p);
+        const float w = 0.8f * ImGui::GetFontSize() + ImGui::GetFrameHeight() + ImGui::CalcTextSize(name.c_str()).x +
+                        3.0f * ImGui::GetStyle().ItemInnerSpacing.x;
+        if (p > 0) same_line_if_fits(w, right);
+        ImGui::BeginGroup();
+        swatch(to_rgb(depth_placement_color(p)));
+        ImGui::Checkbox(name.c_str(), &s.placements[static_cast<std::size_t>(p)]);
+        ImGui::EndGroup();
+        tooltip(help[p]);
+    }
+    if (ImGui::RadioButton("LayerNorm", s.norm == Norm::LayerNorm)) s.norm = Norm::LayerNorm;
+    tooltip(with_key(kActions[kNorm]).c_str());
+    ImGui::SameLine();
+    if (ImGui::RadioButton("RMSNorm", s.norm == Norm::RMSNorm)) s.norm = Norm::RMSNorm;
+    tooltip(with_key(kActions[kNorm]).c_str());
+
+    const float w = half_width();
+    int_slider("##layers", s.layers, kMinLayers, kMaxLayers, "%d layers", false, w,
+               "Blocks L, 1 to 12: the depth whose gradients the figures compare, first layer against last.");
+    ImGui::SameLine();
+    choice_slider("##width", s.width, kDepthWidths, "width", w,
+                  "The model width d, 8 to 256 (the FFN is 4d wide); parameters grow as d².");
+    choice_slider("##heads", s.heads, kDepthHeads, "heads", w,
+                  "Attention heads H, 1 to 8, each d/H wide (NormFormer scales each head's output by a learned γ).");
+    ImGui::SameLine();
+    ImGui::Checkbox("λ", &s.residual_scale);
+    tooltip("NormFormer only: a learned per-dimension scale λ (init 1) on the FFN's residual, x = λ ⊙ x + FFN(LN(x)) "
+            "(off in the paper's main runs).");
+
+    // How every linear weight W (n_out×n_in) is drawn; embeddings N(0, 1), biases 0 either way.
+    const struct {
+        TransformerInit init;
+        const char* help;
+    } inits[] = {{TransformerInit::Uniform,
+                  "Every linear weight W (n_out × n_in) from U(−1/√n_in, 1/√n_in), variance 1/(3 n_in): PyTorch's "
+                  "nn.Linear default, and normlab-cli depth's. The runs start again."},
+                 {TransformerInit::Xavier,
+                  "Xavier (Glorot & Bengio 2010, uniform): every linear weight W (n_out × n_in) from "
+                  "U(±√(6/(n_in + n_out))), variance 2/(n_in + n_out). The init Xiong et al. 2020 assume when they "
+                  "show Post-LN's later layers getting the larger gradients (normlab-cli depth --init xavier). The "
+                  "runs start again."}};
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("init:");
+    for (const auto& i : inits) {
+        ImGui::SameLine();
+        if (ImGui::RadioButton(std::string(display_name(i.init)).c_str(), s.init == i.init)) s.init = i.init;
+        tooltip(i.help);
+    }
+}
+
+void draw_training_section(DepthLabState& s, const Fonts& fonts) {
+    heading(fonts.heading, "Training");
+    const float w = half_width();
+    int_slider("##steps", s.steps, kDepthMinSteps, kDepthMaxSteps, "%d steps", true, w,
+               "Adam steps per run, 1 to 5000 (log scale). Raising it continues the runs; lowering it below the steps "
+               "done starts them again.");
+    ImGui::SameLine();
+    log_slider("##lr", "lr", s.lr, kDepthLrRule, "lr %.3g", w,
+               "Adam's learning rate, 10⁻⁵ to 1 (log scale; 10⁻³ by default, as normlab-cli depth). The runs start "
+               "again.");
+    ImGui::SetNextItemWidth(w);
+    const std::uint64_t one = 1;
+    ImGui::InputScalar("##seed", ImGuiDataType_U64, &s.seed, &one, nullptr, "seed %llu");
+    tooltip("The seed of every run: initial weights, training batches and the held-out problems. Every placement "
+            "gets the same; the same seed gives the same numbers, bit for bit (as normlab-cli depth).");
+}
+
+void draw_measure_section(DepthLabState& s, const Fonts& fonts) {
+    heading(fonts.heading, "Gradient measure");
+    int_slider("##measure", s.measure_steps, 1, kDepthMaxSteps, "averaged over steps 1–%d", true,
+               ImGui::GetContentRegionAvail().x,
+               "Per layer, mean |∂L/∂W₂| of its FFN output weights, averaged over the first this many steps (1: at "
+               "initialization, as Xiong et al. 2020 reason; 50: normlab-cli depth's default), or over the steps done "
+               "while fewer. The bars and the claims use it.");
+    const char* const views[kDepthEvolutionRatio + 1] = {"over the steps: Post-LN's layers", "over the steps: Pre-LN's layers",
+                                                         "over the steps: NormFormer's layers",
+                                                         "over the steps: first ÷ last"};
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
+    if (ImGui::BeginCombo("##evolution", views[std::clamp(s.evolution, 0, kDepthEvolutionRatio)])) {
+        for (int i = 0; i <= kDepthEvolutionRatio; ++i)
+            if (ImGui::Selectable(views[i], s.evolution == i)) s.evolution = i;
+        ImGui::EndCombo();
+    }
+    tooltip(("The lower left figure: one placement's layers over the steps (10-step means, dark = layer 1, light = the "
+             "last), or first ÷ last of the running means of every placement (1: even). " +
+             with_key(kActions[kEvolution]))
+                .c_str());
+}
+
+void draw_sweep_section(DepthLabState& s, const Fonts& fonts) {
+    heading(fonts.heading, "Learning-rate sweep");
+    const float w = half_width();
+    log_slider("##sweep_min", "smallest lr", s.sweep_lr_min, kDepthLrRule, "from %.2g", w,
+               "The sweep's smallest learning rate, 10⁻⁵ to 1 (log scale).");
+    ImGui::SameLine();
+    log_slider("##sweep_max", "largest lr", s.sweep_lr_max, kDepthLrRule, "to %.2g", w,
+               "The sweep's largest learning rate, 10⁻⁵ to 1 (log scale); above the smallest.");
+    if (s.sweep_lr_max <= s.sweep_lr_min) {   // the ends keep their order: a decade apart
+        s.sweep_lr_max = std::min(kDepthMaxLr, 10.0 * s.sweep_lr_min);
+        s.sweep_lr_min = std::min(s.sweep_lr_min, 0.1 * s.sweep_lr_max);
+    }
+    int_slider("##sweep_points", s.sweep_points, kDepthMinSweepPoints, kDepthMaxSweepPoints, "%d rates", false, w,
+               "How many learning rates, log-spaced between the two ends (2 to 12).");
+    ImGui::SameLine();
+    int_slider("##sweep_steps", s.sweep_steps, kDepthMinSweepSteps, kDepthMaxSweepSteps, "%d steps each", true, w,
+               "Steps of each short training, 5 to 500 (log scale). A run diverged when its last 5 steps' mean loss "
+               "is no lower than its first step's, or a loss was not finite.");
+}
+
+// [SECTION] Claims panel --------------------------------------------------------------------
+
+void verdict_cell(DepthVerdict v) {
+    switch (v) {
+        case DepthVerdict::Holds: ImGui::TextColored(kGoodText, "✓ holds here"); break;
+        case DepthVerdict::DoesNotHold: ImGui::TextColored(kErrorText, "✗ not here"); break;
+        case DepthVerdict::NotYet: ImGui::TextDisabled("… not yet"); break;
+    }
+}
+
+// "step 57 / 100 · sweep 3 / 18": where the numbers below stand (also in presenter view).
+std::string progress_text(const DepthLabSnapshot& snap) {
+    const Progress p = run_progress(&snap);
+    return "step " + std::to_string(p.step) + " / " + std::to_string(snap.state.steps) + " · sweep " +
+           std::to_string(sweep_done(snap)) + " / " + std::to_string(snap.sweep.size());
+}
+
+void draw_claims(const DepthLabSnapshot& snap, const DepthFigures& f, const Fonts& fonts) {
+    ImGui::PushFont(fonts.bold);
+    ImGui::Text("Measured here (%s):", progress_text(snap).c_str());
+    ImGui::PopFont();
+    tooltip("Optimizer steps every ticked placement has done, and the learning-rate sweep's trainings done.");
+    ImGui::SameLine();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(f.conditions.c_str());
+    ImGui::PopTextWrapPos();
+    tooltip("The settings of the numbers below. The papers measured much larger models on real text; change the "
+            "settings (depth, width, steps, learning rate, the steps averaged over) to explore when their claims hold.");
+    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersOuter |
+                                       ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
+    if (!ImGui::BeginTable("claims", 3, kFlags)) return;
+    ImGui::TableSetupColumn("The papers say (and where they measured it)", ImGuiTableColumnFlags_None, 3.2f);
+    ImGui::TableSetupColumn("NormLab measures", ImGuiTableColumnFlags_None, 1.9f);
+    ImGui::TableSetupColumn("here?", ImGuiTableColumnFlags_None, 0.75f);
+    ImGui::TableHeadersRow();
+    for (const DepthClaim& c : f.claims) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(c.claim.c_str());
+        ImGui::PushFont(fonts.small);
+        ImGui::TextDisabled("%s", c.source.c_str());
+        ImGui::PopFont();
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(c.measured.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::TableNextColumn();
+        verdict_cell(c.verdict);
+    }
+    ImGui::EndTable();
+}
+
+// Problems worth a line above the figures: nothing to train, a run whose loss left the finite range.
+void draw_problems(const DepthLabSnapshot& snap) {
+    if (!snap.error.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(kErrorText, "✗ Nothing to train: %s%s", snap.error.c_str(),
+                           snap.state.task == TaskKind::Text ? ". Check the path, or press Bundled." : ".");
+        ImGui::PopTextWrapPos();
+    }
+    if (snap.error.empty() && snap.runs.empty())
+        ImGui::TextColored(kErrorText, "✗ No placement is ticked: tick Post-LN, Pre-LN or NormFormer.");
+    std::string stopped, diverged;   // "Post-LN at step 37, …"; "Pre-LN, NormFormer"
+    for (const DepthRunView& r : snap.runs) {
+        const std::string name = placement_name(r.placement);
+        if (r.not_finite_at > 0)
+            stopped += (stopped.empty() ? "" : ", ") + name + " at step " + std::to_string(r.not_finite_at);
+        else if (run_diverged(r))
+            diverged += (diverged.empty() ? "" : ", ") + name;
+    }
+    if (stopped.empty() && diverged.empty()) return;
+    std::string text = "✗ ";
+    if (!stopped.empty()) text += "Loss not finite, run stopped: " + stopped + ". ";
+    if (!diverged.empty()) text += "Diverged (the last 5 steps' loss no lower than the first): " + diverged + ". ";
+    flow_text(text + "Lower the learning rate.", kErrorText);
+}
+
+// [SECTION] Figures panel -------------------------------------------------------------------
+
+// Loss and the per-layer measure above, its evolution and the sweep below: four equal figures.
+void draw_figures(DepthUi& ui, const DepthFigures& f, const Fonts& fonts, float height) {
+    const ImVec2 spacing = ImGui::GetStyle().ItemSpacing;
+    const ImVec2 size(std::floor(0.5f * (ImGui::GetContentRegionAvail().x - spacing.x)),
+                      std::floor(0.5f * (height - spacing.y)));
+    PlotView* const views[] = {&ui.loss_view, &ui.layers_view, &ui.evolution_view, &ui.sweep_view};
+    for (std::size_t i = 0; i < f.plots.size(); ++i) {
+        if (i % 2 == 1) ImGui::SameLine();
+        draw_plot(*views[i], f.plots[i], fonts, size);
+    }
+}
+
+// [SECTION] Samples panel -------------------------------------------------------------------
+
+void draw_sample_controls(DepthLabState& s, DepthUi& ui) {
+    const bool synthetic = s.task != TaskKind::Text;
+    const float em = ImGui::GetFontSize();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Samples");
+    ImGui::SameLine();
+    if (!ui.prompt_editing) ui.prompt = s.prompt;
+    ImGui::SetNextItemWidth(12.0f * em);
+    ImGui::InputTextWithHint("##prompt", synthetic ? "prompt, e.g. 314159" : "prompt, e.g. The lamp", &ui.prompt);
+    ui.prompt_editing = ImGui::IsItemActive();
+    if (ImGui::IsItemDeactivatedAfterEdit()) s.prompt = ui.prompt;
+    tooltip(synthetic ? "Six digits 0–9 for the models to sort or copy (“|” optional), then Enter; the other lines are "
+                        "random problems. Empty: random problems only."
+                      : "Text to continue, every character in the text's vocabulary, then Enter. Empty: the first "
+                        "character of the held-out text.");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(10.0f * em);
+    checked_number("temperature", s.temperature, kDepthTemperatureRule, [](double* t) {
+        const bool changed = ImGui::SliderScalar("##temperature", ImGuiDataType_Double, t, &kDepthTemperatureRule.lo,
+                                                 &kDepthTemperatureRule.hi, "temperature %.2f");
+        tooltip("Sampling temperature, 0 to 3: the next symbol is drawn from softmax(logits / T); 0 always takes the "
+                "most likely one, larger T more surprising ones.");
+        return changed;
+    });
+    ImGui::SameLine();
+    int_slider("##lines", s.sample_lines, 1, kDepthMaxSampleLines, synthetic ? "%d problems" : "%d lines", false,
+               7.0f * em, "How many problems (sort, copy) or lines of text (text) each model continues.");
+    ImGui::SameLine();
+    action_button(kActions[kNewSamples], s, ui);
+}
+
+void draw_run_samples(const DepthRunView& r, const Fonts& fonts, float width, float height) {
+    ImGui::BeginChild(("samples" + std::to_string(r.placement)).c_str(), ImVec2(width, height), true);
+    swatch(to_rgb(depth_placement_color(r.placement)));
+    ImGui::PushFont(fonts.bold);
+    ImGui::TextColored(to_vec4(depth_placement_color(r.placement)), "%s", placement_name(r.placement).c_str());
+    ImGui::PopFont();
+    if (r.samples_step >= 0) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("step %d", r.samples_step);
+        tooltip("The samples come from the model after this many steps (redrawn every 25 steps while it trains).");
+    }
+    if (r.final) {
+        const DepthEval& e = *r.final;
+        ImGui::SameLine();
+        if (e.sequence_accuracy)
+            ImGui::TextDisabled("· %s solved", percent(*e.sequence_accuracy).c_str());
+        else
+            ImGui::TextDisabled("· held-out loss %s", format_number(e.loss, 3).c_str());
+        tooltip(e.sequence_accuracy ? "Of 256 held-out problems, the share whose whole answer the model generates "
+                                      "right, digit by digit, after the last step."
+                                    : "Cross-entropy per character on the held-out tenth of the text, after the last "
+                                      "step (ln of the vocabulary size: guessing).");
+    }
+    if (!r.sample_error.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(kErrorText, "✗ %s", r.sample_error.c_str());
+        ImGui::PopTextWrapPos();
+    }
+    ImGui::PushFont(fonts.small);
+    for (const DepthSample& sample : r.samples) {
+        if (!sample.expected.empty()) {
+            ImGui::TextUnformatted(sample.prompt.c_str());
+            ImGui::SameLine(0.0f, 0.0f);
+            ImGui::TextColored(sample.correct ? kGoodText : kErrorText, "%s %s", sample.output.c_str(),
+                               sample.correct ? "✓" : "✗");
+            if (!sample.correct) {
+                ImGui::SameLine();
+                ImGui::TextDisabled("(answer %s)", sample.expected.c_str());
+            }
+        } else {   // the prompt (dimmed), then the generated text: its first line beside the prompt
+            const std::size_t newline = std::min(sample.output.find('\n'), sample.output.size());
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextDisabled("%s", sample.prompt.c_str());
+            ImGui::SameLine(0.0f, 0.0f);
+            ImGui::TextUnformatted(sample.output.c_str(), sample.output.c_str() + newline);
+            if (newline + 1 < sample.output.size()) ImGui::TextUnformatted(sample.output.c_str() + newline + 1);
+            ImGui::PopTextWrapPos();
+        }
+    }
+    ImGui::PopFont();
+    ImGui::EndChild();
+}
+
+// The samples panel's height: its controls, then per model a title and the lines (text: two
+// more for wrapping; the panel scrolls beyond).
+float samples_height(const DepthLabState& s, const Fonts& fonts) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const int lines = s.sample_lines + (s.task == TaskKind::Text ? 2 : 0);
+    return ImGui::GetFrameHeightWithSpacing() + ImGui::GetTextLineHeightWithSpacing() +
+           static_cast<float>(lines) * (fonts.small->FontSize + style.ItemSpacing.y) + 2.0f * style.WindowPadding.y +
+           style.ItemSpacing.y;
+}
+
+void draw_samples(DepthLabState& s, DepthUi& ui, const Fonts& fonts, bool controls) {
+    if (controls) draw_sample_controls(s, ui);
+    const DepthLabSnapshot* snap = ui.shown.get();
+    if (snap == nullptr || snap->runs.empty()) return;
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    const auto n = static_cast<float>(snap->runs.size());
+    const float w = std::floor((ImGui::GetContentRegionAvail().x - (n - 1.0f) * spacing) / n);
+    const float h = std::max(ImGui::GetContentRegionAvail().y, 4.0f * ImGui::GetTextLineHeightWithSpacing());
+    for (const DepthRunView& r : snap->runs) {
+        if (&r != &snap->runs.front()) ImGui::SameLine();
+        draw_run_samples(r, fonts, w, h);
+    }
+}
+
+}  // namespace
+
+// [SECTION] The lab window ------------------------------------------------------------------
+
+void draw_depth_lab(LabContext& ctx) {
+    DepthLabState& s = ctx.session.depth;
+    DepthUi& ui = ctx.uis.depth;
+    const Fonts& fonts = ctx.fonts;
+    if (!ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) handle_shortcuts(s, ui);
+    sync_worker(s, ui, ctx.info.scripted);
+
+    const float em = ImGui::GetFontSize();
+    if (!ctx.app.presenter) {   // presenter view: claims, figures and samples alone
+        const float controls_w = std::clamp(0.24f * ImGui::GetContentRegionAvail().x, 19.0f * em, 24.0f * em);
+        ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
+        draw_run_section(s, ui, fonts);
+        draw_task_section(s, ui, fonts);
+        draw_model_section(s, fonts);
+        draw_training_section(s, fonts);
+        draw_measure_section(s, fonts);
+        draw_sweep_section(s, fonts);
+        ImGui::EndChild();
+        ImGui::SameLine();
+    }
+
+    ImGui::BeginChild("results");
+    if (!ui.shown) {
+        ImGui::TextDisabled("Building the models…");
+        ImGui::EndChild();
+        return;
+    }
+    draw_problems(*ui.shown);
+    if (!ui.shown->error.empty()) {   // nothing was trained: no claims, figures or samples to show
+        ImGui::EndChild();
+        return;
+    }
+    const DepthFigures& f = current_figures(s, ui);
+    draw_claims(*ui.shown, f, fonts);
+    ImGui::Spacing();
+    draw_figures(ui, f, fonts, std::max(ImGui::GetContentRegionAvail().y - samples_height(s, fonts), 24.0f * em));
+    draw_samples(s, ui, fonts, !ctx.app.presenter);
+    ImGui::EndChild();
+}
+
+std::vector<Plot> depth_lab_plots(LabContext& ctx) {
+    DepthUi& ui = ctx.uis.depth;
+    std::vector<Plot> plots;
+    if (ui.shown) {
+        plots = current_figures(ctx.session.depth, ui).plots;
+    } else {   // the lab has not run: the models as built, before their first step
+        DepthLab lab;
+        lab.configure(ctx.session.depth);
+        plots = normlab::depth_lab_plots(lab.snapshot());
+    }
+    const PlotView* const views[] = {&ui.loss_view, &ui.layers_view, &ui.evolution_view, &ui.sweep_view};
+    for (std::size_t i = 0; i < plots.size(); ++i) plots[i] = plot_as_shown(plots[i], *views[i]);
+    return plots;
+}
+
+}  // namespace normlab::ui

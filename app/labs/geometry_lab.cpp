@@ -1,0 +1,689 @@
+// The Geometry lab (see geometry_lab.hpp).
+//
+// [SECTION] Keys and helpers  — R randomise, N switch n, V reset the view; vectors as text
+// [SECTION] Scene             — the ViewScene of one frame: sets, axes, paths, points
+// [SECTION] View              — the rendered image; mouse: orbit, zoom, drag a point; labels, legend
+// [SECTION] Controls panel    — n, the batch, the selected point, shrink, g, ε, what to show
+// [SECTION] The lab window
+#include "geometry_lab.hpp"
+#include "labs.hpp"
+
+#include "palette.hpp"
+#include "ui_util.hpp"
+
+#include <normlab/labs/geometry_lab.hpp>
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdint>
+#include <exception>
+#include <iterator>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace normlab::ui {
+
+namespace {
+
+using Index = Eigen::Index;
+using Vec3 = Eigen::Vector3f;
+
+// [SECTION] Keys and helpers ----------------------------------------------------------------
+
+const ImVec4 kEpsColor(0.70f, 0.30f, 0.0f, 1.0f);   // ε at work: a finding, not an error
+constexpr float kOrbitPerPx = 0.008f;      // radians of yaw / pitch per pixel dragged
+constexpr float kZoomPerNotch = 1.12f;     // wheel
+constexpr float kPickSlackPx = 5.0f;       // a click this close to a point's edge still picks it
+constexpr float kAxisPerFraming = 0.8f;    // axes run over ± this × the framing radius
+
+// The input colour is the summed-input grey of the Explorer: here the norms see a = x.
+constexpr palette::Rgb kInputColor = palette::kSummedInputBar;
+
+// The darker outline of an image marker of colour c.
+Rgba edge_of(palette::Rgb c) { return mix(to_rgba(c), Rgba{0.0f, 0.0f, 0.0f, 1.0f}, 0.45f); }
+
+// The world radius the view frames at zoom 1: the sphere (g = 1) and, roughly, every stored point
+// (the view is wider than tall, so a point out to 1.2× the radius usually still shows), so that
+// shrinking (s·x) moves the points, not the camera.
+float framing_radius(const GeometryLabState& s) {
+    const double sphere = 1.5 * std::sqrt(static_cast<double>(geometry_dimension(s)));
+    return static_cast<float>(std::max(sphere, 0.8 * s.points.rowwise().norm().maxCoeff()));
+}
+
+void reset_view(GeometryUi& ui) { ui.camera = OrbitCamera{}; }
+
+void switch_dimension(GeometryLabState& s, GeometryUi& ui) {
+    geometry_set_dimension(s, geometry_dimension(s) == 3 ? 2 : 3);
+    reset_view(ui);
+}
+
+// The lab's keys: the handler, the tooltips and Help ▸ Keyboard shortcuts all read this table.
+struct GeometryKey {
+    char key;            // 'A'..'Z'
+    const char* what;    // for Help ▸ Keyboard shortcuts
+    void (*apply)(GeometryLabState& s, GeometryUi& ui);
+};
+
+enum KeyIndex { kRandomise, kSwitchN, kResetView, kKeyCount };
+
+const GeometryKey kKeys[kKeyCount] = {
+    {'R', "randomise the batch of inputs", [](GeometryLabState& s, GeometryUi&) { geometry_randomize(s); }},
+    {'N', "switch n = 3 ⇄ n = 2", switch_dimension},
+    {'V', "reset the view (also: double-click it)", [](GeometryLabState&, GeometryUi& ui) { reset_view(ui); }},
+};
+
+// "R", the key of one of kKeys.
+std::string key_of(KeyIndex k) { return key_label(kKeys[k].key); }
+
+void handle_shortcuts(GeometryLabState& s, GeometryUi& ui) {
+    for (const GeometryKey& k : kKeys)
+        if (letter_pressed(k.key)) k.apply(s, ui);
+}
+
+}  // namespace
+
+std::vector<KeyHelp> geometry_lab_keys() {
+    std::vector<KeyHelp> keys;
+    for (const GeometryKey& k : kKeys) keys.push_back({key_label(k.key), k.what});
+    return keys;
+}
+
+namespace {
+
+// Row i of a B×n matrix as a point of the view (x₃ = 0 when n = 2).
+Vec3 point3(const Mat& m, Index i) {
+    const auto x = [&m, i](Index j) { return j < m.cols() ? static_cast<float>(m(i, j)) : 0.0f; };
+    return {x(0), x(1), x(2)};
+}
+
+// "(1.342, −0.447, 0.447)"
+std::string fmt_tuple(const Eigen::Ref<const Eigen::RowVectorXd>& v) {
+    std::string out = "(";
+    for (Index j = 0; j < v.size(); ++j) out += (j > 0 ? ", " : "") + fmt_value(v(j));
+    return out + ")";
+}
+
+bool gain_is_one(const Vec& g) { return (g.array() == 1.0).all(); }
+
+Rgba theme_color(ImGuiCol which) {
+    const ImVec4 c = ImGui::GetStyle().Colors[which];
+    return {c.x, c.y, c.z, c.w};
+}
+
+ImU32 rgba_u32(Rgba c) { return ImGui::GetColorU32(ImVec4(c.r, c.g, c.b, c.a)); }
+
+// A legend marker at c: a filled disc with an outline, or a hollow ring.
+void legend_marker(ImDrawList* dl, ImVec2 c, float radius, float outline_px, ImU32 fill, ImU32 outline) {
+    dl->AddCircleFilled(c, radius, fill);
+    dl->AddCircle(c, radius - 0.5f * outline_px, outline, 0, outline_px);
+}
+
+// Sizes on screen, in pixels, scaled with the text size (20 px is 1).
+struct Sizes {
+    float scale;
+    float input() const { return 8.5f * scale; }
+    float selected_input() const { return 11.0f * scale; }
+    float image() const { return 8.0f * scale; }
+    float outline() const { return 1.5f * scale; }
+    float foot() const { return 4.5f * scale; }
+    float target_ring() const { return 14.0f * scale; }   // n = 2: LayerNorm's two points
+};
+
+// [SECTION] Scene ---------------------------------------------------------------------------
+
+// `segments` points (segments×2) on the circle of this radius about the origin of the plane.
+Mat plane_circle(int segments, double radius) {
+    Mat points(segments, 2);
+    for (int i = 0; i < segments; ++i) {
+        const double t = 2.0 * M_PI * i / segments;
+        points.row(i) << radius * std::cos(t), radius * std::sin(t);
+    }
+    return points;
+}
+
+// Appends the closed polyline through the rows of `points` (k×n, n = 2 or 3), each stretched by g.
+void add_loop(ViewScene& scene, const Mat& points, const Vec3& gain, float width, Rgba color) {
+    for (Index i = 0; i < points.rows(); ++i) {
+        const Vec3 a = point3(points, i).cwiseProduct(gain);
+        const Vec3 b = point3(points, (i + 1) % points.rows()).cwiseProduct(gain);
+        scene.segments.push_back({a, b, width, color});
+    }
+}
+
+ViewScene build_scene(const GeometryLabState& s, const GeometryUi& ui, const GeometryResults& r, const Sizes& px) {
+    const Index n = geometry_dimension(s);
+    const bool flat = n == 2;
+    const auto radius = static_cast<float>(r.scene.radius);   // √n
+    const Vec3 gain(static_cast<float>(s.g(0)), static_cast<float>(s.g(1)), flat ? 1.0f : static_cast<float>(s.g(2)));
+    const Rgba bg = theme_color(ImGuiCol_WindowBg);
+    const Rgba ink = theme_color(ImGuiCol_Text);
+    const Rgba rms = to_rgba(palette::kRmsNormBar), ln = to_rgba(palette::kLayerNormBar);
+    const Rgba input = to_rgba(kInputColor);
+    const float axis = kAxisPerFraming * ui.framing;
+
+    ViewScene scene;
+    scene.background = bg;
+
+    // Axes x₁, x₂ (, x₃) through the origin.
+    for (Index k = 0; k < n; ++k) {
+        const Vec3 e = Vec3::Unit(static_cast<int>(k)) * axis;
+        scene.segments.push_back({-e, e, 1.5f * px.scale, mix(ink, bg, 0.45f)});
+    }
+
+    // RMSNorm's image set: the sphere ‖y ⊘ g‖ = √n (n = 2: a circle, filled and outlined).
+    if (ui.show_sphere) {
+        const Rgba sphere_tint = to_rgba(palette::kRmsNormBar, 0.06f);
+        if (flat) {
+            scene.discs.push_back({Vec3(gain.x() * radius, 0, 0), Vec3(0, gain.y() * radius, 0), sphere_tint});
+            add_loop(scene, plane_circle(128, r.scene.radius), gain, 2.0f * px.scale, mix(rms, bg, 0.35f));
+        } else {
+            scene.ellipsoids.push_back({gain * radius, sphere_tint});
+        }
+    }
+    // The plane Σ = 0, where LayerNorm's centring puts x − μ (n = 2: the line x₁ + x₂ = 0).
+    if (ui.show_plane) {
+        if (flat) {
+            const Vec3 d = Vec3(1, -1, 0).normalized() * axis;
+            scene.segments.push_back({-d, d, 2.0f * px.scale, mix(ln, bg, 0.55f)});
+        } else {
+            const float extent = 1.3f * radius;
+            scene.discs.push_back({Vec3(1, -1, 0).normalized() * extent, Vec3(1, 1, -2).normalized() * extent,
+                                   to_rgba(palette::kLayerNormBar, 0.07f)});
+        }
+    }
+    // LayerNorm's image set: the circle where the sphere meets Σ = 0 (n = 2: the points ±(1, −1)).
+    if (ui.show_circle) {
+        const Mat set = layernorm_circle(n, 128);   // 128×3, or 2×2
+        if (flat) {
+            for (Index i = 0; i < set.rows(); ++i) {
+                scene.markers.push_back({point3(set, i).cwiseProduct(gain), px.target_ring(), 3.0f * px.scale,
+                                         Rgba{0, 0, 0, 0}, ln});
+            }
+        } else {
+            add_loop(scene, set, gain, 3.0f * px.scale, ln);
+        }
+    }
+
+    const Index B = r.scene.inputs.rows();
+    // Paths: x → its RMSNorm image (radial), and x → x − μ → its LayerNorm image.
+    if (ui.show_paths) {
+        for (Index i = 0; i < B; ++i) {
+            const bool selected = i == ui.selected;
+            const float width = (selected ? 2.5f : 1.5f) * px.scale;
+            const float fade = selected ? 0.1f : 0.55f;
+            const Vec3 x = point3(r.scene.inputs, i), foot = point3(r.centred, i);
+            scene.segments.push_back({x, point3(r.scene.rmsnorm, i), width, mix(rms, bg, fade)});
+            scene.segments.push_back({x, foot, width, mix(ln, bg, fade + 0.15f)});
+            scene.segments.push_back({foot, point3(r.scene.layernorm, i), width, mix(ln, bg, fade)});
+            scene.markers.push_back({foot, px.foot(), px.outline(), bg, mix(ln, bg, fade)});
+        }
+    }
+    // Points: the images, then the inputs over them (where they coincide, the input shows).
+    const Rgba rms_edge = edge_of(palette::kRmsNormBar), ln_edge = edge_of(palette::kLayerNormBar);
+    for (Index i = 0; i < B; ++i) {
+        scene.markers.push_back({point3(r.scene.rmsnorm, i), px.image(), px.outline(), rms, rms_edge});
+        scene.markers.push_back({point3(r.scene.layernorm, i), px.image(), px.outline(), ln, ln_edge});
+    }
+    for (Index i = 0; i < B; ++i) {
+        const bool selected = i == ui.selected;
+        scene.markers.push_back({point3(r.scene.inputs, i), selected ? px.selected_input() : px.input(),
+                                 (selected ? 3.0f : 1.5f) * px.scale, input, ink});
+    }
+    return scene;
+}
+
+// [SECTION] View ----------------------------------------------------------------------------
+
+ImVec2 at(ImVec2 origin, const Vec3& projected) { return {origin.x + projected.x(), origin.y + projected.y()}; }
+
+// The input point under the mouse (nearest within its marker and a little slack), or −1.
+int pick_point(const GeometryLabState& s, const ViewTransform& t, ImVec2 origin, ImVec2 mouse, const Sizes& px) {
+    int best = -1;
+    float best_d2 = FLT_MAX;
+    const Mat shown = s.shrink * s.points;   // B×n
+    for (Index i = 0; i < shown.rows(); ++i) {
+        const Vec3 p = t.project(point3(shown, i));
+        if (p.z() <= 0.0f) continue;
+        const ImVec2 q = at(origin, p);
+        const float d2 = (q.x - mouse.x) * (q.x - mouse.x) + (q.y - mouse.y) * (q.y - mouse.y);
+        const float reach = px.selected_input() + kPickSlackPx;
+        if (d2 < reach * reach && d2 < best_d2) {
+            best = static_cast<int>(i);
+            best_d2 = d2;
+        }
+    }
+    return best;
+}
+
+// Mouse on the view: drag a point (in the camera's view plane), else orbit; wheel zooms;
+// double-click on empty space resets the camera. Edits happen before the frame is computed.
+void handle_view_mouse(GeometryLabState& s, GeometryUi& ui, const ViewTransform& t, ImVec2 origin, ImVec2 size,
+                       const Sizes& px) {
+    const bool flat = geometry_dimension(s) == 2;
+    ImGui::SetCursorScreenPos(origin);
+    ImGui::InvisibleButton("view", size);
+    const ImGuiIO& io = ImGui::GetIO();
+    const int hit = ImGui::IsItemHovered() ? pick_point(s, t, origin, io.MousePos, px) : -1;
+    if (ImGui::IsItemActivated()) {
+        ui.dragging = hit;
+        if (hit >= 0) ui.selected = hit;
+    }
+    if (!ImGui::IsItemActive()) ui.dragging = -1;
+    const bool moved = io.MouseDelta.x != 0.0f || io.MouseDelta.y != 0.0f;
+    if (ImGui::IsItemActive() && moved) {
+        if (ui.dragging >= 0 && ui.dragging < s.points.rows()) {
+            const Vec3 p = point3(s.shrink * s.points.row(ui.dragging), 0);
+            Vec3 q = p + t.screen_delta_to_world(io.MouseDelta.x, io.MouseDelta.y, t.project(p).z());
+            if (flat) q.z() = 0.0f;
+            geometry_move_point(s, ui.dragging, q.head(s.points.cols()).cast<double>());
+        } else if (!flat) {
+            ui.camera.yaw -= io.MouseDelta.x * kOrbitPerPx;
+            ui.camera.pitch = std::clamp(ui.camera.pitch + io.MouseDelta.y * kOrbitPerPx, -kMaxPitch, kMaxPitch);
+        }
+    }
+    if (ImGui::IsItemHovered()) {
+        if (io.MouseWheel != 0.0f) {
+            ui.camera.zoom = std::clamp(ui.camera.zoom * std::pow(kZoomPerNotch, io.MouseWheel), kMinZoom, kMaxZoom);
+        }
+        if (hit < 0 && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) reset_view(ui);
+        if (hit >= 0 || ui.dragging >= 0) {
+            ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+        } else if (ImGui::IsItemActive() && !flat) {
+            ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeAll);
+        }
+    }
+}
+
+// A point's numbers, for the tooltip and the panel.
+std::string point_summary(const GeometryResults& r, Index i) {
+    return "x = " + fmt_tuple(r.scene.inputs.row(i)) + "    RMS(x) = " + fmt_value(r.rms(i)) +
+           "\nRMSNorm:   y = " + fmt_tuple(r.scene.rmsnorm.row(i)) +
+           "\nLayerNorm: y = " + fmt_tuple(r.scene.layernorm.row(i)) +
+           "    (via x − μ = " + fmt_tuple(r.centred.row(i)) + ")";
+}
+
+// Axis names, point numbers and, for n = 2, LayerNorm's two points, at their projections.
+void draw_labels(const GeometryLabState& s, const GeometryUi& ui, const GeometryResults& r, const ViewTransform& t,
+                 ImVec2 origin, const Fonts& fonts, const Sizes& px) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
+    const Index n = geometry_dimension(s);
+    const auto centred_text = [&](ImFont* font, const Vec3& world, const std::string& text, ImVec2 nudge, ImU32 col) {
+        const Vec3 p = t.project(world);
+        if (p.z() <= 0.0f) return;
+        const ImVec2 sz = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text.c_str());
+        const ImVec2 q = at(origin, p);
+        dl->AddText(font, font->FontSize, ImVec2(q.x - 0.5f * sz.x + nudge.x, q.y - 0.5f * sz.y + nudge.y), col,
+                    text.c_str());
+    };
+    for (Index k = 0; k < n; ++k) {
+        const float end = (kAxisPerFraming + 0.1f) * ui.framing;
+        centred_text(fonts.heading, Vec3::Unit(static_cast<int>(k)) * end, "x" + subscript(k + 1),
+                     ImVec2(0, 0), ink);
+    }
+    if (n == 2 && ui.show_circle) {
+        const float dy = px.target_ring() + 0.6f * fonts.small->FontSize;
+        const Vec3 gain(static_cast<float>(s.g(0)), static_cast<float>(s.g(1)), 0.0f);
+        const char* name = gain_is_one(s.g) ? "" : "g ⊙ ";
+        centred_text(fonts.small, Vec3(1, -1, 0).cwiseProduct(gain), std::string(name) + "(1, −1)", ImVec2(0, dy),
+                     to_u32(palette::kLayerNormBar));
+        centred_text(fonts.small, Vec3(-1, 1, 0).cwiseProduct(gain), std::string(name) + "(−1, 1)", ImVec2(0, -dy),
+                     to_u32(palette::kLayerNormBar));
+    }
+    if (!ui.show_labels) return;
+    for (Index i = 0; i < r.scene.inputs.rows(); ++i) {
+        const bool selected = i == ui.selected;
+        const float off = (selected ? px.selected_input() : px.input()) + 0.45f * fonts.small->FontSize;
+        centred_text(selected ? fonts.bold : fonts.small, point3(r.scene.inputs, i), std::to_string(i + 1),
+                     ImVec2(off, -off), ink);
+    }
+}
+
+// The colour key, in a box at the view's top left.
+void draw_legend(const GeometryLabState& s, ImVec2 origin, const Fonts& fonts, const Sizes& px) {
+    const Index n = geometry_dimension(s);
+    const bool flat = n == 2;
+    const std::string root = n == 3 ? "√3" : "√2";
+    const bool unit_gain = gain_is_one(s.g);
+    const Rgba bg = theme_color(ImGuiCol_WindowBg);
+    const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
+    struct Item {
+        float radius;
+        ImU32 fill, outline;   // as in the view
+        std::string text;
+    };
+    const Item items[] = {
+        {px.input(), to_u32(kInputColor), ink, s.shrink < 1.0 ? "input  s·x  (drag it)" : "input  x  (drag it)"},
+        {px.image(), to_u32(palette::kRmsNormBar), rgba_u32(edge_of(palette::kRmsNormBar)),
+         std::string("RMSNorm image: on the ") +
+             (unit_gain ? (flat ? "circle" : "sphere") + (" ‖y‖ = " + root)
+                        : (flat ? "ellipse g ⊙ circle" : "ellipsoid g ⊙ sphere"))},
+        {px.image(), to_u32(palette::kLayerNormBar), rgba_u32(edge_of(palette::kLayerNormBar)),
+         std::string("LayerNorm image: ") +
+             (flat ? (unit_gain ? "one of ±(1, −1)" : "one of g ⊙ ±(1, −1)")
+                   : (unit_gain ? "on the circle in Σ = 0, ‖y‖ = " + root : std::string("on the ellipse g ⊙ circle")))},
+        {px.foot(), rgba_u32(bg), to_u32(palette::kLayerNormBar),
+         flat ? "x − μ: on the line x₁ + x₂ = 0" : "x − μ: LayerNorm's step onto the plane Σ = 0"},
+    };
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float line = ImGui::GetTextLineHeightWithSpacing();
+    const float marker_w = 2.0f * px.input() + style.ItemInnerSpacing.x;
+    float text_w = 0.0f;
+    for (const Item& item : items) text_w = std::max(text_w, ImGui::CalcTextSize(item.text.c_str()).x);
+    const ImVec2 p0(origin.x + style.WindowPadding.x, origin.y + style.WindowPadding.y);
+    const float rows_h = line * static_cast<float>(std::size(items)) - style.ItemSpacing.y;
+    const ImVec2 p1(p0.x + 2.0f * style.WindowPadding.x + marker_w + text_w, p0.y + 2.0f * style.WindowPadding.y + rows_h);
+    dl->AddRectFilled(p0, p1, rgba_u32(Rgba{bg.r, bg.g, bg.b, 0.88f}), style.ChildRounding);
+    dl->AddRect(p0, p1, ImGui::GetColorU32(ImGuiCol_Border), style.ChildRounding);
+    for (std::size_t k = 0; k < std::size(items); ++k) {
+        const Item& item = items[k];
+        const float y = p0.y + style.WindowPadding.y + line * static_cast<float>(k);
+        const ImVec2 c(p0.x + style.WindowPadding.x + px.input(), y + 0.5f * ImGui::GetTextLineHeight());
+        legend_marker(dl, c, item.radius, px.outline(), item.fill, item.outline);
+        dl->AddText(fonts.regular, fonts.regular->FontSize, ImVec2(p0.x + style.WindowPadding.x + marker_w, y), ink,
+                    item.text.c_str());
+    }
+}
+
+// What the picture says, in words: the caption, then what g and ε do right now.
+void draw_caption(const GeometryLabState& s, const GeometryResults& r, const Fonts& fonts) {
+    const Index n = geometry_dimension(s);
+    ImGui::PushFont(fonts.bold);
+    ImGui::PushTextWrapPos(0.0f);
+    if (n == 3) {
+        ImGui::TextUnformatted("RMSNorm maps every input onto the sphere of radius √n (here √3 ≈ 1.732); LayerNorm "
+                               "first projects onto the plane Σx = 0, then onto the circle of radius √n in it.");
+    } else {
+        ImGui::TextUnformatted("RMSNorm maps every input onto the circle of radius √n (here √2 ≈ 1.414); LayerNorm "
+                               "first projects onto the line x₁ + x₂ = 0, then onto its two points at distance √2: "
+                               "±(1, −1).");
+    }
+    ImGui::PopFont();
+    if (!gain_is_one(s.g)) {
+        const Vec axes = s.g * r.scene.radius;
+        ImGui::Text("Gain g = %s stretches the %s with semi-axes gᵢ·√%d = %s, and LayerNorm's %s with it.",
+                    fmt_tuple(s.g.transpose()).c_str(), n == 3 ? "sphere into an ellipsoid" : "circle into an ellipse",
+                    static_cast<int>(n), fmt_tuple(axes.transpose()).c_str(), n == 3 ? "circle" : "points");
+    }
+    // ε matters once the spread nears √ε (inside the root) or ε (added to it).
+    const bool inside = s.eps_mode == EpsMode::InsideSqrt;
+    const std::string scale = (inside ? "√ε = " : "ε = ") + fmt_value(inside ? std::sqrt(s.eps) : s.eps);
+    const double on_set = 0.999;   // closer than 0.1% of the radius: on the set, as far as the eye can tell
+    const Index kr = r.rms_innermost, kl = r.ln_innermost;
+    if (r.rms_radius(kr) > on_set && r.ln_radius(kl) > on_set) {
+        ImGui::TextColored(kGoodText, "Every image lies on its set (to 0.1%%): each RMS(x) and σ is far above %s.",
+                           scale.c_str());
+    }
+    if (r.rms_radius(kr) <= on_set) {
+        ImGui::TextColored(kEpsColor, "ε pulls small inputs inside: point %d has RMS(x) = %s against %s, so its "
+                           "RMSNorm image lies at %.2f%% of the radius.",
+                           static_cast<int>(kr + 1), fmt_value(r.rms(kr)).c_str(), scale.c_str(),
+                           100.0 * r.rms_radius(kr));
+    }
+    if (r.ln_radius(kl) <= on_set) {
+        ImGui::TextColored(kEpsColor, "LayerNorm: point %d has σ = %s against %s (x near the diagonal x₁ = x₂%s, or "
+                           "small), so its image lies at %.2f%% of the radius.",
+                           static_cast<int>(kl + 1), fmt_value(r.sigma(kl)).c_str(), scale.c_str(),
+                           n == 3 ? " = x₃" : "", 100.0 * r.ln_radius(kl));
+    }
+    ImGui::PopTextWrapPos();
+}
+
+void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts) {
+    const ImGuiIO& io = ImGui::GetIO();
+    const Sizes px{ImGui::GetFontSize() / static_cast<float>(kDefaultFontPx)};
+    const bool flat = geometry_dimension(s) == 2;
+
+    std::optional<GeometryResults> results;
+    std::string error;
+    try {
+        results = compute_geometry(s);
+    } catch (const std::exception& e) {
+        error = e.what();
+    }
+    if (!results) {
+        ImGui::TextColored(kErrorText, "Cannot compute the images: %s", error.c_str());
+        return;
+    }
+    draw_caption(s, *results, fonts);
+    ImGui::Spacing();
+
+    // The image fills what is left above one hint line, on whole pixels (the texture maps 1:1).
+    const float hint_h = ImGui::GetTextLineHeightWithSpacing();
+    const ImVec2 cursor = ImGui::GetCursorScreenPos();
+    const ImVec2 origin(std::floor(cursor.x), std::floor(cursor.y));
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const ImVec2 size(std::floor(avail.x), std::floor(std::max(avail.y - hint_h, 8.0f * ImGui::GetFontSize())));
+    const Eigen::Vector2f view_size(size.x, size.y);
+
+    if (ui.dragging < 0) ui.framing = framing_radius(s);   // held while a point is dragged
+    handle_view_mouse(s, ui, orbit_view(ui.camera, flat, ui.framing, view_size), origin, size, px);
+    if (ui.dragging >= 0) results = compute_geometry(s);   // the point moved: draw where it is now
+    const ViewTransform t = orbit_view(ui.camera, flat, ui.framing, view_size);
+    const int fb_w = static_cast<int>(size.x * io.DisplayFramebufferScale.x);
+    const int fb_h = static_cast<int>(size.y * io.DisplayFramebufferScale.y);
+    const unsigned texture = ui.renderer.render(build_scene(s, ui, *results, px), t, fb_w, fb_h);
+
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 end(origin.x + size.x, origin.y + size.y);
+    if (texture != 0) {
+        // GL keeps the bottom row first: flip v.
+        dl->AddImage(reinterpret_cast<ImTextureID>(static_cast<std::intptr_t>(texture)), origin, end, ImVec2(0, 1),
+                     ImVec2(1, 0));
+        dl->PushClipRect(origin, end, true);   // labels of points near the edge stay inside the view
+        draw_labels(s, ui, *results, t, origin, fonts, px);
+        draw_legend(s, origin, fonts, px);
+        dl->PopClipRect();
+    } else {
+        dl->AddRect(origin, end, ImGui::GetColorU32(ImGuiCol_Border));
+        ImGui::SetCursorScreenPos(ImVec2(origin.x + 10.0f, origin.y + 10.0f));
+        ImGui::PushTextWrapPos(end.x - 10.0f);
+        ImGui::TextColored(kErrorText, "The 3D view cannot start: %s. The numbers on the left still update.",
+                           ui.renderer.error().c_str());
+        ImGui::PopTextWrapPos();
+    }
+    dl->AddRect(origin, end, ImGui::GetColorU32(ImGuiCol_Border), ImGui::GetStyle().ChildRounding);
+
+    if (ui.dragging < 0 && ImGui::IsMouseHoveringRect(origin, end)) {
+        const int hover = pick_point(s, t, origin, io.MousePos, px);
+        if (hover >= 0) {
+            const std::string text = "Point " + std::to_string(hover + 1) + " (drag to move it)\n" +
+                                     point_summary(*results, hover);
+            ImGui::SetTooltip("%s", text.c_str());
+        }
+    }
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, end.y + ImGui::GetStyle().ItemSpacing.y));
+    const std::string keys = "double-click or " + key_of(kResetView) + ": reset view · " + key_of(kRandomise) +
+                             ": randomise · " + key_of(kSwitchN) + ": switch to n = " + (flat ? "3" : "2");
+    ImGui::TextDisabled("%s%s", flat ? "Drag a grey point: move it · wheel: zoom · "
+                                     : "Drag: orbit · drag a grey point: move it · wheel: zoom · ",
+                        keys.c_str());
+}
+
+// [SECTION] Controls panel ------------------------------------------------------------------
+
+void draw_dimension_section(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts) {
+    heading(fonts.heading, "Dimension");
+    const Index n = geometry_dimension(s);
+    const std::string key = " (key " + key_of(kSwitchN) + ")";
+    if (ImGui::RadioButton("n = 3: sphere and circle", n == 3) && n != 3) switch_dimension(s, ui);
+    tooltip(("Points in R³: RMSNorm's images on the sphere ‖y‖ = √3, LayerNorm's on the circle where it meets "
+             "x₁ + x₂ + x₃ = 0." + key).c_str());
+    if (ImGui::RadioButton("n = 2: circle and two points", n == 2) && n != 2) switch_dimension(s, ui);
+    tooltip(("Points in the plane: RMSNorm's images on the circle ‖y‖ = √2; LayerNorm's collapse to ±(1, −1), "
+             "the two points of that circle on the line x₁ + x₂ = 0." + key).c_str());
+}
+
+void draw_batch_section(GeometryLabState& s, GeometryUi& ui, const std::optional<GeometryResults>& r,
+                        const Fonts& fonts) {
+    heading(fonts.heading, "Inputs x");
+    if (ImGui::Button("Randomise")) kKeys[kRandomise].apply(s, ui);
+    tooltip(("A new batch: xᵢⱼ ~ N(0.4, 1.1²), rounded to 0.01, from a seed that advances on every use. (key " +
+             key_of(kRandomise) + ")").c_str());
+    ImGui::SameLine();
+    int B = static_cast<int>(s.points.rows());
+    ImGui::SetNextItemWidth(-ImGui::CalcTextSize("points B").x - ImGui::GetStyle().ItemInnerSpacing.x);
+    if (ImGui::SliderInt("points B", &B, static_cast<int>(kGeometryMinBatch), static_cast<int>(kGeometryMaxBatch), "%d",
+                         ImGuiSliderFlags_AlwaysClamp)) {
+        geometry_set_batch_size(s, B);
+    }
+    tooltip("Number of input points (1..32), the rows of the batch x (B×n). New points are drawn at random; "
+            "existing ones stay.");
+    ui.selected = std::clamp(ui.selected, 0, static_cast<int>(s.points.rows()) - 1);
+
+    // The selected point: its coordinates to edit, and its two images.
+    int point = ui.selected + 1;
+    ImGui::SetNextItemWidth(-ImGui::CalcTextSize("selected").x - ImGui::GetStyle().ItemInnerSpacing.x);
+    if (ImGui::SliderInt("selected", &point, 1, static_cast<int>(s.points.rows()), "%d", ImGuiSliderFlags_AlwaysClamp))
+        ui.selected = point - 1;
+    tooltip("The point whose numbers are shown below and whose paths are drawn bold; clicking a point in the view "
+            "selects it too.");
+    const Index n = geometry_dimension(s);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float cell_w = (ImGui::GetContentRegionAvail().x + style.ItemSpacing.x) / static_cast<float>(n);
+    const float x0 = ImGui::GetCursorPosX();
+    const ImGuiID slot = field_slot("coordinates");
+    for (Index j = 0; j < n; ++j) {
+        if (j > 0) ImGui::SameLine(x0 + static_cast<float>(j) * cell_w);
+        ImGui::PushID(static_cast<int>(j));
+        const std::string label = "x" + subscript(j + 1);
+        ImGui::AlignTextToFramePadding();
+        ImGui::TextUnformatted(label.c_str());
+        ImGui::SameLine();
+        ImGui::SetNextItemWidth(cell_w - ImGui::CalcTextSize(label.c_str()).x - 2.0f * style.ItemSpacing.x);
+        double value = s.points(ui.selected, j);
+        const bool edited = ImGui::DragScalar("##x", ImGuiDataType_Double, &value, 0.01f, &kGeometryCoordRule.lo,
+                                              &kGeometryCoordRule.hi, "%.2f");
+        tooltip("Coordinate of the selected input, in [−4, 4] (before shrinking): drag left/right, double-click "
+                "to type, or drag the point itself in the view.");
+        accept_number(slot, label, edited, value, s.points(ui.selected, j), kGeometryCoordRule);
+        ImGui::PopID();
+    }
+    field_message(slot);
+    if (r) {
+        const Index i = ui.selected;
+        ImGui::TextDisabled("RMS(x) = √mean(x²) = %s", fmt_value(r->rms(i)).c_str());
+        const auto row = [&](palette::Rgb color, const char* name, const std::string& values, const char* help) {
+            ImGui::BeginGroup();
+            const float radius = 0.3f * ImGui::GetFontSize();
+            const ImVec2 p = ImGui::GetCursorScreenPos();
+            legend_marker(ImGui::GetWindowDrawList(), ImVec2(p.x + radius, p.y + 0.5f * ImGui::GetTextLineHeight()),
+                          radius, 1.0f, to_u32(color), to_u32(color));
+            ImGui::Dummy(ImVec2(2.0f * radius, ImGui::GetTextLineHeight()));
+            ImGui::SameLine();
+            ImGui::Text("%s  y = %s", name, values.c_str());
+            ImGui::EndGroup();
+            tooltip(help);
+        };
+        row(palette::kRmsNormBar, "RMSNorm", fmt_tuple(r->scene.rmsnorm.row(i)),
+            "y = x / RMS(x) ⊙ g, RMS(x) = √(mean(x²) + ε) (paper eq. 4): the direction of x, length √n.");
+        row(palette::kLayerNormBar, "LayerNorm", fmt_tuple(r->scene.layernorm.row(i)),
+            "y = (x − μ) / σ ⊙ g, σ = √(mean((x − μ)²) + ε) (paper eq. 2–3): the direction of x − μ, length √n.");
+    }
+
+    heading(fonts.heading, "Shrink the inputs");
+    log_slider("s", "s", s.shrink, kGeometryShrinkRule, "%.4g", -ImGui::CalcTextSize("s").x - style.ItemInnerSpacing.x,
+               "The norms see s·x, s from 1e−4 to 1 on a log scale: both norms ignore the scale (the images stay) "
+               "until RMS(s·x) nears √ε, where ε pulls them inside the sphere.");
+}
+
+void draw_gain_section(GeometryLabState& s, const Fonts& fonts) {
+    heading(fonts.heading, "Gain g");
+    const Index n = geometry_dimension(s);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    for (Index j = 0; j < n; ++j) {
+        ImGui::PushID(static_cast<int>(j));
+        const std::string label = "g" + subscript(j + 1);
+        ImGui::SetNextItemWidth(-ImGui::CalcTextSize(label.c_str()).x - style.ItemInnerSpacing.x);
+        checked_number(label.c_str(), s.g(j), kGeometryGainRule, [&label](double* g) {
+            const bool changed = ImGui::SliderScalar(label.c_str(), ImGuiDataType_Double, g, &kGeometryGainRule.lo,
+                                                     &kGeometryGainRule.hi, "%.2f");
+            tooltip("Gain per axis, yᵢ = āᵢ gᵢ (paper eq. 2 and 4), 0.25 to 2: stretches the sphere to an ellipsoid "
+                    "with semi-axes gᵢ√n, and LayerNorm's circle with it.");
+            return changed;
+        });
+        ImGui::PopID();
+    }
+    ImGui::BeginDisabled(gain_is_one(s.g));
+    if (ImGui::Button("Reset: g = 1")) s.g.setOnes();
+    ImGui::EndDisabled();
+    tooltip("Back to the sphere of radius √n: y = ā.");
+}
+
+void draw_eps_section(GeometryLabState& s, const Fonts& fonts) {
+    heading(fonts.heading, "ε (keeps the division finite)");
+    log_slider("ε", "ε", s.eps, kGeometryEpsRule, "%.1e", -ImGui::CalcTextSize("ε").x - ImGui::GetStyle().ItemInnerSpacing.x,
+               "ε from 1e−8 to 1 on a log scale: the image's length is √n·RMS(x)/√(RMS(x)² + ε), so inputs with "
+               "RMS(x) near √ε or below land inside the sphere.");
+    if (ImGui::RadioButton("inside √", s.eps_mode == EpsMode::InsideSqrt)) s.eps_mode = EpsMode::InsideSqrt;
+    tooltip("Divide by √(RMS(x)² + ε) (PyTorch, Hugging Face, the paper's TensorFlow code; the default).");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("added: RMS + ε", s.eps_mode == EpsMode::AddToRms)) s.eps_mode = EpsMode::AddToRms;
+    tooltip("Divide by RMS(x) + ε (the paper's PyTorch file): ε then matters once RMS(x) nears ε rather than √ε.");
+}
+
+void draw_show_section(GeometryUi& ui, bool flat, const Fonts& fonts) {
+    heading(fonts.heading, "Show");
+    const float col = ImGui::GetCursorPosX() + 0.5f * ImGui::GetContentRegionAvail().x;
+    ImGui::Checkbox(flat ? "circle ‖y‖ = √2" : "sphere ‖y‖ = √3", &ui.show_sphere);
+    tooltip("RMSNorm's image set: every y = x / RMS(x) has ‖y‖ = √n (stretched by g).");
+    ImGui::SameLine(col);
+    ImGui::Checkbox(flat ? "line x₁ + x₂ = 0" : "plane Σ = 0", &ui.show_plane);
+    tooltip("Where LayerNorm's centring puts x − μ: Σᵢ (xᵢ − μ) = 0.");
+    ImGui::Checkbox(flat ? "LayerNorm's points" : "LayerNorm's circle", &ui.show_circle);
+    tooltip("LayerNorm's image set: the sphere ‖y‖ = √n met with Σ = 0 (n = 2: the points ±(1, −1)).");
+    ImGui::SameLine(col);
+    ImGui::Checkbox("paths", &ui.show_paths);
+    tooltip("Lines from each input to its RMSNorm image (along x) and to its LayerNorm image via x − μ.");
+    ImGui::Checkbox("point numbers", &ui.show_labels);
+    tooltip("Number each input point as in the panel's \"selected\" slider.");
+    ImGui::SameLine(col);
+    if (ImGui::Button("Reset view")) reset_view(ui);
+    tooltip(("Camera back to its first angle and zoom (also: double-click the view, key " + key_of(kResetView) + ").")
+                .c_str());
+}
+
+}  // namespace
+
+// [SECTION] The lab window ------------------------------------------------------------------
+
+void draw_geometry_lab(LabContext& ctx) {
+    GeometryLabState& state = ctx.session.geometry;
+    GeometryUi& ui = ctx.uis.geometry;
+    const Fonts& fonts = ctx.fonts;
+    // Keys act while no pop-up or menu is open (the menu bar keeps focus after a menu is used).
+    if (!ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) {
+        handle_shortcuts(state, ui);
+    }
+
+    const float font = ImGui::GetFontSize();
+    ui.selected = std::clamp(ui.selected, 0, std::max(0, static_cast<int>(state.points.rows()) - 1));
+    if (!ctx.app.presenter) {   // presenter view: the 3D view alone
+        const float controls_w = std::clamp(0.29f * ImGui::GetContentRegionAvail().x, 19.0f * font, 28.0f * font);
+        ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
+        std::optional<GeometryResults> results;
+        try {
+            results = compute_geometry(state);
+        } catch (const std::exception&) {
+            // The view says why.
+        }
+        draw_dimension_section(state, ui, fonts);
+        draw_batch_section(state, ui, results, fonts);
+        draw_gain_section(state, fonts);
+        draw_eps_section(state, fonts);
+        draw_show_section(ui, geometry_dimension(state) == 2, fonts);
+        ImGui::EndChild();
+        ImGui::SameLine();
+    }
+    ImGui::BeginChild("view", ImVec2(0.0f, 0.0f), false,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    draw_view(state, ui, fonts);
+    ImGui::EndChild();
+}
+
+}  // namespace normlab::ui

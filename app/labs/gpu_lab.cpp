@@ -1,0 +1,540 @@
+// The GPU lab (see gpu_lab.hpp).
+//
+// [SECTION] The runner and the sweep — made on first use; the sweep advanced a few ms per frame
+// [SECTION] Figures                  — rebuilt when the results or the legend change
+// [SECTION] Renderer panel           — which GL, and how it is timed
+// [SECTION] Sweep panel              — rows, widths, repetitions, run / stop, progress
+// [SECTION] Table and the claim      — one shape: GPU and CPU side by side; the paper's 7%–64%
+// [SECTION] The lab window
+// [SECTION] Other labs' overlay      — gpu_norm_times, draw_gpu_norm_caption
+#include "gpu_lab.hpp"
+#include "labs.hpp"
+
+#include "ui_util.hpp"
+
+#include <normlab/scene/session.hpp>
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+namespace normlab::ui {
+
+namespace {
+
+// A frame's share of the sweep: about half a 60 fps frame of work, and on a real GPU at most
+// this much memory traffic issued (its timer results are read in later frames).
+constexpr SweepBudget kFrameBudget{8.0, 2e9, false};
+constexpr SweepBudget kOverlayBudget{4.0, 5e8, false};
+
+// The lab's one key, Run sweep: read by draw_gpu_lab's handler, the button and Help ▸ Keyboard shortcuts.
+struct GpuKey {
+    char key;           // 'A'..'Z'
+    const char* what;   // for Help ▸ Keyboard shortcuts
+};
+constexpr GpuKey kRunSweepKey{'R', "run the sweep: time every kernel at every checked shape"};
+
+// "Run sweep (R)"
+std::string run_sweep_label() { return "Run sweep (" + key_label(kRunSweepKey.key) + ")"; }
+
+// [SECTION] The runner and the sweep --------------------------------------------------------
+
+SweepPlan plan_of(const GpuLabState& s) {
+    SweepPlan plan;
+    plan.rows = selected_rows(s);
+    plan.cols = selected_cols(s);
+    plan.reps = std::clamp(s.reps, kGpuLabMinReps, kGpuLabMaxReps);
+    plan.cpu = s.cpu;
+    plan.p = s.p;
+    plan.eps = static_cast<float>(s.eps);
+    return plan;
+}
+
+bool running(const GpuUi& ui) { return ui.sweep && !ui.sweep->done(); }
+
+void start_sweep(GpuRunner& runner, const GpuLabState& s, GpuUi& ui) {
+    const SweepPlan plan = plan_of(s);
+    if (plan.rows.empty() || plan.cols.empty()) return;
+    ui.sweep = std::make_unique<GpuSweep>(runner, plan);
+    ui.stopped_results.reset();
+    ui.started = true;
+    ++ui.generation;
+}
+
+void stop_sweep(GpuUi& ui) {
+    if (!ui.sweep) return;
+    // Keep what was measured (timer results still in flight are dropped with the sweep).
+    ui.stopped_results = ui.sweep->results();
+    ui.sweep.reset();
+    ++ui.generation;
+}
+
+const BenchResults* results_of(const GpuUi& ui) {
+    if (ui.sweep) return &ui.sweep->results();
+    if (ui.stopped_results) return &*ui.stopped_results;
+    return nullptr;
+}
+
+// The row counts that have results, ascending.
+std::vector<int> measured_rows(const BenchResults& r) {
+    std::vector<int> rows;
+    for (const BenchPoint& p : r.gpu)
+        if (std::find(rows.begin(), rows.end(), p.rows) == rows.end()) rows.push_back(p.rows);
+    std::sort(rows.begin(), rows.end());
+    return rows;
+}
+
+// The rows the figures show: the session's choice when measured, else 1024 when measured, else the largest.
+int shown_rows(const GpuLabState& s, const BenchResults& r) {
+    const std::vector<int> rows = measured_rows(r);
+    if (rows.empty()) return s.shown_rows;
+    for (int want : {s.shown_rows, 1024})
+        if (std::find(rows.begin(), rows.end(), want) != rows.end()) return want;
+    return rows.back();
+}
+
+// The runner, with the session's sweep sized for its renderer the first time: seconds on llvmpipe,
+// 256 to 8192 rows and widths on a real GPU.
+GpuRunner* lab_runner(LabContext& ctx, std::string* why = nullptr) {
+    GpuRunner* runner = gpu_runner(ctx, why);
+    GpuUi& ui = ctx.uis.gpu;
+    if (runner != nullptr && !ui.sized_for_renderer) {
+        GpuLabState& s = ctx.session.gpu;
+        const GpuLabState defaults = gpu_lab_default_state(runner->timing() == TimingMethod::GlFinishCpuClock);
+        std::copy(std::begin(defaults.rows_on), std::end(defaults.rows_on), s.rows_on);
+        std::copy(std::begin(defaults.cols_on), std::end(defaults.cols_on), s.cols_on);
+        s.reps = defaults.reps;
+        ui.sized_for_renderer = true;
+    }
+    return runner;
+}
+
+// [SECTION] Figures -------------------------------------------------------------------------
+
+template <class Build>
+const Plot& cached(GpuCachedPlot& cache, const GpuUi& ui, const PlotView& view, const BenchResults& r, int rows,
+                   bool with_cpu, Build build) {
+    std::string key = std::to_string(ui.generation) + "/" + std::to_string(r.gpu.size()) + "/" + std::to_string(r.cpu.size()) + "/" + std::to_string(rows) +
+                      "/" + std::to_string(with_cpu);
+    for (const std::string& h : view.hidden) key += "/" + h;
+    if (cache.built_for != key) {
+        cache.plot = build();
+        cache.built_for = key;
+    }
+    return cache.plot;
+}
+
+const Plot& bandwidth_plot(GpuUi& ui, const BenchResults& r, int rows, bool backward, bool with_cpu) {
+    return cached(backward ? ui.backward_plot : ui.forward_plot, ui, backward ? ui.backward_view : ui.forward_view, r,
+                  rows, with_cpu, [&] { return gpu_bandwidth_plot(r, backward, rows, with_cpu); });
+}
+const Plot& saved_plot(GpuUi& ui, const BenchResults& r, int rows) {
+    return cached(ui.saved_plot, ui, ui.saved_view, r, rows, false, [&] { return gpu_time_saved_plot(r, rows); });
+}
+
+// [SECTION] Renderer panel ------------------------------------------------------------------
+
+void draw_renderer_section(LabContext& ctx, const GpuRunner* runner) {
+    heading(ctx.fonts.heading, "Renderer");
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::Text("%s", ctx.info.renderer.c_str());
+    ImGui::TextDisabled("OpenGL %s", ctx.info.gl_version.c_str());
+    if (runner != nullptr) {
+        const bool software = runner->timing() == TimingMethod::GlFinishCpuClock;
+        ImGui::TextColored(software ? kErrorText : kGoodText, "%s %s", software ? "⚠" : "✓",
+                           std::string(describe(runner->timing())).c_str());
+        tooltip(software
+                    ? "Mesa's software renderer runs the compute shaders on this CPU's cores (compiled by LLVM). Its "
+                      "GL_TIME_ELAPSED queries have been seen to read ~0 for compute work (not on every Mesa version: "
+                      "docs/BENCHMARKS.md), so each run is bracketed by glFinish and timed with "
+                      "std::chrono::steady_clock: the times include the dispatch overhead. "
+                      "Here the \"GPU\" and the CPU share the same cores and memory, so the two are timed in turn, never at once."
+                    : "Each timed run sits between glBeginQuery / glEndQuery(GL_TIME_ELAPSED); the results are read "
+                      "a frame or more later, so measuring never stalls a frame.");
+    }
+    ImGui::PopTextWrapPos();
+}
+
+// [SECTION] Sweep panel ---------------------------------------------------------------------
+
+// A row of size checkboxes ("256", "512", …); false while the sweep runs (they are read at the start).
+void size_checkboxes(const char* id, bool (&on)[kGpuLabSizeCount], bool enabled) {
+    ImGui::PushID(id);
+    ImGui::BeginDisabled(!enabled);
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    for (int i = 0; i < kGpuLabSizeCount; ++i) {
+        const std::string label = std::to_string(kGpuLabSizes[i]);
+        if (i > 0)
+            same_line_if_fits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                                  ImGui::CalcTextSize(label.c_str()).x,
+                              right);
+        ImGui::Checkbox(label.c_str(), &on[i]);
+    }
+    ImGui::EndDisabled();
+    ImGui::PopID();
+}
+
+void draw_sweep_section(LabContext& ctx, GpuRunner* runner) {
+    GpuLabState& s = ctx.session.gpu;
+    GpuUi& ui = ctx.uis.gpu;
+    heading(ctx.fonts.heading, "Sweep: rows × width");
+    const bool idle = !running(ui);
+    ImGui::TextUnformatted("rows R (cases)");
+    size_checkboxes("rows", s.rows_on, idle);
+    tooltip("How many rows (cases in a batch) each kernel normalizes. Every checked row count is timed with every "
+            "checked width.");
+    ImGui::TextUnformatted("width C (features per row)");
+    size_checkboxes("cols", s.cols_on, idle);
+    tooltip("How many floats each row holds; the norm runs over each row. Widths that are multiples of 4 are "
+            "read as vec4s.");
+    ImGui::BeginDisabled(!idle);
+    ImGui::SetNextItemWidth(8.0f * ImGui::GetFontSize());
+    ImGui::SliderInt("timed runs", &s.reps, kGpuLabMinReps, kGpuLabMaxReps, "%d", ImGuiSliderFlags_AlwaysClamp);
+    tooltip("Timed runs of each kernel at each shape, after a warm-up run. The kernels take turns, one run each per "
+            "round, so that a burst of other work on the machine slows them all alike; each one's median is shown.");
+    ImGui::Checkbox("CPU kernels too", &s.cpu);
+    tooltip("Also time core's float32 CPU kernels (normlab::fast, all threads: copy, LayerNorm, RMSNorm; there is "
+            "no fast CPU pRMSNorm) at the same shapes: in the table, the time-saved figure and, when asked, the "
+            "GB/s figures.");
+    ImGui::EndDisabled();
+    ImGui::TextDisabled("pRMSNorm p = %.2f%%, k = ⌈C·p⌉; ε = %s", 100.0 * s.p, format_number(s.eps, 2).c_str());
+    tooltip("pRMSNorm estimates the RMS from the first k = ⌈C·p⌉ entries of each row (the paper's p = 6.25%); "
+            "ε sits inside the square root in all three norms.");
+
+    const std::size_t shapes = selected_rows(s).size() * selected_cols(s).size();
+    if (runner == nullptr) return;
+    if (idle) {
+        ImGui::BeginDisabled(shapes == 0);
+        if (ImGui::Button(run_sweep_label().c_str())) start_sweep(*runner, s, ui);
+        ImGui::EndDisabled();
+        tooltip("Time every kernel at every checked rows × width, spread over the coming frames (it pauses while "
+                "another tab is on screen).");
+        ImGui::SameLine();
+        ImGui::AlignTextToFramePadding();
+        if (shapes == 0) {
+            ImGui::TextColored(kErrorText, "check a row count and a width");
+        } else {
+            ImGui::TextDisabled("%zu shapes", shapes);
+        }
+    } else {
+        if (ImGui::Button("Stop")) stop_sweep(ui);
+        tooltip("Stop; what was measured so far stays on screen.");
+        ImGui::SameLine();
+        ImGui::ProgressBar(static_cast<float>(ui.sweep->progress()), ImVec2(-1.0f, 0.0f));
+        ImGui::PushTextWrapPos(0.0f);  // "GPU RMSNorm forward at 1024 × 4096 (warm-up)" is wider than the panel
+        ImGui::TextDisabled("%s", ui.sweep->status().c_str());
+        ImGui::PopTextWrapPos();
+    }
+}
+
+void draw_figures_section(LabContext& ctx, const BenchResults* r) {
+    GpuLabState& s = ctx.session.gpu;
+    heading(ctx.fonts.heading, "Figures at");
+    if (r == nullptr || r->gpu.empty()) {
+        ImGui::TextDisabled("no results yet");
+        return;
+    }
+    const int rows = shown_rows(s, *r);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
+    if (ImGui::BeginCombo("##rows", (std::to_string(rows) + " rows").c_str())) {
+        for (int v : measured_rows(*r))
+            if (ImGui::Selectable((std::to_string(v) + " rows").c_str(), v == rows)) s.shown_rows = v;
+        ImGui::EndCombo();
+    }
+    tooltip("The row count the three figures and the table show.");
+    ImGui::Checkbox("CPU curves in the GB/s figures", &s.cpu_curves);
+    tooltip("Draw the CPU kernels' GB/s (dashed) beside the GPU's, on a log scale: the two differ tenfold or more. "
+            "The table shows both either way.");
+}
+
+// [SECTION] Table and the claim -------------------------------------------------------------
+
+// The width the table and the claim show: the user's choice when measured, else the widest measured.
+int table_cols(const GpuUi& ui, const BenchResults& r, int rows) {
+    const std::vector<int> widths = widths_at(r.gpu, rows);
+    if (widths.empty()) return 0;
+    return std::find(widths.begin(), widths.end(), ui.table_cols) != widths.end() ? ui.table_cols : widths.back();
+}
+
+// "LayerNorm fwd": the table's first column.
+std::string short_name(BenchKernel k) {
+    std::string name(display_name(k));
+    for (auto [from, to] : {std::pair{" forward", " fwd"}, {" backward", " bwd"}})
+        if (const std::size_t at = name.find(from); at != std::string::npos) name.replace(at, std::strlen(from), to);
+    return name;
+}
+
+std::string cell(double v, int digits) { return std::isfinite(v) ? format_number(v, digits) : "—"; }
+
+void draw_table(GpuUi& ui, const BenchResults& r, int rows) {
+    const std::vector<int> widths = widths_at(r.gpu, rows);
+    if (widths.empty()) return;
+    const int cols = table_cols(ui, r, rows);
+    ImGui::AlignTextToFramePadding();
+    ImGui::Text("Medians at %d rows ×", rows);
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(6.0f * ImGui::GetFontSize());
+    if (ImGui::BeginCombo("##cols", std::to_string(cols).c_str())) {
+        for (int w : widths)
+            if (ImGui::Selectable(std::to_string(w).c_str(), w == cols)) ui.table_cols = w;
+        ImGui::EndCombo();
+    }
+    tooltip("The width C the table shows.");
+
+    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingStretchProp;
+    if (!ImGui::BeginTable("times", 7, kFlags)) return;
+    for (const char* h : {"kernel", "GPU ms", "GB/s", "% copy", "CPU ms", "GB/s", "% copy"})
+        ImGui::TableSetupColumn(h);
+    ImGui::TableHeadersRow();
+    const auto copy_gbps = [&](const std::vector<BenchPoint>& pts) {
+        const BenchPoint* c = find_point(pts, BenchKernel::Copy, rows, cols);
+        return c != nullptr ? gbps(bench_bytes(BenchKernel::Copy, rows, cols), c->ms) : NAN;
+    };
+    const double gpu_copy = copy_gbps(r.gpu), cpu_copy = copy_gbps(r.cpu);
+    for (BenchKernel k : kBenchKernels) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        const Color c = bench_kernel_color(k);
+        swatch({c.r, c.g, c.b});
+        ImGui::TextUnformatted(short_name(k).c_str());
+        for (const auto& [points, copy] : {std::pair{&r.gpu, gpu_copy}, {&r.cpu, cpu_copy}}) {
+            const BenchPoint* p = find_point(*points, k, rows, cols);
+            const double ms = p != nullptr ? p->ms : NAN;
+            const double g = p != nullptr ? gbps(bench_bytes(k, rows, cols), p->ms) : NAN;
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(cell(ms, 3).c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(cell(g, 3).c_str());
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted(k == BenchKernel::Copy ? "" : cell(100.0 * g / copy, 2).c_str());
+        }
+    }
+    ImGui::EndTable();
+    tooltip("Median time of each kernel at this shape, its GB/s (copy and forward 2·R·C·4 bytes, backward 3·R·C·4) "
+            "and that in percent of the same device's plain copy: the ceiling a memory-bound kernel can reach. "
+            "— : not measured (there is no fast CPU pRMSNorm).");
+}
+
+// The paper's claim against what was measured at the table's shape.
+void draw_claim(LabContext& ctx, const BenchResults* r) {
+    heading(ctx.fonts.heading, "The paper's claim: 7%–64%");
+    if (r == nullptr || r->gpu.empty()) {
+        ImGui::TextDisabled("no results yet");
+        return;
+    }
+    const int rows = shown_rows(ctx.session.gpu, *r);
+    const int cols = table_cols(ctx.uis.gpu, *r, rows);
+    const auto saved = [&](const std::vector<BenchPoint>& pts, bool backward) {
+        const BenchPoint* l = find_point(pts, bench_kernel(Norm::LayerNorm, backward), rows, cols);
+        const BenchPoint* m = find_point(pts, bench_kernel(Norm::RMSNorm, backward), rows, cols);
+        return l != nullptr && m != nullptr ? time_saved_percent(l->ms, m->ms) : NAN;
+    };
+    const auto pct = [](double v) { return std::isfinite(v) ? format_number(v, 2) + "%" : std::string("—"); };
+    std::string text = "Paper (§5): RMSNorm saves 7%–64% of LayerNorm's time. Here, " + std::to_string(rows) + " × " +
+                       std::to_string(cols) + ": GPU " + pct(saved(r->gpu, false)) + " forward, " +
+                       pct(saved(r->gpu, true)) + " backward";
+    if (!r->cpu.empty()) text += "; CPU " + pct(saved(r->cpu, false)) + ", " + pct(saved(r->cpu, true));
+    text += ".";
+    flow_text(text, ImGui::GetStyle().Colors[ImGuiCol_Text]);
+    ImGui::Spacing();
+    flow_text("Both norms move the same bytes. The paper's norms were chains of framework ops, a pass over memory "
+              "each, and RMSNorm needs fewer; fused into one kernel, both run at memory speed and the gap shrinks to "
+              "what computing μ costs.",
+              ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+    tooltip("Zhang & Sennrich (2019) timed RMSNorm against LayerNorm as written in TensorFlow, PyTorch and Theano, "
+            "where each step (mean, subtract, square, mean, divide, scale) is its own pass over the activations. "
+            "A fused kernel reads x once and writes y once for either norm, so both are bound by the same memory "
+            "traffic: compare each one's GB/s with the copy's. Timings on a shared machine vary from run to run; "
+            "Run sweep again, or raise the timed runs, before reading much into a few percent.");
+}
+
+// [SECTION] The lab window ------------------------------------------------------------------
+
+void draw_off(LabContext& ctx, const std::string& why) {
+    heading(ctx.fonts.heading, "The GPU kernels are off");
+    ImGui::PushTextWrapPos(std::min(ImGui::GetContentRegionAvail().x, 60.0f * ImGui::GetFontSize()));
+    ImGui::TextColored(kErrorText, "✗ %s", why.c_str());
+    ImGui::Spacing();
+    ImGui::TextUnformatted(
+        "This lab runs LayerNorm, RMSNorm and pRMSNorm as OpenGL 4.3 compute shaders and times them against a "
+        "plain copy. Without them it has nothing to measure; every other lab works as usual (they compute on the "
+        "CPU, with core's double-precision reference).");
+    ImGui::Spacing();
+    ImGui::TextUnformatted(
+        "The CPU side of the comparison needs no GPU:  normlab-cli bench --cpu --json  times core's float32 "
+        "LayerNorm and RMSNorm against a streaming copy. On a machine with OpenGL 4.3, "
+        "xvfb-run -a normlab --bench-gpu --json  prints this lab's sweep.");
+    ImGui::PopTextWrapPos();
+}
+
+void draw_results(LabContext& ctx, const BenchResults* r) {
+    GpuUi& ui = ctx.uis.gpu;
+    const float em = ImGui::GetFontSize();
+    const ImGuiStyle& style = ImGui::GetStyle();
+    if (r == nullptr || r->gpu.empty()) {
+        const std::string hint = running(ui) ? "Measuring: the figures fill in as each kernel's median is known."
+                                             : "Press " + run_sweep_label() + " to time the kernels.";
+        ImGui::TextDisabled("%s", hint.c_str());
+        return;
+    }
+    const int rows = shown_rows(ctx.session.gpu, *r);
+    const float w = std::floor((ImGui::GetContentRegionAvail().x - style.ItemSpacing.x) / 2.0f);
+    const float top_h = std::max(std::floor(0.5f * ImGui::GetContentRegionAvail().y), 16.0f * em);
+    const bool cpu = ctx.session.gpu.cpu_curves;
+    draw_plot(ui.forward_view, bandwidth_plot(ui, *r, rows, false, cpu), ctx.fonts, ImVec2(w, top_h));
+    ImGui::SameLine();
+    draw_plot(ui.backward_view, bandwidth_plot(ui, *r, rows, true, cpu), ctx.fonts, ImVec2(w, top_h));
+    const float bottom_h = std::max(ImGui::GetContentRegionAvail().y, 14.0f * em);
+    ImGui::BeginChild("table", ImVec2(w, bottom_h));
+    draw_table(ui, *r, rows);
+    for (const std::string& note : r->notes) ImGui::TextColored(kErrorText, "⚠ %s", note.c_str());
+    draw_claim(ctx, r);
+    ImGui::EndChild();
+    ImGui::SameLine();
+    draw_plot(ui.saved_view, saved_plot(ui, *r, rows), ctx.fonts, ImVec2(0.0f, bottom_h));
+}
+
+}  // namespace
+
+std::vector<KeyHelp> gpu_lab_keys() { return {{key_label(kRunSweepKey.key), kRunSweepKey.what}}; }
+
+void draw_gpu_lab(LabContext& ctx) {
+    GpuLabState& s = ctx.session.gpu;
+    GpuUi& ui = ctx.uis.gpu;
+    std::string why;
+    GpuRunner* runner = lab_runner(ctx, &why);
+    if (runner != nullptr && !ui.started) start_sweep(*runner, s, ui);   // the first visit measures at once
+    if (runner != nullptr && !running(ui) && letter_pressed(kRunSweepKey.key) &&
+        !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel))
+        start_sweep(*runner, s, ui);
+    if (running(ui)) ui.sweep->advance(kFrameBudget);
+    const BenchResults* r = results_of(ui);
+
+    const float em = ImGui::GetFontSize();
+    if (!ctx.app.presenter) {   // presenter view: the figures, the table and the claim alone
+        const float controls_w = std::clamp(0.25f * ImGui::GetContentRegionAvail().x, 20.0f * em, 25.0f * em);
+        ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
+        draw_renderer_section(ctx, runner);
+        if (runner != nullptr) {
+            draw_sweep_section(ctx, runner);
+            draw_figures_section(ctx, r);
+        }
+        ImGui::EndChild();
+        ImGui::SameLine();
+    }
+
+    ImGui::BeginChild("results");
+    if (ctx.app.presenter && runner != nullptr) {   // what the panel would have said: where, how, how far
+        std::string line = runner->renderer() + " · " + std::string(describe(runner->timing()));
+        if (running(ui)) line += " · measuring: " + ui.sweep->status();
+        ImGui::TextDisabled("%s", line.c_str());
+    }
+    if (runner == nullptr) {
+        draw_off(ctx, why);
+    } else {
+        draw_results(ctx, r);
+    }
+    ImGui::EndChild();
+}
+
+std::vector<Plot> gpu_lab_plots(LabContext& ctx) {
+    GpuRunner* runner = lab_runner(ctx);
+    if (runner == nullptr) return {};
+    GpuUi& ui = ctx.uis.gpu;
+    if (!ui.started) {   // nothing measured yet: measure now (File ▸ Export all figures, --export-plot)
+        start_sweep(*runner, ctx.session.gpu, ui);
+        if (ui.sweep) ui.sweep->run_to_end();
+    }
+    const BenchResults* r = results_of(ui);
+    if (r == nullptr) return {};
+    const int rows = shown_rows(ctx.session.gpu, *r);
+    const bool cpu = ctx.session.gpu.cpu_curves;
+    return {bandwidth_plot(ui, *r, rows, false, cpu), bandwidth_plot(ui, *r, rows, true, cpu), saved_plot(ui, *r, rows)};
+}
+
+GpuRunner* gpu_runner(LabContext& ctx, std::string* why) {
+    GpuUi& ui = ctx.uis.gpu;
+    if (ui.watch.lost()) {
+        if (why != nullptr) *why = ui.watch.message();
+        return nullptr;
+    }
+    if (!ui.runner_tried) {
+        ui.runner_tried = true;
+        ui.runner = std::make_unique<GpuRunner>();
+        if (!ui.runner->available())
+            std::fprintf(stderr, "normlab: GPU kernels off (the other labs are unaffected): %s\n",
+                         ui.runner->error().c_str());
+    }
+    if (ui.runner->available()) return ui.runner.get();
+    if (why != nullptr) *why = ui.runner->error();
+    return nullptr;
+}
+
+void watch_gl_context(LabContext& ctx) {
+    GpuUi& ui = ctx.uis.gpu;
+    if (!ui.watch.check()) return;
+    std::fprintf(stderr, "normlab: %s. GPU kernels off; the labs carry on on the CPU (the window may stay blank "
+                 "until NormLab restarts; the session is autosaved)\n", ui.watch.message().c_str());
+    stop_sweep(ui);
+    ui.overlay.reset();
+    ui.overlay_times.reset();
+}
+
+// [SECTION] Other labs' overlay -------------------------------------------------------------
+
+const NormKernelTimes* gpu_norm_times(LabContext& ctx, int rows, int cols, std::string* why) {
+    GpuRunner* runner = gpu_runner(ctx, why);
+    if (runner == nullptr) return nullptr;
+    GpuUi& ui = ctx.uis.gpu;
+    if (rows < 1 || cols < 1) {
+        if (why != nullptr) *why = "no activation shape yet";
+        return nullptr;
+    }
+    if (ui.overlay_rows != rows || ui.overlay_cols != cols) {
+        ui.overlay_times.reset();
+        ui.overlay_error.clear();
+        ui.overlay_rows = rows;
+        ui.overlay_cols = cols;
+        ui.overlay = std::make_unique<GpuSweep>(*runner, norm_times_plan(rows, cols));
+    }
+    if (!ui.overlay_times && ui.overlay) {
+        ui.overlay->advance(kOverlayBudget);
+        if (ui.overlay->done()) {
+            ui.overlay_times = norm_times_from(ui.overlay->results(), rows, cols);
+            if (!ui.overlay_times)
+                ui.overlay_error = ui.overlay->results().notes.empty() ? "not measured" : ui.overlay->results().notes.front();
+            ui.overlay.reset();
+        }
+    }
+    if (ui.overlay_times) return &*ui.overlay_times;
+    if (why != nullptr) *why = ui.overlay_error.empty() ? "measuring on the GPU…" : ui.overlay_error;
+    return nullptr;
+}
+
+const NormKernelTimes* draw_gpu_norm_caption(LabContext& ctx, int rows, int cols) {
+    std::string why;
+    const NormKernelTimes* t = gpu_norm_times(ctx, rows, cols, &why);
+    const bool off = t == nullptr && ctx.uis.gpu.runner && !ctx.uis.gpu.runner->available();
+    if (t != nullptr) {
+        ImGui::TextDisabled("%s (one norm layer)", norm_times_caption(*t).c_str());
+    } else {
+        ImGui::TextDisabled("%s", off ? "GPU kernel times: off" : ("GPU: " + why).c_str());
+    }
+    const std::string help =
+        off ? "The GPU lab's kernels cannot run here: " + why
+            : "The GPU lab's fused float32 kernels (shaders/norm_*.comp) at this lab's activation shape, " +
+                  std::to_string(rows) + " cases × " + std::to_string(cols) +
+                  " units: forward plus backward of one norm layer, the median of 9 runs; the step-time figure "
+                  "draws them, times the model's norm layers, as dotted lines. The curves are this lab's "
+                  "double-precision CPU layers; the GPU lab (tab GPU) sweeps larger shapes.";
+    tooltip(help.c_str());
+    return t;
+}
+
+}  // namespace normlab::ui

@@ -1,0 +1,644 @@
+// The Invariance lab (see invariance_lab.hpp).
+//
+// [SECTION] Actions           — presets behind buttons and keys (R, D, T, E, Shift+E)
+// [SECTION] Controls panel    — the batch (x, W), δ and γ, ε and p, the tolerance
+// [SECTION] Table             — Table 1 measured, the paper's beside it, disagreements explained
+// [SECTION] Curves            — which norms and transforms, and the plot against δ
+// [SECTION] Explorer panel    — the transforms applied to the Explorer's x and W
+// [SECTION] The lab window
+#include "invariance_lab.hpp"
+#include "labs.hpp"
+
+#include "bar_chart.hpp"
+#include "palette.hpp"
+#include "ui_util.hpp"
+
+#include <normlab/scene/scene_plots.hpp>
+#include <normlab/scene/session.hpp>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <exception>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace normlab::ui {
+
+namespace {
+
+using Index = Eigen::Index;
+
+// [SECTION] Actions -------------------------------------------------------------------------
+
+struct InvarianceAction {
+    const char* label;   // button text
+    char key;            // 'A'..'Z'
+    bool shift;          // with Shift
+    const char* help;    // the button's tooltip, without the key
+    void (*apply)(InvarianceLabState& s);
+};
+
+enum ActionIndex { kNewBatch, kDeltaOne, kDeltaTen, kEpsLarge, kEpsDefault, kActionCount };
+
+const InvarianceAction kActions[kActionCount] = {
+    {"New batch", 'R', false, "A new random batch of the same shape: x, W, γ ~ N(0, 1) from the next seed.",
+     [](InvarianceLabState& s) {
+         invariance_lab_new_batch(s, s.seed + 1, s.data.x.rows(), s.data.x.cols(), s.data.W.rows());
+     }},
+    {"δ = 1", 'D', false, "δ = 1: the re-scalings change nothing, so every norm looks invariant to them.",
+     [](InvarianceLabState& s) { s.delta = 1.0; }},
+    {"δ = 10", 'T', false, "δ = 10, the default: the measured table matches the paper's.",
+     [](InvarianceLabState& s) { s.delta = 10.0; }},
+    {"ε = 10⁻³", 'E', false, "Raise ε to 10⁻³: at small δ, ε dominates σ² and the re-scaling curves bend upward.",
+     [](InvarianceLabState& s) { s.spec.eps = 1e-3; }},
+    {"ε = 10⁻⁵", 'E', true, "ε back to 10⁻⁵ (PyTorch's default).", [](InvarianceLabState& s) { s.spec.eps = 1e-5; }},
+};
+
+std::string key_name(const InvarianceAction& a) { return key_label(a.key, a.shift); }
+
+void action_button(const InvarianceAction& a, InvarianceLabState& s) {
+    if (ImGui::Button(a.label)) a.apply(s);
+    const std::string help = std::string(a.help) + " (key " + key_name(a) + ")";
+    tooltip(help.c_str());
+}
+
+void handle_shortcuts(InvarianceLabState& s) {
+    for (const InvarianceAction& a : kActions)
+        if (letter_pressed(a.key, a.shift)) a.apply(s);
+}
+
+}  // namespace
+
+std::vector<KeyHelp> invariance_lab_keys() {
+    std::vector<KeyHelp> keys;
+    for (const InvarianceAction& a : kActions) keys.push_back({key_name(a), a.label});
+    return keys;
+}
+
+namespace {
+
+// [SECTION] Controls panel ------------------------------------------------------------------
+
+// A log-scale slider of a double over [lo, hi], its tooltip and its width; a typed value that
+// `rule` refuses is not taken (the message shows under the slider).
+void log_slider(const char* label, double& v, const NumberRule& rule, double lo, double hi, const char* format,
+                float width, const char* help) {
+    ImGui::SetNextItemWidth(width);
+    checked_number(label, v, rule, [&](double* value) {
+        const bool changed = ImGui::SliderScalar(label, ImGuiDataType_Double, value, &lo, &hi, format,
+                                                 ImGuiSliderFlags_Logarithmic);
+        tooltip(help);
+        return changed;
+    });
+}
+
+// The width a slider gets when `right` (buttons, text) must fit after it on the same row.
+float slider_width(float right) {
+    return std::max(6.0f * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x - right);
+}
+
+
+void draw_batch_section(InvarianceLabState& s, InvarianceUi& ui, const Fonts& fonts, float maps_h) {
+    heading(fonts.heading, "Batch of cases");
+    action_button(kActions[kNewBatch], s);
+    ImGui::SameLine();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("seed %llu", static_cast<unsigned long long>(s.seed));
+
+    // B, m, n on one row: a new batch of that shape from the same seed.
+    int sizes[3] = {static_cast<int>(s.data.x.rows()), static_cast<int>(s.data.x.cols()),
+                    static_cast<int>(s.data.W.rows())};
+    const char* const labels[3] = {"B", "m", "n"};
+    const int lo[3] = {static_cast<int>(kInvarianceMinCases), static_cast<int>(kInvarianceMinSize),
+                       static_cast<int>(kInvarianceMinSize)};
+    const int hi[3] = {static_cast<int>(kInvarianceMaxCases), static_cast<int>(kInvarianceMaxSize),
+                       static_cast<int>(kInvarianceMaxSize)};
+    const char* const help[3] = {"B, the number of cases in the batch (rows of x); BatchNorm's statistics run over them.",
+                                 "m, the number of inputs per case (columns of x and of W).",
+                                 "n, the number of outputs (rows of W): aᵢ = wᵢᵀx, the values each case's norm runs over."};
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float label_w = ImGui::CalcTextSize("B").x + style.ItemInnerSpacing.x;
+    const float w = std::floor((ImGui::GetContentRegionAvail().x - 3.0f * label_w - 2.0f * style.ItemSpacing.x) / 3.0f);
+    bool resized = false;
+    for (int i = 0; i < 3; ++i) {
+        if (i > 0) ImGui::SameLine();
+        ImGui::SetNextItemWidth(w);
+        resized |= ImGui::SliderInt(labels[i], &sizes[i], lo[i], hi[i], "%d", ImGuiSliderFlags_AlwaysClamp);
+        tooltip(help[i]);
+    }
+    if (resized) invariance_lab_new_batch(s, s.seed, sizes[0], sizes[1], sizes[2]);
+
+    // x and W stacked, their cells sized so that both fit in maps_h.
+    const float caption_h = ImGui::GetTextLineHeightWithSpacing();
+    const auto rows = static_cast<float>(s.data.x.rows() + s.data.W.rows());
+    const float cell = std::clamp((maps_h - 2.0f * caption_h - 2.0f * style.ItemSpacing.y) / rows, 6.0f,
+                                  1.4f * ImGui::GetFontSize());
+    const float width = ImGui::GetContentRegionAvail().x;
+    ImGui::TextDisabled("x: %d cases × %d inputs (one case per row)", sizes[0], sizes[1]);
+    heatmap_editor("x", s.data.x, ui.x_map, width, cell, fonts.small,
+                   "The batch x (B×m), one case per row: click a cell, drag up/down to change it.");
+    ImGui::TextDisabled("W: %d outputs × %d inputs,  a = W x", sizes[2], sizes[1]);
+    heatmap_editor("W", s.data.W, ui.W_map, width, cell, fonts.small,
+                   "The weights W (n×m): aᵢ = Σⱼ Wᵢⱼ xⱼ (paper eq. 1). Click a cell, drag up/down to change it.");
+}
+
+void draw_transform_section(InvarianceLabState& s, const Fonts& fonts) {
+    heading(fonts.heading, "Transform size: δ and γ");
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    const float buttons = button_width(kActions[kDeltaOne].label) + button_width(kActions[kDeltaTen].label) +
+                          ImGui::CalcTextSize("δ").x + 4.0f * spacing;
+    log_slider("δ", s.delta, kInvarianceDeltaRule, kInvarianceMinDelta, kInvarianceMaxDelta, "%.4g",
+               slider_width(buttons),
+               "δ, the factor of the re-scalings, from 10⁻³ to 10³ on a log scale: W′ = δW, x′ = δx, x′₀ = δx₀, "
+               "and w′ᵢ = δᵢwᵢ with δᵢ = δ^(i/n) (a different factor per row).");
+    ImGui::SameLine();
+    action_button(kActions[kDeltaOne], s);
+    ImGui::SameLine();
+    action_button(kActions[kDeltaTen], s);
+
+    ImGui::SetNextItemWidth(slider_width(ImGui::CalcTextSize("γ scale").x + spacing));
+    checked_number("γ scale", s.shift, kInvarianceShiftRule, [](double* v) {
+        const double zero = 0.0, ten = 10.0;
+        const bool changed = ImGui::SliderScalar("γ scale", ImGuiDataType_Double, v, &zero, &ten, "%.2f");
+        tooltip("Size of the re-centering shifts, 0 to 10: W′ = W + 1(c·γ_W)ᵀ and x′ = x + c·γ_x, with γ_W, "
+                "γ_x ~ N(0, 1) drawn with the batch. c = 0 makes the re-centerings do nothing.");
+        return changed;
+    });
+}
+
+void draw_norm_section(InvarianceLabState& s, const Fonts& fonts) {
+    heading(fonts.heading, "ε, pRMSNorm's p, tolerance");
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    const float buttons = button_width(kActions[kEpsLarge].label) + button_width(kActions[kEpsDefault].label) +
+                          ImGui::CalcTextSize("ε").x + 4.0f * spacing;
+    log_slider("ε", s.spec.eps, kLabEpsRule, 1e-12, 1e-1, "%.0e", slider_width(buttons),
+               "ε, from 10⁻¹² to 10⁻¹ on a log scale, in every norm's denominator √(σ² + ε): negligible while "
+               "σ² ≫ ε; raise it to 10⁻³ and the re-scaling curves bend up at small δ.");
+    ImGui::SameLine();
+    action_button(kActions[kEpsLarge], s);
+    ImGui::SameLine();
+    action_button(kActions[kEpsDefault], s);
+
+    if (ImGui::RadioButton("inside √:  √(σ² + ε)", s.spec.eps_mode == EpsMode::InsideSqrt))
+        s.spec.eps_mode = EpsMode::InsideSqrt;
+    tooltip("Divide by √(σ² + ε): PyTorch, Hugging Face and the paper's TensorFlow code (the default).");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("added:  σ + ε", s.spec.eps_mode == EpsMode::AddToRms)) s.spec.eps_mode = EpsMode::AddToRms;
+    tooltip("Divide by σ + ε: the paper's PyTorch file, a / (RMS(a) + ε).");
+
+    const std::string k_text = "k = " + std::to_string(partial_k(s.data.W.rows(), s.spec.p, s.spec.rounding)) + " of " +
+                               std::to_string(s.data.W.rows());
+    ImGui::SetNextItemWidth(slider_width(ImGui::CalcTextSize(("p  " + k_text).c_str()).x + 2.0f * spacing));
+    checked_number("p (1 = 100%)", s.spec.p, kFractionRule, [](double* p) {
+        return percent_slider("p", p, "%.2f %%",
+                              "pRMSNorm's p, 1% to 100%: the RMS is estimated from the first k = ⌈n·p⌉ summed inputs "
+                              "only (6.25% in the paper).");
+    });
+    ImGui::SameLine();
+    ImGui::TextDisabled("%s", k_text.c_str());
+
+    log_slider("tolerance", s.tolerance, kInvarianceToleranceRule, 1e-12, 1e-1, "%.0e",
+               slider_width(ImGui::CalcTextSize("tolerance").x + spacing),
+               "A cell is ✓ (invariant) when ‖y′ − y‖ / ‖y‖ ≤ this tolerance, from 10⁻¹² to 10⁻¹ on a log scale.");
+}
+
+// [SECTION] Table ---------------------------------------------------------------------------
+
+// Column headers of the paper's table (and the curve checkboxes): each transform in brief.
+constexpr const char* kShortFormula[kNumTransforms] = {"δW", "+1γᵀ", "δᵢwᵢ", "δx", "x+γ", "δx₀"};
+
+palette::Rgb to_rgb(Color c) { return {c.r, c.g, c.b}; }
+
+std::string residual_text(double r) {
+    if (!std::isfinite(r)) return "—";
+    return r == 0.0 ? "0" : format_number(r, 2);
+}
+
+void centered_text(ImDrawList* dl, ImFont* font, ImVec2 c0, ImVec2 c1, ImU32 color, const std::string& text) {
+    const ImVec2 ts = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text.c_str());
+    dl->AddText(font, font->FontSize, ImVec2(std::floor(0.5f * (c0.x + c1.x - ts.x)), std::floor(0.5f * (c0.y + c1.y - ts.y))),
+                color, text.c_str());
+}
+
+// A numbered amber badge, centred at c (the disagreement notes' marker).
+void badge(ImDrawList* dl, ImFont* font, ImVec2 c, float radius, int number) {
+    dl->AddCircleFilled(c, radius, to_u32(palette::kDisagreeOutline));
+    const std::string label = std::to_string(number);
+    centered_text(dl, font, ImVec2(c.x - radius, c.y - radius), ImVec2(c.x + radius, c.y + radius), IM_COL32(0, 0, 0, 255),
+                  label);
+}
+
+struct Note {
+    std::string why;                // the reason (core's words)
+    std::vector<std::string> cells; // "LayerNorm · w′ᵢ = δᵢwᵢ", …
+};
+
+// The table's cells checked against the paper; notes[k] holds the cells with badge k + 1.
+struct CheckedTable {
+    CellCheck cells[kNumTableNorms][kNumTransforms];
+    int badge[kNumTableNorms][kNumTransforms] = {};   // 0: agrees
+    std::vector<Note> notes;
+};
+
+CheckedTable check_table(const InvarianceLabState& s, const InvarianceTable& table) {
+    CheckedTable t;
+    for (int r = 0; r < kNumTableNorms; ++r)
+        for (int c = 0; c < kNumTransforms; ++c) {
+            t.cells[r][c] = check_cell(s, table, r, c);
+            const CellCheck& check = t.cells[r][c];
+            if (check.note == CellNote::Agrees) continue;
+            const auto same = std::find_if(t.notes.begin(), t.notes.end(), [&](const Note& n) { return n.why == check.why; });
+            const std::string name = std::string(display_name(kTableNorms[r])) + " · " + std::string(formula(kAllTransforms[c]));
+            if (same == t.notes.end()) {
+                t.notes.push_back({check.why, {name}});
+                t.badge[r][c] = static_cast<int>(t.notes.size());
+            } else {
+                same->cells.push_back(name);
+                t.badge[r][c] = static_cast<int>(same - t.notes.begin()) + 1;
+            }
+        }
+    return t;
+}
+
+std::string cell_tooltip(const InvarianceLabState& s, const CellCheck& c, int row, int col) {
+    const Transform t = kAllTransforms[col];
+    std::string text = std::string(display_name(kTableNorms[row])) + " under " + std::string(display_name(t)) + ", " +
+                       std::string(formula(t)) + ":\n‖y′ − y‖ / ‖y‖ = " + residual_text(c.residual) +
+                       (c.measured ? " ≤ " : " > ") + "tolerance " + format_number(s.tolerance, 2) +
+                       (c.measured ? ": invariant ✓" : ": the output moves ✗") + "\nThe paper's Table 1: " +
+                       (c.paper ? "✓" : "✗") + ".";
+    if (c.note == CellNote::EpsBreaks || c.note == CellNote::DataSpecific)
+        text += "\nWith ε = 0: " + residual_text(c.residual_without_eps) + ".";
+    if (!c.why.empty()) text += "\n\n" + c.why;
+    return text;
+}
+
+// Row labels, the measured table and the paper's, drawn as one grid of cells.
+void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts& fonts) {
+    const float em = ImGui::GetFontSize();
+    ImFont* small = fonts.small;
+    const auto text_w = [](ImFont* f, const char* text) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text).x; };
+
+    float label_w = 0.0f;
+    for (Norm n : kTableNorms) label_w = std::max(label_w, text_w(fonts.bold, std::string(display_name(n)).c_str()));
+    label_w += 0.8f * em + 1.2f * em;                 // swatch, padding
+    const float paper_w = 2.3f * em;
+    const float gap = 1.2f * em;
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float cell_w = std::clamp(std::floor((avail - label_w - gap - kNumTransforms * paper_w) / kNumTransforms),
+                                    4.5f * em, 7.5f * em);
+    const float row_h = std::round(1.75f * em);
+    const float header_h = 2.0f * small->FontSize + fonts.bold->FontSize + 0.6f * em;
+
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    const ImU32 text_col = ImGui::GetColorU32(ImGuiCol_Text);
+    const ImU32 dim_col = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    const ImU32 line_col = ImGui::GetColorU32(ImGuiCol_Border);
+    const float measured_x = p0.x + label_w;
+    const float paper_x = measured_x + kNumTransforms * cell_w + gap;
+    const float body_y = p0.y + header_h;
+    const float total_w = paper_x + kNumTransforms * paper_w - p0.x;
+    const float total_h = header_h + kNumTableNorms * row_h;
+
+    // Headers: "Measured" and "Paper" captions sit in the row-label column's header space.
+    dl->AddText(fonts.bold, fonts.bold->FontSize, ImVec2(p0.x, p0.y + 0.2f * em), text_col, "Measured");
+    dl->AddText(small, small->FontSize, ImVec2(p0.x, p0.y + 0.2f * em + fonts.bold->FontSize + 2.0f), dim_col,
+                "‖y′ − y‖ / ‖y‖");
+    for (int c = 0; c < kNumTransforms; ++c) {
+        const float x0 = measured_x + static_cast<float>(c) * cell_w;
+        const float x1 = x0 + cell_w;
+        // The paper's column name on two lines: "Weight matrix" / "re-scaling".
+        const std::string_view name = display_name(kAllTransforms[c]);
+        const size_t split = name.rfind(' ');
+        const std::string lines[2] = {std::string(name.substr(0, split)), std::string(name.substr(split + 1))};
+        for (int line = 0; line < 2; ++line) {
+            const float y = p0.y + static_cast<float>(line) * small->FontSize;
+            centered_text(dl, small, ImVec2(x0, y), ImVec2(x1, y + small->FontSize), dim_col, lines[line]);
+        }
+        const float fy = p0.y + 2.0f * small->FontSize + 0.15f * em;
+        const std::string_view f = formula(kAllTransforms[c]);   // "x′ = δx (all cases)": the formula only
+        centered_text(dl, fonts.bold, ImVec2(x0, fy), ImVec2(x1, fy + fonts.bold->FontSize), text_col,
+                      std::string(f.substr(0, f.find(" ("))));
+    }
+    const float paper_caption_w = text_w(fonts.bold, "Paper, Table 1");
+    dl->AddText(fonts.bold, fonts.bold->FontSize,
+                ImVec2(paper_x + 0.5f * (kNumTransforms * paper_w - paper_caption_w), p0.y), text_col, "Paper, Table 1");
+    for (int c = 0; c < kNumTransforms; ++c) {
+        const float x0 = paper_x + static_cast<float>(c) * paper_w;
+        const float fy = p0.y + 2.0f * small->FontSize + 0.15f * em;
+        centered_text(dl, small, ImVec2(x0, fy), ImVec2(x0 + paper_w, fy + fonts.bold->FontSize), dim_col, kShortFormula[c]);
+    }
+
+    // Rows.
+    for (int r = 0; r < kNumTableNorms; ++r) {
+        const float y0 = body_y + static_cast<float>(r) * row_h;
+        const float y1 = y0 + row_h;
+        const float sw = 0.8f * em;
+        const ImVec2 s0(p0.x, std::floor(0.5f * (y0 + y1 - sw)));
+        dl->AddRectFilled(s0, ImVec2(s0.x + sw, s0.y + sw), to_u32(to_rgb(invariance_norm_color(kTableNorms[r]))), 2.0f);
+        const std::string name(display_name(kTableNorms[r]));
+        dl->AddText(fonts.bold, fonts.bold->FontSize,
+                    ImVec2(p0.x + sw + 0.4f * em, std::floor(0.5f * (y0 + y1 - fonts.bold->FontSize))), text_col, name.c_str());
+
+        for (int c = 0; c < kNumTransforms; ++c) {
+            const CellCheck& check = t.cells[r][c];
+            // Measured cell: tinted ✓ / ✗ with its number; an amber outline and badge where it disagrees.
+            const ImVec2 c0(measured_x + static_cast<float>(c) * cell_w, y0);
+            const ImVec2 c1(c0.x + cell_w, y1);
+            const bool finite = std::isfinite(check.residual);
+            dl->AddRectFilled(ImVec2(c0.x + 1.0f, c0.y + 1.0f), ImVec2(c1.x - 1.0f, c1.y - 1.0f),
+                              finite ? to_u32(check.measured ? palette::kPassFill : palette::kFailFill)
+                                     : ImGui::GetColorU32(ImGuiCol_FrameBg));
+            const std::string label = finite ? std::string(check.measured ? "✓ " : "✗ ") + residual_text(check.residual)
+                                             : "cannot compute";
+            centered_text(dl, fonts.regular, c0, c1,
+                          finite ? ImGui::GetColorU32(check.measured ? kGoodText : kErrorText) : dim_col, label);
+            if (t.badge[r][c] > 0) {
+                dl->AddRect(ImVec2(c0.x + 1.5f, c0.y + 1.5f), ImVec2(c1.x - 1.5f, c1.y - 1.5f),
+                            to_u32(palette::kDisagreeOutline), 0.0f, 0, 3.0f);
+                badge(dl, small, ImVec2(c1.x - 0.5f * small->FontSize - 3.0f, c0.y + 0.5f * small->FontSize + 3.0f),
+                      0.5f * small->FontSize, t.badge[r][c]);
+            }
+            ImGui::SetCursorScreenPos(c0);
+            ImGui::PushID(r * kNumTransforms + c);
+            ImGui::InvisibleButton("cell", ImVec2(cell_w, row_h));
+            ImGui::PopID();
+            if (ImGui::IsItemHovered()) tooltip(cell_tooltip(s, check, r, c).c_str());
+
+            // The paper's cell.
+            const ImVec2 q0(paper_x + static_cast<float>(c) * paper_w, y0);
+            const ImVec2 q1(q0.x + paper_w, y1);
+            dl->AddRectFilled(ImVec2(q0.x + 1.0f, q0.y + 1.0f), ImVec2(q1.x - 1.0f, q1.y - 1.0f),
+                              to_u32(check.paper ? palette::kPassFill : palette::kFailFill));
+            centered_text(dl, fonts.bold, q0, q1, ImGui::GetColorU32(check.paper ? kGoodText : kErrorText),
+                          check.paper ? "✓" : "✗");
+        }
+        dl->AddLine(ImVec2(p0.x, y1), ImVec2(paper_x - gap, y1), line_col);
+    }
+    dl->AddLine(ImVec2(p0.x, body_y), ImVec2(paper_x - gap, body_y), line_col);
+    dl->AddLine(ImVec2(paper_x, body_y), ImVec2(paper_x + kNumTransforms * paper_w, body_y), line_col);
+    ImGui::SetCursorScreenPos(p0);
+    ImGui::Dummy(ImVec2(total_w, total_h));
+}
+
+void draw_notes(const InvarianceLabState& s, const CheckedTable& t, const Fonts& fonts) {
+    if (t.notes.empty()) {
+        ImGui::TextColored(kGoodText, "✓ The measurement agrees with the paper in every cell.");
+        ImGui::SameLine();
+        ImGui::TextDisabled("Try δ = 1 (key D), or ε = 10⁻³ (key E) with δ = 10⁻³.");
+        return;
+    }
+    ImGui::TextColored(kErrorText, "Where the measurement differs from the paper (tolerance %s):",
+                       format_number(s.tolerance, 2).c_str());
+    ImFont* small = fonts.small;
+    for (size_t k = 0; k < t.notes.size(); ++k) {
+        const Note& note = t.notes[k];
+        const float r = 0.5f * small->FontSize;
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        badge(ImGui::GetWindowDrawList(), small, ImVec2(p.x + r, p.y + 0.5f * ImGui::GetTextLineHeight()), r,
+              static_cast<int>(k) + 1);
+        ImGui::Dummy(ImVec2(2.0f * r, ImGui::GetTextLineHeight()));
+        ImGui::SameLine();
+        std::string cells;
+        constexpr size_t kMaxNamed = 4;   // longer lists end in "and k more"
+        for (size_t i = 0; i < note.cells.size() && i < kMaxNamed; ++i) cells += (i ? ", " : "") + note.cells[i];
+        if (note.cells.size() > kMaxNamed) cells += " and " + std::to_string(note.cells.size() - kMaxNamed) + " more";
+        ImGui::BeginGroup();   // the cells in bold, the reason below them, both indented past the badge
+        ImGui::PushFont(fonts.bold);
+        flow_text(cells + ":", ImGui::GetStyle().Colors[ImGuiCol_Text]);
+        ImGui::PopFont();
+        flow_text(note.why, ImGui::GetStyle().Colors[ImGuiCol_Text]);
+        ImGui::EndGroup();
+    }
+}
+
+// [SECTION] Curves --------------------------------------------------------------------------
+
+// Width of a checkbox with this label.
+float checkbox_width(const std::string& label) {
+    return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label.c_str(), nullptr, true).x;
+}
+
+void draw_curve_choice(InvarianceLabState& s) {
+    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("Curves of");
+    const float swatch_w = 0.8f * ImGui::GetFontSize() + ImGui::GetStyle().ItemSpacing.x;
+    for (int r = 0; r < kNumTableNorms; ++r) {
+        const std::string name(display_name(kTableNorms[r]));
+        same_line_if_fits(swatch_w + checkbox_width(name), right);
+        swatch(to_rgb(invariance_norm_color(kTableNorms[r])));
+        bool on = s.curve_norms[static_cast<size_t>(r)];
+        if (ImGui::Checkbox(name.c_str(), &on)) s.curve_norms[static_cast<size_t>(r)] = on;
+        tooltip("Draw this norm's relative change ‖y′ − y‖ / ‖y‖ against δ, once per chosen transform "
+                "(its colour in the plot).");
+    }
+    // "under" stays with the first transform's checkbox.
+    const auto label_of = [](int c) { return std::string(kShortFormula[c]) + "##t" + std::to_string(c); };
+    same_line_if_fits(ImGui::CalcTextSize("under").x + ImGui::GetStyle().ItemSpacing.x + checkbox_width(label_of(0)),
+                      right);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("under");
+    for (int c = 0; c < kNumTransforms; ++c) {
+        const std::string label = label_of(c);
+        same_line_if_fits(checkbox_width(label), right);
+        bool on = s.curve_transforms[static_cast<size_t>(c)];
+        if (ImGui::Checkbox(label.c_str(), &on)) s.curve_transforms[static_cast<size_t>(c)] = on;
+        const std::string help = std::string(display_name(kAllTransforms[c])) + ", " +
+                                 std::string(formula(kAllTransforms[c])) +
+                                 ": one curve per chosen norm (a dash and marker of its own); re-centerings do not "
+                                 "depend on δ, so their curves are flat.";
+        tooltip(help.c_str());
+    }
+}
+
+void draw_curves(InvarianceLabState& s, InvarianceUi& ui, const Fonts& fonts) {
+    draw_curve_choice(s);
+    if (!ui.curves_for || !same_curve_inputs(*ui.curves_for, s)) {
+        ui.curves = invariance_curve_plot(s);
+        ui.curves_for = s;
+    }
+    mark_delta_and_tolerance(ui.curves, s);
+    if (ui.curves.series.empty()) {
+        ImGui::TextDisabled("Tick at least one norm and one transform above to draw its curve.");
+        return;
+    }
+    draw_plot(ui.plot_view, ui.curves, fonts, ImGui::GetContentRegionAvail());
+}
+
+// [SECTION] Explorer panel ------------------------------------------------------------------
+
+struct ExplorerButton {
+    Transform transform;
+    const char* label;
+    const char* help;
+};
+constexpr ExplorerButton kExplorerButtons[] = {
+    {Transform::WeightMatrixRescaling, "W′ = δW", "Scale every entry of the Explorer's W by this lab's δ: "
+                                                  "LayerNorm and RMSNorm outputs should not move (up to ε)."},
+    {Transform::WeightMatrixRecentering, "W′ = W + 1γᵀ", "Add the same γ to every row of the Explorer's W: a gains "
+                                                         "γᵀx in every entry, which LayerNorm removes and RMSNorm cannot."},
+    {Transform::WeightVectorRescaling, "w′ᵢ = δᵢwᵢ", "Scale row i of the Explorer's W by δᵢ = δ^(i/n): "
+                                                     "a different factor per output, so both norms move."},
+    {Transform::DatasetRescaling, "x′ = δx", "Scale the Explorer's x by this lab's δ: LayerNorm and RMSNorm outputs "
+                                             "should not move (up to ε)."},
+    {Transform::DatasetRecentering, "x′ = x + γ", "Add a shift γ to the Explorer's x: a moves by Wγ, which is not "
+                                                  "constant, so both norms move."},
+};
+
+void draw_explorer_panel(LabContext& ctx, InvarianceUi& ui) {
+    const InvarianceLabState& s = ctx.session.invariance;
+    ExplorerState& e = ctx.session.explorer;
+    heading(ctx.fonts.heading, "Apply to the Explorer");
+    const ImVec4 dim = ImGui::GetStyle().Colors[ImGuiCol_TextDisabled];
+    flow_text("Explorer: x = [" + format_number_list(e.x) + "]" +
+                  (e.use_W ? ",  W " + std::to_string(e.W.rows()) + "×" + std::to_string(e.W.cols()) : ",  no W (a = x)"),
+              dim);
+
+    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+    for (const ExplorerButton& b : kExplorerButtons) {
+        if (&b != kExplorerButtons) same_line_if_fits(button_width(b.label), right);
+        if (ImGui::Button(b.label)) {
+            try {
+                ui.last_apply = apply_to_explorer(e, b.transform, s);
+            } catch (const std::exception& err) {
+                ui.last_apply = ExplorerTransformResult{};
+                ui.last_apply->what = std::string("Not applied: ") + err.what();
+            }
+        }
+        const std::string help = std::string(b.help) + " Uses δ = " + format_number(s.delta, 3) +
+                                 " and γ scale " + format_number(s.shift, 3) + " from this lab.";
+        tooltip(help.c_str());
+    }
+    if (ImGui::SmallButton("Open the Explorer")) ctx.app.select_lab = find_lab("explorer");
+    tooltip("Switch to the Explorer lab to see the transformed x, W and both norms' outputs in full.");
+
+    std::optional<ExplorerResults> now;
+    try {
+        now = compute_explorer(e);
+    } catch (const std::exception&) {
+        now.reset();
+    }
+    // The note belongs to the Explorer as it was left: forget it once the Explorer has changed since.
+    if (ui.last_apply && ui.last_apply->applied &&
+        (!now || now->layernorm.y.cols() != ui.last_apply->layernorm_after.size() ||
+         now->layernorm.y.row(0).transpose() != ui.last_apply->layernorm_after)) {
+        ui.last_apply.reset();
+    }
+    ImGui::Spacing();
+    if (!ui.last_apply) {
+        flow_text("Click a transform: it edits the Explorer's x or W with this lab's δ and γ; the bars below show "
+                  "how its outputs move.",
+                  dim);
+    } else {
+        flow_text(ui.last_apply->what, ImGui::GetStyle().Colors[ImGuiCol_Text]);
+    }
+    if (!now) {
+        ImGui::TextColored(kErrorText, "The Explorer's outputs cannot be computed: open it and reset x or W.");
+        return;
+    }
+
+    // Bars: the Explorer's outputs now; outlines: before the last transform. One value axis for both.
+    const ExplorerTransformResult* r = ui.last_apply && ui.last_apply->applied ? &*ui.last_apply : nullptr;
+    const Vec ln = now->layernorm.y.row(0).transpose(), rms = now->rmsnorm.y.row(0).transpose();   // n each
+    const AxisRange range = nice_range({&ln, &rms, r ? &r->layernorm_before : nullptr, r ? &r->rmsnorm_before : nullptr});
+    const float caption_h = ImGui::GetTextLineHeightWithSpacing();
+    const float chart_h = std::max(3.0f * ImGui::GetFontSize(),
+                                   0.5f * (ImGui::GetContentRegionAvail().y - 2.0f * caption_h) -
+                                       ImGui::GetStyle().ItemSpacing.y);
+    const struct {
+        const char* id;
+        const char* name;
+        palette::Rgb color;
+        const Vec* now;
+        const Vec* before;   // null: no transform applied yet
+        double change;
+    } charts[] = {{"ln_now", "LayerNorm", palette::kLayerNormBar, &ln, r ? &r->layernorm_before : nullptr,
+                   r ? r->layernorm_change : 0.0},
+                  {"rms_now", "RMSNorm", palette::kRmsNormBar, &rms, r ? &r->rmsnorm_before : nullptr,
+                   r ? r->rmsnorm_change : 0.0}};
+    for (const auto& c : charts) {
+        swatch(c.color);
+        if (c.before == nullptr) {
+            ImGui::Text("%s outputs y", c.name);
+        } else {
+            const bool still = std::isfinite(c.change) && c.change <= s.tolerance;
+            ImGui::TextColored(still ? kGoodText : kErrorText, "%s %s:  Δ = %s", still ? "✓" : "✗", c.name,
+                               residual_text(c.change).c_str());
+            tooltip("Δ = ‖y′ − y‖ / ‖y‖, the relative change of the Explorer's outputs (the table's measure): "
+                    "✓ when within the tolerance. Outlines: the outputs before the transform.");
+        }
+        BarChart chart;
+        chart.id = c.id;
+        chart.symbol = "y";
+        chart.color = c.color;
+        chart.range = range;
+        chart.values = c.now;
+        chart.reference = c.before;
+        chart.reference_name = "before";
+        chart.value_labels = chart_h >= 7.0f * ImGui::GetFontSize();   // they crowd a shorter chart
+        chart.small_font = ctx.fonts.small;
+        draw_bar_chart(chart, ImVec2(ImGui::GetContentRegionAvail().x, chart_h));
+    }
+}
+
+}  // namespace
+
+// [SECTION] The lab window ------------------------------------------------------------------
+
+std::vector<Plot> invariance_lab_plots(LabContext& ctx) {
+    std::vector<Plot> plots = lab_plots(ctx.session, "invariance");   // core's list: normlab-cli export's too
+    for (Plot& p : plots) p = plot_as_shown(p, ctx.uis.invariance.plot_view);
+    return plots;
+}
+
+void draw_invariance_lab(LabContext& ctx) {
+    InvarianceLabState& s = ctx.session.invariance;
+    InvarianceUi& ui = ctx.uis.invariance;
+    const Fonts& fonts = ctx.fonts;
+    if (!ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) handle_shortcuts(s);
+
+    const float em = ImGui::GetFontSize();
+    const ImGuiStyle& style = ImGui::GetStyle();
+    if (!ctx.app.presenter) {   // presenter view: tables and curves alone
+        const float controls_w = std::clamp(0.26f * ImGui::GetContentRegionAvail().x, 19.0f * em, 28.0f * em);
+        ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
+        // The heat maps take what the other sections leave (about 14 lines of them).
+        const float maps_h = ImGui::GetContentRegionAvail().y - 14.0f * ImGui::GetFrameHeightWithSpacing();
+        draw_batch_section(s, ui, fonts, maps_h);
+        draw_transform_section(s, fonts);
+        draw_norm_section(s, fonts);
+        ImGui::EndChild();
+        ImGui::SameLine();
+    }
+    ImGui::BeginChild("results");
+    InvarianceTable table;
+    try {
+        table = invariance_lab_table(s);
+    } catch (const std::exception& err) {
+        ImGui::TextColored(kErrorText, "Cannot compute the table: %s", err.what());
+        ImGui::EndChild();
+        return;
+    }
+    const CheckedTable checked = check_table(s, table);
+    draw_tables(s, checked, fonts);
+    ImGui::Spacing();
+    draw_notes(s, checked, fonts);
+    ImGui::Spacing();
+
+    const float explorer_w = std::clamp(0.3f * ImGui::GetContentRegionAvail().x, 16.0f * em, 24.0f * em);
+    ImGui::BeginChild("curves", ImVec2(ImGui::GetContentRegionAvail().x - explorer_w - style.ItemSpacing.x, 0.0f));
+    draw_curves(s, ui, fonts);
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("explorer", ImVec2(0.0f, 0.0f), true);
+    draw_explorer_panel(ctx, ui);
+    ImGui::EndChild();
+    ImGui::EndChild();
+}
+
+}  // namespace normlab::ui

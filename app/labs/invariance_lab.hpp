@@ -1,0 +1,50 @@
+// The Invariance lab: the RMSNorm paper's Table 1 measured live on the lab's own batch, beside
+// the paper's; the relative change against δ for the norms and transforms the user picks; and
+// the transforms applied with one click to the Explorer's x and W.
+#pragma once
+
+#include "heatmap.hpp"
+#include "lab.hpp"
+#include "plot_view.hpp"
+
+#include <normlab/labs/invariance_lab.hpp>
+#include <normlab/plot/plot.hpp>
+
+#include <optional>
+#include <vector>
+
+namespace normlab::ui {
+
+inline constexpr LabInfo kInvarianceInfo{
+    "Invariance: Table 1 of the RMSNorm paper, measured",
+    "Layer output (paper eq. 1–4):  y = norm(W x) ⊙ g + b, for a batch of cases x\n"
+    "Each cell (Table 1):  ‖y′ − y‖ / ‖y‖ after one transform, ✓ when ≤ the tolerance\n"
+    "Transforms:  W′ = δW,  W′ = W + 1γᵀ,  w′ᵢ = δᵢwᵢ,  x′ = δx,  x′ = x + γ,  x′₀ = δx₀\n"
+    "ε in the denominator √(σ² + ε) breaks exact invariance to re-scaling as δ → 0; at large δ the\n"
+    "change left is ε's share in y itself at δ = 1 (about ε / 2σ²).",
+    "normlab::invariance_table, apply_transform, invariance_residual, paper_table1\n"
+    "(core/src/invariance.cpp); normlab::invariance_lab_table, check_cell, invariance_curve_plot,\n"
+    "apply_to_explorer (core/src/invariance_lab.cpp); drawn by app/invariance_lab.cpp.",
+};
+
+// Display-only state of the Invariance lab; the numbers live in InvarianceLabState.
+struct InvarianceUi {
+    HeatmapUi x_map, W_map;      // the selected cells of the batch's x and W
+    PlotView plot_view;
+    Plot curves;                 // invariance_curve_plot(curves_for), kept while the inputs stay the same
+    std::optional<InvarianceLabState> curves_for;
+    std::optional<ExplorerTransformResult> last_apply;   // the last transform applied to the Explorer
+};
+
+// The lab's figure as it is now (Lab::plots): the relative change against δ, with the series
+// hidden in its legend left out and its zoom applied.
+std::vector<Plot> invariance_lab_plots(LabContext& ctx);
+
+// Help ▸ Keyboard shortcuts (Lab::keys): the lab's keys, from the table its key handler reads.
+std::vector<KeyHelp> invariance_lab_keys();
+
+// Draws the lab into the current window, reading and editing ctx.session.invariance (and, for
+// the "apply to the Explorer" buttons, ctx.session.explorer).
+void draw_invariance_lab(LabContext& ctx);
+
+}  // namespace normlab::ui

@@ -1,0 +1,789 @@
+// The Training lab (see training_lab.hpp).
+//
+// [SECTION] Actions          — play/pause, step, reset, new seed, stress, axis (keys Space S R N L T G)
+// [SECTION] The run          — the worker: restarted when the settings ask for another run, paced
+// [SECTION] Snapshot         — the latest one taken once per frame; the maps' rectangles cached with it
+// [SECTION] Controls panel   — run, data, model, optimizer, variants
+// [SECTION] Variant row      — per variant: its decision map (2D data), accuracy, time per step
+// [SECTION] Figures          — their options (x axis, whose gradients), loss, accuracy, gradients, time
+// [SECTION] The lab window
+//
+// Scripted runs (--frames N, AppInfo::scripted): the lab plays from its first frame and the worker
+// trains exactly kScriptedStepsPerFrame steps per frame; each frame waits for that snapshot (the
+// worker is joined to the step count), so a screenshot after N frames shows step 10·N, always.
+// Interactive runs never wait: the worker trains at the chosen pace and the frame shows the
+// latest snapshot; figures are rebuilt only when a new one arrived.
+#include "training_lab.hpp"
+#include "labs.hpp"
+
+#include "palette.hpp"
+#include "ui_util.hpp"
+
+#include <normlab/scene/session.hpp>
+
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <cstdio>
+#include <initializer_list>
+#include <string>
+
+namespace normlab::ui {
+
+namespace {
+
+using Index = Eigen::Index;
+
+constexpr int kScriptedStepsPerFrame = 10;
+
+// Decision maps: a cell is its predicted class's colour mixed into white, kMaxTint of the way at
+// confidence ≥ kFullTintConfidence, less towards the boundary (confidence 1/K: white).
+constexpr double kMaxTint = 0.45;
+constexpr double kFullTintConfidence = 0.9;
+// Class colours: the heat maps' diverging ends (palette.hpp) for two classes, then Okabe–Ito.
+constexpr palette::Rgb kClassColors[] = {palette::kHeatNegative, palette::kHeatPositive, {0, 114, 178},
+                                         {213, 94, 0},           {230, 159, 0},          {86, 180, 233},
+                                         {204, 121, 167},        {90, 90, 90}};
+constexpr int kClassColorCount = static_cast<int>(sizeof kClassColors / sizeof kClassColors[0]);
+
+palette::Rgb class_color(int k) { return kClassColors[std::max(0, k) % kClassColorCount]; }
+palette::Rgb to_rgb(Color c) { return {c.r, c.g, c.b}; }
+
+// a + (b − a)·t per channel.
+palette::Rgb mix(palette::Rgb a, palette::Rgb b, double t) {
+    const auto ch = [t](unsigned char x, unsigned char y) {
+        return static_cast<unsigned char>(std::lround(x + (static_cast<double>(y) - x) * t));
+    };
+    return {ch(a.r, b.r), ch(a.g, b.g), ch(a.b, b.b)};
+}
+
+constexpr palette::Rgb kWhite{255, 255, 255};
+
+// [SECTION] Actions -------------------------------------------------------------------------
+
+struct TrainingAction {
+    const char* label;   // button text (or the start of it)
+    char key;            // 'A'..'Z', or ' ' for the space bar
+    const char* help;    // the tooltip, without the key
+    void (*apply)(TrainingLabState& s, TrainingUi& ui);
+};
+
+// The pace Play gives the worker: the slider's value, and at its top no pace at all (0).
+double worker_pace(const TrainingLabState& s) { return s.steps_per_second >= kTrainingMaxSpeed ? 0.0 : s.steps_per_second; }
+
+void play_or_pause(TrainingLabState& s, TrainingUi& ui) {
+    if (ui.playing) {
+        ui.playing = false;
+        if (ui.worker) ui.worker->pause();
+        return;
+    }
+    ui.playing = true;
+    if (ui.shown && ui.shown->done()) {
+        ui.restart = true;   // at the end: from step 0 again
+    } else if (ui.worker) {
+        ui.worker->play(worker_pace(s));
+        ui.pace = s.steps_per_second;
+    }
+}
+
+enum ActionIndex { kPlay, kStep, kReset, kNewSeed, kStress, kAxis, kGradVariant, kActionCount };
+
+const TrainingAction kActions[kActionCount] = {
+    {"Play / pause", ' ', "Train every variant, one step each in turn, at the pace set below; press again to pause.",
+     play_or_pause},
+    {"Step", 'S', "Pause, then train every variant one more mini-batch step.",
+     [](TrainingLabState&, TrainingUi& ui) {
+         ui.playing = false;
+         if (ui.worker) ui.worker->advance(1);
+     }},
+    {"Reset", 'R',
+     "Back to step 0, paused: the same data and initial weights, so the same run again (the seed decides both).",
+     [](TrainingLabState&, TrainingUi& ui) {
+         ui.playing = false;
+         ui.restart = true;
+     }},
+    {"New seed", 'N', "The next seed: new data points, split, initial weights and batch order; back to step 0.",
+     [](TrainingLabState& s, TrainingUi&) { s.train.seed += 1; }},
+    {"Learning-rate stress test on / off", 'L',
+     "The learning-rate stress test: the same variants again with the learning rate times the factor beside this "
+     "button, from step 0. Which ones diverge (loss NaN, ∞ or > 100 · ln K), which stall at chance? Press again to end it.",
+     [](TrainingLabState& s, TrainingUi&) { s.stress = !s.stress; }},
+    {"Against step / time", 'T',
+     "Draw loss and accuracy against the optimizer step, or against the compute time the steps took (the RMSNorm "
+     "paper's Figure 1: the same quality in less time).",
+     [](TrainingLabState& s, TrainingUi& ui) {
+         s.axis = s.axis == TrainingAxis::Step ? TrainingAxis::Time : TrainingAxis::Step;
+         ui.loss_view.range = {};   // a zoom on one x axis means nothing on the other
+         ui.accuracy_view.range = {};
+     }},
+    {"Next gradient variant", 'G', "Show the per-layer gradient norms of the next variant in the run.",
+     [](TrainingLabState& s, TrainingUi&) {
+         for (int i = 1; i <= kTrainingNormCount; ++i) {
+             const int k = (s.grad_variant + i) % kTrainingNormCount;
+             if (s.variants[static_cast<std::size_t>(k)]) {
+                 s.grad_variant = k;
+                 return;
+             }
+         }
+     }},
+};
+
+std::string with_key(const TrainingAction& a) { return std::string(a.help) + " (key " + key_label(a.key) + ")"; }
+
+// The action's button (labelled `label` when the label changes with the state) and its tooltip.
+void action_button(const TrainingAction& a, TrainingLabState& s, TrainingUi& ui, const char* label = nullptr) {
+    if (ImGui::Button(label != nullptr ? label : a.label)) a.apply(s, ui);
+    tooltip(with_key(a).c_str());
+}
+
+void handle_shortcuts(TrainingLabState& s, TrainingUi& ui) {
+    for (const TrainingAction& a : kActions)
+        if (key_pressed(a.key)) a.apply(s, ui);
+}
+
+}  // namespace
+
+std::vector<KeyHelp> training_lab_keys() {
+    std::vector<KeyHelp> keys;
+    for (const TrainingAction& a : kActions) keys.push_back({key_label(a.key), a.label});
+    return keys;
+}
+
+namespace {
+
+// [SECTION] The run -------------------------------------------------------------------------
+
+// Keeps ui.worker training what the state asks for: a new run when the settings changed (once no
+// widget is being dragged or typed in, so that a slider drag is one restart) or Reset was
+// pressed; the pace and play/pause passed on. Scripted runs advance a fixed number of steps.
+void sync_run(const TrainingLabState& s, TrainingUi& ui, bool scripted) {
+    ui.problem = training_lab_problem(s);
+    if (!ui.problem.empty()) {
+        ui.worker.reset();
+        ui.shown.reset();
+        return;
+    }
+    const bool stale = !ui.worker || ui.restart || !same_run(ui.worker->state(), s);
+    if (stale && !ImGui::IsAnyItemActive()) {
+        ui.worker.reset();   // stops and joins the old run's thread first
+        ui.worker = std::make_unique<TrainingLabWorker>(s);
+        ui.restart = false;
+        ui.pace = 0.0;
+    }
+    if (!ui.worker) return;
+    if (scripted) {
+        if (ui.playing) ui.worker->wait_for(ui.worker->advance(kScriptedStepsPerFrame));
+        return;
+    }
+    if (ui.playing && !ui.worker->playing() && ui.pace == 0.0) {
+        ui.worker->play(worker_pace(s));
+        ui.pace = s.steps_per_second;
+    } else if (ui.playing && ui.pace != s.steps_per_second) {
+        ui.worker->set_speed(worker_pace(s));
+        ui.pace = s.steps_per_second;
+    }
+}
+
+// [SECTION] Snapshot ------------------------------------------------------------------------
+
+// A decision map as few rectangles as possible: each cell is its predicted class's colour mixed
+// into white by its confidence; equal neighbours in a row merge, then equal runs in rows above
+// each other (a confident region becomes a handful of rectangles instead of hundreds of cells).
+std::vector<MapRect> map_rects(const DecisionGrid& g) {
+    const int G = g.size;
+    const double chance = 1.0 / std::max(2, g.classes);
+    const auto color = [&](int ix, int iy) {
+        const Index i = static_cast<Index>(iy) * G + ix;   // row iy·G + ix, iy = 0 at y_min
+        const double t = std::clamp((g.confidence(i) - chance) / (kFullTintConfidence - chance), 0.0, 1.0);
+        return to_u32(mix(kWhite, class_color(g.argmax(i)), kMaxTint * t));
+    };
+    std::vector<MapRect> done, open, next;
+    for (int iy = 0; iy < G; ++iy) {
+        next.clear();
+        for (int ix = 0; ix < G;) {
+            const ImU32 c = color(ix, iy);
+            int end = ix + 1;
+            while (end < G && color(end, iy) == c) ++end;
+            const auto same = std::find_if(open.begin(), open.end(), [&](const MapRect& r) {
+                return r.x0 == ix && r.x1 == end && r.color == c;
+            });
+            if (same != open.end()) {
+                next.push_back({same->x0, same->x1, same->y0, iy + 1, c});
+                open.erase(same);
+            } else {
+                next.push_back({ix, end, iy, iy + 1, c});
+            }
+            ix = end;
+        }
+        done.insert(done.end(), open.begin(), open.end());   // not continued in this row
+        open.swap(next);
+    }
+    done.insert(done.end(), open.begin(), open.end());
+    return done;
+}
+
+void take_latest(TrainingUi& ui) {
+    if (!ui.worker) return;
+    std::shared_ptr<const TrainingLabSnapshot> latest = ui.worker->latest();
+    if (!latest || latest == ui.shown) return;
+    ui.shown = std::move(latest);
+    ++ui.generation;
+    ui.maps.clear();
+    for (const TrainingVariant& v : ui.shown->variants)
+        ui.maps.push_back(v.run.grid ? map_rects(*v.run.grid) : std::vector<MapRect>{});
+    if (ui.playing && ui.shown->done()) ui.playing = false;
+}
+
+// [SECTION] Controls panel ------------------------------------------------------------------
+
+// Two items side by side: the width of each.
+float half_width() { return std::floor(0.5f * (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x)); }
+
+void draw_run_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
+    heading(fonts.heading, "Run");
+    const bool cannot = !ui.problem.empty() || (ui.shown && !ui.shown->error.empty());
+    const bool at_end = ui.shown && ui.shown->done() && !ui.playing;
+    ImGui::BeginDisabled(cannot);
+    action_button(kActions[kPlay], s, ui, ui.playing ? "Pause" : at_end ? "Play again" : "Play");
+    ImGui::SameLine();
+    action_button(kActions[kStep], s, ui);
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    action_button(kActions[kReset], s, ui);
+    ImGui::SameLine();
+    action_button(kActions[kNewSeed], s, ui);
+
+    const int step = ui.shown ? ui.shown->step : 0;
+    const int total = s.train.steps;
+    std::string text = "step " + std::to_string(step) + " / " + std::to_string(total);
+    if (ui.shown && !ui.shown->error.empty()) {
+        text = "no run";
+    } else if (ui.shown && ui.shown->done() && step < total) {
+        text += "  (every variant diverged)";
+    } else if (ui.shown && ui.shown->done()) {
+        text += "  (done)";
+    }
+    ImGui::ProgressBar(static_cast<float>(step) / static_cast<float>(std::max(1, total)), ImVec2(-1.0f, 0.0f),
+                       text.c_str());
+    tooltip("Optimizer steps done by every variant, of the run's total (each step: one mini-batch per variant).");
+
+    log_slider("##speed", "pace", s.steps_per_second, kTrainingSpeedRule,
+               s.steps_per_second >= kTrainingMaxSpeed ? "pace: as fast as it goes" : "pace %.0f steps/s",
+               ImGui::GetContentRegionAvail().x,
+               "How fast Play trains, 5 to 5000 steps per second (log scale); at the top, as fast as the CPU allows. "
+               "The numbers do not depend on it, only how quickly they appear.");
+
+    // The stress test: a toggle button (filled while on) and its factor.
+    const bool on = s.stress;
+    if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.85f, 0.35f, 0.10f, 1.0f));
+    if (on) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 1.0f, 1.0f, 1.0f));
+    char label[64];
+    std::snprintf(label, sizeof label, "%s lr × %.3g###stress", on ? "End stress:" : "Stress:", s.stress_factor);
+    action_button(kActions[kStress], s, ui, label);
+    if (on) ImGui::PopStyleColor(2);
+    ImGui::SameLine();
+    log_slider("##stress_factor", "stress factor", s.stress_factor, kStressFactorRule, "× %.3g",
+               ImGui::GetContentRegionAvail().x,
+               "The stress test's factor on the learning rate, 2 to 100 (log scale; 30 by default).");
+}
+
+void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
+    heading(fonts.heading, "Data");
+    const float w = half_width();
+    ImGui::SetNextItemWidth(w);
+    if (ImGui::BeginCombo("##dataset", std::string(display_name(s.data.kind)).c_str())) {
+        for (DatasetKind kind : kBuiltinDatasets)
+            if (ImGui::Selectable(std::string(display_name(kind)).c_str(), s.data.kind == kind))
+                training_lab_choose_dataset(s, kind);
+        if (ImGui::Selectable("Load CSV…", s.data.kind == DatasetKind::Csv)) training_lab_choose_dataset(s, DatasetKind::Csv);
+        ImGui::EndCombo();
+    }
+    tooltip("The data set: five 2D sets from TensorFlow Playground (500 points, 2 classes), the 8×8 handwritten "
+            "digits (64 features, 10 classes), or your own CSV file. Choosing one loads its recommended width, "
+            "learning rate, batch size and steps.");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(w);
+    checked_number("train share (1 = 100%)", s.data.train_ratio, kTrainingRatioRule, [](double* train_ratio) {
+        double ratio = 100.0 * *train_ratio;
+        const double r_lo = 10.0, r_hi = 90.0;
+        const bool changed = ImGui::SliderScalar("##ratio", ImGuiDataType_Double, &ratio, &r_lo, &r_hi, "train %.0f%%");
+        tooltip("The share of cases used for training (10% to 90%, stratified by class); the rest is the test set.");
+        if (changed) *train_ratio = std::round(ratio) / 100.0;
+        return changed;
+    });
+
+    if (s.data.kind == DatasetKind::Csv) {
+        const char* load = "Load";
+        ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - button_width(load) - ImGui::GetStyle().ItemSpacing.x);
+        if (ui.csv_path_from != s.data.path) {   // the state's path changed elsewhere (a scene): show it
+            ui.csv_path = ui.csv_path_from = s.data.path;
+        }
+        const bool enter = ImGui::InputTextWithHint("##csv", "path/to/data.csv", &ui.csv_path,
+                                                    ImGuiInputTextFlags_EnterReturnsTrue);
+        tooltip("A CSV file: one case per row, the features as numbers, the class label in the last column (a header "
+                "row is allowed). Enter or Load reads it; features are standardized with the training set's statistics.");
+        ImGui::SameLine();
+        if (ImGui::Button(load) || enter) {
+            s.data.path = ui.csv_path_from = ui.csv_path;
+            ui.restart = true;   // the same path again: the file may have changed
+        }
+        tooltip("Read the file now (also after editing it).");
+        if (ui.shown && !ui.shown->error.empty()) {
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextColored(kErrorText, "✗ %s", ui.shown->error.c_str());
+            ImGui::PopTextWrapPos();
+        }
+    }
+
+    const bool two_d = is_synthetic_2d(s.data.kind);
+    ImGui::BeginDisabled(!two_d);
+    ImGui::SetNextItemWidth(w);
+    checked_number("noise", s.data.noise, kTrainingNoiseRule, [two_d](double* noise) {
+        const bool changed = ImGui::SliderScalar("##noise", ImGuiDataType_Double, noise, &kTrainingNoiseRule.lo,
+                                                 &kTrainingNoiseRule.hi, "noise %.2f");
+        tooltip(two_d ? "Noise of the 2D sets, 0 to 0.5 (TensorFlow Playground's slider / 100): points move off their "
+                        "class's shape, and near the boundary labels flip."
+                      : "Noise applies to the 2D sets only.");
+        return changed;
+    });
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(w);
+    const std::uint64_t one = 1;
+    ImGui::InputScalar("##seed", ImGuiDataType_U64, &s.train.seed, &one, nullptr, "seed %llu");
+    tooltip("The one seed of the run: data points, train/test split, initial weights and batch order. Every variant "
+            "gets the same (key N: the next seed).");
+}
+
+void draw_model_section(TrainingLabState& s, const Fonts& fonts) {
+    heading(fonts.heading, "Model");
+    MlpConfig& m = s.train.model;
+    const float w = half_width();
+    int_slider("##depth", m.hidden_layers, kMinHiddenLayers, kMaxHiddenLayers, "%d hidden layers", false, w,
+               "Hidden layers, 1 to 6: each is dense → norm → activation (or dense → activation → norm).");
+    ImGui::SameLine();
+    int width = static_cast<int>(m.width);
+    int_slider("##width", width, static_cast<int>(kMinWidth), static_cast<int>(kMaxWidth), "width %d", true, w,
+               "Units per hidden layer n, 2 to 256 (log scale): the vector each norm normalizes.");
+    m.width = width;
+
+    const struct {
+        Activation a;
+        const char* label;
+        const char* help;
+    } acts[] = {{Activation::ReLU, "ReLU", "f(a) = max(0, a); weights start He-scaled, N(0, 2/n_in)."},
+                {Activation::Tanh, "tanh", "f(a) = tanh(a); weights start N(0, 1/n_in)."},
+                {Activation::GELU, "GELU", "f(a) = a·Φ(a), the exact erf form; weights start N(0, 2/n_in)."}};
+    for (const auto& a : acts) {
+        if (&a != acts) ImGui::SameLine();
+        if (ImGui::RadioButton(a.label, m.activation == a.a)) m.activation = a.a;
+        tooltip(a.help);
+    }
+    if (ImGui::RadioButton("norm, then f", m.placement == Placement::BeforeActivation))
+        m.placement = Placement::BeforeActivation;
+    tooltip("y = f(norm(a) ⊙ g + b): the norm before the activation, as in the RMSNorm paper.");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("f, then norm", m.placement == Placement::AfterActivation))
+        m.placement = Placement::AfterActivation;
+    tooltip("y = norm(f(a)) ⊙ g + b: the norm after the activation.");
+}
+
+void draw_optimizer_section(TrainingLabState& s, const Fonts& fonts) {
+    heading(fonts.heading, "Optimizer");
+    OptimizerSpec& o = s.train.optimizer;
+    if (ImGui::RadioButton("Adam", o.kind == OptimizerKind::Adam)) training_lab_choose_optimizer(s, OptimizerKind::Adam);
+    tooltip("Adam (β₁ = 0.9, β₂ = 0.999); choosing it loads its recommended learning rate for the data set.");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("SGD + momentum", o.kind == OptimizerKind::SGD))
+        training_lab_choose_optimizer(s, OptimizerKind::SGD);
+    tooltip("SGD with momentum 0.9: v ← 0.9 v + ∂L/∂θ, θ ← θ − η v; choosing it loads its recommended learning rate.");
+    const float w = half_width();
+    log_slider("##lr", "lr", o.lr, kTrainingLrRule, "lr %.4g", w,
+               "The learning rate η, 10⁻⁴ to 1 (log scale). The stress test multiplies it.");
+    ImGui::SameLine();
+    int batch = static_cast<int>(s.train.batch_size);
+    int_slider("##batch", batch, kTrainingMinBatch, kTrainingMaxBatch, "batch %d", true, w,
+               "Cases per mini-batch, 1 to 512 (log scale; at most the training set). BatchNorm's statistics come "
+               "from it.");
+    s.train.batch_size = batch;
+    int_slider("##steps", s.train.steps, kTrainingMinSteps, kTrainingMaxSteps, "%d steps", true,
+               ImGui::GetContentRegionAvail().x, "Optimizer steps per run, 10 to 20 000 (log scale).");
+}
+
+// The variants' checkboxes, two per row, each after its colour; pRMSNorm's p below them.
+void draw_variants_section(TrainingLabState& s, const Fonts& fonts) {
+    heading(fonts.heading, "Variants (same start)");
+    static_assert(kTrainingNormCount == 6, "one help text per norm");
+    const char* const help[kTrainingNormCount] = {
+        "No norm: y = f(a). The baseline. Every ticked variant trains on the same data from the same initial weights.",
+        "LayerNorm (paper eq. 2–3): ā = (a − μ)/σ over the n units of a layer, then ⊙ g + b.",
+        "RMSNorm (paper eq. 4): ā = a / RMS(a); no mean to subtract, so less work than LayerNorm.",
+        "pRMSNorm: the RMS from the first k = ⌈n·p⌉ units only (p below; the paper's 6.25%).",
+        "L2-Norm: ā = a / ‖a‖, without RMSNorm's √n: its outputs shrink as n grows (the paper reports it trains worse).",
+        "BatchNorm: each unit normalized over the mini-batch (running averages when evaluating)."};
+    const float col = half_width() + ImGui::GetStyle().ItemSpacing.x;
+    const float x0 = ImGui::GetCursorPosX();
+    for (int k = 0; k < kTrainingNormCount; ++k) {
+        if (k % 2 == 1) ImGui::SameLine(x0 + col);
+        swatch(to_rgb(training_norm_color(kTrainingNorms[k])));
+        bool& on = s.variants[static_cast<std::size_t>(k)];
+        ImGui::Checkbox(std::string(display_name(kTrainingNorms[k])).c_str(), &on);
+        tooltip(help[k]);
+    }
+    const Index n = s.train.model.width;
+    const std::string k_text = "k = " + std::to_string(partial_k(n, s.train.model.norm.p, PartialRounding::Ceil)) +
+                               " of " + std::to_string(n);
+    constexpr int kPrms = 3;
+    static_assert(kTrainingNorms[kPrms] == Norm::PRMSNorm, "pRMSNorm's checkbox");
+    ImGui::BeginDisabled(!s.variants[kPrms]);
+    ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(k_text.c_str()).x -
+                            ImGui::GetStyle().ItemSpacing.x);
+    checked_number("p (1 = 100%)", s.train.model.norm.p, kFractionRule, [](double* p) {
+        return percent_slider("##p", p, "pRMSNorm p = %.2f%%",
+                              "pRMSNorm's p, 1% to 100% (log scale): the RMS is estimated from the first k = ⌈n·p⌉ of "
+                              "the n units.");
+    });
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("%s", k_text.c_str());
+}
+
+// [SECTION] Variant row ---------------------------------------------------------------------
+
+constexpr const char* kDivergedHelp =
+    "Diverged: its mini-batch loss became NaN or ∞, or passed 100 · ln K (K classes; ln K is the loss of guessing): "
+    "the weights blew up. It trains no further; its curves end at the step before, its map is the last one drawn.";
+
+// The variant's decision map (its rectangles, in cells of the G×G grid over the data's box) and
+// the training cases (and the test cases, as rings) over it.
+void draw_map(ImDrawList* dl, ImVec2 p0, float side, const DecisionGrid& g, const std::vector<MapRect>& rects,
+              const Dataset& data, bool test_points) {
+    const float cell = side / static_cast<float>(g.size);
+    for (const MapRect& r : rects)   // y up: cell row 0 at the bottom
+        dl->AddRectFilled(ImVec2(p0.x + static_cast<float>(r.x0) * cell, p0.y + side - static_cast<float>(r.y1) * cell),
+                          ImVec2(p0.x + static_cast<float>(r.x1) * cell, p0.y + side - static_cast<float>(r.y0) * cell),
+                          r.color);
+    const Box2D& b = g.box;
+    const auto at = [&](double x, double y) {
+        return ImVec2(p0.x + static_cast<float>((x - b.x_min) / (b.x_max - b.x_min)) * side,
+                      p0.y + side - static_cast<float>((y - b.y_min) / (b.y_max - b.y_min)) * side);
+    };
+    const float r = std::max(2.0f, 0.012f * side);
+    // Hundreds of dots per map, so few vertices each: octagons without anti-aliased edges (a
+    // tenth of the vertices of ImGui's smooth circles; at a few pixels they look the same).
+    const ImDrawListFlags flags = dl->Flags;
+    dl->Flags &= ~(ImDrawListFlags_AntiAliasedFill | ImDrawListFlags_AntiAliasedLines);
+    // X: N×2 raw features, y: N labels.
+    const auto points = [&](const Mat& X, const Labels& y, bool rings) {
+        for (Index i = 0; i < X.rows(); ++i) {
+            const ImVec2 c = at(X(i, 0), X(i, 1));
+            const ImU32 col = to_u32(class_color(y(i)));
+            if (rings) {
+                dl->AddCircle(c, r, col, 8, 1.5f);
+            } else {
+                dl->AddCircleFilled(c, r + 1.0f, IM_COL32(255, 255, 255, 255), 8);
+                dl->AddCircleFilled(c, r, col, 8);
+            }
+        }
+    };
+    points(data.train_raw, data.train_y, false);
+    if (test_points) points(data.test_raw, data.test_y, true);
+    dl->Flags = flags;
+    dl->AddRect(p0, ImVec2(p0.x + side, p0.y + side), ImGui::GetColorU32(ImGuiCol_Border));
+}
+
+// Over a diverged variant's map: the map faded, "✗ diverged at step k" across it.
+void draw_diverged_over_map(ImDrawList* dl, ImVec2 p0, float side, int step, ImFont* font) {
+    dl->AddRectFilled(p0, ImVec2(p0.x + side, p0.y + side), IM_COL32(255, 255, 255, 170));
+    const std::string lines[2] = {"✗ diverged", "at step " + std::to_string(step)};
+    const float h = font->FontSize;
+    for (int i = 0; i < 2; ++i) {
+        const ImVec2 ts = font->CalcTextSizeA(h, FLT_MAX, 0.0f, lines[i].c_str());
+        const float y = p0.y + 0.5f * side + (i == 0 ? -h : 0.0f);
+        dl->AddText(font, h, ImVec2(std::floor(p0.x + 0.5f * (side - ts.x)), std::floor(y)), ImGui::GetColorU32(kErrorText),
+                    lines[i].c_str());
+    }
+}
+
+// One variant: its map (2D data), its name and result, its time per step as a bar split into the
+// norm's share (its colour) and the rest (grey), scaled to the slowest variant.
+void draw_variant_card(const TrainingVariant& v, const std::vector<MapRect>& map, const TrainingLabSnapshot& snap,
+                       double slowest_ms, ImVec2 size, float side, bool test_points, const Fonts& fonts) {
+    const float width = size.x;
+    // A child of the card's size: what does not fit is cut at its edge, never pushed into the next card.
+    ImGui::BeginChild("card", size, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const std::string name(display_name(v.norm));
+    if (side > 0.0f && v.run.grid && !map.empty()) {
+        const ImVec2 p0 = ImGui::GetCursorScreenPos();
+        const ImVec2 at = p0;   // left-aligned, as the caption below
+        draw_map(dl, at, side, *v.run.grid, map, *snap.data, test_points);
+        if (v.diverged_at > 0) draw_diverged_over_map(dl, at, side, v.diverged_at, fonts.bold);
+        ImGui::Dummy(ImVec2(width, side));
+        const std::string help = name + ": the class the model predicts at each point of the plane at step " +
+                                 std::to_string(v.run.step) +
+                                 " (colour: the class; paler: less sure, white: 50/50), with the training cases as dots"
+                                 " (rings: test cases, when shown).";
+        tooltip(v.diverged_at > 0 ? kDivergedHelp : help.c_str());
+    }
+    // Name and result: the longest text that fits in the card.
+    const auto first_fitting = [](std::initializer_list<std::string> texts, float room) {
+        for (const std::string& t : texts)
+            if (ImGui::CalcTextSize(t.c_str()).x <= room) return t;
+        return *(texts.end() - 1);
+    };
+    swatch(to_rgb(training_norm_color(v.norm)));
+    ImGui::PushFont(fonts.bold);
+    ImGui::TextUnformatted(name.c_str());
+    ImGui::PopFont();
+    ImGui::SameLine();
+    const float room = ImGui::GetContentRegionAvail().x;
+    if (v.diverged_at > 0) {
+        const std::string at = std::to_string(v.diverged_at);
+        ImGui::TextColored(kErrorText, "%s",
+                           first_fitting({"✗ diverged at step " + at, "✗ diverged", "✗ " + at}, room).c_str());
+        tooltip(kDivergedHelp);
+    } else {
+        const EvalResult& e = v.run.last_eval ? *v.run.last_eval : v.initial;
+        char pct[32];
+        std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * e.test_accuracy);
+        if (ImGui::CalcTextSize(pct).x <= room) {
+            ImGui::TextUnformatted(first_fitting({std::string("test ") + pct, pct}, room).c_str());
+        } else {   // narrow cards (six variants, large text): the number in the small font
+            ImGui::PushFont(fonts.small);
+            ImGui::AlignTextToFramePadding();
+            ImGui::TextUnformatted(pct);
+            ImGui::PopFont();
+        }
+        const std::string help = "Accuracy on the " + std::to_string(snap.data->test_x.rows()) +
+                                 " test cases at the last evaluation (step " +
+                                 std::to_string(v.run.history.eval_step.empty() ? 0 : v.run.history.eval_step.back()) +
+                                 "); training set " + format_number(100.0 * e.train_accuracy, 3) + "%, test loss " +
+                                 format_number(e.test_loss, 3) + ".";
+        tooltip(help.c_str());
+    }
+    // Time per step.
+    ImGui::PushFont(fonts.small);
+    const StepTime t = median_step_time(v.run.history);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float bar_h = 0.7f * ImGui::GetFontSize(), bar_w = 0.3f * width;
+    const float y = p.y + 0.5f * (ImGui::GetTextLineHeight() - bar_h);
+    const float total = slowest_ms > 0.0 ? bar_w * static_cast<float>(t.total_ms() / slowest_ms) : 0.0f;
+    const float norm = t.total_ms() > 0.0 ? total * static_cast<float>(t.norm_ms / t.total_ms()) : 0.0f;
+    dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + norm, y + bar_h), to_u32(to_rgb(training_norm_color(v.norm))));
+    dl->AddRectFilled(ImVec2(p.x + norm, y), ImVec2(p.x + total, y + bar_h), IM_COL32(170, 170, 170, 255));
+    ImGui::Dummy(ImVec2(bar_w, ImGui::GetTextLineHeight()));
+    ImGui::SameLine();
+    const std::string ms = format_number(t.total_ms(), 2) + " ms";
+    char share[32];
+    std::snprintf(share, sizeof share, "%.0f%%", 100.0 * t.norm_ms / std::max(1e-12, t.total_ms()));
+    if (v.run.history.norm_ms.empty()) {
+        ImGui::TextDisabled("no step yet");
+    } else if (v.norm == Norm::None) {
+        ImGui::TextDisabled("%s", ms.c_str());
+    } else {
+        ImGui::TextDisabled("%s", first_fitting({ms + " · " + share + " norm", ms + " · " + share, ms},
+                                                ImGui::GetContentRegionAvail().x).c_str());
+    }
+    ImGui::PopFont();
+    const std::string time_help = "Median wall-clock time per step so far: " + format_number(t.total_ms(), 3) +
+                                  " ms, of which " + format_number(t.norm_ms, 3) +
+                                  " ms in the norm layers (forward and backward: the bar's coloured part) and the rest "
+                                  "in the dense layers, activations, loss and optimizer (grey). Bars are to scale.";
+    tooltip(time_help.c_str());
+    ImGui::EndChild();
+}
+
+// The variants side by side, maps at most max_side pixels square.
+void draw_variant_row(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fonts& fonts, float max_side) {
+    const std::size_t n = snap.variants.size();
+    if (n == 0 || !snap.data) return;
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    const float width = std::floor((ImGui::GetContentRegionAvail().x - static_cast<float>(n - 1) * spacing) /
+                                   static_cast<float>(n));
+    const bool maps = snap.data->features() == 2;
+    const float side = maps ? std::min(width, max_side) : 0.0f;
+    double slowest = 0.0;
+    for (const TrainingVariant& v : snap.variants) slowest = std::max(slowest, median_step_time(v.run.history).total_ms());
+    const float caption_h = ImGui::GetTextLineHeightWithSpacing() + 1.2f * fonts.small->FontSize;
+    const ImVec2 size(width, side + (maps ? ImGui::GetStyle().ItemSpacing.y : 0.0f) + caption_h);
+    for (std::size_t i = 0; i < n; ++i) {
+        if (i > 0) ImGui::SameLine();
+        ImGui::PushID(static_cast<int>(i));
+        draw_variant_card(snap.variants[i], i < ui.maps.size() ? ui.maps[i] : std::vector<MapRect>{}, snap,
+                          slowest, size, side, ui.show_test_points, fonts);
+        ImGui::PopID();
+    }
+    if (!maps)
+        ImGui::TextDisabled("Decision maps need 2 features; %s has %d.", snap.data->name.c_str(),
+                            static_cast<int>(snap.data->features()));
+}
+
+// [SECTION] Figures -------------------------------------------------------------------------
+
+// The figure of `f`, rebuilt by build(hidden) when the snapshot, `built_for` or the legend changed.
+template <class Build>
+const Plot& figure(TrainingFigure& f, const PlotView& view, int generation, int built_for, Build build) {
+    if (f.generation != generation || f.built_for != built_for || f.hidden != view.hidden) {
+        f.plot = build(view.hidden);
+        f.generation = generation;
+        f.built_for = built_for;
+        f.hidden = view.hidden;
+    }
+    return f.plot;
+}
+
+const Plot& loss_figure(TrainingUi& ui, const TrainingLabState& s) {
+    return figure(ui.loss, ui.loss_view, ui.generation, static_cast<int>(s.axis),
+                  [&](const std::vector<std::string>& h) { return training_loss_plot(*ui.shown, s.axis, h); });
+}
+const Plot& accuracy_figure(TrainingUi& ui, const TrainingLabState& s) {
+    return figure(ui.accuracy, ui.accuracy_view, ui.generation, static_cast<int>(s.axis),
+                  [&](const std::vector<std::string>& h) { return training_accuracy_plot(*ui.shown, s.axis, h); });
+}
+const Plot& grad_figure(TrainingUi& ui, const TrainingLabState& s) {
+    return figure(ui.grads, ui.grad_view, ui.generation, s.grad_variant, [&](const std::vector<std::string>&) {
+        return training_grad_norm_plot(*ui.shown, kTrainingNorms[std::clamp(s.grad_variant, 0, kTrainingNormCount - 1)]);
+    });
+}
+const Plot& time_figure(TrainingUi& ui) {
+    return figure(ui.time, ui.time_view, ui.generation, ui.gpu_costs.empty() ? 0 : 1, [&](const std::vector<std::string>& h) {
+        return training_time_plot(*ui.shown, h, ui.gpu_costs);
+    });
+}
+
+// The GPU kernels' forward + backward at the model's activation shape, per training step: one
+// norm layer per hidden layer.
+std::vector<NormStepCost> gpu_step_costs(const NormKernelTimes* t, int layers) {
+    if (t == nullptr) return {};
+    const std::string per = " ×" + std::to_string(layers) + (layers == 1 ? " layer" : " layers");
+    return {{Norm::LayerNorm, layers * (t->layernorm_forward_ms + t->layernorm_backward_ms), "GPU LayerNorm" + per},
+            {Norm::RMSNorm, layers * (t->rmsnorm_forward_ms + t->rmsnorm_backward_ms), "GPU RMSNorm" + per}};
+}
+
+// What the figures show: the x axis of loss and accuracy, whose gradients, the test points.
+void draw_figure_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
+    heading(fonts.heading, "Figures");
+    const std::string axis_help = with_key(kActions[kAxis]);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("x:");
+    ImGui::SameLine();
+    if (ImGui::RadioButton("step", s.axis == TrainingAxis::Step) && s.axis != TrainingAxis::Step) kActions[kAxis].apply(s, ui);
+    tooltip(axis_help.c_str());
+    ImGui::SameLine();
+    if (ImGui::RadioButton("compute time", s.axis == TrainingAxis::Time) && s.axis != TrainingAxis::Time)
+        kActions[kAxis].apply(s, ui);
+    tooltip(axis_help.c_str());
+    const int k = std::clamp(s.grad_variant, 0, kTrainingNormCount - 1);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("∂L/∂W of");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
+    if (ImGui::BeginCombo("##grad_variant", std::string(display_name(kTrainingNorms[k])).c_str())) {
+        for (int j = 0; j < kTrainingNormCount; ++j) {
+            if (!s.variants[static_cast<std::size_t>(j)]) continue;
+            if (ImGui::Selectable(std::string(display_name(kTrainingNorms[j])).c_str(), j == k)) s.grad_variant = j;
+        }
+        ImGui::EndCombo();
+    }
+    tooltip(with_key(kActions[kGradVariant]).c_str());
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!ui.shown || !ui.shown->data || ui.shown->data->features() != 2);
+    ImGui::Checkbox("test points", &ui.show_test_points);
+    ImGui::EndDisabled();
+    tooltip("Draw the test cases on the decision maps too, as rings (the dots are the training cases); 2D data only.");
+}
+
+void draw_figures(const TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float w = std::floor(0.5f * (ImGui::GetContentRegionAvail().x - style.ItemSpacing.x));
+    const float h = std::max(std::floor(0.5f * (ImGui::GetContentRegionAvail().y - style.ItemSpacing.y)),
+                             12.0f * ImGui::GetFontSize());   // else: scroll
+    draw_plot(ui.loss_view, loss_figure(ui, s), fonts, ImVec2(w, h));
+    tooltip("Cross-entropy on the whole test set (solid) and training set (dashed), evaluated 100 times per run; "
+            "click a name in the legend to hide that variant.");
+    ImGui::SameLine();
+    draw_plot(ui.accuracy_view, accuracy_figure(ui, s), fonts, ImVec2(w, h));
+    tooltip("Accuracy on the whole test set (solid) and training set (dashed); dotted: chance (100/K %).");
+    draw_plot(ui.grad_view, grad_figure(ui, s), fonts, ImVec2(w, h));
+    tooltip("‖∂L/∂W‖ of each dense layer's weights, per step (mean over each run of steps), for one variant (key G): "
+            "how the norms keep the layers' gradients in proportion (NormFormer's measure, per layer).");
+    ImGui::SameLine();
+    draw_plot(ui.time_view, time_figure(ui), fonts, ImVec2(w, h));
+    tooltip("Wall-clock milliseconds per step (median over each run of steps): the whole step (solid) and the part "
+            "inside the norm layers (dashed). LayerNorm's mean makes it costlier than RMSNorm.");
+}
+
+// [SECTION] The lab window ------------------------------------------------------------------
+
+void draw_stress_banner(const TrainingLabState& s) {
+    if (s.stress) {
+        ImGui::TextColored(ImVec4(0.80f, 0.30f, 0.0f, 1.0f),
+                           "⚠ Stress test: learning rate × %.3g = %s. Which variants diverge? (key L ends it)",
+                           s.stress_factor, format_number(training_lab_lr(s), 3).c_str());
+    }
+}
+
+}  // namespace
+
+void draw_training_lab(LabContext& ctx) {
+    TrainingLabState& s = ctx.session.training;
+    TrainingUi& ui = ctx.uis.training;
+    const Fonts& fonts = ctx.fonts;
+    if (!ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) handle_shortcuts(s, ui);
+    sync_run(s, ui, ctx.info.scripted);
+    take_latest(ui);
+
+    const float em = ImGui::GetFontSize();
+    if (!ctx.app.presenter) {
+        const float controls_w = std::clamp(0.26f * ImGui::GetContentRegionAvail().x, 19.0f * em, 24.0f * em);
+        ImGui::BeginChild("controls", ImVec2(controls_w, 0.0f), true);
+        draw_run_section(s, ui, fonts);
+        draw_data_section(s, ui, fonts);
+        draw_model_section(s, fonts);
+        draw_optimizer_section(s, fonts);
+        draw_variants_section(s, fonts);
+        draw_figure_section(s, ui, fonts);
+        ImGui::EndChild();
+        ImGui::SameLine();
+    }
+
+    ImGui::BeginChild("results");
+    draw_stress_banner(s);
+    ui.gpu_costs = gpu_step_costs(draw_gpu_norm_caption(ctx, static_cast<int>(s.train.batch_size),   // gpu_lab.hpp
+                                                         static_cast<int>(s.train.model.width)),
+                                  s.train.model.hidden_layers);
+    if (!ui.problem.empty()) {
+        ImGui::TextColored(kErrorText, "✗ %s", ui.problem.c_str());
+    } else if (!ui.shown) {
+        ImGui::TextDisabled("Preparing the data and the variants…");
+    } else if (!ui.shown->error.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(kErrorText, "✗ Cannot train: %s", ui.shown->error.c_str());
+        ImGui::PopTextWrapPos();
+    } else {
+        draw_variant_row(*ui.shown, ui, fonts, std::floor(0.27f * ImGui::GetContentRegionAvail().y));
+        ImGui::Spacing();
+        draw_figures(s, ui, fonts);
+    }
+    ImGui::EndChild();
+}
+
+std::vector<Plot> training_lab_plots(LabContext& ctx) {
+    const TrainingLabState& s = ctx.session.training;
+    TrainingUi& ui = ctx.uis.training;
+    if (!ui.shown) return normlab::training_lab_plots(run_training_lab(s), s);
+    std::vector<Plot> plots = normlab::training_lab_plots(*ui.shown, s);
+    // The two on screen as the lecturer left them: zoom and legend switches.
+    const std::size_t loss = s.axis == TrainingAxis::Step ? 0 : 2, accuracy = loss + 1;
+    plots[loss] = plot_as_shown(loss_figure(ui, s), ui.loss_view);
+    plots[accuracy] = plot_as_shown(accuracy_figure(ui, s), ui.accuracy_view);
+    plots[4] = plot_as_shown(grad_figure(ui, s), ui.grad_view);
+    plots[5] = plot_as_shown(time_figure(ui), ui.time_view);
+    return plots;
+}
+
+}  // namespace normlab::ui

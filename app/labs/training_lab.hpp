@@ -1,0 +1,85 @@
+// The Training lab: an MLP trained with several norms side by side (none, LayerNorm, RMSNorm,
+// pRMSNorm, L2-Norm, BatchNorm) on identical data and initial weights, on a worker thread: live
+// loss and accuracy against step or compute time (the RMSNorm paper's Figure 1 framing),
+// decision regions on 2D data, per-layer gradient norms, the time the norms take, and a
+// learning-rate stress test that shows which variants diverge.
+#pragma once
+
+#include "lab.hpp"
+#include "plot_view.hpp"
+
+#include <normlab/plot/plot.hpp>
+#include <normlab/labs/training_lab.hpp>
+
+#include <imgui.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace normlab::ui {
+
+inline constexpr LabInfo kTrainingInfo{
+    "Training: none, LayerNorm, RMSNorm, pRMSNorm, L2-Norm and BatchNorm trained side by side",
+    "Hidden block (paper eq. 1): a = W x + c, then y = f(norm(a) ⊙ g + b) (norm before the activation)\n"
+    "    or y = norm(f(a)) ⊙ g + b (after); the output layer has no norm\n"
+    "LayerNorm (eq. 2–3): ā = (a − μ)/σ;  RMSNorm (eq. 4): ā = a / RMS(a);  pRMSNorm: RMS of the first\n"
+    "    k = ⌈n·p⌉ entries;  L2-Norm: a / ‖a‖;  BatchNorm: per feature, over the mini-batch\n"
+    "Loss: softmax cross-entropy, L = −(1/B) Σᵢ log pᵢ,yᵢ;  ∂L/∂z = (p − onehot(y)) / B\n"
+    "SGD with momentum: v ← μv + ∂L/∂θ, θ ← θ − ηv (μ = 0.9);  Adam: β = 0.9, 0.999\n"
+    "Same start: every variant has the same data, split, batch order and dense weights (one seed)\n"
+    "Compute time (paper Fig. 1): Σ over the steps of (norm forward + backward) + (the rest)\n"
+    "Diverged at step k: the mini-batch loss of step k is NaN, ±∞ or > 100 · ln K (K classes)",
+    "normlab::TrainingLabWorker, run_training_lab, training_loss_plot, training_accuracy_plot,\n"
+    "training_grad_norm_plot, training_time_plot (core/src/training_lab.cpp) over Trainer\n"
+    "(core/src/training.cpp), Mlp and its layers (core/src/mlp.cpp), make_dataset\n"
+    "(core/src/datasets.cpp) and the norms' forward and backward (core/src/norm.cpp);\n"
+    "drawn by app/training_lab.cpp.",
+};
+
+// A figure built from the snapshot on screen, rebuilt only when a new snapshot arrives, the
+// legend switches change, or what it is drawn for (the x axis, the variant) changes.
+struct TrainingFigure {
+    Plot plot;
+    int generation = -1;                 // TrainingUi::generation it was built from
+    int built_for = -1;                  // the TrainingAxis, or the gradient variant, it was built for
+    std::vector<std::string> hidden;     // PlotView::hidden at the build
+};
+
+// A rectangle of a decision map in cells of its G×G grid: columns [x0, x1), rows [y0, y1) (row 0
+// at the bottom), one colour.
+struct MapRect {
+    int x0, x1, y0, y1;
+    ImU32 color;
+};
+
+// Display-only state of the Training lab; the settings live in TrainingLabState and the run's
+// numbers in the worker's snapshots.
+struct TrainingUi {
+    std::unique_ptr<TrainingLabWorker> worker;         // the run on screen; null while the state cannot train
+    bool playing = true;                               // the user wants it to play (the lab plays when opened)
+    bool restart = false;                              // start the run again from step 0 (Reset)
+    double pace = 0.0;                                 // steps per second the worker was last given
+    std::string problem;                               // why the state cannot train (training_lab_problem)
+    std::shared_ptr<const TrainingLabSnapshot> shown;  // the snapshot on screen
+    int generation = 0;                                // counts the snapshots shown
+    std::vector<std::vector<MapRect>> maps;            // [variant]: its decision map, as rectangles
+    std::string csv_path;                              // the CSV path field (applied by Enter or Load)
+    std::string csv_path_from;                         // the state's path when the field last took it
+    bool show_test_points = false;                     // the maps show the test cases too (rings)
+    PlotView loss_view, accuracy_view, grad_view, time_view;
+    TrainingFigure loss, accuracy, grads, time;
+    std::vector<NormStepCost> gpu_costs;   // the GPU kernels' cost per step, on the step-time figure
+};
+
+// Help ▸ Keyboard shortcuts (Lab::keys): the lab's keys, from the table its key handler reads.
+std::vector<KeyHelp> training_lab_keys();
+
+// Draws the lab into the current window, reading and editing ctx.session.training.
+void draw_training_lab(LabContext& ctx);
+
+// The lab's six figures as they are now (Lab::plots): from the run on screen, or, when the lab
+// has not run yet, from a whole run of the session's settings on this thread.
+std::vector<Plot> training_lab_plots(LabContext& ctx);
+
+}  // namespace normlab::ui

@@ -1,0 +1,415 @@
+// The Worked example lab (see worked_lab.hpp).
+//
+// [SECTION] Actions       — x presets (E, L, R: the Explorer's own) and claim presets (M, S, C)
+// [SECTION] Helpers       — numbers and lists as printed, the verdict banner
+// [SECTION] Toolbar       — x, presets, ε, digits
+// [SECTION] Steps         — LayerNorm | RMSNorm, every step with its numbers
+// [SECTION] Claim         — what the write-up says, and NormLab's verdict
+// [SECTION] The lab window
+#include "worked_lab.hpp"
+#include "labs.hpp"
+
+#include "palette.hpp"
+#include "ui_util.hpp"
+
+#include <normlab/plot/plot.hpp>
+#include <normlab/scene/session.hpp>
+
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <exception>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace normlab::ui {
+
+namespace {
+
+using Index = Eigen::Index;
+
+// [SECTION] Actions -------------------------------------------------------------------------
+
+// The Explorer's presets that set x ([2, 4, 6, 8], [200, 300, 150, 250], random) work here with
+// the same buttons and keys.
+bool sets_x(const ExplorerAction& a) { return a.group == ExplorerAction::Group::X; }
+
+constexpr char kPresetKeys[kWorkedPresetCount] = {'M', 'S', 'C'};   // one per kWorkedPresets entry
+
+void apply_worked_preset(LabContext& ctx, int i) {
+    const WorkedPreset& preset = kWorkedPresets[i];
+    explorer_set_x(ctx.session.explorer, preset_x(preset), ctx.uis.explorer.square_W);
+    ctx.uis.explorer.x_text_error.clear();
+    apply_preset(ctx.session.worked, preset);
+}
+
+void handle_shortcuts(LabContext& ctx) {
+    for (const ExplorerAction& a : kExplorerActions)
+        if (sets_x(a) && letter_pressed(a.key, a.shift)) a.apply(ctx.session.explorer, ctx.uis.explorer);
+    for (int i = 0; i < kWorkedPresetCount; ++i)
+        if (letter_pressed(kPresetKeys[i])) apply_worked_preset(ctx, i);
+}
+
+}  // namespace
+
+std::vector<KeyHelp> worked_lab_keys() {
+    std::vector<KeyHelp> keys;
+    for (const ExplorerAction& a : kExplorerActions)
+        if (sets_x(a)) keys.push_back({key_name(a), a.what});
+    for (int i = 0; i < kWorkedPresetCount; ++i) keys.push_back({key_label(kPresetKeys[i]), kWorkedPresets[i].label});
+    return keys;
+}
+
+namespace {
+
+// [SECTION] Helpers -------------------------------------------------------------------------
+
+constexpr Index kMaxListed = 8;   // longer vectors end in "…"
+
+// A number as the steps print it: `digits` significant digits, "−" for minus, no "−0".
+std::string number(double v, int digits) {
+    if (std::isnan(v)) return "undefined";
+    return format_number(v + 0.0, digits);
+}
+
+// "[−3, −1, 1, 3]"; past kMaxListed entries, "[…, …, …] (64 values)".
+std::string list(const Vec& v, int digits) {
+    std::string s = "[";
+    for (Index i = 0; i < v.size() && i < kMaxListed; ++i) s += (i ? ", " : "") + number(v(i), digits);
+    if (v.size() > kMaxListed) return s + ", …]  (" + std::to_string(v.size()) + " values)";
+    return s + "]";
+}
+
+// The ✓ / ✗ verdict in a tinted box, its text 1.5 times the heading size, wrapped to the width.
+void verdict_banner(bool good, const std::string& text, const Fonts& fonts) {
+    const std::string label = std::string(good ? "✓ " : "✗ ") + text;
+    ImFont* font = fonts.heading;
+    const float size = std::round(1.5f * font->FontSize);
+    const float pad = 0.6f * ImGui::GetFontSize();
+    const float width = ImGui::GetContentRegionAvail().x;
+    const ImVec2 ts = font->CalcTextSizeA(size, FLT_MAX, width - 2.0f * pad, label.c_str());
+    const ImVec2 p0 = ImGui::GetCursorScreenPos();
+    const ImVec2 p1(p0.x + width, p0.y + ts.y + 2.0f * pad);
+    const ImU32 ink = ImGui::GetColorU32(good ? kGoodText : kErrorText);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->AddRectFilled(p0, p1, to_u32(good ? palette::kPassFill : palette::kFailFill), 6.0f);
+    dl->AddRect(p0, p1, ink, 6.0f, 0, 2.0f);
+    dl->AddText(font, size, ImVec2(p0.x + pad, p0.y + pad), ink, label.c_str(), nullptr, width - 2.0f * pad);
+    ImGui::Dummy(ImVec2(width, p1.y - p0.y));
+}
+
+// [SECTION] Toolbar -------------------------------------------------------------------------
+
+void draw_toolbar(LabContext& ctx, WorkedUi& ui) {
+    ExplorerState& e = ctx.session.explorer;
+    WorkedState& s = ctx.session.worked;
+    const float em = ImGui::GetFontSize();
+
+    ImGui::PushFont(ctx.fonts.heading);
+    ImGui::AlignTextToFramePadding();
+    ImGui::Text("x = [%s]", format_number_list(e.x).c_str());
+    ImGui::PopFont();
+    tooltip("The Explorer's x (n entries, a = x here: no W): edit it in the Explorer, or pick a preset. "
+            "Both labs always show the same vector.");
+    for (const ExplorerAction& a : kExplorerActions) {
+        if (!sets_x(a)) continue;
+        ImGui::SameLine();
+        if (ImGui::Button(a.label)) a.apply(e, ctx.uis.explorer);
+        const std::string help = std::string(a.what) + ". " + a.help + " (key " + key_name(a) + ")";
+        tooltip(help.c_str());
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Open the Explorer")) ctx.app.select_lab = find_lab("explorer");
+    tooltip("Edit x entry by entry (or paste it) in the Explorer lab.");
+
+    // ε and digits, right-aligned on the same row.
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float eps_w = 9.0f * em, digits_w = 6.0f * em;
+    const float right = ImGui::CalcTextSize("ε").x + ImGui::CalcTextSize("ε = 0").x + ImGui::CalcTextSize("digits").x +
+                        2.0f * style.FramePadding.x + 2.0f * style.ItemInnerSpacing.x + 4.0f * style.ItemSpacing.x +
+                        eps_w + digits_w;
+    ImGui::SameLine(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowContentRegionMax().x - right));
+    ImGui::SetNextItemWidth(eps_w);
+    checked_number("ε", s.eps, kWorkedEpsRule, [](double* eps) {
+        const double lo = 1e-12, hi = 1e-1;
+        const bool changed = ImGui::SliderScalar("ε", ImGuiDataType_Double, eps, &lo, &hi, *eps == 0.0 ? "0" : "%.0e",
+                                                 ImGuiSliderFlags_Logarithmic);
+        tooltip("ε, from 10⁻¹² to 10⁻¹ on a log scale: added under both square roots, σ = √(σ₀² + ε) and "
+                "RMS = √(mean(x²) + ε) (10⁻⁵ is PyTorch's default).");
+        return changed;
+    });
+    ImGui::SameLine();
+    if (ImGui::Button("ε = 0")) s.eps = 0.0;
+    tooltip("ε = 0: the textbook formulas, exactly.");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(digits_w);
+    ImGui::SliderInt("digits", &ui.digits, 3, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
+    tooltip("Significant digits of the numbers in the steps (3 to 8); the claim checker always uses full precision.");
+}
+
+// [SECTION] Steps ---------------------------------------------------------------------------
+
+constexpr float kStepRowEm = 1.7f;   // row height of the step tables
+constexpr int kStepRows = 7;         // the longer of the two tables
+
+struct StepRow {
+    std::string step;      // "4  variance σ₀²"
+    std::string formula;   // "Σ(x − μ)² / n = 20 / 4"
+    std::string value;     // "5"
+    bool dim = false;      // a comparison, not a step of the norm
+    bool result = false;   // the outputs: bold, in the norm's colour
+};
+
+void norm_heading(const char* name, const char* equation, palette::Rgb color, const Fonts& fonts) {
+    swatch(color);
+    ImGui::PushFont(fonts.heading);
+    ImGui::TextUnformatted(name);
+    ImGui::PopFont();
+    ImGui::SameLine();
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("%s", equation);
+}
+
+void step_table(const char* id, const std::vector<StepRow>& rows, palette::Rgb color, const Fonts& fonts) {
+    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_PadOuterX;
+    if (!ImGui::BeginTable(id, 3, kFlags)) return;
+    ImGui::TableSetupColumn("step", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("formula", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+    const ImVec4 result_color(color.r / 255.0f, color.g / 255.0f, color.b / 255.0f, 1.0f);
+    for (const StepRow& r : rows) {
+        ImGui::TableNextRow(0, kStepRowEm * ImGui::GetFontSize());
+        ImGui::TableNextColumn();
+        ImGui::PushFont(r.dim ? fonts.regular : fonts.bold);
+        if (r.dim) ImGui::TextDisabled("%s", r.step.c_str());
+        else ImGui::TextUnformatted(r.step.c_str());
+        ImGui::PopFont();
+        ImGui::TableNextColumn();
+        if (r.dim) ImGui::TextDisabled("%s", r.formula.c_str());
+        else ImGui::TextUnformatted(r.formula.c_str());
+        ImGui::TableNextColumn();
+        if (r.result) ImGui::PushFont(fonts.bold);
+        flow_text(r.value, r.result ? result_color : ImGui::GetStyle().Colors[r.dim ? ImGuiCol_TextDisabled : ImGuiCol_Text]);
+        if (r.result) ImGui::PopFont();
+    }
+    ImGui::EndTable();
+}
+
+// "√(5 + 1×10⁻⁵) = 2.236" when ε > 0, "√5 = 2.236" when ε = 0: ε's value where it enters.
+std::string root_of(double v, double eps, double root, int digits) {
+    const std::string arg = eps > 0.0 ? "(" + number(v, digits) + " + " + number(eps, 2) + ")" : number(v, digits);
+    return "√" + arg + " = " + number(root, digits);
+}
+
+// "20 / 4 = 5": a quotient worked out.
+std::string quotient(double num, Index den, double value, int digits) {
+    return number(num, digits) + " / " + std::to_string(den) + " = " + number(value, digits);
+}
+
+void draw_layernorm_steps(const Explanation& e, int d, const Fonts& fonts) {
+    norm_heading("LayerNorm", "paper eq. 2–3:  ā = (x − μ) / σ", palette::kLayerNormBar, fonts);
+    const Index n = e.x.size();
+    const std::string sample = n > 1 ? quotient(e.sum_deviation_sq, n - 1, e.var_sample, d) : "undefined for n = 1";
+    const std::vector<StepRow> rows = {
+        {"1  mean μ", "Σx / n", quotient(e.x.sum(), n, e.mean, d)},
+        {"2  deviations", "x − μ", list(e.deviation, d)},
+        {"3  squares", "(x − μ)²", list(e.deviation_sq, d) + ",  sum " + number(e.sum_deviation_sq, d)},
+        {"4  variance σ₀²", "Σ(x − μ)² / n", quotient(e.sum_deviation_sq, n, e.var_population, d) + "   (population)"},
+        {"    sample variance", "Σ(x − μ)² / (n − 1)", sample + "   (not LayerNorm)", true},
+        {"5  σ", e.eps > 0.0 ? "√(σ₀² + ε)" : "√σ₀²", root_of(e.var_population, e.eps, e.sigma, d)},
+        {"6  outputs ā", "(x − μ) / σ", list(e.layernorm, d), false, true},
+    };
+    step_table("ln_steps", rows, palette::kLayerNormBar, fonts);
+    if (e.sigma == 0.0) ImGui::TextDisabled("σ = 0: every deviation is 0, and each output is 0 (the limit ε → 0⁺).");
+}
+
+void draw_rmsnorm_steps(const Explanation& e, int d, const Fonts& fonts) {
+    norm_heading("RMSNorm", "paper eq. 4:  ā = x / RMS(x), no mean subtracted", palette::kRmsNormBar, fonts);
+    const Index n = e.x.size();
+    const std::vector<StepRow> rows = {
+        {"1  squares", "x²", list(e.square, d) + ",  sum " + number(e.square.sum(), d)},
+        {"2  mean square", "Σx² / n", quotient(e.square.sum(), n, e.mean_square, d)},
+        {"3  RMS", e.eps > 0.0 ? "√(mean(x²) + ε)" : "√mean(x²)", root_of(e.mean_square, e.eps, e.rms, d)},
+        {"4  outputs ā", "x / RMS", list(e.rmsnorm, d), false, true},
+        // ‖x‖ = √n · RMS when ε = 0
+        {"    L2-Norm", "x / ‖x‖ = ā / √" + std::to_string(n), list(e.l2norm, d), true},
+        {"    LayerNorm, n − 1", "(x − μ) / sample std", list(e.layernorm_sample, d), true},
+    };
+    step_table("rms_steps", rows, palette::kRmsNormBar, fonts);
+    if (e.rms == 0.0) ImGui::TextDisabled("RMS = 0: x is all zeros, and each output is 0 (the limit ε → 0⁺).");
+}
+
+// [SECTION] Claim ---------------------------------------------------------------------------
+
+struct NameChoice {
+    const char* label;
+    ClaimedName name;
+};
+const NameChoice kNameChoices[] = {
+    {"RMSNorm", Formula::RMSNorm},
+    {"LayerNorm", Formula::LayerNormPopulation},
+    {"L2-Norm", Formula::L2Norm},
+    {"LayerNorm with the sample std", Formula::LayerNormSample},
+    {"(it does not say)", std::nullopt},
+};
+
+void draw_claim_inputs(LabContext& ctx) {
+    WorkedState& s = ctx.session.worked;
+    const float em = ImGui::GetFontSize();
+    heading(ctx.fonts.heading, "Check a claim");
+
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("The write-up calls it");
+    ImGui::SameLine();
+    const char* current = kNameChoices[0].label;
+    for (const NameChoice& c : kNameChoices)
+        if (c.name == s.claimed_name) current = c.label;
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    if (ImGui::BeginCombo("##name", current)) {
+        for (const NameChoice& c : kNameChoices)
+            if (ImGui::Selectable(c.label, c.name == s.claimed_name)) s.claimed_name = c.name;
+        ImGui::EndCombo();
+    }
+    tooltip("The formula the write-up says it uses: the verdict is ✓ when that formula reproduces its numbers. "
+            "\"It does not say\": ✓ when any formula does.");
+
+    ImGui::TextUnformatted("Claimed outputs, one per entry of x, as printed:");
+    ImGui::SetNextItemWidth(-FLT_MIN);
+    ImGui::InputTextWithHint("##outputs", "e.g.  −1.16, −0.39, 0.39, 1.16", &s.claimed_outputs);
+    tooltip("Numbers separated by commas or spaces (\"[…]\" is fine). Each must equal a formula's output to its "
+            "printed precision: 1.16 means anything in [1.155, 1.165].");
+
+    ImGui::TextUnformatted("Claimed steps (optional), one per line:");
+    const float presets_h = ImGui::GetFrameHeightWithSpacing() * kWorkedPresetCount + ImGui::GetTextLineHeightWithSpacing();
+    const float steps_h = std::clamp(ImGui::GetContentRegionAvail().y - presets_h, 3.0f * em, 8.0f * em);
+    ImGui::InputTextMultiline("##steps", &s.claimed_steps, ImVec2(-FLT_MIN, steps_h));
+    tooltip("Each line \"lhs = rhs\": arithmetic such as (300 − 225)² = 5625 (+ − × / ^ ², √ or sqrt, parentheses), "
+            "or a named quantity: mean = 225, var = 3125, std = 55.9, rms = 5.477.");
+
+    ImGui::TextDisabled("Examples (they set x too):");
+    for (int i = 0; i < kWorkedPresetCount; ++i) {
+        const WorkedPreset& p = kWorkedPresets[i];
+        if (ImGui::Button(p.label, ImVec2(-FLT_MIN, 0.0f))) apply_worked_preset(ctx, i);
+        const std::string help = std::string(p.help) + " Sets the Explorer's x to [" + format_number_list(preset_x(p)) +
+                                 "]. (key " + key_label(kPresetKeys[i]) + ")";
+        tooltip(help.c_str());
+    }
+}
+
+void draw_fits(const Explanation& e, const ClaimVerdict& v, const Fonts& fonts) {
+    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_PadOuterX;
+    if (!ImGui::BeginTable("fits", 3, kFlags)) return;
+    ImGui::TableSetupColumn("Formula", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("Its outputs", ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn("Off by at most", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::PushFont(fonts.bold);
+    ImGui::TableHeadersRow();
+    ImGui::PopFont();
+    for (const FormulaFit& fit : v.fits) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextColored(fit.reproduces ? kGoodText : kErrorText, "%s %s", fit.reproduces ? "✓" : "✗",
+                           std::string(display_name(fit.formula)).c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(list(formula_output(e, fit.formula), 4).c_str());
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(number(fit.worst, 2).c_str());
+    }
+    ImGui::EndTable();
+}
+
+void draw_steps_verdicts(const WorkedResults& r) {
+    for (const StepCheck& step : r.steps) {
+        ImGui::PushTextWrapPos(0.0f);
+        if (!step.verdict) {
+            ImGui::TextColored(kErrorText, "⚠ Cannot read \"%s\": %s", step.text.c_str(), step.error.c_str());
+        } else if (step.verdict->holds) {
+            ImGui::TextColored(kGoodText, "✓ %s", step.verdict->message.c_str());
+        } else {
+            ImGui::TextColored(kErrorText, "✗ %s", step.verdict->message.c_str());
+        }
+        ImGui::PopTextWrapPos();
+    }
+}
+
+void draw_verdict(const WorkedResults& r, const Fonts& fonts) {
+    switch (r.status) {
+        case ClaimStatus::Empty:
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextDisabled("Type the outputs a write-up claims for this x (left), or pick an example: NormLab "
+                                "says which formula reproduces them at their printed precision.");
+            ImGui::PopTextWrapPos();
+            break;
+        case ClaimStatus::Invalid:
+            ImGui::PushTextWrapPos(0.0f);
+            ImGui::TextColored(kErrorText, "⚠ %s", r.error.c_str());
+            ImGui::PopTextWrapPos();
+            break;
+        case ClaimStatus::Correct:
+        case ClaimStatus::Wrong:
+            verdict_banner(r.status == ClaimStatus::Correct, r.headline, fonts);
+            ImGui::Spacing();
+            flow_text(r.verdict->summary, ImGui::GetStyle().Colors[ImGuiCol_Text]);
+            ImGui::Spacing();
+            draw_fits(r.explanation, *r.verdict, fonts);
+            break;
+    }
+    if (r.steps.empty()) return;
+    ImGui::Spacing();
+    ImGui::PushFont(fonts.bold);
+    ImGui::TextUnformatted("Claimed steps");
+    ImGui::PopFont();
+    draw_steps_verdicts(r);
+}
+
+}  // namespace
+
+// [SECTION] The lab window ------------------------------------------------------------------
+
+void draw_worked_lab(LabContext& ctx) {
+    WorkedUi& ui = ctx.uis.worked;
+    const Fonts& fonts = ctx.fonts;
+    if (!ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) handle_shortcuts(ctx);
+
+    draw_toolbar(ctx, ui);
+    std::optional<WorkedResults> results;
+    try {
+        results = compute_worked(ctx.session.worked, ctx.session.explorer.x);
+    } catch (const std::exception& err) {
+        ImGui::TextColored(kErrorText, "Cannot work through x: %s", err.what());
+        return;
+    }
+
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float em = ImGui::GetFontSize();
+    const float half = std::floor(0.5f * (ImGui::GetContentRegionAvail().x - style.ItemSpacing.x));
+    // Both step tables whole: their heading, kStepRows rows, and a line for a remark when σ or RMS is 0.
+    const Explanation& e = results->explanation;
+    const float remark_h = e.sigma == 0.0 || e.rms == 0.0 ? ImGui::GetTextLineHeightWithSpacing() : 0.0f;
+    const float steps_h = ImGui::GetFrameHeightWithSpacing() + kStepRows * kStepRowEm * em + remark_h +
+                          2.0f * style.WindowPadding.y + style.ItemSpacing.y;
+    ImGui::BeginChild("layernorm", ImVec2(half, steps_h), true);
+    draw_layernorm_steps(e, ui.digits, fonts);
+    ImGui::EndChild();
+    ImGui::SameLine();
+    ImGui::BeginChild("rmsnorm", ImVec2(0.0f, steps_h), true);
+    draw_rmsnorm_steps(e, ui.digits, fonts);
+    ImGui::EndChild();
+
+    if (!ctx.app.presenter) {   // presenter view: the steps and the verdict alone
+        const float inputs_w = std::clamp(0.4f * ImGui::GetContentRegionAvail().x, 20.0f * em, 30.0f * em);
+        ImGui::BeginChild("claim", ImVec2(inputs_w, 0.0f), true);
+        draw_claim_inputs(ctx);
+        ImGui::EndChild();
+        ImGui::SameLine();
+    }
+    ImGui::BeginChild("verdict", ImVec2(0.0f, 0.0f), true);
+    heading(fonts.heading, "NormLab's verdict");
+    draw_verdict(*results, fonts);
+    ImGui::EndChild();
+}
+
+}  // namespace normlab::ui

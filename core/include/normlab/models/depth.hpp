@@ -1,0 +1,196 @@
+// NormLab core: the depth lab: training the small transformer (transformer.hpp) on a sequence
+// task (sequence_tasks.hpp) with Post-LN, Pre-LN or NormFormer blocks, and recording, per step
+// and per layer, NormFormer's gradient measure.
+//
+// [SECTION] Configuration — task, model, optimizer, steps, seed; the lab's defaults
+// [SECTION] Records       — the per-step history, evaluations, the per-layer summary
+// [SECTION] Snapshots     — what a worker thread publishes for the UI (LatestBox)
+// [SECTION] Trainer       — step(), evaluate(), snapshot(), generate()
+// [SECTION] Whole runs    — run_to_end(), run_depth(): what normlab-cli depth calls
+//
+// The measure (Shleifer et al. 2021, Fig. 2; the observation of Xiong et al. 2020 it starts
+// from): for each layer l, g_l = mean_ij |∂L/∂W₂|_ij over its FFN output weights W₂ (d×4d),
+// recorded at every step; a run's per-layer value is the mean of g_l over its first N steps.
+// Post-LN tends to give later layers the larger gradients (first/last < 1), Pre-LN the earlier
+// ones (> 1); NormFormer's extra norms are meant to even them out.
+//
+// Determinism: a run is a function of its DepthConfig (and, for text, the text). Initial
+// weights use seed stream 2, training batches stream 3, the synthetic evaluation set stream 4
+// (random.hpp's derive_seed); no threads inside a step; evaluations and sampling consume no
+// training randomness and change no parameter. Wall-clock times are recorded beside the numbers.
+//
+// From a worker thread (the GUI's depth lab):
+//   worker:  DepthTrainer t(config);
+//            while (!stop && !t.finished()) {
+//                t.step();
+//                if (t.step_count() % 5 == 0 || t.finished()) box.publish(t.snapshot());
+//            }
+//   UI:      if (auto s = box.latest()) draw(*s);
+// A DepthTrainer is not thread-safe; only the worker touches it.
+#pragma once
+
+#include "normlab/base/latest_box.hpp"
+#include "normlab/models/mlp.hpp"
+#include "normlab/base/random.hpp"
+#include "normlab/models/sequence_tasks.hpp"
+#include "normlab/models/transformer.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace normlab {
+
+// [SECTION] Configuration -------------------------------------------------------------------
+
+struct DepthConfig {
+    TaskSpec task;
+    TransformerConfig model;       // vocab and context are set from the task
+    OptimizerSpec optimizer;       // Adam by default
+    int steps = 50;                // ≥ 1
+    Eigen::Index batch_size = 32;  // cases per step, ≥ 1
+    int eval_every = 50;           // evaluate every that many steps and after the last, ≥ 1
+    Eigen::Index eval_cases = 256; // size of the fixed evaluation set, ≥ 1
+    std::uint64_t seed = 1;
+};
+
+// normlab-cli depth's defaults (its --help lists them):
+//   sort of 6 digits 0–9 (text: the bundled text, code points, context 32), 6 layers, width 64,
+//   4 heads, the given placement and norm (ε = 1e-5), no residual scale, linear weights
+//   U(±1/√n_in) (TransformerInit::Uniform; --init xavier for Glorot's); Adam lr 1e-3
+//   (β = 0.9, 0.999), batch 32, 50 steps, evaluation after the last step on 256 held-out cases.
+DepthConfig default_depth_config(TaskKind task, NormPlacement placement, Norm norm = Norm::LayerNorm,
+                                 std::uint64_t seed = 1);
+
+// The memory training needs, in bytes, counted before anything is allocated: per case and
+// layer, the activations kept for the backward pass (about 16·d doubles per position: the norms,
+// q/k/v, the 4d FFN before and after its activation, the residuals) and the attention scores and
+// weights (2·H·T² doubles); a training case twice that (the gradients), a held-out case half.
+// Within 1×–2.1× of the peak resident memory measured (docs/RELIABILITY.md: budgets).
+double depth_step_bytes(const DepthConfig& config);
+inline constexpr double kDepthMemoryBudget = 2.0 * 1024 * 1024 * 1024;   // 2 GB: a classroom PC
+
+// Empty when usable, else one sentence (checks the task and the model too, and the memory a
+// step needs against kDepthMemoryBudget: "… needs about 1.2 TB of memory per step, more than
+// the limit of 2 GB: use a smaller batch, context or width, or fewer layers").
+std::string validate(const DepthConfig& config);
+
+// [SECTION] Records -------------------------------------------------------------------------
+
+struct DepthEval {
+    double loss = 0.0;                        // mean cross-entropy over the scored positions
+    double accuracy = 0.0;                    // fraction of scored positions whose largest logit is right
+                                              // (synthetic: the answer digits, reading the true ones before)
+    std::optional<double> sequence_accuracy;  // synthetic: fraction of problems whose greedy answer,
+                                              // generated digit by digit, is entirely right
+};
+
+// One entry per step s = 1..N at index s − 1.
+struct DepthHistory {
+    std::vector<double> train_loss;                // the batch's loss at step s (before its update)
+    std::vector<double> train_accuracy;            // the batch's accuracy at step s
+    std::vector<std::vector<double>> ffn_grad;     // [layer][s − 1]: mean |∂L/∂W₂| of layer l + 1
+    std::vector<double> step_ms;                   // wall clock of each step (not reproducible)
+    std::vector<int> eval_step;                    // evaluated after the update of this step
+    std::vector<DepthEval> eval;                   // parallel to eval_step
+};
+
+// Per layer, the mean of its ffn_grad over the first min(steps, recorded) steps.
+std::vector<double> mean_layer_grads(const DepthHistory& history, int steps);
+// layer_means.front() / layer_means.back() (NaN when the last is 0 or there are none).
+double first_last_ratio(const std::vector<double>& layer_means);
+
+// [SECTION] Snapshots -----------------------------------------------------------------------
+
+struct DepthSnapshot {
+    int step = 0;
+    int total_steps = 0;
+    bool finished = false;
+    NormPlacement placement = NormPlacement::PreLN;
+    Norm norm = Norm::LayerNorm;
+    DepthHistory history;                     // everything so far (copied)
+    std::vector<double> layer_grad_means;     // mean over the steps so far
+    std::optional<DepthEval> last_eval;
+    double step_seconds = 0.0;                // totals (wall clock)
+    double eval_seconds = 0.0;
+};
+
+using DepthSnapshotBox = LatestBox<DepthSnapshot>;
+
+// [SECTION] Trainer -------------------------------------------------------------------------
+
+struct GenerateSpec {
+    std::string prompt;         // UTF-8 (synthetic tasks: digits and "|", e.g. "31415|"); empty:
+                                // the first symbol of the held-out text (synthetic: not allowed)
+    int max_tokens = 200;       // symbols to add, ≥ 0
+    double temperature = 0.8;   // ≥ 0; 0 = always the most likely symbol
+    std::uint64_t seed = 1;     // the sampling stream (derive_seed(seed, 6))
+    int stop_after_lines = 0;   // > 0: stop once that many newlines have been generated
+};
+
+class DepthTrainer {
+public:
+    // Builds the task (InputError for file or text problems) and the model (seed stream 2).
+    // Throws std::invalid_argument when validate(config) is not empty.
+    explicit DepthTrainer(const DepthConfig& config);
+
+    // One Adam (or SGD) step on a fresh batch. Records loss, accuracy, the per-layer measure and
+    // the time; evaluates when the step is a multiple of eval_every or the last one. Steps beyond
+    // config.steps are allowed (the UI may continue a run). Returns the batch's loss.
+    double step();
+
+    // Loss and accuracy on the fixed evaluation set now (does not record).
+    DepthEval evaluate();
+
+    // A copy of the state for the UI.
+    DepthSnapshot snapshot() const;
+
+    // Continues the prompt with the model: at most max_tokens symbols (decoded to UTF-8; the
+    // prompt is not repeated). Throws InputError for a prompt with symbols outside the vocabulary.
+    std::string generate(const GenerateSpec& spec);
+
+    int step_count() const { return step_; }
+    bool finished() const { return step_ >= config_.steps; }
+    const DepthHistory& history() const { return history_; }
+    const DepthConfig& config() const { return config_; }
+    const SequenceTask& task() const { return task_; }
+    Transformer& model() { return model_; }
+    const Transformer& model() const { return model_; }
+    void set_learning_rate(double lr) { optimizer_.set_lr(lr); }
+
+private:
+    DepthConfig config_;
+    SequenceTask task_;
+    Transformer model_;
+    Optimizer optimizer_;
+    Rng batch_rng_;
+    SequenceBatch batch_;
+    SequenceBatch eval_set_;
+    Mat dlogits_;
+    std::vector<double> grads_;
+    DepthHistory history_;
+    std::optional<DepthEval> last_eval_;
+    int step_ = 0;
+    double step_seconds_ = 0.0, eval_seconds_ = 0.0;
+};
+
+// [SECTION] Whole runs ----------------------------------------------------------------------
+
+struct DepthResult {
+    DepthHistory history;
+    std::vector<double> layer_grad_means;   // per layer, over all the run's steps
+    double first_last_ratio = 0.0;          // layer 1 / layer L of those
+    DepthEval final;                        // after the last step
+    double seconds = 0.0;                   // wall clock of the whole run (not reproducible)
+    double step_seconds = 0.0;
+    double eval_seconds = 0.0;
+};
+
+// Steps the trainer until finished() and collects the run.
+DepthResult run_to_end(DepthTrainer& trainer);
+
+// A whole run: DepthTrainer(config), then run_to_end.
+DepthResult run_depth(const DepthConfig& config);
+
+}  // namespace normlab

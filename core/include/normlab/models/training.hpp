@@ -1,0 +1,202 @@
+// NormLab core: training the MLP on a data set, step by step, deterministically.
+//
+// [SECTION] Configuration — model, optimizer, steps, batch, evaluation period, seed
+// [SECTION] Records       — the per-step history (struct of arrays, ready to plot)
+// [SECTION] Snapshots     — what a worker thread publishes for the UI
+// [SECTION] Trainer       — step(), evaluate(), decision_grid(), snapshot()
+// [SECTION] Whole runs    — train(): what normlab-cli train calls
+//
+// Determinism: a run is a function of (Dataset, TrainConfig). The same inputs give the same
+// losses, accuracies, gradient norms and decision grids, bit for bit (own random transforms,
+// random.hpp; no threads inside a step). Evaluations consume no randomness and change no
+// parameter, so how often one evaluates or draws a grid never changes the training numbers.
+// Wall-clock timings are recorded beside the numbers, never mixed into them.
+//
+// Using it from a worker thread (the GUI's training lab):
+//   worker:  Trainer t(make_dataset(spec), config);
+//            while (!stop && !t.finished()) {
+//                t.step();
+//                if (t.step_count() % 10 == 0 || t.finished()) box.publish(t.snapshot(64));
+//            }
+//   UI:      if (auto s = box.latest()) draw(*s);   // a const snapshot, never touched again
+// A Trainer is not thread-safe; only the worker touches it. SnapshotBox is the hand-off.
+#pragma once
+
+#include "normlab/models/datasets.hpp"
+#include "normlab/models/mlp.hpp"
+#include "normlab/base/random.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace normlab {
+
+// [SECTION] Configuration -------------------------------------------------------------------
+
+struct TrainConfig {
+    MlpConfig model;              // inputs and classes are overwritten from the data set
+    OptimizerSpec optimizer;
+    int steps = 2000;             // optimizer steps (mini-batches), ≥ 1
+    Eigen::Index batch_size = 32; // cases per step, ≥ 1 (at most the training set)
+    int eval_every = 50;          // evaluate on the whole train and test sets every that many steps
+                                  // (and always after the last step), ≥ 1
+    std::uint64_t seed = 1;       // initial weights (stream 2) and mini-batch order (stream 3)
+};
+
+// The training lab's defaults for a data set (normlab-cli train's; its --help lists them). They
+// reach ≥ 95% test accuracy on spiral and ≥ 90% on digits with every norm (test_training.cpp):
+//   2D sets:        2 hidden × 32, ReLU, Adam lr 0.01 (SGD 0.1), batch 32, 2000 steps
+//   digits and CSV: 2 hidden × 64, ReLU, Adam lr 0.003 (SGD 0.1), batch 64, 1500 steps
+// norm: the given one, ε = 1e-5 inside the square root, pRMSNorm p = 6.25% (the paper's), before
+// the activation, learned g and b; evaluation every 50 steps.
+TrainConfig default_train_config(DatasetKind kind, Norm norm, OptimizerKind optimizer = OptimizerKind::Adam,
+                                 std::uint64_t seed = 1);
+
+// Empty when usable, else one sentence (also checks the model: validate(MlpConfig)).
+std::string validate(const TrainConfig& config);
+
+// [SECTION] Records -------------------------------------------------------------------------
+
+// Loss and accuracy on the whole training and test sets (Mode::Eval: BatchNorm's running stats).
+struct EvalResult {
+    double train_loss = 0.0;
+    double train_accuracy = 0.0;   // fraction in [0, 1]
+    double test_loss = 0.0;
+    double test_accuracy = 0.0;
+};
+
+// One entry per step s = 1..N at index s − 1; one per evaluation in the eval_* arrays.
+struct TrainHistory {
+    std::vector<double> train_loss;                 // mini-batch loss of step s (before its update)
+    std::vector<std::vector<double>> grad_norms;    // [layer][s − 1]: ‖∂L/∂W_l‖_F at step s
+    std::vector<double> norm_ms;                    // wall clock inside the norm layers (fwd + bwd)
+    std::vector<double> other_ms;                   // the rest of the step (dense, activation, loss, optimizer)
+    std::vector<int> eval_step;                     // evaluated after the update of this step
+    std::vector<EvalResult> eval;                   // parallel to eval_step
+};
+
+// Class probabilities over a G×G grid of the raw 2D input space (the data's Box2D): the
+// decision-boundary picture. Cell (ix, iy) is row iy·G + ix; its centre is
+// (x_min + (ix + ½)·Δx, y_min + (iy + ½)·Δy) with Δ = extent / G (iy = 0 at y_min).
+struct DecisionGrid {
+    int size = 0;                 // G
+    Box2D box;
+    int classes = 0;
+    Mat probs;                    // (G·G)×K
+    Eigen::VectorXi argmax;       // G·G: the predicted class
+    Vec confidence;               // G·G: its probability
+};
+
+// [SECTION] Snapshots -----------------------------------------------------------------------
+
+struct TrainSnapshot {
+    int step = 0;                            // steps done
+    int total_steps = 0;
+    bool finished = false;
+    TrainHistory history;                    // everything so far (copied)
+    std::vector<std::string> layer_names;    // dense layers, parallel to history.grad_norms
+    std::optional<EvalResult> last_eval;
+    std::optional<DecisionGrid> grid;        // when asked for and the data are 2D
+    double norm_seconds = 0.0;               // totals over the steps so far
+    double other_seconds = 0.0;
+    double eval_seconds = 0.0;               // evaluations and grids (outside the steps)
+};
+
+// The latest snapshot, handed from one writer thread to any number of readers. publish()
+// replaces it; latest() returns a shared pointer that stays valid (and unchanged) however long
+// the reader keeps it.
+class SnapshotBox {
+public:
+    void publish(TrainSnapshot snapshot) {
+        auto next = std::make_shared<const TrainSnapshot>(std::move(snapshot));
+        std::lock_guard<std::mutex> lock(mutex_);
+        latest_ = std::move(next);
+    }
+    std::shared_ptr<const TrainSnapshot> latest() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return latest_;
+    }
+
+private:
+    mutable std::mutex mutex_;
+    std::shared_ptr<const TrainSnapshot> latest_;
+};
+
+// [SECTION] Trainer -------------------------------------------------------------------------
+
+class Trainer {
+public:
+    // Builds the model (config.model with the data's inputs and classes) with seed stream 2.
+    // Throws std::invalid_argument when validate(config) is not empty.
+    Trainer(Dataset data, const TrainConfig& config);
+
+    // One optimizer step on the next mini-batch (a seeded reshuffle each epoch; batches wrap
+    // across epochs so every batch has batch_size cases). Records loss, gradient norms and
+    // timings; evaluates when the step is a multiple of eval_every or the last one. Returns the
+    // mini-batch loss. Steps beyond config.steps are allowed (the UI may continue a run).
+    double step();
+
+    // Loss and accuracy on the whole training and test sets now (does not record).
+    EvalResult evaluate();
+
+    // Class probabilities on a G×G grid (G ≥ 2) over the data's box. Needs 2 features.
+    DecisionGrid decision_grid(int size);
+
+    // A copy of the state for the UI; grid_size > 0 adds a decision grid when the data are 2D.
+    TrainSnapshot snapshot(int grid_size = 0);
+
+    int step_count() const { return step_; }
+    bool finished() const { return step_ >= config_.steps; }
+    const TrainHistory& history() const { return history_; }
+    const TrainConfig& config() const { return config_; }
+    const Dataset& data() const { return data_; }
+    const Mlp& model() const { return model_; }
+    Mlp& model() { return model_; }
+    std::vector<std::string> layer_names() const { return model_.dense_layer_names(); }
+
+    // Live edits from the UI: the learning rate of the following steps.
+    void set_learning_rate(double lr) { optimizer_.set_lr(lr); }
+
+private:
+    void next_batch();
+
+    Dataset data_;
+    TrainConfig config_;
+    Mlp model_;
+    Optimizer optimizer_;
+    Rng batch_rng_;
+    std::vector<Eigen::Index> order_;   // the epoch's permutation of training cases
+    std::size_t cursor_ = 0;
+    Mat batch_x_;                       // B×m
+    Labels batch_y_;                    // B
+    Mat probs_, dlogits_;               // B×K
+    std::vector<double> grad_norms_;
+    TrainHistory history_;
+    std::optional<EvalResult> last_eval_;
+    int step_ = 0;
+    double norm_seconds_ = 0.0, other_seconds_ = 0.0, eval_seconds_ = 0.0;
+};
+
+// [SECTION] Whole runs ----------------------------------------------------------------------
+
+struct TrainResult {
+    TrainHistory history;
+    std::vector<std::string> layer_names;
+    EvalResult final;                 // after the last step
+    double seconds = 0.0;             // wall clock of the whole run (not deterministic)
+    double norm_seconds = 0.0;
+    double other_seconds = 0.0;
+    double eval_seconds = 0.0;
+};
+
+// Steps the trainer until finished() and collects the run (its history so far included).
+TrainResult run_to_end(Trainer& trainer);
+
+// A whole run: Trainer(data, config), then run_to_end.
+TrainResult train(Dataset data, const TrainConfig& config);
+
+}  // namespace normlab

@@ -1,0 +1,246 @@
+// NormLab core: the depth lab's small decoder-only transformer (forward and analytic backward).
+//
+// [SECTION] Placements   — Post-LN, Pre-LN, NormFormer (where the norms sit in a block)
+// [SECTION] Initialization — how the linear weights W are drawn: uniform ±1/√n_in or Xavier
+// [SECTION] Configuration — sizes, norm, NormFormer's options; validate()
+// [SECTION] Attention    — causal multi-head self-attention (with NormFormer's head scales)
+// [SECTION] Block        — attention and GELU feed-forward sub-blocks with residual connections
+// [SECTION] Transformer  — embeddings, L blocks, final norm, output head
+// [SECTION] Loss         — cross-entropy over the scored positions
+// [SECTION] Sampling     — next tokens with temperature, seeded
+//
+// Shapes (llm.c's names): B cases of T tokens, width d (C in llm.c), H heads of d_h = d/H,
+// feed-forward width 4d, vocabulary V. Activations are (B·T)×d matrices, one row per position,
+// row b·T + t for token t of case b, so that core's per-row norms (norm.hpp) apply unchanged.
+// Linear layers are mlp.hpp's DenseLayer (z = x Wᵀ + c, W out×in), norms are its NormLayer
+// (norm_forward / norm_backward plus learned gain g and bias b), GELU its ActivationLayer (the
+// exact erf form); parameters are its Param and train with its Optimizer. Double precision
+// throughout, so the whole model is checked against finite differences (test_transformer.cpp).
+//
+// Blocks (x: the residual stream entering block l, (B·T)×d):
+//   Post-LN     h = LN₁(x + Attn(x));          out = LN₂(h + FFN(h))
+//   Pre-LN      h = x + Attn(LN₁(x));          out = h + FFN(LN₂(h))
+//   NormFormer  h = x + LNₐ(Attn_γ(LN₁(x)));   out = λ ⊙ h + W₂ LN_f(GELU(W₁ LN₂(h)))
+// with Attn(x) = Concat(head_1, ..., head_H) W_Oᵀ, head_i = softmax(Q_i K_iᵀ/√d_h + causal mask) V_i,
+// Attn_γ = Concat(γ_1 head_1, ..., γ_H head_H) W_Oᵀ (NormFormer's HeadScale, Shleifer et al. 2021,
+// §2: the scales act on the heads before the output projection), FFN(x) = W₂ GELU(W₁ x + c₁) + c₂,
+// λ the optional residual scale on the FFN's residual (as fairseq's `scale_resids`; off by default:
+// λ ≡ 1 and not a parameter). Pre-LN and NormFormer end with a final norm before the output head;
+// Post-LN does not (its last block already ends in a norm, as in Vaswani et al. and Xiong et al. 2020).
+#pragma once
+
+#include "normlab/models/mlp.hpp"
+#include "normlab/base/random.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace normlab {
+
+// Token ids, B×T (one case per row).
+using Tokens = Eigen::MatrixXi;
+
+// [SECTION] Placements ----------------------------------------------------------------------
+
+enum class NormPlacement { PostLN, PreLN, NormFormer };
+
+inline constexpr NormPlacement kAllNormPlacements[] = {NormPlacement::PostLN, NormPlacement::PreLN,
+                                                       NormPlacement::NormFormer};
+
+std::string_view to_string(NormPlacement placement);       // "postln" | "preln" | "normformer"
+std::string_view display_name(NormPlacement placement);    // "Post-LN" | "Pre-LN" | "NormFormer"
+std::optional<NormPlacement> parse_norm_placement(std::string_view name);
+
+// [SECTION] Initialization ------------------------------------------------------------------
+
+// How every linear weight matrix W (a parameter named "*.W": DenseLayer's W, n_out×n_in, z = x Wᵀ + c)
+// is drawn; embeddings are N(0, 1) and biases 0 either way. Both are uniform, U(−a, a), variance a²/3:
+//   Uniform  a = 1/√n_in                 variance 1/(3 n_in)         PyTorch's nn.Linear default
+//   Xavier   a = √(6/(n_in + n_out))     variance 2/(n_in + n_out)   Glorot & Bengio 2010, "uniform";
+//            the initialization Xiong et al. 2020 assume in their Post-LN / Pre-LN gradient analysis
+// (n_in the columns of W, n_out its rows.) The matrices, n_out×n_in: attention W_qkv 3d×d (Xavier
+// takes the fused matrix whole, n_out = 3d, as PyTorch's nn.MultiheadAttention does with its
+// in_proj_weight), W_O d×d, FFN W₁ 4d×d, W₂ d×4d, output head V×d.
+enum class TransformerInit { Uniform, Xavier };
+
+inline constexpr TransformerInit kAllTransformerInits[] = {TransformerInit::Uniform, TransformerInit::Xavier};
+
+std::string_view to_string(TransformerInit init);        // "uniform" | "xavier"
+std::string_view display_name(TransformerInit init);     // "uniform ±1/√n" | "Xavier"
+std::optional<TransformerInit> parse_transformer_init(std::string_view name);
+
+// a of U(−a, a) for an n_out×n_in weight matrix under `init` (the table above).
+double init_limit(TransformerInit init, Eigen::Index n_in, Eigen::Index n_out);
+
+// [SECTION] Configuration -------------------------------------------------------------------
+
+struct TransformerConfig {
+    int vocab = 11;                       // V ≥ 2
+    int context = 12;                     // longest sequence T_max (position embeddings), ≥ 1
+    int layers = 2;                       // L, 1..12
+    Eigen::Index width = 32;              // d, 4..256, a multiple of heads
+    int heads = 4;                        // H ≥ 1
+    NormPlacement placement = NormPlacement::PreLN;
+    NormSpec norm{Norm::LayerNorm, 1e-5}; // layernorm or rmsnorm; every norm has learned g and b
+    bool residual_scale = false;          // NormFormer only: learned λ (d, init 1) on the FFN residual
+    TransformerInit init = TransformerInit::Uniform;   // how the linear weights W are drawn
+};
+
+inline constexpr int kMinLayers = 1, kMaxLayers = 12;
+inline constexpr Eigen::Index kMinTransformerWidth = 4, kMaxTransformerWidth = 256;
+inline constexpr int kFfnMultiple = 4;    // feed-forward width 4d
+
+// Empty when usable, else one sentence saying what is wrong ("width 30 is not a multiple of 4 heads").
+std::string validate(const TransformerConfig& config);
+
+// [SECTION] Attention -----------------------------------------------------------------------
+
+// Causal multi-head self-attention on (B·T)×d inputs: qkv = x W_qkvᵀ + c (W_qkv is 3d×d: rows
+// [0, d) make Q, [d, 2d) K, [2d, 3d) V; head i uses columns [i·d_h, (i+1)·d_h) of each), per case
+// and head P = softmax(Q Kᵀ/√d_h) over keys j ≤ query t, Y = P V, then the optional head scales γ
+// and the output projection W_O (d×d). Caches qkv, every P and Y for the backward.
+class CausalSelfAttention {
+public:
+    CausalSelfAttention(const std::string& name, Eigen::Index width, int heads, bool head_scale);
+    // x: (B·T)×d, rows grouped by case. Fills output(), (B·T)×d.
+    void forward(const Mat& x, Eigen::Index batch, Eigen::Index time);
+    // x: the forward's input; dout: ∂L/∂output. Fills input_grad() and the parameters' grads.
+    void backward(const Mat& x, const Mat& dout);
+    std::vector<Param*> params();
+    const Mat& output() const { return proj_.output(); }
+    const Mat& input_grad() const { return qkv_.input_grad(); }
+    DenseLayer& qkv() { return qkv_; }
+    DenseLayer& proj() { return proj_; }
+    // Attention weights of the last forward for case b, head i: T×T, lower triangular.
+    const Mat& weights(Eigen::Index b, int head) const { return probs_[static_cast<std::size_t>(b * heads_ + head)]; }
+
+private:
+    Eigen::Index width_, head_width_;
+    int heads_;
+    Eigen::Index batch_ = 0, time_ = 0;
+    DenseLayer qkv_;              // 3d×d
+    DenseLayer proj_;             // d×d (W_O)
+    std::optional<Param> gamma_;  // H×1 head scales (NormFormer), init 1
+    std::vector<Mat> probs_;      // B·H matrices T×T: P
+    Mat heads_out_;               // (B·T)×d: Y = Concat(head_i), before the head scales
+    Mat scaled_;                  // (B·T)×d: Concat(γ_i head_i), the projection's input
+    Mat dheads_, dqkv_;           // backward work space
+};
+
+// [SECTION] Block ---------------------------------------------------------------------------
+
+class TransformerBlock {
+public:
+    TransformerBlock(const std::string& name, const TransformerConfig& config);
+    // x: (B·T)×d, the residual stream. Fills output().
+    void forward(const Mat& x, Eigen::Index batch, Eigen::Index time);
+    // x: the forward's input; dout: ∂L/∂output. Fills input_grad() and the parameters' grads.
+    void backward(const Mat& x, const Mat& dout);
+    std::vector<Param*> params();
+    const Mat& output() const { return *out_; }
+    const Mat& input_grad() const { return din_; }
+    // The FFN's output weights W₂ (d×4d): NormFormer's per-layer gradient measure reads its grad.
+    const DenseLayer& ffn_output() const { return fc2_; }
+    DenseLayer& ffn_output() { return fc2_; }
+    CausalSelfAttention& attention() { return attn_; }
+    const CausalSelfAttention& attention() const { return attn_; }
+
+private:
+    // FFN: fc2(ffn_norm?(GELU(fc1(in)))); backward returns ∂L/∂in (fc1's input_grad()).
+    void ffn_forward(const Mat& in);
+    const Mat& ffn_backward(const Mat& in, const Mat& dout);
+
+    NormPlacement placement_;
+    CausalSelfAttention attn_;
+    NormLayer ln1_, ln2_;                    // the two sub-block norms (LN₁, LN₂)
+    std::unique_ptr<NormLayer> attn_norm_;   // NormFormer: LNₐ on the attention output
+    std::unique_ptr<NormLayer> ffn_norm_;    // NormFormer: LN_f on the 4d GELU activations
+    DenseLayer fc1_;                         // 4d×d
+    ActivationLayer gelu_;
+    DenseLayer fc2_;                         // d×4d (W₂)
+    std::optional<Param> lambda_;            // d×1 residual scale λ (NormFormer, optional)
+    Mat sum1_, sum2_;                        // Post-LN: x + Attn(x), h + FFN(h)
+    Mat h_;                                  // Pre-LN / NormFormer: stream after the attention sub-block
+    Mat res_out_;                            // Pre-LN / NormFormer: the block's output
+    const Mat* out_ = nullptr;               // ln2_.output() (Post-LN) or res_out_
+    Mat dh_, din_;                           // backward work space
+};
+
+// [SECTION] Transformer ---------------------------------------------------------------------
+
+class Transformer {
+public:
+    // Initial values from an Rng with this seed, in construction order (deterministic):
+    //   token and position embeddings  N(0, 1)                     (PyTorch's nn.Embedding)
+    //   every linear W (n_out×n_in)     config.init:
+    //     Uniform (default)             U(−1/√n_in, 1/√n_in)       (PyTorch's nn.Linear)
+    //     Xavier                        U(±√(6/(n_in + n_out)))    (Glorot & Bengio 2010; Xiong et al. 2020)
+    //   linear biases 0; norm g = 1, b = 0; head scales γ = 1; residual scales λ = 1.
+    // Both inits draw the same uniforms in the same order: only their scale differs.
+    // Throws std::invalid_argument when validate(config) is not empty.
+    Transformer(const TransformerConfig& config, std::uint64_t seed);
+
+    // tokens: B×T ids in [0, V), 1 ≤ T ≤ context → logits (B·T)×V (row b·T + t scores the token
+    // after position t of case b). Throws std::invalid_argument on bad ids or lengths.
+    const Mat& forward(const Tokens& tokens);
+    // dlogits: ∂L/∂logits for the last forward ((B·T)×V). Fills every parameter's grad.
+    void backward(const Mat& dlogits);
+    // One optimizer step for every parameter (calls opt.begin_step() first).
+    void update(Optimizer& opt);
+
+    std::vector<Param*> params();
+    Eigen::Index parameter_count();
+    const TransformerConfig& config() const { return config_; }
+    int layers() const { return static_cast<int>(blocks_.size()); }
+    const TransformerBlock& block(int l) const { return *blocks_[static_cast<std::size_t>(l)]; }
+    TransformerBlock& block(int l) { return *blocks_[static_cast<std::size_t>(l)]; }
+
+    // NormFormer's measure after backward(): per layer l, mean_ij |∂L/∂W₂|_ij of its FFN output
+    // weights (d×4d). out gets L entries, layer 1 first.
+    void ffn_output_grad_means(std::vector<double>& out) const;
+
+private:
+    TransformerConfig config_;
+    Param wte_;                                        // V×d token embeddings
+    Param wpe_;                                        // T_max×d position embeddings
+    std::vector<std::unique_ptr<TransformerBlock>> blocks_;
+    std::unique_ptr<NormLayer> final_norm_;            // Pre-LN and NormFormer
+    DenseLayer head_;                                  // V×d
+    Tokens tokens_;                                    // the last forward's input
+    Mat x0_;                                           // (B·T)×d embeddings
+    Mat dx_;                                           // backward work space
+};
+
+// [SECTION] Loss ----------------------------------------------------------------------------
+
+// Cross-entropy over the scored positions: targets is B×T with the next token's id where a
+// position is scored and −1 where it is not (PyTorch's ignore_index). With S scored positions,
+// L = −(1/S) Σ_scored log p(target) (mlp.hpp's softmax_cross_entropy on the scored rows); when
+// dlogits is given it gets ∂L/∂logits, (B·T)×V, zero on the rows not scored.
+// correct counts scored positions whose largest logit is the target. Throws std::invalid_argument
+// when nothing is scored or the shapes differ.
+struct SequenceLoss {
+    double loss = 0.0;
+    Eigen::Index scored = 0;
+    Eigen::Index correct = 0;
+};
+SequenceLoss sequence_cross_entropy(const Mat& logits, const Tokens& targets, Mat* dlogits);
+
+// [SECTION] Sampling ------------------------------------------------------------------------
+
+// Appends `count` tokens to `prompt` (≥ 1 token), one at a time: the model reads the last
+// min(length, context) tokens and the next token is drawn from softmax(logits / temperature)
+// with rng (temperature 0: the largest logit, the first on ties; no randomness used). Returns
+// the new tokens only.
+std::vector<int> sample_tokens(Transformer& model, const std::vector<int>& prompt, int count, double temperature,
+                               Rng& rng);
+
+// Greedy continuation of B prompts at once: prompts B×T₀ (T₀ + count − 1 ≤ context) → B×count
+// ids, each the largest logit (the first on ties) after the prompt and the ids chosen so far.
+Tokens greedy_continue(Transformer& model, const Tokens& prompts, int count);
+
+}  // namespace normlab

@@ -1,0 +1,96 @@
+// NormLab core: the worked example (every step of LayerNorm and RMSNorm with its numbers) and
+// the claim checker, which says which formula reproduces a write-up's numbers, if any.
+//
+// A common mistake in write-ups: "(x − mean)/std with the n−1 std" called RMSNorm. For
+// [2,4,6,8] that gives [−1.16, −0.39, 0.39, 1.16]: LayerNorm with the sample standard
+// deviation. RMSNorm gives [0.365, 0.730, 1.095, 1.461].
+#pragma once
+
+#include "normlab/norm/norm.hpp"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace normlab {
+
+// Every intermediate number of both norms for one vector x (length n ≥ 1), g = 1, b = 0.
+struct Explanation {
+    Vec x;                 // n
+    double eps = 0.0;
+    // LayerNorm (paper eq. 3): μ, deviations, their squares, variance, σ, outputs.
+    double mean = 0.0;
+    Vec deviation;         // n, x − μ
+    Vec deviation_sq;      // n, (x − μ)²
+    double sum_deviation_sq = 0.0;
+    double var_population = 0.0;   // Σ(x − μ)²/n        (what LayerNorm uses)
+    double var_sample = 0.0;       // Σ(x − μ)²/(n − 1)  (Bessel; NaN when n = 1)
+    double sigma = 0.0;            // √(var_population + ε)
+    Vec layernorm;                 // n, (x − μ)/σ  — from core's layer_forward
+    Vec layernorm_sample;          // n, (x − μ)/√(var_sample + ε): not LayerNorm; for comparison
+    // RMSNorm (paper eq. 4): squares, their mean, RMS, outputs.
+    Vec square;                    // n, x²
+    double mean_square = 0.0;      // Σx²/n
+    double rms = 0.0;              // √(mean_square + ε)
+    Vec rmsnorm;                   // n, x/RMS — from core's layer_forward
+    Vec l2norm;                    // n, x/‖x‖ — from core's layer_forward
+};
+
+Explanation explain(const Vec& x, double eps = 0.0);
+
+// The worked example as plain text (what `normlab-cli explain` prints).
+std::string explain_text(const Explanation& e);
+
+// ---- Claim checker ----------------------------------------------------------------------
+
+enum class Formula { LayerNormPopulation, LayerNormSample, RMSNorm, L2Norm };
+inline constexpr Formula kAllFormulas[] = {Formula::LayerNormPopulation, Formula::LayerNormSample,
+                                           Formula::RMSNorm, Formula::L2Norm};
+std::string_view display_name(Formula f);
+const Vec& formula_output(const Explanation& e, Formula f);
+
+// A number as the user typed it, with the precision it was printed to: "−1.16" → value −1.16,
+// half_ulp 0.005 (a value v reproduces it when |v − value| ≤ half_ulp).
+struct PrintedNumber {
+    double value = 0.0;
+    double half_ulp = 0.0;
+};
+// Accepts ASCII '-' and Unicode '−', exponents ("1.5e-3"). Throws std::invalid_argument with a
+// message naming the text on anything else.
+PrintedNumber parse_printed_number(std::string_view text);
+
+struct FormulaFit {
+    Formula formula;
+    bool reproduces = false;   // every claimed output within its printed precision
+    double worst = 0.0;        // max |computed − claimed|
+};
+
+struct ClaimVerdict {
+    std::vector<FormulaFit> fits;  // one per formula, in kAllFormulas order
+    std::vector<Formula> matches;  // those that reproduce the claim
+    std::string summary;           // one paragraph in plain words
+};
+
+// claimed: the claimed outputs, as printed. Their count must equal x's length.
+ClaimVerdict check_claim(const Explanation& e, const std::vector<std::string>& claimed);
+
+// A claimed intermediate step, "lhs = rhs": lhs an arithmetic expression (+ − × * / ^ ², √ or
+// sqrt(), parentheses) or one of the named quantities mean, var (population or sample), std,
+// rms; rhs a printed number. Example: "(300 − 225)² = 2025" does not hold (it is 5625).
+struct StepVerdict {
+    std::string claim;
+    bool holds = false;
+    double actual = 0.0;   // what the left side really is
+    std::string message;   // "(300 − 225)² = 5625, not 2025"
+};
+StepVerdict check_step(const Explanation& e, std::string_view claim);
+
+// How deep an expression may nest: parentheses, sqrt, signs and ^ count one level each.
+inline constexpr int kMaxExpressionDepth = 100;
+
+// Evaluates an arithmetic expression as above. Throws std::invalid_argument on a syntax error
+// or nesting deeper than kMaxExpressionDepth, naming the position.
+double evaluate_expression(std::string_view text);
+
+}  // namespace normlab

@@ -1,0 +1,46 @@
+// NormLab core: the figures of a scene — every lab's plots built from the session by that lab's
+// own core builders (invariance_curve_plot, gradient_sweep_plot, …), without a window.
+//
+// One registry (kLabPlots in scene_plots.cpp) feeds `normlab-cli export --scene FILE`, the app's
+// File ▸ Export all figures and `normlab --export-plot NAME`: a figure has the same name, series
+// and data wherever it is saved from. (The app then applies what the lecturer did on screen:
+// the zoom and the series switched off in a legend.)
+#pragma once
+
+#include "normlab/labs/gradients_lab.hpp"
+#include "normlab/plot/plot.hpp"
+#include "normlab/scene/scene.hpp"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace normlab {
+
+// The lab ids that have figures, in the app's tab order: invariance, gradients, ….
+std::vector<std::string_view> plot_labs();
+
+// The names of one lab's figures, in its order, without computing them (empty for a lab without
+// figures or an unknown id). lab_plots returns figures with exactly these names.
+std::vector<std::string_view> lab_plot_names(std::string_view lab);
+
+// The figures of one lab for this session (empty for a lab without figures or an unknown id).
+// Throws InputError, prefixed with the lab id, when the lab's state cannot be computed. Some labs
+// train to draw theirs: training a few seconds, depth about a minute at its defaults.
+std::vector<Plot> lab_plots(const Session& session, std::string_view lab);
+
+// The names of every figure of the scene: those of its own lab first, then the other labs' in
+// plot_labs() order. Names are unique (each lab names its own figures). Computes nothing.
+std::vector<std::string_view> scene_plot_names(const Scene& scene);
+
+// One figure of the scene by name: only its lab is computed. Throws InputError for a name that
+// is not one of scene_plot_names (the message lists them).
+Plot scene_plot(const Scene& scene, std::string_view name);
+
+// The Gradient lab's five figures from its results, in the lab's order: gradients_input_scaling,
+// gradients_weight_scaling, implicit_lr_outputs, implicit_lr_weight_norm, implicit_lr_relative_step.
+// hidden_*: norm names switched off in the sweeps' legends (gradient_sweep_plot's `hidden`).
+std::vector<Plot> gradient_lab_plots(const GradientLabResults& r, const std::vector<std::string>& hidden_input = {},
+                                     const std::vector<std::string>& hidden_weight = {});
+
+}  // namespace normlab

@@ -1,0 +1,232 @@
+// NormLab core: the trainer (see training.hpp).
+//
+// [SECTION] Defaults and validation
+// [SECTION] Trainer: construction, mini-batches
+// [SECTION] Trainer: step
+// [SECTION] Trainer: evaluation, decision grid, snapshot
+// [SECTION] Whole runs
+#include "normlab/models/training.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+namespace normlab {
+
+using Eigen::Index;
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+MlpConfig model_for(const MlpConfig& model, const Dataset& data) {
+    MlpConfig m = model;
+    m.inputs = data.features();
+    m.classes = data.classes;
+    return m;
+}
+}  // namespace
+
+// [SECTION] Defaults and validation ---------------------------------------------------------
+
+TrainConfig default_train_config(DatasetKind kind, Norm norm, OptimizerKind optimizer, std::uint64_t seed) {
+    const bool two_d = is_synthetic_2d(kind);
+    TrainConfig c;
+    c.model.hidden_layers = 2;
+    c.model.width = two_d ? 32 : 64;
+    c.model.activation = Activation::ReLU;
+    c.model.norm = NormSpec{};
+    c.model.norm.norm = norm;
+    c.model.norm.eps = 1e-5;
+    c.model.norm.p = 0.0625;
+    c.model.placement = Placement::BeforeActivation;
+    c.optimizer.kind = optimizer;
+    c.optimizer.lr = optimizer == OptimizerKind::SGD ? 0.1 : two_d ? 0.01 : 0.003;
+    c.optimizer.momentum = 0.9;
+    c.steps = two_d ? 2000 : 1500;
+    c.batch_size = two_d ? 32 : 64;
+    c.eval_every = 50;
+    c.seed = seed;
+    return c;
+}
+
+
+std::string validate(const TrainConfig& c) {
+    if (std::string problem = validate(c.model); !problem.empty()) return problem;
+    if (c.steps < 1) return "steps must be at least 1";
+    if (c.batch_size < 1) return "batch size must be at least 1";
+    if (c.eval_every < 1) return "eval_every must be at least 1";
+    if (!(c.optimizer.lr > 0.0) || !std::isfinite(c.optimizer.lr)) return "the learning rate must be a finite number > 0";
+    if (!(c.optimizer.momentum >= 0.0 && c.optimizer.momentum < 1.0)) return "momentum must lie in [0, 1)";
+    if (!(c.optimizer.beta1 >= 0.0 && c.optimizer.beta1 < 1.0) || !(c.optimizer.beta2 >= 0.0 && c.optimizer.beta2 < 1.0))
+        return "Adam's betas must lie in [0, 1)";
+    if (!(c.optimizer.adam_eps > 0.0)) return "Adam's eps must be > 0";
+    return {};
+}
+
+// [SECTION] Trainer: construction, mini-batches ---------------------------------------------
+
+Trainer::Trainer(Dataset data, const TrainConfig& config)
+    : data_(std::move(data)),
+      config_([&] {
+          TrainConfig c = config;
+          c.model = model_for(config.model, data_);
+          if (std::string problem = validate(c); !problem.empty()) throw std::invalid_argument(problem);
+          if (data_.train_x.rows() < 1 || data_.test_x.rows() < 1)
+              throw std::invalid_argument("the data set needs training and test cases");
+          c.batch_size = std::min(c.batch_size, data_.train_x.rows());
+          return c;
+      }()),
+      model_(config_.model, derive_seed(config_.seed, 2)),
+      optimizer_(config_.optimizer),
+      batch_rng_(derive_seed(config_.seed, 3)) {
+    order_.resize(static_cast<std::size_t>(data_.train_x.rows()));
+    for (std::size_t i = 0; i < order_.size(); ++i) order_[i] = static_cast<Index>(i);
+    batch_rng_.shuffle(order_);
+    batch_x_.resize(config_.batch_size, data_.features());
+    batch_y_.resize(config_.batch_size);
+    const std::size_t layers = model_.dense_layer_names().size();
+    history_.grad_norms.resize(layers);
+    const auto reserve = static_cast<std::size_t>(config_.steps);
+    history_.train_loss.reserve(reserve);
+    history_.norm_ms.reserve(reserve);
+    history_.other_ms.reserve(reserve);
+    for (std::vector<double>& g : history_.grad_norms) g.reserve(reserve);
+}
+
+void Trainer::next_batch() {
+    // The next batch_size cases of the epoch's permutation; a new permutation when it runs out.
+    for (Index r = 0; r < config_.batch_size; ++r) {
+        if (cursor_ == order_.size()) {
+            batch_rng_.shuffle(order_);
+            cursor_ = 0;
+        }
+        const Index i = order_[cursor_++];
+        batch_x_.row(r) = data_.train_x.row(i);
+        batch_y_(r) = data_.train_y(i);
+    }
+}
+
+// [SECTION] Trainer: step -------------------------------------------------------------------
+
+double Trainer::step() {
+    const Clock::time_point t0 = Clock::now();
+    model_.reset_norm_seconds();
+    next_batch();
+    // Forward: logits z = MLP(x_batch) (B×K), L = CE(softmax(z), y).
+    const Mat& logits = model_.forward(batch_x_, Mode::Train);
+    const double loss = softmax_cross_entropy(logits, batch_y_, probs_, &dlogits_);
+    // Backward: ∂L/∂z = (p − onehot(y))/B, then down through every layer.
+    model_.backward(batch_x_, dlogits_);
+    model_.weight_grad_norms(grad_norms_);
+    // Update: θ ← optimizer(θ, ∂L/∂θ).
+    model_.update(optimizer_);
+    ++step_;
+
+    const double total = seconds_since(t0);
+    const double norm = model_.norm_seconds();
+    norm_seconds_ += norm;
+    other_seconds_ += total - norm;
+    history_.train_loss.push_back(loss);
+    for (std::size_t l = 0; l < grad_norms_.size(); ++l) history_.grad_norms[l].push_back(grad_norms_[l]);
+    history_.norm_ms.push_back(1e3 * norm);
+    history_.other_ms.push_back(1e3 * (total - norm));
+
+    if (step_ % config_.eval_every == 0 || step_ == config_.steps) {
+        const EvalResult e = evaluate();
+        history_.eval_step.push_back(step_);
+        history_.eval.push_back(e);
+        last_eval_ = e;
+    }
+    return loss;
+}
+
+// [SECTION] Trainer: evaluation, decision grid, snapshot ------------------------------------
+
+EvalResult Trainer::evaluate() {
+    const Clock::time_point t0 = Clock::now();
+    EvalResult e;
+    Mat probs;
+    const auto measure = [&](const Mat& X, const Labels& y, double& loss, double& accuracy) {
+        const Mat& logits = model_.forward(X, Mode::Eval);
+        loss = softmax_cross_entropy(logits, y, probs, nullptr);
+        accuracy = static_cast<double>(count_correct(logits, y)) / static_cast<double>(y.size());
+    };
+    measure(data_.train_x, data_.train_y, e.train_loss, e.train_accuracy);
+    measure(data_.test_x, data_.test_y, e.test_loss, e.test_accuracy);
+    model_.reset_norm_seconds();
+    eval_seconds_ += seconds_since(t0);
+    return e;
+}
+
+DecisionGrid Trainer::decision_grid(int size) {
+    if (data_.features() != 2) throw std::invalid_argument("a decision grid needs 2D data");
+    if (size < 2) throw std::invalid_argument("a decision grid needs at least 2×2 cells");
+    const Clock::time_point t0 = Clock::now();
+    DecisionGrid grid;
+    grid.size = size;
+    grid.box = data_.box;
+    grid.classes = data_.classes;
+    const Index G = size;
+    const double dx = (grid.box.x_max - grid.box.x_min) / static_cast<double>(G);
+    const double dy = (grid.box.y_max - grid.box.y_min) / static_cast<double>(G);
+    Mat raw(G * G, 2);
+    for (Index iy = 0; iy < G; ++iy)
+        for (Index ix = 0; ix < G; ++ix) {
+            raw(iy * G + ix, 0) = grid.box.x_min + (static_cast<double>(ix) + 0.5) * dx;
+            raw(iy * G + ix, 1) = grid.box.y_min + (static_cast<double>(iy) + 0.5) * dy;
+        }
+    const Mat& logits = model_.forward(data_.scaler.apply(raw), Mode::Eval);
+    // Softmax per cell (labels are not needed: any in-range label gives the same probabilities).
+    const Labels none = Labels::Zero(G * G);
+    softmax_cross_entropy(logits, none, grid.probs, nullptr);
+    grid.argmax.resize(G * G);
+    grid.confidence.resize(G * G);
+    for (Index r = 0; r < G * G; ++r) {
+        Index best = 0;
+        grid.confidence(r) = grid.probs.row(r).maxCoeff(&best);
+        grid.argmax(r) = static_cast<int>(best);
+    }
+    model_.reset_norm_seconds();
+    eval_seconds_ += seconds_since(t0);
+    return grid;
+}
+
+TrainSnapshot Trainer::snapshot(int grid_size) {
+    TrainSnapshot s;
+    s.step = step_;
+    s.total_steps = config_.steps;
+    s.finished = finished();
+    s.history = history_;
+    s.layer_names = model_.dense_layer_names();
+    s.last_eval = last_eval_;
+    if (grid_size > 0 && data_.features() == 2) s.grid = decision_grid(grid_size);
+    s.norm_seconds = norm_seconds_;
+    s.other_seconds = other_seconds_;
+    s.eval_seconds = eval_seconds_;
+    return s;
+}
+
+// [SECTION] Whole runs ----------------------------------------------------------------------
+
+TrainResult run_to_end(Trainer& trainer) {
+    const Clock::time_point t0 = Clock::now();
+    while (!trainer.finished()) trainer.step();
+    TrainSnapshot s = trainer.snapshot();
+    TrainResult r;
+    r.history = std::move(s.history);
+    r.layer_names = std::move(s.layer_names);
+    r.final = s.last_eval ? *s.last_eval : trainer.evaluate();  // the last step always evaluates
+    r.norm_seconds = s.norm_seconds;
+    r.other_seconds = s.other_seconds;
+    r.eval_seconds = s.eval_seconds;
+    r.seconds = seconds_since(t0);
+    return r;
+}
+
+TrainResult train(Dataset data, const TrainConfig& config) {
+    Trainer trainer(std::move(data), config);
+    return run_to_end(trainer);
+}
+
+}  // namespace normlab

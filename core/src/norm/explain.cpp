@@ -1,0 +1,362 @@
+// NormLab core: the worked example and the claim checker.
+//
+// [SECTION] Worked example
+// [SECTION] Text rendering
+// [SECTION] Printed numbers
+// [SECTION] Claim checker
+// [SECTION] Arithmetic expressions and intermediate steps
+#include "normlab/norm/explain.hpp"
+
+#include "normlab/norm/eval.hpp"   // quote_for_message
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+namespace normlab {
+
+// [SECTION] Worked example ------------------------------------------------------------------
+
+namespace {
+Vec normalized_by(Norm norm, const Vec& x, double eps) {
+    const NormSpec spec{norm, eps};
+    const LayerParams unit{std::nullopt, Vec::Ones(x.size()), Vec::Zero(x.size())};
+    return layer_forward(spec, x.transpose(), unit).y.row(0).transpose();
+}
+}  // namespace
+
+Explanation explain(const Vec& x, double eps) {
+    if (x.size() == 0) throw std::invalid_argument("x is empty");
+    Explanation e;
+    const double n = static_cast<double>(x.size());
+    e.x = x;
+    e.eps = eps;
+    e.mean = x.mean();
+    e.deviation = x.array() - e.mean;
+    e.deviation_sq = e.deviation.array().square();
+    e.sum_deviation_sq = e.deviation_sq.sum();
+    e.var_population = e.sum_deviation_sq / n;
+    e.var_sample = x.size() > 1 ? e.sum_deviation_sq / (n - 1.0) : std::numeric_limits<double>::quiet_NaN();
+    e.sigma = std::sqrt(e.var_population + eps);
+    e.square = x.array().square();
+    e.mean_square = e.square.mean();
+    e.rms = std::sqrt(e.mean_square + eps);
+    // The outputs come from the engine itself, so the explainer cannot drift from it.
+    e.layernorm = normalized_by(Norm::LayerNorm, x, eps);
+    e.rmsnorm = normalized_by(Norm::RMSNorm, x, eps);
+    e.l2norm = normalized_by(Norm::L2Norm, x, eps);
+    const double sample_sigma = std::sqrt(e.var_sample + eps);
+    e.layernorm_sample = sample_sigma > 0.0 ? Vec(e.deviation / sample_sigma) : Vec::Zero(x.size());
+    return e;
+}
+
+// [SECTION] Text rendering ------------------------------------------------------------------
+
+namespace {
+std::string num(double v, int digits = 4) {
+    if (std::isnan(v)) return "undefined";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*g", digits + 2, v);
+    std::string s = buf;
+    // Print −0 as 0 and use a real minus sign.
+    if (s == "-0") s = "0";
+    if (!s.empty() && s[0] == '-') s = "\u2212" + s.substr(1);
+    return s;
+}
+
+std::string list(const Vec& v, int digits = 4) {
+    std::string s = "[";
+    for (Eigen::Index i = 0; i < v.size(); ++i) s += (i ? ", " : "") + num(v[i], digits);
+    return s + "]";
+}
+
+// [0.365, 0.730, …]: fixed decimals, as a write-up would print them.
+std::string fixed_list(const Vec& v, int decimals) {
+    std::string s = "[";
+    for (Eigen::Index i = 0; i < v.size(); ++i) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.*f", decimals, v[i]);
+        std::string item = buf;
+        if (item[0] == '-') item = "\u2212" + item.substr(1);
+        s += (i ? ", " : "") + item;
+    }
+    return s + "]";
+}
+
+std::string eps_term(double eps) { return eps > 0.0 ? " + \u03b5" : ""; }
+}  // namespace
+
+std::string explain_text(const Explanation& e) {
+    std::ostringstream out;
+    const Eigen::Index n = e.x.size();
+    out << "Worked example: x = " << list(e.x) << "  (n = " << n << ", \u03b5 = " << num(e.eps) << ")\n\n";
+    out << "LayerNorm  (paper eq. 3: \u0101 = (a \u2212 \u03bc)/\u03c3)\n";
+    out << "  1. mean          \u03bc = \u03a3x/n = " << num(e.x.sum()) << "/" << n << " = " << num(e.mean) << "\n";
+    out << "  2. deviations    x \u2212 \u03bc = " << list(e.deviation) << "\n";
+    out << "  3. squares       (x \u2212 \u03bc)\u00b2 = " << list(e.deviation_sq) << ", sum " << num(e.sum_deviation_sq)
+        << "\n";
+    out << "  4. variance      \u03a3(x \u2212 \u03bc)\u00b2/n = " << num(e.var_population) << "   (population: what LayerNorm uses)\n";
+    out << "                   \u03a3(x \u2212 \u03bc)\u00b2/(n\u22121) = " << num(e.var_sample)
+        << "   (sample, Bessel's correction: NOT LayerNorm)\n";
+    out << "  5. std           \u03c3 = \u221a(" << num(e.var_population) << eps_term(e.eps) << ") = " << num(e.sigma) << "\n";
+    out << "  6. outputs       (x \u2212 \u03bc)/\u03c3 = " << list(e.layernorm) << "\n";
+    if (e.sigma == 0.0) out << "     (\u03c3 = 0: every deviation is 0; with \u03b5 \u2192 0\u207a each output tends to 0)\n";
+    out << "\nRMSNorm  (paper eq. 4: \u0101 = a / RMS(a), no mean subtracted)\n";
+    out << "  1. squares       x\u00b2 = " << list(e.square) << ", sum " << num(e.square.sum()) << "\n";
+    out << "  2. mean square   \u03a3x\u00b2/n = " << num(e.mean_square) << "\n";
+    out << "  3. RMS           \u221a(" << num(e.mean_square) << eps_term(e.eps) << ") = " << num(e.rms) << "\n";
+    out << "  4. outputs       x/RMS = " << list(e.rmsnorm) << "\n";
+    if (e.rms == 0.0) out << "     (RMS = 0: x is all zeros; with \u03b5 \u2192 0\u207a each output tends to 0)\n";
+    out << "\nFor comparison\n";
+    out << "  (x \u2212 \u03bc)/sample std = " << list(e.layernorm_sample) << "   (LayerNorm with n\u22121: not RMSNorm)\n";
+    out << "  L2-Norm x/\u2016x\u2016      = " << list(e.l2norm) << "   (\u221an = " << num(std::sqrt(double(n)))
+        << " times smaller than RMSNorm)\n";
+    return out.str();
+}
+
+// [SECTION] Printed numbers -----------------------------------------------------------------
+
+namespace {
+// Unicode minus (U+2212) and friends to ASCII; trims spaces.
+std::string ascii_math(std::string_view text) {
+    std::string s(text);
+    const std::pair<std::string_view, std::string_view> subs[] = {
+        {"\u2212", "-"}, {"\u00d7", "*"}, {"\u00b7", "*"}, {"\u00b2", "^2"}, {"\u221a", "sqrt"}, {"\u2013", "-"}};
+    for (const auto& [from, to] : subs)
+        for (size_t pos; (pos = s.find(from)) != std::string::npos;) s.replace(pos, from.size(), to);
+    const auto first = s.find_first_not_of(" \t");
+    const auto last = s.find_last_not_of(" \t");
+    return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);
+}
+}  // namespace
+
+PrintedNumber parse_printed_number(std::string_view text) {
+    const std::string s = ascii_math(text);
+    if (s.empty()) throw std::invalid_argument("empty number");
+    char* end = nullptr;
+    const double value = std::strtod(s.c_str(), &end);
+    if (end != s.c_str() + s.size() || !std::isfinite(value))
+        throw std::invalid_argument("\"" + std::string(text) + "\" is not a number");
+    // Precision: the place of the last printed digit, shifted by any exponent.
+    const size_t e_pos = s.find_first_of("eE");
+    const std::string mantissa = s.substr(0, e_pos);
+    const int exponent = e_pos == std::string::npos ? 0 : std::atoi(s.c_str() + e_pos + 1);
+    const size_t dot = mantissa.find('.');
+    const int decimals = dot == std::string::npos ? 0 : static_cast<int>(mantissa.size() - dot - 1);
+    return {value, 0.5 * std::pow(10.0, exponent - decimals)};
+}
+
+// [SECTION] Claim checker -------------------------------------------------------------------
+
+std::string_view display_name(Formula f) {
+    switch (f) {
+        case Formula::LayerNormPopulation: return "LayerNorm (population std, /n)";
+        case Formula::LayerNormSample: return "LayerNorm with the sample std (/(n\u22121))";
+        case Formula::RMSNorm: return "RMSNorm";
+        case Formula::L2Norm: return "L2-Norm";
+    }
+    return "";
+}
+
+const Vec& formula_output(const Explanation& e, Formula f) {
+    switch (f) {
+        case Formula::LayerNormPopulation: return e.layernorm;
+        case Formula::LayerNormSample: return e.layernorm_sample;
+        case Formula::RMSNorm: return e.rmsnorm;
+        case Formula::L2Norm: break;
+    }
+    return e.l2norm;
+}
+
+ClaimVerdict check_claim(const Explanation& e, const std::vector<std::string>& claimed) {
+    if (static_cast<Eigen::Index>(claimed.size()) != e.x.size())
+        throw std::invalid_argument("the claim has " + std::to_string(claimed.size()) + " values, x has " +
+                                    std::to_string(e.x.size()));
+    std::vector<PrintedNumber> numbers;
+    for (const std::string& c : claimed) numbers.push_back(parse_printed_number(c));
+
+    ClaimVerdict v;
+    for (Formula f : kAllFormulas) {
+        const Vec& out = formula_output(e, f);
+        FormulaFit fit{f, true, 0.0};
+        for (size_t i = 0; i < numbers.size(); ++i) {
+            const double diff = std::abs(out[static_cast<Eigen::Index>(i)] - numbers[i].value);
+            fit.worst = std::max(fit.worst, diff);
+            // 1e-9 of slack for the decimal → binary conversion of the claim itself.
+            if (!(diff <= numbers[i].half_ulp * (1.0 + 1e-9))) fit.reproduces = false;
+        }
+        if (fit.reproduces) v.matches.push_back(f);
+        v.fits.push_back(fit);
+    }
+    std::ostringstream s;
+    if (v.matches.empty()) {
+        s << "No formula reproduces these numbers at their printed precision. Closest: ";
+        const auto best = std::min_element(v.fits.begin(), v.fits.end(),
+                                           [](const FormulaFit& a, const FormulaFit& b) { return a.worst < b.worst; });
+        s << display_name(best->formula) << " (off by up to " << num(best->worst) << ").";
+    } else {
+        s << "These are the outputs of " << display_name(v.matches.front());
+        for (size_t i = 1; i < v.matches.size(); ++i) s << " and of " << display_name(v.matches[i]);
+        s << ".";
+        const bool rms = std::find(v.matches.begin(), v.matches.end(), Formula::RMSNorm) != v.matches.end();
+        if (!rms) s << " They are not RMSNorm, which gives " << fixed_list(e.rmsnorm, 3) << ".";
+        if (v.matches.front() == Formula::LayerNormSample)
+            s << " (x \u2212 mean)/std with the n\u22121 std is LayerNorm with Bessel's correction, not RMSNorm: RMSNorm "
+                 "subtracts no mean and divides by \u221a(mean(x\u00b2) + \u03b5).";
+    }
+    v.summary = s.str();
+    return v;
+}
+
+// [SECTION] Arithmetic expressions and intermediate steps -----------------------------------
+
+namespace {
+// Recursive descent over: expr = term {(+|-) term}; term = unary {(*|/) unary};
+// unary = [-|+] unary | power; power = primary [^ unary]; primary = number | (expr) | sqrt primary.
+// Each recursion (a parenthesis, a sign, sqrt, ^) counts one level; past kMaxExpressionDepth the
+// step is refused, so that no text can run the stack out (docs/ARCHITECTURE.md: bad input).
+class ExpressionParser {
+public:
+    explicit ExpressionParser(std::string text) : s_(std::move(text)) {}
+
+    double parse() {
+        const double v = expr();
+        skip();
+        if (pos_ != s_.size()) fail("unexpected '" + std::string(1, s_[pos_]) + "'");
+        return v;
+    }
+
+private:
+    [[noreturn]] void fail(const std::string& what) const {
+        throw std::invalid_argument(what + " at position " + std::to_string(pos_ + 1) + " of " + quote_for_message(s_));
+    }
+    // One level deeper for the life of the guard.
+    struct Level {
+        explicit Level(ExpressionParser& p) : p_(p) {
+            if (++p_.depth_ > kMaxExpressionDepth)
+                p_.fail("nested deeper than " + std::to_string(kMaxExpressionDepth) + " levels (parentheses, signs, sqrt or ^)");
+        }
+        ~Level() { --p_.depth_; }
+        Level(const Level&) = delete;
+        Level& operator=(const Level&) = delete;
+        ExpressionParser& p_;
+    };
+    void skip() {
+        while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t')) ++pos_;
+    }
+    bool eat(char c) {
+        skip();
+        if (pos_ < s_.size() && s_[pos_] == c) return ++pos_, true;
+        return false;
+    }
+    double expr() {
+        double v = term();
+        for (;;) {
+            if (eat('+')) v += term();
+            else if (eat('-')) v -= term();
+            else return v;
+        }
+    }
+    double term() {
+        double v = unary();
+        for (;;) {
+            if (eat('*')) v *= unary();
+            else if (eat('/')) v /= unary();
+            else return v;
+        }
+    }
+    double unary() {  // −2^2 = −(2^2), as in written mathematics
+        if (eat('-')) {
+            const Level level(*this);
+            return -unary();
+        }
+        if (eat('+')) {
+            const Level level(*this);
+            return unary();
+        }
+        return power();
+    }
+    double power() {
+        const double base = primary();
+        if (!eat('^')) return base;
+        const Level level(*this);
+        return std::pow(base, unary());
+    }
+    double primary() {
+        skip();
+        if (eat('(')) {
+            const Level level(*this);
+            const double v = expr();
+            if (!eat(')')) fail("missing ')'");
+            return v;
+        }
+        if (s_.compare(pos_, 4, "sqrt") == 0) {
+            pos_ += 4;
+            const Level level(*this);
+            return std::sqrt(primary());
+        }
+        const char* begin = s_.c_str() + pos_;
+        char* end = nullptr;
+        const double v = std::strtod(begin, &end);
+        if (end == begin) fail(pos_ < s_.size() ? "unexpected '" + std::string(1, s_[pos_]) + "'" : "missing a number");
+        pos_ += static_cast<size_t>(end - begin);
+        return v;
+    }
+
+    std::string s_;
+    size_t pos_ = 0;
+    int depth_ = 0;
+};
+
+// Named intermediate quantities a claim may state, with the values they may mean.
+std::vector<std::pair<std::string, double>> named_values(const Explanation& e, const std::string& name) {
+    if (name == "mean" || name == "\u03bc" || name == "mu") return {{"mean", e.mean}};
+    if (name == "var" || name == "variance")
+        return {{"population variance", e.var_population}, {"sample variance", e.var_sample}};
+    if (name == "std" || name == "\u03c3" || name == "sigma")
+        return {{"population std", e.sigma}, {"sample std", std::sqrt(e.var_sample + e.eps)}};
+    if (name == "rms" || name == "RMS") return {{"RMS", e.rms}};
+    return {};
+}
+}  // namespace
+
+double evaluate_expression(std::string_view text) { return ExpressionParser(ascii_math(text)).parse(); }
+
+StepVerdict check_step(const Explanation& e, std::string_view claim) {
+    StepVerdict v;
+    v.claim = std::string(claim);
+    const size_t eq = claim.rfind('=');
+    if (eq == std::string_view::npos) throw std::invalid_argument("a step needs the form \"lhs = rhs\": " + v.claim);
+    const std::string lhs = ascii_math(claim.substr(0, eq));
+    const PrintedNumber rhs = parse_printed_number(claim.substr(eq + 1));
+    const auto holds = [&](double actual) { return std::abs(actual - rhs.value) <= rhs.half_ulp * (1.0 + 1e-9); };
+
+    const auto named = named_values(e, lhs);
+    if (!named.empty()) {
+        for (const auto& [label, value] : named)
+            if (holds(value)) {
+                v.holds = true;
+                v.actual = value;
+                v.message = lhs + " = " + num(rhs.value) + " holds (the " + label + ")";
+                return v;
+            }
+        v.actual = named.front().second;
+        v.message = lhs + " is " + num(v.actual) + " (" + named.front().first + ")";
+        if (named.size() > 1) v.message += " or " + num(named[1].second) + " (" + named[1].first + ")";
+        v.message += ", not " + num(rhs.value);
+        return v;
+    }
+    v.actual = evaluate_expression(lhs);
+    v.holds = holds(v.actual);
+    const std::string shown = std::string(claim.substr(0, eq));
+    const std::string left = shown.substr(0, shown.find_last_not_of(' ') + 1);
+    v.message = v.holds ? left + " = " + num(rhs.value) + " holds"
+                        : left + " = " + num(v.actual) + ", not " + num(rhs.value);
+    return v;
+}
+
+}  // namespace normlab

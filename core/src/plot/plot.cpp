@@ -1,0 +1,1234 @@
+// NormLab core: plot description helpers, axis maths, ticks, layout and series geometry.
+// The SVG and CSV writers live in plot_svg.cpp and plot_csv.cpp; all three, and the app's
+// ImGui view, share what is computed here.
+//
+// [SECTION] Colours and palette
+// [SECTION] Axis ranges and mapping (AxisRange, auto_range, Viewport, pan/zoom)
+// [SECTION] Number labels (superscripts, format_number)
+// [SECTION] Ticks (linear 1-2-5, log decades)
+// [SECTION] Text width estimate
+// [SECTION] Series geometry (clipping, markers, bars, dashes, hit testing)
+// [SECTION] Layout (margins, ticks, legend, annotations)
+// [SECTION] Annotation overlaps (moved up or down a little, or dropped)
+#include "normlab/plot/plot.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <initializer_list>
+#include <limits>
+#include <optional>
+
+namespace normlab {
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+const char* const kMinus = "\xE2\x88\x92";   // U+2212 MINUS SIGN
+const char* const kTimes = "\xC3\x97";       // U+00D7 MULTIPLICATION SIGN
+
+std::size_t point_count(const Series& s) { return std::min(s.x.size(), s.y.size()); }
+}  // namespace
+
+// [SECTION] Colours and palette -------------------------------------------------------------
+
+std::string to_hex(Color c) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "#%02x%02x%02x", c.r, c.g, c.b);
+    return buf;
+}
+
+namespace {
+// Okabe & Ito (2008), "Color Universal Design", ordered for lines on white: yellow last.
+constexpr Color kOkabeIto[kPaletteSize] = {
+    {0, 114, 178},    // blue
+    {213, 94, 0},     // vermillion
+    {0, 158, 115},    // bluish green
+    {204, 121, 167},  // reddish purple
+    {230, 159, 0},    // orange
+    {86, 180, 233},   // sky blue
+    {0, 0, 0},        // black
+    {240, 228, 66},   // yellow
+};
+constexpr LineStyle kDashes[] = {LineStyle::Solid, LineStyle::Dashed, LineStyle::Dotted};
+constexpr Marker kMarkers[] = {Marker::Circle, Marker::Square, Marker::Triangle, Marker::Diamond};
+
+int wrap(int i, int n) { return i < 0 ? 0 : i % n; }
+}  // namespace
+
+Color palette_color(int i) { return kOkabeIto[wrap(i, kPaletteSize)]; }
+LineStyle palette_dash(int i) { return kDashes[wrap(i, 3)]; }
+Marker palette_marker(int i) { return kMarkers[wrap(i, 4)]; }
+
+Series palette_series(int i, std::string label, std::vector<double> x, std::vector<double> y,
+                      SeriesKind kind) {
+    Series s;
+    s.label = std::move(label);
+    s.x = std::move(x);
+    s.y = std::move(y);
+    s.color = palette_color(i);
+    s.line = kind == SeriesKind::Line ? palette_dash(i) : LineStyle::Solid;
+    s.marker = palette_marker(i);
+    s.kind = kind;
+    return s;
+}
+
+// [SECTION] Axis ranges and mapping ---------------------------------------------------------
+
+bool AxisRange::accepts(double v) const { return std::isfinite(v) && (scale == Scale::Linear || v > 0.0); }
+
+double AxisRange::to_unit(double v) const {
+    if (!accepts(v)) return kNaN;
+    if (scale == Scale::Linear) return (v - lo) / (hi - lo);
+    const double llo = std::log10(lo);
+    return (std::log10(v) - llo) / (std::log10(hi) - llo);
+}
+
+double AxisRange::from_unit(double t) const {
+    if (scale == Scale::Linear) return lo + t * (hi - lo);
+    const double llo = std::log10(lo);
+    return std::pow(10.0, llo + t * (std::log10(hi) - llo));
+}
+
+namespace {
+
+// The axis's transform f: identity or log10 (ranges are padded and widened in f-space).
+double fwd(Scale s, double v) { return s == Scale::Linear ? v : std::log10(v); }
+double inv(Scale s, double f) { return s == Scale::Linear ? f : std::pow(10.0, f); }
+
+bool usable(Scale s, const std::optional<double>& v) {
+    return v && std::isfinite(*v) && (s == Scale::Linear || *v > 0.0);
+}
+
+// Half-width in f-space used to widen a degenerate span around f-value c.
+double widen_half(Scale s, double c) {
+    if (s == Scale::Log10) return 0.5;
+    return c == 0.0 ? 1.0 : 0.1 * std::fabs(c);
+}
+
+struct Extent {
+    double lo = std::numeric_limits<double>::infinity();
+    double hi = -std::numeric_limits<double>::infinity();
+    void add(double f) {
+        if (!std::isfinite(f)) return;
+        lo = std::min(lo, f);
+        hi = std::max(hi, f);
+    }
+    bool empty() const { return lo > hi; }
+};
+
+}  // namespace
+
+AxisRange auto_range(const Plot& plot, AxisId which) {
+    const Axis& axis = which == AxisId::X ? plot.x : plot.y;
+    const Scale sc = axis.scale;
+    const AxisRange xa{plot.x.scale, 1.0, 10.0}, ya{plot.y.scale, 1.0, 10.0};  // for accepts()
+
+    // Data extent in f-space.
+    Extent e;
+    bool bar_baseline = false;              // a linear y axis with bars: 0 belongs to the data
+    std::vector<double> bar_x;              // f(x) of bars, for the half-slot on x
+    for (const Series& s : plot.series) {
+        if (!drawn(s)) continue;
+        const std::size_t n = point_count(s);
+        for (std::size_t i = 0; i < n; ++i) {
+            if (!xa.accepts(s.x[i]) || !ya.accepts(s.y[i])) continue;
+            const double v = which == AxisId::X ? s.x[i] : s.y[i];
+            e.add(fwd(sc, v));
+            if (s.kind == SeriesKind::Bars && which == AxisId::X) bar_x.push_back(fwd(sc, v));
+            if (s.kind == SeriesKind::Bars && which == AxisId::Y && sc == Scale::Linear) bar_baseline = true;
+        }
+    }
+    const AxisRange& own = which == AxisId::X ? xa : ya;
+    for (const RefLine& r : plot.ref_lines) {
+        const bool mine = (r.orientation == RefLine::Orientation::Horizontal) == (which == AxisId::Y);
+        if (mine && own.accepts(r.value)) e.add(fwd(sc, r.value));
+    }
+    for (const Annotation& a : plot.annotations)
+        if (xa.accepts(a.x) && ya.accepts(a.y)) e.add(fwd(sc, which == AxisId::X ? a.x : a.y));
+    if (!bar_x.empty()) {
+        std::sort(bar_x.begin(), bar_x.end());
+        double gap = std::numeric_limits<double>::infinity();
+        for (std::size_t i = 1; i < bar_x.size(); ++i)
+            if (bar_x[i] > bar_x[i - 1]) gap = std::min(gap, bar_x[i] - bar_x[i - 1]);
+        if (std::isfinite(gap)) {
+            e.add(bar_x.front() - 0.5 * gap);
+            e.add(bar_x.back() + 0.5 * gap);
+        }
+    }
+    bool stick_lo = false, stick_hi = false;   // keep a bar baseline at the edge, unpadded
+    if (bar_baseline && !e.empty()) {
+        stick_lo = e.lo >= 0.0;
+        stick_hi = e.hi <= 0.0;
+        e.add(0.0);
+    }
+
+    // Auto bounds: padded data, or widened when degenerate, or the defaults.
+    double lo, hi;
+    if (e.empty()) {
+        lo = 0.0;   // f-space: [0, 1] linear, [10⁰, 10¹] log
+        hi = 1.0;
+    } else {
+        const double span = e.hi - e.lo;
+        const double mag = std::max(std::fabs(e.lo), std::fabs(e.hi));
+        if (!(span > 1e-12 * mag) || !std::isfinite(span)) {
+            const double c = 0.5 * e.lo + 0.5 * e.hi, h = widen_half(sc, c);
+            lo = c - h;
+            hi = c + h;
+        } else {
+            const double pad = kAutoRangePadding * span;
+            lo = stick_lo ? e.lo : e.lo - pad;
+            hi = stick_hi ? e.hi : e.hi + pad;
+            if (!std::isfinite(lo)) lo = e.lo;
+            if (!std::isfinite(hi)) hi = e.hi;
+        }
+    }
+
+    // Explicit bounds win; repair min ≥ max.
+    const bool has_min = usable(sc, axis.min), has_max = usable(sc, axis.max);
+    if (has_min) lo = fwd(sc, *axis.min);
+    if (has_max) hi = fwd(sc, *axis.max);
+    if (has_min && has_max && lo > hi) std::swap(lo, hi);
+    if (!(lo < hi)) {
+        if (has_min && !has_max) {
+            hi = lo + 2.0 * widen_half(sc, lo);
+        } else if (has_max && !has_min) {
+            lo = hi - 2.0 * widen_half(sc, hi);
+        } else {
+            const double c = lo, h = widen_half(sc, c);
+            lo = c - h;
+            hi = c + h;
+        }
+    }
+    AxisRange r{sc, inv(sc, lo), inv(sc, hi)};
+    // Last resort for spans a double cannot hold after transforming back (|v| near DBL_MAX,
+    // 10^±400 on log axes): the default range rather than inf or 0.
+    if (!(r.lo < r.hi) || !std::isfinite(r.hi - r.lo) || !r.accepts(r.lo) || !r.accepts(r.hi)) {
+        r.lo = sc == Scale::Linear ? 0.0 : 1.0;
+        r.hi = sc == Scale::Linear ? 1.0 : 10.0;
+    }
+    return r;
+}
+
+Point2 Viewport::to_px(Point2 d) const {
+    return {px.x0 + x.to_unit(d.x) * px.width(), px.y1 - y.to_unit(d.y) * px.height()};
+}
+
+Point2 Viewport::to_data(Point2 p) const {
+    const double tx = px.width() > 0.0 ? (p.x - px.x0) / px.width() : 0.0;
+    const double ty = px.height() > 0.0 ? (px.y1 - p.y) / px.height() : 0.0;
+    return {x.from_unit(tx), y.from_unit(ty)};
+}
+
+AxisRange zoomed(const AxisRange& r, double anchor, double factor) {
+    if (!(factor > 0.0) || !std::isfinite(factor)) return r;
+    const double ta = r.accepts(anchor) ? r.to_unit(anchor) : 0.5;
+    const double t0 = ta - ta * factor, t1 = ta + (1.0 - ta) * factor;
+    AxisRange z{r.scale, r.from_unit(t0), r.from_unit(t1)};
+    if (!(z.lo < z.hi) || !z.accepts(z.lo) || !z.accepts(z.hi) || !std::isfinite(z.hi - z.lo)) return r;
+    return z;
+}
+
+AxisRange panned(const AxisRange& r, double dt) {
+    if (!std::isfinite(dt)) return r;
+    AxisRange p{r.scale, r.from_unit(dt), r.from_unit(1.0 + dt)};
+    if (!(p.lo < p.hi) || !p.accepts(p.lo) || !p.accepts(p.hi) || !std::isfinite(p.hi - p.lo)) return r;
+    return p;
+}
+
+// [SECTION] Number labels -------------------------------------------------------------------
+
+std::string superscript(int n) {
+    static const char* const kDigits[10] = {"\xE2\x81\xB0", "\xC2\xB9",     "\xC2\xB2",     "\xC2\xB3",
+                                            "\xE2\x81\xB4", "\xE2\x81\xB5", "\xE2\x81\xB6", "\xE2\x81\xB7",
+                                            "\xE2\x81\xB8", "\xE2\x81\xB9"};
+    const std::string digits = std::to_string(n < 0 ? -static_cast<long long>(n) : static_cast<long long>(n));
+    std::string out = n < 0 ? "\xE2\x81\xBB" : "";   // U+207B SUPERSCRIPT MINUS
+    for (char c : digits) out += kDigits[c - '0'];
+    return out;
+}
+
+std::string decade_label(int exponent) { return "10" + superscript(exponent); }
+
+namespace {
+
+// "1.2500" → "1.25", "3.000" → "3".
+std::string strip_zeros(std::string s) {
+    if (s.find('.') == std::string::npos) return s;
+    while (!s.empty() && s.back() == '0') s.pop_back();
+    if (!s.empty() && s.back() == '.') s.pop_back();
+    return s;
+}
+
+// The mantissa m (1 ≤ |m| < 10) and exponent of |v| rounded to `sig` significant digits.
+void split_sci(double a, int sig, std::string& mantissa, int& exponent) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*e", std::max(0, sig - 1), a);   // "1.2345e-07"
+    std::string s = buf;
+    const auto epos = s.find('e');
+    exponent = std::atoi(s.c_str() + epos + 1);
+    mantissa = strip_zeros(s.substr(0, epos));
+}
+
+}  // namespace
+
+std::string format_number(double v, int significant) {
+    if (!std::isfinite(v)) return "";
+    if (v == 0.0) return "0";
+    const int sig = std::clamp(significant, 1, 17);
+    const double a = std::fabs(v);
+    const std::string sign = v < 0.0 ? kMinus : "";
+    if (a >= 1e-4 && a < 1e6) {
+        const int mag = static_cast<int>(std::floor(std::log10(a)));
+        const int decimals = std::max(0, sig - 1 - mag);
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.*f", decimals, a);
+        const std::string s = strip_zeros(buf);
+        if (s == "0") return "0";
+        // Rounding can carry into the next decade (999999.7 → "1000000"): still compact.
+        return sign + s;
+    }
+    std::string m;
+    int e = 0;
+    split_sci(a, sig, m, e);
+    if (m == "1") return sign + decade_label(e);
+    return sign + m + kTimes + decade_label(e);
+}
+
+// [SECTION] Ticks ---------------------------------------------------------------------------
+
+namespace {
+
+double pow10i(int k) { return std::pow(10.0, k); }
+
+// The exact decimal N·10^k as a double: N / 10^−k is correctly rounded for −k ≤ 22.
+double decimal_value(long long n, int k) {
+    if (n == 0) return 0.0;
+    return k < 0 ? static_cast<double>(n) / pow10i(-k) : static_cast<double>(n) * pow10i(k);
+}
+
+// The label of N·10^k: plain decimals ("0.6", "−1.25", "3000"), or m×10ᵉ when sci.
+std::string decimal_label(long long n, int k, bool sci) {
+    if (n == 0) return "0";
+    const std::string sign = n < 0 ? kMinus : "";
+    std::string digits = std::to_string(n < 0 ? -n : n);
+    if (sci) {
+        const int e = k + static_cast<int>(digits.size()) - 1;
+        std::string m = digits.substr(0, 1);
+        std::string rest = digits.substr(1);
+        while (!rest.empty() && rest.back() == '0') rest.pop_back();
+        if (!rest.empty()) m += "." + rest;
+        return sign + (m == "1" ? decade_label(e) : m + kTimes + decade_label(e));
+    }
+    if (k >= 0) return sign + digits + std::string(static_cast<std::size_t>(k), '0');
+    const std::size_t dec = static_cast<std::size_t>(-k);
+    if (digits.size() <= dec) digits.insert(0, dec - digits.size() + 1, '0');
+    std::string s = digits.substr(0, digits.size() - dec) + "." + digits.substr(digits.size() - dec);
+    return sign + strip_zeros(s);
+}
+
+// Integer tick indices i with lo ≤ i·step ≤ hi (tolerant to rounding at the ends).
+void index_range(double lo, double hi, double step, double& i0, double& i1) {
+    const double tol = 1e-9;
+    i0 = std::ceil(lo / step - tol);
+    i1 = std::floor(hi / step + tol);
+}
+
+}  // namespace
+
+std::vector<Tick> linear_ticks(double lo, double hi, int target, double min_step) {
+    std::vector<Tick> out;
+    if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi) || !std::isfinite(hi - lo)) return out;
+    target = std::clamp(target, 2, 50);
+    int k0 = static_cast<int>(std::floor(std::log10((hi - lo) / target)));
+    const bool has_min_step = std::isfinite(min_step) && min_step > 0.0;
+    if (has_min_step) k0 = std::max(k0, static_cast<int>(std::floor(std::log10(min_step))));
+
+    // Step = mult·10^k: the candidate whose tick count is closest to target (ties: larger step).
+    int best_mult = 1, best_k = k0;
+    double best_err = std::numeric_limits<double>::infinity();
+    for (int k = k0 - 1; k <= k0 + 1; ++k) {
+        for (int mult : {1, 2, 5}) {
+            const double step = mult * pow10i(k);
+            if (has_min_step && step < min_step * (1.0 - 1e-12)) continue;
+            double i0, i1;
+            index_range(lo, hi, step, i0, i1);
+            const double count = i1 - i0 + 1.0;
+            const double err = std::fabs(count - target);
+            if (err < best_err || (err == best_err && step > best_mult * pow10i(best_k))) {
+                best_err = err;
+                best_mult = mult;
+                best_k = k;
+            }
+        }
+    }
+    const double step = best_mult * pow10i(best_k);
+    double i0, i1;
+    index_range(lo, hi, step, i0, i1);
+    if (!(i1 >= i0) || std::fabs(i0) > 1e15 || std::fabs(i1) > 1e15 || i1 - i0 > 1000) return out;
+
+    const double big = std::max(std::fabs(i0), std::fabs(i1)) * step;
+    const bool sci = big >= 1e6 || best_k < -4;
+    for (double i = i0; i <= i1; i += 1.0) {
+        const long long n = static_cast<long long>(i) * best_mult;
+        out.push_back({decimal_value(n, best_k), decimal_label(n, best_k, sci), true});
+    }
+    return out;
+}
+
+std::vector<Tick> log_ticks(double lo, double hi, int target) {
+    std::vector<Tick> out;
+    if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo > 0.0) || !(lo < hi)) return out;
+    target = std::clamp(target, 2, 50);
+    const double llo = std::log10(lo), lhi = std::log10(hi);
+    const double tol = 1e-9;
+    const int e0 = static_cast<int>(std::ceil(llo - tol)), e1 = static_cast<int>(std::floor(lhi + tol));
+    const int decades = e1 - e0 + 1;
+    auto inside = [&](double v) { return v >= lo * (1.0 - tol) && v <= hi * (1.0 + tol); };
+
+    if (decades >= 2) {
+        // Label every stride-th decade; decade labels are short, so allow target + 2 of them.
+        int stride = 1;
+        for (int base = 1;; base *= 10) {
+            bool done = false;
+            for (int m : {1, 2, 5}) {
+                stride = m * base;
+                if ((decades + stride - 1) / stride <= target + 2) {
+                    done = true;
+                    break;
+                }
+            }
+            if (done || base > 100) break;
+        }
+        for (int e = e0; e <= e1; ++e) {
+            const bool major = ((e % stride) + stride) % stride == 0;
+            out.push_back({pow10i(e), major ? decade_label(e) : "", major});
+        }
+        if (stride == 1) {   // minor ticks 2…9 × 10^e, also below the first decade
+            for (int e = e0 - 1; e <= e1; ++e)
+                for (int m = 2; m <= 9; ++m) {
+                    const double v = m * pow10i(e);
+                    if (inside(v)) out.push_back({v, "", false});
+                }
+        }
+        std::sort(out.begin(), out.end(), [](const Tick& a, const Tick& b) { return a.value < b.value; });
+        return out;
+    }
+
+    // Less than two decades: 1, 2, 5 × 10^e labelled as plain numbers, the rest minor.
+    std::vector<Tick> majors;
+    for (int e = e0 - 1; e <= e1; ++e)
+        for (int m = 1; m <= 9; ++m) {
+            const double v = decimal_value(m, e);
+            if (!inside(v)) continue;
+            const bool major = m == 1 || m == 2 || m == 5;
+            (major ? majors : out).push_back({v, major ? format_number(v, 3) : "", major});
+        }
+    if (majors.size() < 2) {
+        out.clear();
+        for (Tick& t : linear_ticks(lo, hi, target))
+            if (t.value > 0.0) out.push_back(std::move(t));
+        return out;
+    }
+    out.insert(out.end(), majors.begin(), majors.end());
+    std::sort(out.begin(), out.end(), [](const Tick& a, const Tick& b) { return a.value < b.value; });
+    return out;
+}
+
+std::vector<Tick> axis_ticks(const AxisRange& r, int target, double min_step) {
+    return r.scale == Scale::Log10 ? log_ticks(r.lo, r.hi, target) : linear_ticks(r.lo, r.hi, target, min_step);
+}
+
+// [SECTION] Text width estimate -------------------------------------------------------------
+
+namespace {
+
+// Next code point of UTF-8 text at i (advances i); invalid bytes count as one U+FFFD each.
+char32_t next_code_point(std::string_view s, std::size_t& i) {
+    const auto b0 = static_cast<unsigned char>(s[i]);
+    int len = b0 < 0x80 ? 1 : (b0 >> 5) == 0x6 ? 2 : (b0 >> 4) == 0xE ? 3 : (b0 >> 3) == 0x1E ? 4 : 0;
+    if (len == 0 || i + static_cast<std::size_t>(len) > s.size()) {
+        ++i;
+        return 0xFFFD;
+    }
+    char32_t cp = len == 1 ? b0 : b0 & (0x7F >> len);
+    for (int k = 1; k < len; ++k) {
+        const auto b = static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]);
+        if ((b & 0xC0) != 0x80) {
+            ++i;
+            return 0xFFFD;
+        }
+        cp = (cp << 6) | (b & 0x3F);
+    }
+    i += static_cast<std::size_t>(len);
+    return cp;
+}
+
+// Advance widths of DejaVu Sans in em, roughly by class.
+double em_width(char32_t c) {
+    if (c == ' ') return 0.32;
+    if (c >= '0' && c <= '9') return 0.64;
+    if (c == 'i' || c == 'l' || c == 'j' || c == '.' || c == ',' || c == ':' || c == ';' || c == '|' ||
+        c == '\'' || c == '!' || c == 'I')
+        return 0.3;
+    if (c == 'f' || c == 't' || c == 'r' || c == '(' || c == ')' || c == '[' || c == ']' || c == '/')
+        return 0.4;
+    if (c == 'm' || c == 'w' || c == 'M' || c == 'W') return 0.92;
+    if (c >= 'A' && c <= 'Z') return 0.72;
+    if (c == 0xB2 || c == 0xB3 || c == 0xB9 || (c >= 0x2070 && c <= 0x209F)) return 0.42;   // super/subscripts
+    if (c >= 0x300 && c <= 0x36F) return 0.0;                                             // combining marks
+    return 0.62;
+}
+
+}  // namespace
+
+double estimate_text_width(std::string_view text, double font_px) {
+    double em = 0.0;
+    for (std::size_t i = 0; i < text.size();) em += em_width(next_code_point(text, i));
+    return em * font_px;
+}
+
+// [SECTION] Series geometry -----------------------------------------------------------------
+
+namespace {
+
+// The point where segment a→b meets edge k of r (0: x = x0, 1: x = x1, 2: y = y0, 3: y = y1),
+// interpolated from the endpoint nearer the edge: exact on the edge and accurate even when the
+// other endpoint is astronomically far away (data of 1e300 on a [0, 1] axis).
+Point2 on_edge(Point2 a, Point2 b, int k, const Rect& r) {
+    if (k < 2) {
+        const double x = k == 0 ? r.x0 : r.x1;
+        const Point2 n = std::fabs(a.x - x) <= std::fabs(b.x - x) ? a : b;
+        return {x, n.y + (x - n.x) * ((b.y - a.y) / (b.x - a.x))};
+    }
+    const double y = k == 2 ? r.y0 : r.y1;
+    const Point2 n = std::fabs(a.y - y) <= std::fabs(b.y - y) ? a : b;
+    return {n.x + (y - n.y) * ((b.x - a.x) / (b.y - a.y)), y};
+}
+
+// Liang–Barsky: clips segment a→b to r; false when nothing of it is inside. The clipped
+// points are clamped into r, so rounding can never place them outside.
+bool clip_segment(Point2& a, Point2& b, const Rect& r) {
+    const double dx = b.x - a.x, dy = b.y - a.y;
+    double t0 = 0.0, t1 = 1.0;
+    int k0 = -1, k1 = -1;   // the edges that set t0 and t1
+    const double p[4] = {-dx, dx, -dy, dy};
+    const double q[4] = {a.x - r.x0, r.x1 - a.x, a.y - r.y0, r.y1 - a.y};
+    for (int k = 0; k < 4; ++k) {
+        if (p[k] == 0.0) {
+            if (q[k] < 0.0) return false;
+            continue;
+        }
+        const double t = q[k] / p[k];
+        if (p[k] < 0.0) {
+            if (t > t1) return false;
+            if (t > t0) {
+                t0 = t;
+                k0 = k;
+            }
+        } else {
+            if (t < t0) return false;
+            if (t < t1) {
+                t1 = t;
+                k1 = k;
+            }
+        }
+    }
+    const Point2 a0 = a, b0 = b;
+    if (k0 >= 0) a = on_edge(a0, b0, k0, r);
+    if (k1 >= 0) b = on_edge(a0, b0, k1, r);
+    for (Point2* pt : {&a, &b}) {
+        pt->x = std::clamp(pt->x, r.x0, r.x1);
+        pt->y = std::clamp(pt->y, r.y0, r.y1);
+    }
+    return true;
+}
+
+Rect grown(const Rect& r, double m) { return {r.x0 - m, r.y0 - m, r.x1 + m, r.y1 + m}; }
+
+bool finite(Point2 p) { return std::isfinite(p.x) && std::isfinite(p.y); }
+
+// Pixel position of point i, or non-finite when it cannot be drawn.
+Point2 point_px(const Series& s, std::size_t i, const Viewport& view) { return view.to_px({s.x[i], s.y[i]}); }
+
+}  // namespace
+
+std::vector<std::vector<Point2>> series_polylines(const Series& s, const Viewport& view, double margin) {
+    std::vector<std::vector<Point2>> out;
+    const Rect clip = grown(view.px, std::max(0.0, margin));
+    std::vector<Point2> cur;
+    auto flush = [&] {
+        if (cur.size() >= 2) out.push_back(std::move(cur));
+        cur.clear();
+    };
+    bool have_prev = false;
+    Point2 prev;
+    const std::size_t n = point_count(s);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Point2 p = point_px(s, i, view);
+        if (!finite(p)) {
+            flush();
+            have_prev = false;
+            continue;
+        }
+        if (have_prev) {
+            Point2 a = prev, b = p;
+            if (clip_segment(a, b, clip)) {
+                if (cur.empty() || cur.back().x != a.x || cur.back().y != a.y) {
+                    flush();
+                    cur.push_back(a);
+                }
+                cur.push_back(b);
+            } else {
+                flush();
+            }
+        }
+        prev = p;
+        have_prev = true;
+    }
+    flush();
+    return out;
+}
+
+Marker effective_marker(const Series& s) {
+    if (s.kind == SeriesKind::Scatter && s.marker == Marker::None) return Marker::Circle;
+    if (s.kind == SeriesKind::Bars) return Marker::None;
+    return s.marker;
+}
+
+std::vector<Point2> series_markers(const Series& s, const Viewport& view) {
+    std::vector<Point2> out;
+    if (effective_marker(s) == Marker::None) return out;
+    const Rect area = grown(view.px, 0.5 * std::max(0.0, s.marker_size));
+    std::vector<Point2> pts;
+    const std::size_t n = point_count(s);
+    for (std::size_t i = 0; i < n; ++i) {
+        const Point2 p = point_px(s, i, view);
+        if (finite(p)) pts.push_back(p);
+    }
+    if (s.kind == SeriesKind::Line && pts.size() > static_cast<std::size_t>(kMaxLineMarkers)) {
+        std::vector<Point2> picked;
+        const double last = static_cast<double>(pts.size() - 1);
+        for (int j = 0; j < kMaxLineMarkers; ++j)
+            picked.push_back(pts[static_cast<std::size_t>(std::lround(j * last / (kMaxLineMarkers - 1)))]);
+        pts.swap(picked);
+    }
+    for (const Point2& p : pts)
+        if (area.contains(p)) out.push_back(p);
+    return out;
+}
+
+std::vector<Rect> series_bars(const Plot& plot, std::size_t index, const Viewport& view) {
+    std::vector<Rect> out;
+    if (index >= plot.series.size()) return out;
+    const Series& s = plot.series[index];
+    if (s.kind != SeriesKind::Bars || !drawn(s)) return out;
+
+    // Slot: shared by all drawn bar series; this series' place in it.
+    std::size_t nbar = 0, slot_index = 0;
+    std::vector<double> xs;
+    for (std::size_t k = 0; k < plot.series.size(); ++k) {
+        const Series& b = plot.series[k];
+        if (!drawn(b) || b.kind != SeriesKind::Bars) continue;
+        if (k == index) slot_index = nbar;
+        ++nbar;
+        for (std::size_t i = 0; i < point_count(b); ++i) {
+            const double px = view.px.x0 + view.x.to_unit(b.x[i]) * view.px.width();
+            if (std::isfinite(px)) xs.push_back(px);
+        }
+    }
+    std::sort(xs.begin(), xs.end());
+    double gap = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 1; i < xs.size(); ++i)
+        if (xs[i] - xs[i - 1] > 1e-9) gap = std::min(gap, xs[i] - xs[i - 1]);
+    const double slot = std::isfinite(gap) ? 0.8 * gap : 0.1 * view.px.width();
+    const double bw = slot / static_cast<double>(std::max<std::size_t>(nbar, 1));
+
+    double base = view.px.y1;   // log y: the bottom of the data area
+    if (view.y.scale == Scale::Linear) base = std::clamp(view.to_px({0.0, 0.0}).y, view.px.y0, view.px.y1);
+    if (!std::isfinite(base)) base = view.px.y1;
+    for (std::size_t i = 0; i < point_count(s); ++i) {
+        const Point2 p = point_px(s, i, view);
+        if (!finite(p)) continue;
+        const double left = p.x - 0.5 * slot + static_cast<double>(slot_index) * bw;
+        Rect r{left, std::min(base, p.y), left + bw, std::max(base, p.y)};
+        r.x0 = std::max(r.x0, view.px.x0);
+        r.x1 = std::min(r.x1, view.px.x1);
+        r.y0 = std::max(r.y0, view.px.y0);
+        r.y1 = std::min(r.y1, view.px.y1);
+        if (r.x1 > r.x0 && r.y1 >= r.y0) out.push_back(r);
+    }
+    return out;
+}
+
+std::vector<double> dash_pattern(LineStyle style, double width) {
+    const double w = std::isfinite(width) && width > 0.0 ? width : 1.0;
+    const double k = std::max(1.0, w / 1.5);
+    switch (style) {
+    case LineStyle::Dashed: return {6.0 * k, 3.5 * k};
+    case LineStyle::Dotted: return {std::max(1.5, w), std::max(3.0, 2.0 * w)};
+    case LineStyle::Solid: break;
+    }
+    return {};
+}
+
+std::vector<std::vector<Point2>> apply_dashes(const std::vector<Point2>& line, const std::vector<double>& pattern) {
+    std::vector<std::vector<Point2>> out;
+    double period = 0.0;
+    for (double d : pattern) period += std::max(0.0, d);
+    if (pattern.empty() || !(period > 0.0) || !std::isfinite(period)) {
+        if (line.size() >= 2) out.push_back(line);
+        return out;
+    }
+    // As in SVG, an odd-length pattern repeats twice to make an even one.
+    std::vector<double> pat = pattern;
+    if (pat.size() % 2 == 1) pat.insert(pat.end(), pattern.begin(), pattern.end());
+    std::size_t k = 0;                     // current pattern entry (even: on, odd: off)
+    double left = std::max(0.0, pat[0]);   // length left in it
+    std::vector<Point2> cur;
+    for (std::size_t i = 1; i < line.size(); ++i) {
+        Point2 a = line[i - 1];
+        const Point2 b = line[i];
+        double seg = std::hypot(b.x - a.x, b.y - a.y);
+        if (!std::isfinite(seg)) continue;
+        while (seg > 0.0) {
+            const double step = std::min(seg, left);
+            const Point2 c{a.x + (b.x - a.x) * (step / seg), a.y + (b.y - a.y) * (step / seg)};
+            if (k % 2 == 0) {
+                if (cur.empty()) cur.push_back(a);
+                cur.push_back(c);
+            }
+            seg -= step;
+            left -= step;
+            a = c;
+            if (left <= 0.0) {
+                if (k % 2 == 0 && cur.size() >= 2) out.push_back(std::move(cur));
+                cur.clear();
+                k = (k + 1) % pat.size();
+                left = std::max(0.0, pat[k]);
+            }
+        }
+    }
+    if (cur.size() >= 2) out.push_back(std::move(cur));
+    return out;
+}
+
+std::optional<PointHit> nearest_point(const Plot& plot, const Viewport& view, Point2 p, double max_px) {
+    std::optional<PointHit> best;
+    for (std::size_t k = 0; k < plot.series.size(); ++k) {
+        const Series& s = plot.series[k];
+        if (!drawn(s)) continue;
+        for (std::size_t i = 0; i < point_count(s); ++i) {
+            const Point2 q = point_px(s, i, view);
+            if (!finite(q) || !view.px.contains(q)) continue;
+            const double d = std::hypot(q.x - p.x, q.y - p.y);
+            if (d <= max_px && (!best || d < best->distance_px)) best = PointHit{k, i, d};
+        }
+    }
+    return best;
+}
+
+// [SECTION] Layout --------------------------------------------------------------------------
+
+namespace {
+
+// Font metrics of DejaVu Sans, in em: the part of a line above its baseline.
+constexpr double kAscent = 0.76;
+constexpr double kMidline = 0.36;   // baseline below a line's visual centre (half the digit height)
+
+struct Measure {
+    const PlotStyle& style;
+    double operator()(std::string_view text, double font_px) const {
+        return style.text_width ? style.text_width(text, font_px) : estimate_text_width(text, font_px);
+    }
+};
+
+// The drawn extent of a text line of size f: kAscent·f above the baseline (caps, digits, b, d),
+// kDescent·f below it (g, y, p); together one text height.
+constexpr double kDescent = 1.0 - kAscent;
+
+// The box a horizontal text covers, grown by clear_x left and right and clear_y above and below.
+Rect text_box(const PlacedText& t, double width, double clear_x = 0.0, double clear_y = 0.0) {
+    const double x0 = t.anchor == TextAnchor::Start ? t.at.x
+                      : t.anchor == TextAnchor::End ? t.at.x - width
+                                                    : t.at.x - 0.5 * width;
+    return Rect{x0 - clear_x, t.at.y - kAscent * t.font_px - clear_y, x0 + width + clear_x,
+                t.at.y + kDescent * t.font_px + clear_y};
+}
+
+// Whether two boxes share more than a sliver (touching edges, up to rounding, do not count:
+// the 1× and k× layouts must agree).
+bool boxes_meet(const Rect& a, const Rect& b, double eps) {
+    return a.x0 < b.x1 - eps && b.x0 < a.x1 - eps && a.y0 < b.y1 - eps && b.y0 < a.y1 - eps;
+}
+
+int tick_target(double length, double spacing) {
+    if (!(spacing > 0.0)) spacing = 80.0;
+    return std::clamp(static_cast<int>(std::lround(length / spacing)), 2, 12);
+}
+
+std::vector<PlacedTick> place(const std::vector<Tick>& ticks, const AxisRange& r, double p0, double p1) {
+    std::vector<PlacedTick> out;
+    for (const Tick& t : ticks) {
+        const double u = r.to_unit(t.value);
+        if (!std::isfinite(u) || u < -1e-9 || u > 1.0 + 1e-9) continue;
+        out.push_back({t, p0 + std::clamp(u, 0.0, 1.0) * (p1 - p0)});
+    }
+    return out;
+}
+
+// Whether the labelled x ticks would overlap (with a gap of at least one em).
+bool x_labels_collide(const std::vector<PlacedTick>& ticks, const Measure& m, double font_px) {
+    double prev_right = -std::numeric_limits<double>::infinity();
+    for (const PlacedTick& t : ticks) {
+        if (t.tick.label.empty()) continue;
+        const double w = m(t.tick.label, font_px);
+        if (t.pos - 0.5 * w < prev_right + font_px) return true;
+        prev_right = t.pos + 0.5 * w;
+    }
+    return false;
+}
+
+bool y_labels_collide(const std::vector<PlacedTick>& ticks, double font_px) {
+    double prev = std::numeric_limits<double>::infinity();
+    for (const PlacedTick& t : ticks) {   // ascending values: pixel y decreasing
+        if (t.tick.label.empty()) continue;
+        if (std::fabs(prev - t.pos) < 1.4 * font_px) return true;
+        prev = t.pos;
+    }
+    return false;
+}
+
+// Ticks for an axis of the given pixel length, fewer when their labels would collide.
+template <class Collide>
+std::vector<PlacedTick> fit_ticks(const AxisRange& r, double p0, double p1, int target, double min_step,
+                                  Collide collide) {
+    std::vector<PlacedTick> placed;
+    for (int t = target; t >= 2; --t) {
+        placed = place(axis_ticks(r, t, min_step), r, p0, p1);
+        if (!collide(placed)) break;
+    }
+    return placed;
+}
+
+// Whether the plot shows bars and every drawn bar sits at a whole x (categories 0, 1, 2, …).
+bool bars_at_integers(const Plot& plot) {
+    bool any = false;
+    for (const Series& s : plot.series) {
+        if (!drawn(s) || s.kind != SeriesKind::Bars) continue;
+        for (std::size_t i = 0; i < point_count(s); ++i) {
+            if (!std::isfinite(s.x[i])) continue;
+            if (s.x[i] != std::round(s.x[i])) return false;
+            any = true;
+        }
+    }
+    return any;
+}
+
+// Counts how much of the drawn data a legend box would hide: line segments that cross it
+// (a segment passing through counts, not only its vertices), markers and bars that touch it,
+// annotation points (×3). Lines and markers count from half their stroke width / marker size
+// away, times k, the factor the style was scaled by, as the renderers draw them. Counting stops
+// once it reaches `enough` (the best corner so far: this one cannot beat it).
+double coverage(const Plot& plot, const Viewport& view, const Rect& box, double k,
+                double enough = std::numeric_limits<double>::infinity()) {
+    double hits = 0.0;
+    for (const Annotation& a : plot.annotations)
+        if (box.contains(view.to_px({a.x, a.y}))) hits += 3.0;
+    for (std::size_t j = 0; j < plot.series.size() && hits < enough; ++j) {
+        const Series& s = plot.series[j];
+        if (!drawn(s)) continue;
+        if (s.kind == SeriesKind::Line) {
+            // The segments series_polylines() draws, unclipped: clipping them to the data area
+            // first would not change which of them meet a box inside it.
+            const Rect near_line = grown(box, 0.5 * std::max(0.0, s.width) * k);
+            Point2 prev{kNaN, kNaN};
+            for (std::size_t i = 0; i < point_count(s); ++i) {
+                const Point2 p = point_px(s, i, view);
+                Point2 a = prev, b = p;
+                prev = p;
+                if (!finite(a) || !finite(b) || !clip_segment(a, b, near_line)) continue;
+                hits += 1.0;
+                if (hits >= enough) return hits;
+            }
+        }
+        if (s.kind == SeriesKind::Bars) {
+            for (const Rect& r : series_bars(plot, j, view))
+                if (r.x0 < box.x1 && r.x1 > box.x0 && r.y0 < box.y1 && r.y1 > box.y0) hits += 1.0;
+        } else {
+            const Rect near_marker = grown(box, 0.5 * std::max(0.0, s.marker_size) * k);
+            for (const Point2& p : series_markers(s, view))
+                if (near_marker.contains(p)) hits += 1.0;
+        }
+    }
+    return hits;
+}
+
+}  // namespace
+
+PlotStyle scaled(PlotStyle style, double k) {
+    if (!(k > 0.0) || !std::isfinite(k)) return style;
+    for (double* v : {&style.title_font_px, &style.label_font_px, &style.tick_font_px, &style.tick_length, &style.pad,
+                      &style.x_tick_spacing, &style.y_tick_spacing, &style.legend_swatch})
+        *v *= k;
+    return style;
+}
+
+namespace {
+
+// Everything but the legend, for the given ranges: margins from the text sizes, the data area,
+// ticks, tick and axis labels, title, annotations and reference-line labels.
+PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& style, const AxisRange& x_range,
+                        const AxisRange& y_range) {
+    PlotLayout L;
+    L.outer = outer;
+    const Measure measure{style};
+    const double tf = style.tick_font_px, lf = style.label_font_px, ttf = style.title_font_px;
+    const double pad = style.pad, tick = style.tick_length;
+    // Small gaps scale with the tick font, so that a k× style lays out at exactly k×.
+    const double tick_gap = 0.25 * tf;   // between a tick's end and its label
+    const double off = 0.4 * tf;         // annotation and reference-label offsets from their anchor
+
+    L.view.x = x_range;
+    L.view.y = y_range;
+
+    // Vertical margins: title above; tick labels and the x label below.
+    double top = outer.y0 + pad;
+    if (!plot.title.empty()) {
+        L.title = {plot.title, {0.0, top + kAscent * ttf}, TextAnchor::Middle, ttf, 0.0};
+        top += ttf + 0.6 * pad;
+    } else {
+        top += 0.5 * tf;   // room for the top y tick label's upper half
+    }
+    double bottom_block = tick + tick_gap + tf;
+    if (!plot.x.label.empty()) bottom_block += 0.5 * pad + lf;
+    const double bottom = std::max(top + 1.0, outer.y1 - pad - bottom_block);
+    L.view.px.y0 = top;
+    L.view.px.y1 = bottom;
+
+    // y ticks depend only on the height; their labels' width sets the left margin.
+    L.y_ticks = fit_ticks(L.view.y, bottom, top, tick_target(bottom - top, style.y_tick_spacing), 0.0,
+                          [&](const std::vector<PlacedTick>& t) { return y_labels_collide(t, tf); });
+    double ylab_w = 0.0;
+    for (const PlacedTick& t : L.y_ticks)
+        if (!t.tick.label.empty()) ylab_w = std::max(ylab_w, measure(t.tick.label, tf));
+    double left = outer.x0 + pad;
+    if (!plot.y.label.empty()) left += lf + 0.5 * pad;
+    left += ylab_w + tick_gap + tick;
+    L.view.px.x0 = left;
+
+    // x ticks; then shrink the right edge so that the last label stays inside the figure.
+    double right = std::max(left + 1.0, outer.x1 - pad);
+    L.view.px.x1 = right;
+    const int x_target = tick_target(right - left, style.x_tick_spacing);
+    auto x_collide = [&](const std::vector<PlacedTick>& t) { return x_labels_collide(t, measure, tf); };
+    const double x_min_step = bars_at_integers(plot) ? 1.0 : 0.0;
+    L.x_ticks = fit_ticks(L.view.x, left, right, x_target, x_min_step, x_collide);
+    double overflow = 0.0;
+    for (const PlacedTick& t : L.x_ticks)
+        if (!t.tick.label.empty()) overflow = std::max(overflow, t.pos + 0.5 * measure(t.tick.label, tf) - (outer.x1 - 0.2 * tf));
+    if (overflow > 0.0) {
+        right = std::max(left + 1.0, right - overflow);
+        L.view.px.x1 = right;
+        L.x_ticks = fit_ticks(L.view.x, left, right, x_target, x_min_step, x_collide);
+    }
+
+    // Tick labels, axis labels, title.
+    const Rect& d = L.view.px;
+    for (const PlacedTick& t : L.x_ticks)
+        if (!t.tick.label.empty())
+            L.x_tick_labels.push_back({t.tick.label, {t.pos, d.y1 + tick + tick_gap + kAscent * tf}, TextAnchor::Middle, tf, 0.0});
+    for (const PlacedTick& t : L.y_ticks)
+        if (!t.tick.label.empty())
+            L.y_tick_labels.push_back({t.tick.label, {d.x0 - tick - tick_gap, t.pos + kMidline * tf},
+                                       TextAnchor::End, tf, 0.0});
+    if (!plot.x.label.empty())
+        L.x_label = {plot.x.label, {0.5 * (d.x0 + d.x1), d.y1 + tick + tick_gap + tf + 0.5 * pad + kAscent * lf},
+                     TextAnchor::Middle, lf, 0.0};
+    if (!plot.y.label.empty())
+        L.y_label = {plot.y.label, {outer.x0 + pad + kAscent * lf, 0.5 * (d.y0 + d.y1)}, TextAnchor::Middle, lf, -90.0};
+    if (!plot.title.empty()) L.title.at.x = 0.5 * (d.x0 + d.x1);
+
+    // Annotations: right of and above their point, flipped left near the right edge.
+    for (const Annotation& a : plot.annotations) {
+        const Point2 p = L.view.to_px({a.x, a.y});
+        if (!finite(p) || !d.contains(p) || a.text.empty()) continue;
+        const double w = measure(a.text, tf);
+        const bool flip = p.x + off + w > d.x1;
+        L.annotations.push_back({a.text, {flip ? p.x - off : p.x + off, std::max(p.y - off, d.y0 + kAscent * tf)},
+                                 flip ? TextAnchor::End : TextAnchor::Start, tf, 0.0});
+    }
+    for (const RefLine& r : plot.ref_lines) {
+        if (r.label.empty()) continue;
+        if (r.orientation == RefLine::Orientation::Horizontal) {
+            const double y = L.view.to_px({0.5 * (L.view.x.lo + L.view.x.hi), r.value}).y;
+            if (!std::isfinite(y) || y < d.y0 || y > d.y1) continue;
+            const double base = y - off - kAscent * tf < d.y0 ? y + off + kAscent * tf : y - off;
+            L.ref_labels.push_back({r.label, {d.x1 - off, base}, TextAnchor::End, tf, 0.0});
+        } else {
+            const double x = d.x0 + L.view.x.to_unit(r.value) * d.width();
+            if (!std::isfinite(x) || x < d.x0 || x > d.x1) continue;
+            const bool flip = x + off + measure(r.label, tf) > d.x1;
+            L.ref_labels.push_back({r.label, {flip ? x - off : x + off, d.y0 + off + kAscent * tf},
+                                    flip ? TextAnchor::End : TextAnchor::Start, tf, 0.0});
+        }
+    }
+    return L;
+}
+
+// The legend's box: its size from the labels, and where it sits in each inside corner.
+struct LegendBox {
+    double width = 0.0, height = 0.0, inset = 0.0;
+    Rect at(const Rect& d, LegendCorner c) const {
+        const bool rightside = c == LegendCorner::TopRight || c == LegendCorner::BottomRight;
+        const bool topside = c == LegendCorner::TopRight || c == LegendCorner::TopLeft;
+        const double x0 = rightside ? d.x1 - inset - width : d.x0 + inset;
+        const double y0 = topside ? d.y0 + inset : d.y1 - inset - height;
+        return Rect{x0, y0, x0 + width, y0 + height};
+    }
+};
+
+struct CornerChoice {
+    LegendCorner corner = LegendCorner::TopRight;
+    double data = std::numeric_limits<double>::infinity();   // coverage() of its box
+    int labels = 0;                                           // reference-line labels it would hide
+    // Less data hidden wins; at equal data, fewer labels (a hidden label is the lesser evil).
+    bool beats(const CornerChoice& o) const { return data < o.data || (data == o.data && labels < o.labels); }
+};
+
+// The corner among `corners` whose legend box hides the least of L's data, and then the fewest
+// of its reference-line labels (they sit at a line's end, often in a corner); ties go to the
+// earlier one.
+CornerChoice least_covered(const Plot& plot, const PlotLayout& L, const LegendBox& box, double k,
+                           const Measure& measure, std::initializer_list<LegendCorner> corners) {
+    CornerChoice best{*corners.begin()};
+    for (LegendCorner c : corners) {
+        const Rect at = box.at(L.view.px, c);
+        CornerChoice here{c, 0.0, 0};
+        for (const PlacedText& t : L.ref_labels)
+            if (boxes_meet(text_box(t, measure(t.text, t.font_px)), at, 0.0)) ++here.labels;
+        // coverage() counts whole hits: it may stop where this corner can no longer win.
+        here.data = coverage(plot, L.view, at, k, here.labels < best.labels ? best.data + 1.0 : best.data);
+        if (here.beats(best)) best = here;
+    }
+    return best;
+}
+
+// How far an Auto legend may push an end of the y axis to find room: the span may at most
+// double (in log10 units on a log axis, and there by one decade at most), so that the data never
+// shrink to a sliver for the sake of a legend.
+constexpr double kMaxHeadroomDecades = 1.0;
+
+// The bottom is grown instead of the top only when it needs less than this share of the top's
+// growth: legends read best top right, and most curves here (losses, GB/s, norms) are ≥ 0.
+constexpr double kBottomWin = 0.5;
+
+// Nice values past the top (or bottom) end of the y range, nearest first, within the cap above:
+// the axis's labelled grid continued, so that the grown end is a round number like the tick
+// labels (auto ranges otherwise end at the padded data, anywhere). Linear: multiples of the major
+// step of `ticks` (the layout's y ticks); the bottom does not cross zero when the range starts at
+// or above it (no negative axis under positive data, bars keep their base). Log: decades, or
+// 1, 2, 5 × 10^k when fewer than two decades are inside, as log_ticks() labels them.
+std::vector<double> grid_beyond(const AxisRange& r, const std::vector<PlacedTick>& ticks, bool top) {
+    const Scale sc = r.scale;
+    const double flo = fwd(sc, r.lo), fhi = fwd(sc, r.hi), end = top ? fhi : flo;
+    const double cap = sc == Scale::Log10 ? std::min(fhi - flo, kMaxHeadroomDecades) : fhi - flo;
+    const double tol = 1e-9;
+
+    std::vector<double> out;
+    if (sc == Scale::Linear) {
+        // n·step for n from the end outward, step = mult·10^e: the spacing of two labelled ticks.
+        std::vector<double> major;
+        for (const PlacedTick& t : ticks)
+            if (!t.tick.label.empty()) major.push_back(t.tick.value);
+        if (major.size() < 2) return out;
+        const double step = major[1] - major[0];
+        if (!(step > 0.0) || !std::isfinite(step)) return out;
+        const int e = static_cast<int>(std::floor(std::log10(step) + tol));
+        const long long mult = std::llround(step / pow10i(e));
+        if (mult != 1 && mult != 2 && mult != 5) return out;
+        const double unit = static_cast<double>(mult) * pow10i(e);
+        const double n0 = top ? std::floor(r.hi / unit + tol) + 1.0 : std::ceil(r.lo / unit - tol) - 1.0;
+        for (double n = n0; std::fabs(n - n0) <= 1000.0 && std::fabs(n) <= 1e15; n += top ? 1.0 : -1.0) {
+            const double v = decimal_value(static_cast<long long>(n) * mult, e);
+            if (std::fabs(v - end) > cap * (1.0 + tol) || (!top && r.lo >= 0.0 && v < 0.0)) break;
+            out.push_back(v);
+        }
+        return out;
+    }
+    // Log: m·10^e, within a decade or two of the end (the cap is one decade at most).
+    const int e0 = static_cast<int>(std::ceil(flo - tol)), e1 = static_cast<int>(std::floor(fhi + tol));
+    const std::vector<int> mults = e1 - e0 + 1 >= 2 ? std::vector<int>{1} : std::vector<int>{1, 2, 5};
+    const int e_end = static_cast<int>(std::floor(end));
+    for (int e = e_end - 2; e <= e_end + 2; ++e)
+        for (int m : mults) {
+            const double v = decimal_value(m, e);
+            const double beyond = top ? std::log10(v) - fhi : flo - std::log10(v);
+            if (beyond > tol && beyond <= cap + tol) out.push_back(v);
+        }
+    std::sort(out.begin(), out.end());
+    if (!top) std::reverse(out.begin(), out.end());
+    return out;
+}
+
+// A layout whose y range was grown to make room for the legend.
+struct Headroom {
+    PlotLayout layout;
+    LegendCorner corner = LegendCorner::TopRight;
+    double growth = 0.0;   // how far the end moved, as a share of the old span (log10 units on log)
+};
+
+// Grows the top (or bottom) of L's y range to the nearest value of grid_beyond() at which the
+// legend, in a top (bottom) corner, hides no data. Each candidate is laid out afresh: the y tick
+// labels it brings can widen the left margin, which moves the data under the legend.
+std::optional<Headroom> grow_for_legend(const Plot& plot, const Rect& outer, const PlotStyle& style,
+                                        const PlotLayout& L, const LegendBox& box, double k, bool top) {
+    const AxisRange& y = L.view.y;
+    const double span = fwd(y.scale, y.hi) - fwd(y.scale, y.lo);
+    for (double v : grid_beyond(y, L.y_ticks, top)) {
+        const AxisRange grown_y{y.scale, top ? y.lo : v, top ? v : y.hi};
+        PlotLayout G = layout_frame(plot, outer, style, L.view.x, grown_y);
+        const CornerChoice c =
+            top ? least_covered(plot, G, box, k, Measure{style}, {LegendCorner::TopRight, LegendCorner::TopLeft})
+                : least_covered(plot, G, box, k, Measure{style}, {LegendCorner::BottomRight, LegendCorner::BottomLeft});
+        if (c.data == 0.0)
+            return Headroom{std::move(G), c.corner, std::fabs(fwd(y.scale, v) - fwd(y.scale, top ? y.hi : y.lo)) / span};
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+// [SECTION] Annotation overlaps ---------------------------------------------------------------
+//
+// Annotations are placed one by one at their offset spot (layout_frame); afterwards, in the
+// order of Plot::annotations, each is checked against what is already fixed: the legend box,
+// the reference-line labels and the annotations before it. One that meets any of them (or whose
+// text is not inside the data area's height) is tried kAnnotationStepEm text heights up, then
+// as far down, then twice as far up, … up to kAnnotationMaxShiftEm; the first free spot wins,
+// and when there is none the annotation is dropped. Everything scales with the tick font, so a
+// k× style moves the same labels by k× the pixels.
+
+namespace {
+
+// Clearance kept around each annotation box, in em: above and below, more than the renderers'
+// halo (1.5 px at 12 px text); left and right, so that two labels side by side are two words
+// apart (0.6 em, about two spaces) rather than reading as one.
+constexpr double kAnnotationClearYEm = 0.12, kAnnotationClearXEm = 0.3;
+
+void resolve_annotation_overlaps(PlotLayout& L, const PlotStyle& style) {
+    if (L.annotations.empty()) return;
+    const Measure measure{style};
+    const Rect& d = L.view.px;
+    std::vector<Rect> fixed;
+    if (L.has_legend) fixed.push_back(L.legend_box);
+    for (const PlacedText& t : L.ref_labels) fixed.push_back(text_box(t, measure(t.text, t.font_px)));
+
+    std::vector<PlacedText> kept;
+    kept.reserve(L.annotations.size());
+    for (PlacedText& t : L.annotations) {
+        const double f = t.font_px, eps = 1e-6 * f;
+        const double clear_x = kAnnotationClearXEm * f, clear_y = kAnnotationClearYEm * f;
+        const double w = measure(t.text, f);
+        // Horizontally the spot stays (right of the point, or left of it near the right edge);
+        // a text that sticks out on the left is pulled in.
+        const Rect ink0 = text_box(t, w);
+        if (ink0.x0 < d.x0) t.at.x += std::min(d.x0 - ink0.x0, std::max(0.0, d.x1 - ink0.x1));
+        const auto free_at = [&](double dy) {
+            PlacedText moved = t;
+            moved.at.y += dy;
+            const Rect ink = text_box(moved, w);
+            if (ink.y0 < d.y0 - eps || ink.y1 > d.y1 + eps) return false;
+            const Rect box = text_box(moved, w, clear_x, clear_y);
+            for (const Rect& r : fixed)
+                if (boxes_meet(box, r, eps)) return false;
+            return true;
+        };
+        const double step = kAnnotationStepEm * f;
+        const int steps = static_cast<int>(std::floor(kAnnotationMaxShiftEm / kAnnotationStepEm + 1e-9));
+        std::optional<double> shift;
+        for (int n = 0; n <= steps && !shift; ++n) {
+            for (const double dy : {-n * step, n * step}) {   // up first (y grows downward)
+                if (free_at(dy)) {
+                    shift = dy;
+                    break;
+                }
+                if (n == 0) break;
+            }
+        }
+        if (!shift) continue;   // nowhere free near its point: dropped rather than drawn over another
+        t.at.y += *shift;
+        fixed.push_back(text_box(t, w, clear_x, clear_y));
+        kept.push_back(std::move(t));
+    }
+    L.annotations = std::move(kept);
+}
+
+}  // namespace
+
+PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& style,
+                       const RangeOverride& override_ranges) {
+    const AxisRange x = override_ranges.x ? *override_ranges.x : auto_range(plot, AxisId::X);
+    const AxisRange y = override_ranges.y ? *override_ranges.y : auto_range(plot, AxisId::Y);
+    PlotLayout L = layout_frame(plot, outer, style, x, y);
+
+    // Legend: one row per visible labelled series, faded ones included (dimmed, so that the viewer
+    // can show them again), in the least crowded inside corner: the box is sized for all rows, and
+    // the data it avoids are the drawn ones only.
+    std::vector<std::size_t> entries;
+    for (std::size_t j = 0; j < plot.series.size(); ++j)
+        if (plot.series[j].visible && !plot.series[j].label.empty()) entries.push_back(j);
+    if (!plot.legend || entries.empty()) {
+        resolve_annotation_overlaps(L, style);
+        return L;
+    }
+    const Measure measure{style};
+    const double tf = style.tick_font_px;
+    const double row = 1.45 * tf, inner = 0.5 * tf;
+    const double k = tf / PlotStyle{}.tick_font_px;   // the factor the style was scaled by
+    double text_w = 0.0;
+    for (std::size_t j : entries) text_w = std::max(text_w, measure(plot.series[j].label, tf));
+    LegendBox box;
+    box.width = inner + style.legend_swatch + inner + text_w + inner;
+    box.height = 2.0 * inner + row * static_cast<double>(entries.size()) - (row - tf) * 0.5;
+    box.inset = 0.67 * tf;
+
+    LegendCorner corner = plot.legend_corner;
+    if (corner == LegendCorner::Auto) {
+        const CornerChoice least = least_covered(plot, L, box, k, measure, {LegendCorner::TopRight, LegendCorner::TopLeft,
+                                                                      LegendCorner::BottomRight, LegendCorner::BottomLeft});
+        corner = least.corner;
+        // Every corner hides data: where the caller left an end of y free (no Axis::min/max, no
+        // override: a zoomed or panned view passes its ranges and must not jump), grow that end
+        // just enough for the legend to sit clear of all data. Beyond the cap, keep the corner.
+        if (least.data > 0.0 && !override_ranges.y) {
+            std::optional<Headroom> up, down;
+            if (!usable(y.scale, plot.y.max)) up = grow_for_legend(plot, outer, style, L, box, k, true);
+            if (!usable(y.scale, plot.y.min)) down = grow_for_legend(plot, outer, style, L, box, k, false);
+            if (down && (!up || down->growth < kBottomWin * up->growth)) up = std::move(down);
+            if (up) {
+                L = std::move(up->layout);
+                corner = up->corner;
+            }
+        }
+    }
+
+    L.has_legend = true;
+    L.legend_box = box.at(L.view.px, corner);
+    double row_y = L.legend_box.y0 + inner + 0.5 * tf;   // centre line of the first row
+    for (std::size_t j : entries) {
+        LegendEntry e;
+        e.series = j;
+        const double sx = L.legend_box.x0 + inner;
+        e.swatch_from = {sx, row_y};
+        e.swatch_to = {sx + style.legend_swatch, row_y};
+        e.label = {plot.series[j].label, {sx + style.legend_swatch + inner, row_y + kMidline * tf},
+                   TextAnchor::Start, tf, 0.0};
+        e.faded = plot.series[j].faded;
+        L.legend.push_back(std::move(e));
+        row_y += row;
+    }
+    resolve_annotation_overlaps(L, style);
+    return L;
+}
+
+}  // namespace normlab
