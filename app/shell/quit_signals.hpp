@@ -1,5 +1,5 @@
 // SIGINT and SIGTERM end the app through its frame loop, so that the last edit is autosaved
-// (session_io.hpp: final_autosave) instead of lost. docs/ARCHITECTURE.md: file safety.
+// (session_io.hpp: final_autosave) instead of lost. docs/ARCHITECTURE.md, File safety.
 //
 // The handler only records the signal and posts a semaphore (both async-signal-safe); a watcher
 // thread then wakes the frame loop with glfwPostEmptyEvent (GLFW allows it from any thread), so

@@ -58,7 +58,7 @@ struct SessionIo {
     std::string assets_dir;               // the shipped scenes and lectures: assets/
 
     // Data files a scene names outside its folder and assets/: not read until the user agrees
-    // in the "Read files outside the scene's folder?" dialog (docs/ARCHITECTURE.md: file safety).
+    // in the "Read files outside the scene's folder?" dialog (docs/ARCHITECTURE.md, File safety).
     std::vector<SceneDataFile> pending_files;
     std::string pending_scene;            // the scene's file name, for the dialog
 };

@@ -218,7 +218,7 @@ namespace {
 // Recursive descent over: expr = term {(+|-) term}; term = unary {(*|/) unary};
 // unary = [-|+] unary | power; power = primary [^ unary]; primary = number | (expr) | sqrt primary.
 // Each recursion (a parenthesis, a sign, sqrt, ^) counts one level; past kMaxExpressionDepth the
-// step is refused, so that no text can run the stack out (docs/ARCHITECTURE.md: bad input).
+// step is refused, so that no text can run the stack out (docs/ARCHITECTURE.md, File safety).
 class ExpressionParser {
 public:
     explicit ExpressionParser(std::string text) : s_(std::move(text)) {}

@@ -1,5 +1,5 @@
 // NormLab core: whole-file reads and atomic whole-file writes (figures, sessions, exports), and
-// the lock that tells two NormLabs sharing one autosave apart. docs/ARCHITECTURE.md: file safety.
+// the lock that tells two NormLabs sharing one autosave apart. docs/ARCHITECTURE.md, File safety.
 //
 // [SECTION] Writing — atomic, never over a special file, replacing only when the caller says so
 // [SECTION] Reading — regular files only, within a size limit, never blocking on a FIFO

@@ -81,7 +81,7 @@ Scene parse_scene_keeping_labs(std::string_view text, std::vector<std::string>& 
 // A file a scene makes a lab read: labs.training.csv_path, labs.depth.text_path. In a scene
 // file a relative path is relative to the scene's folder (as a lecture's slides are to the
 // lecture's). A scene may name any path; what is read without asking is the app's decision
-// (data_files_outside), docs/ARCHITECTURE.md: file safety.
+// (data_files_outside), docs/ARCHITECTURE.md, File safety.
 struct SceneDataFile {
     std::string key;    // "labs.training.csv_path"
     std::string path;   // as the session holds it; never empty here
