@@ -734,13 +734,16 @@ TEST(SceneDataFiles, RelativeToTheSceneAndOutsideNamed) {
     set_scene_data_file(linked, "labs.depth.text_path", dir.file("talk/../secret.txt"));
     EXPECT_EQ(data_files_outside(linked, {dir.file("talk")}).size(), 1u);
 
-    // Saved next to the data: relative again; elsewhere: absolute.
+    // Saved in a folder that holds the data: relative to it; elsewhere: absolute.
     save_scene(scene, dir.file("talk/copy.json"), IfExists::Refuse);
     EXPECT_NE(read_file(dir.file("talk/copy.json")).find("\"csv_path\": \"data/blobs.csv\""), std::string::npos);
     save_scene(scene, dir.file("copy.json"), IfExists::Refuse);
-    EXPECT_NE(read_file(dir.file("copy.json")).find("\"csv_path\": \"" + dir.file("talk/data/blobs.csv") + "\""),
-              std::string::npos);
+    EXPECT_NE(read_file(dir.file("copy.json")).find("\"csv_path\": \"talk/data/blobs.csv\""), std::string::npos);
     EXPECT_EQ(load_scene(dir.file("copy.json")).session.training.data.path, dir.file("talk/data/blobs.csv"));
+    std::filesystem::create_directory(dir.path / "elsewhere");
+    save_scene(scene, dir.file("elsewhere/copy.json"), IfExists::Refuse);
+    EXPECT_NE(read_file(dir.file("elsewhere/copy.json")).find("\"csv_path\": \"" + dir.file("talk/data/blobs.csv") + "\""),
+              std::string::npos);
 }
 
 // Limits: a scene nested deeper than kMaxJsonDepth or bigger than kMaxSceneBytes is refused
