@@ -369,6 +369,42 @@ nlohmann::json to_json(const DepthOptions& o, DepthTrainer& trainer, const Depth
     return out;
 }
 
+// Text safe for a terminal: valid UTF-8 and newlines and tabs kept; control bytes, DEL and bytes
+// that are not UTF-8 (a byte-level sample makes any) written \xNN, and a backslash \\.
+std::string printable(const std::string& s) {
+    std::string out;
+    const auto hex = [&](unsigned char b) {
+        static const char* digits = "0123456789abcdef";
+        out += "\\x";
+        out += digits[b >> 4];
+        out += digits[b & 15];
+    };
+    for (std::size_t i = 0; i < s.size();) {
+        const auto b = static_cast<unsigned char>(s[i]);
+        std::size_t n = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
+        for (std::size_t k = 1; n > 1 && k < n; ++k)
+            if (i + k >= s.size() || (static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) n = 0;
+        if (n > 1) {   // overlong, surrogate or above U+10FFFF: not UTF-8
+            const auto c = static_cast<unsigned char>(s[i + 1]);
+            if (b < 0xC2 || (b == 0xE0 && c < 0xA0) || (b == 0xED && c >= 0xA0) || (b == 0xF0 && c < 0x90) ||
+                (b == 0xF4 && c >= 0x90) || b > 0xF4)
+                n = 0;
+        }
+        if (n == 1 && b == '\\') {
+            out += "\\\\";
+        } else if (n == 1 && ((b < 0x20 && b != '\n' && b != '\t') || b == 0x7F)) {
+            hex(b);
+        } else if (n == 0) {
+            hex(b);
+            n = 1;
+        } else {
+            out.append(s, i, n);
+        }
+        i += n;
+    }
+    return out;
+}
+
 // "normlab-cli depth: Pre-LN, LayerNorm, 6 layers × 64 wide, 4 heads, uniform ±1/√n init; task sort, 50 Adam
 // steps of 32, lr 0.001, seed 1" (what: the placement's name; seeds: "seed 1" or "seeds 1–10").
 void print_heading(const nlohmann::json& cfg, const std::string& what, const std::string& seeds) {
@@ -402,8 +438,8 @@ void print_text(const nlohmann::json& j) {
     std::printf("\ntime: %.3f s (%.2f ms per step)\n", j["timing"]["seconds"].get<double>(),
                 j["timing"]["ms_per_step"].get<double>());
     if (j.contains("sample"))
-        std::cout << "\nsample: " << j["sample"]["prompt"].get<std::string>() << j["sample"]["text"].get<std::string>()
-                  << '\n';
+        std::cout << "\nsample: " << printable(j["sample"]["prompt"].get<std::string>())
+                  << printable(j["sample"]["text"].get<std::string>()) << '\n';
 }
 
 // [SECTION] Over seeds and the ablation ----------------------------------------------------

@@ -3,6 +3,7 @@
 #include "commands.hpp"
 
 #include "normlab/norm/eval.hpp"
+#include "normlab/base/file_io.hpp"
 
 #include <iostream>
 #include <iterator>
@@ -42,11 +43,22 @@ Exit codes: 0 success; 2 bad request (one line on stderr says what and where, e.
 `x[1][3] is not a number (got string "abc")`). Numbers are printed to full round-trip precision.
 )";
 
+namespace {
+constexpr std::size_t kMaxRequestBytes = 256u << 20;   // a million-wide request is ~20 MB
+}  // namespace
+
 int run_eval(const Args& args) {
     if (!args.empty())
         throw InputError("eval reads its request on stdin and takes no arguments (got " + quote_for_message(args[0]) +
                          "); see normlab-cli eval --help");
-    const std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
+    // At most kMaxRequestBytes: /dev/zero on stdin is refused, not read until memory runs out.
+    std::string text;
+    char buf[65536];
+    while (std::cin.read(buf, sizeof buf) || std::cin.gcount() > 0) {
+        text.append(buf, static_cast<std::size_t>(std::cin.gcount()));
+        if (text.size() > kMaxRequestBytes)
+            throw InputError("request is more than " + describe_size(kMaxRequestBytes) + " (the limit)");
+    }
     std::cout << evaluate_request(text).dump() << '\n';
     return 0;
 }

@@ -9,6 +9,7 @@
 #include "png_writer.hpp"
 
 #include "normlab/base/file_io.hpp"
+#include "normlab/models/datasets.hpp"
 #include "normlab/norm/eval.hpp"
 #include "normlab/plot/plot.hpp"
 #include "normlab/plot/table.hpp"
@@ -49,6 +50,10 @@ Options:
   --height H     figure height in px at 1×, 150 to 4000 (default 450)
   --replace      replace files that exist (a link to a file: the file it names); without it, a
                  file already there is kept, nothing is written and the exit code is 2
+  --read-outside-files
+                 let the scene read the data files it names outside its own folder and assets/
+                 (labs.training.csv_path, labs.depth.text_path; relative ones are relative to
+                 the scene's folder); without it such a scene is refused (exit 2)
 
 Keys of the scene this NormLab does not know are skipped, each named on stderr.
 )";
@@ -136,11 +141,18 @@ void write(const std::string& path, const std::string& bytes, bool replace, cons
 
 // [SECTION] Commands ------------------------------------------------------------------------
 
-Scene open_scene(const std::string& path) {
+// The scene at `path`; data files it names outside its own folder and assets/ are refused
+// unless read_outside (docs/ARCHITECTURE.md, File safety).
+Scene open_scene(const std::string& path, bool read_outside) {
     std::vector<std::string> ignored;
     Scene scene = load_scene(path, &ignored);
     for (const std::string& key : ignored)
         std::cerr << "note: " << path << ": skipped " << key << " (not known to this NormLab)\n";
+    const std::string folder = std::filesystem::absolute(path).parent_path().string();
+    const std::vector<SceneDataFile> outside = data_files_outside(scene.session, {folder, shipped_assets_dir()});
+    if (!outside.empty() && !read_outside)
+        throw InputError(path + ": " + outside.front().key + " names " + quote_for_message(outside.front().path) +
+                         ", outside the scene's folder; not read (add --read-outside-files to read it)");
     return scene;
 }
 
@@ -222,7 +234,7 @@ int run_export(const Args& args) {
     const Options opt("export", args,
                       {{"scene", true}, {"list", false}, {"plot", true}, {"out", true}, {"all", false},
                        {"out-dir", true}, {"format", true}, {"scale", true}, {"width", true}, {"height", true},
-                       {"replace", false}});
+                       {"replace", false}, {"read-outside-files", false}});
     const auto scene_path = opt.value("scene");
     if (!scene_path) throw InputError("export needs --scene FILE (a NormLab scene, e.g. assets/scenes/seed_example.json)");
     const bool list = opt.flag("list"), all = opt.flag("all");
@@ -241,7 +253,7 @@ int run_export(const Args& args) {
     size.scale = static_cast<int>(opt.integer("scale", 1, 1, 4));
     const std::vector<std::string> formats = all ? parse_formats(opt) : std::vector<std::string>{};
 
-    const Scene scene = open_scene(*scene_path);
+    const Scene scene = open_scene(*scene_path, opt.flag("read-outside-files"));
     if (list) {
         for (std::string_view n : scene_plot_names(scene)) std::cout << n << '\n';
         return 0;

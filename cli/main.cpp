@@ -8,6 +8,7 @@
 #include "normlab/norm/eval.hpp"
 
 #include <iostream>
+#include <new>
 #include <string>
 
 namespace {
@@ -96,6 +97,12 @@ int main(int argc, char** argv) {
         return dispatch(Args(argv + 1, argv + argc));
     } catch (const InputError& e) {
         std::cerr << e.what() << '\n';
+        return 2;
+    } catch (const std::bad_alloc&) {
+        // The limits (file sizes, JSON values, model sizes) refuse what they can foresee; this
+        // is what they did not: still a refusal of the input, not a crash.
+        std::cerr << "normlab-cli: out of memory: the input needs more memory than this machine gives; "
+                     "try smaller sizes\n";
         return 2;
     } catch (const std::exception& e) {
         std::cerr << "normlab-cli: internal error: " << e.what() << '\n';

@@ -3,7 +3,9 @@
 
 #include "normlab/norm/eval.hpp"
 
+#include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cmath>
 #include <cstdlib>
 
@@ -16,15 +18,30 @@ std::string known_list(const std::vector<OptionSpec>& known) {
     return out;
 }
 
+// Decimal numbers only: from_chars takes no hex ("0x10" is not 16), no leading spaces, no
+// "inf" or "nan" spelled as numbers. A leading '+' is allowed.
 double parse_finite(std::string_view text, const std::string& what) {
-    const std::string s(text);
-    char* end = nullptr;
-    errno = 0;
-    const double v = std::strtod(s.c_str(), &end);
-    if (s.empty() || end != s.c_str() + s.size())
-        throw InputError(what + " is not a number (got " + quote_for_message(text) + ")");
-    if (!std::isfinite(v) || (errno == ERANGE && std::abs(v) > 1.0))
+    std::string_view digits = text.substr(0, 1) == "+" ? text.substr(1) : text;
+    const std::string_view word = digits.substr(digits.substr(0, 1) == "-" ? 1 : 0);
+    const auto is = [&](std::string_view w) {
+        if (word.size() != w.size()) return false;
+        for (std::size_t i = 0; i < w.size(); ++i)
+            if (std::tolower(static_cast<unsigned char>(word[i])) != w[i]) return false;
+        return true;
+    };
+    if (is("inf") || is("infinity") || is("nan"))
         throw InputError(what + " is not finite (got " + quote_for_message(text) + ")");
+    double v = 0.0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+    if (digits.empty() || digits.substr(0, 1) == "+" || end != digits.data() + digits.size() ||
+        ec == std::errc::invalid_argument)
+        throw InputError(what + " is not a number (got " + quote_for_message(text) + ")");
+    if (ec == std::errc::result_out_of_range) {
+        const auto e = word.find_first_of("eE");
+        const bool tiny = e != std::string_view::npos && word.substr(e + 1, 1) == "-";
+        if (!tiny) throw InputError(what + " is not finite (got " + quote_for_message(text) + ")");
+        return 0.0;   // below the smallest double: zero, as strtod gives
+    }
     return v;
 }
 }  // namespace

@@ -9,7 +9,7 @@
 # it too (core.purity), with a fixture that must be refused (core.purity_refuses).
 
 # zlib.h: datasets.cpp reads digits.csv.gz. POSIX (unistd, fcntl, dirent, signal, sys/stat, sys/file):
-# file_io.cpp's atomic saves, bounded reads and lock files. immintrin.h: fast_norm.cpp's AVX2 kernels,
+# file_io.cpp's atomic saves, bounded reads and lock files; datasets.cpp's regular-file check. immintrin.h: fast_norm.cpp's AVX2 kernels,
 # chosen at run time.
 set(NORMLAB_CORE_SYSTEM_HEADERS "zlib|unistd|fcntl|dirent|signal|sys/stat|sys/file|immintrin")
 set(NORMLAB_CORE_ALLOWED

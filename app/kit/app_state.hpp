@@ -37,6 +37,7 @@ struct AppUi {
     // elsewhere; the user's choice wins until the window's width class changes.
     enum class Controls { Auto, Shown, Hidden } controls = Controls::Auto;
     bool controls_collapsed = false;   // set by draw_labs each frame: the panels are hidden now
+    std::string autosave_warning;   // why the autosave fails; shown until it works again or the reason changes
     int lab = 0;                    // index into kLabs of the lab on screen
     int select_lab = -1;            // ≥ 0: bring that lab's tab forward next frame
     bool animate = false;           // set during a frame by a lab that works on this thread: the

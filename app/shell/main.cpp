@@ -13,6 +13,7 @@
 #include "lecture.hpp"
 #include "main_menu.hpp"
 #include "plot_export.hpp"
+#include "quit_signals.hpp"
 #include "screenshot.hpp"
 #include "control_probe.hpp"
 #include "session_io.hpp"
@@ -163,6 +164,12 @@ bool parse_positive(const char* text, int& out) {
     if (end == text || *end != '\0' || v <= 0 || v > 1000000) return false;
     out = static_cast<int>(v);
     return true;
+}
+
+// "normlab: cannot open s.json: …"; a reader's own "cannot read \"d\": it is a directory…" as it is.
+void print_open_error(const std::string& error) {
+    const bool says_cannot = error.rfind("cannot ", 0) == 0;
+    std::fprintf(stderr, "normlab: %s%s\n", says_cannot ? "" : "cannot open ", error.c_str());
 }
 
 // "1280x720" → 1280, 720 (each 200 to 16384).
@@ -340,7 +347,7 @@ int parse_args(int argc, char** argv, Options& opt) {
             }
         }
     } catch (const InputError& e) {
-        std::fprintf(stderr, "normlab: cannot open %s\n", e.what());
+        print_open_error(e.what());
         return 2;
     }
     return -1;
@@ -534,6 +541,27 @@ private:
     double first_frame_ms_ = 0.0;
 };
 
+// The window's close button, File ▸ Quit, SIGINT or SIGTERM: true when the frame loop ends now.
+// A close or Quit first writes the autosave; when that fails, the user is asked (session_io.hpp:
+// may_quit) and the loop goes on. A signal ends it at once (the final autosave follows).
+bool quit_now(GLFWwindow* window, ui::LabContext& ctx) {
+    if (ui::quit_signal() != 0 || ctx.io->quit_confirmed) return true;
+    if (!glfwWindowShouldClose(window) && !ctx.app.quit) return false;
+    glfwSetWindowShouldClose(window, GLFW_FALSE);
+    ctx.app.quit = false;
+    return ui::may_quit(ctx);
+}
+
+// The last autosave, said on stderr: what was saved where, or why not (and which signal ended it).
+void report_final_autosave(ui::LabContext& ctx) {
+    const std::string line = ui::final_autosave(ctx);
+    if (line.empty()) return;
+    if (const int sig = ui::quit_signal(); sig != 0)
+        std::fprintf(stderr, "normlab: %s: %s\n", ui::signal_name(sig), line.c_str());
+    else
+        std::fprintf(stderr, "normlab: %s\n", line.c_str());
+}
+
 // Fonts and theme as they were last built: rebuilt between frames when the text size, the UI
 // scale (--scale-ui, or the monitor's content scale, which changes when the window moves to
 // another monitor) or the theme changes.
@@ -636,11 +664,20 @@ std::string open_start_scene(ui::LabContext& ctx, const Options& opt) {
     scene_io.assets_dir = NORMLAB_ASSETS_DIR;
     scene_io.autosave_file = !opt.autosave.empty() ? opt.autosave : scripted ? "" : ui::default_autosave_file();
     scene_io.recent_file = scripted ? "" : ui::default_recent_file();
+    const std::string autosave_note = ui::claim_autosave(scene_io);   // a second NormLab: its own file
     ui::load_recent(scene_io);
-    if (!opt.scene.empty()) return ui::open_scene_file(ctx, opt.scene, "", !scripted);
-    if (!opt.lecture.empty()) return ui::open_lecture_file(ctx, opt.lecture, opt.slide - 1);
-    ui::restore_autosave(ctx);
-    return "";
+    std::string error;
+    if (!opt.scene.empty())
+        error = ui::open_scene_file(ctx, opt.scene, "", !scripted);
+    else if (!opt.lecture.empty())
+        error = ui::open_lecture_file(ctx, opt.lecture, opt.slide - 1);
+    else
+        ui::restore_autosave(ctx);
+    if (error.empty() && !autosave_note.empty()) {
+        std::fprintf(stderr, "normlab: %s\n", autosave_note.c_str());
+        ctx.app.status = autosave_note;
+    }
+    return error;
 }
 
 // Runs until the window closes, Quit, or opt.frames frames; returns the exit code.
@@ -662,7 +699,7 @@ int run(GLFWwindow* window, const Options& opt, ui::InputQueue& input) {
     ui::LabContext ctx{session, uis, ui, info, fonts, &scene_io, &lecture};
 
     if (const std::string open_error = open_start_scene(ctx, opt); !open_error.empty()) {   // checked at start-up already; the file changed since
-        std::fprintf(stderr, "normlab: cannot open %s\n", open_error.c_str());
+        print_open_error(open_error);
         return 2;
     }
     if (opt.lab_given) ui.select_lab = opt.lab;
@@ -683,7 +720,7 @@ int run(GLFWwindow* window, const Options& opt, ui::InputQueue& input) {
     ui::FramePacer pacer(opt.frames > 0, opt.frame_delay_ms);
     std::optional<ui::ControlProbe> probe;   // --probe-controls, after the first opt.frames frames
     const std::vector<ui::SlideBox> no_boxes;
-    for (int frame = 1; !glfwWindowShouldClose(window) && !ui.quit; ++frame) {
+    for (int frame = 1; !quit_now(window, ctx); ++frame) {
         pacer.poll_or_wait(input.pending(), std::exchange(ui.animate, false), io.WantTextInput, ui::autosave_due(ctx));
         if (opt.frame_stats) {
             const int lab = opt.all_labs ? (frame - 1) / opt.frames : 0;
@@ -742,10 +779,10 @@ int run(GLFWwindow* window, const Options& opt, ui::InputQueue& input) {
     }
     if (opt.frame_stats) std::cout << stats.finish(info.renderer) << std::flush;
     if (opt.loop_stats) std::fprintf(stderr, "%s\n", pacer.stats_json().c_str());
-    ui::autosave_now(ctx);
+    report_final_autosave(ctx);
     if (!scripted_run(opt)) save_window_size(window, lecture);
     if (opt.dump_session) std::cout << scene_to_text(ui::current_scene(ctx)) << std::flush;
-    return 0;
+    return ui::quit_signal() != 0 ? 128 + ui::quit_signal() : 0;
 }
 
 }  // namespace
@@ -783,7 +820,9 @@ int main(int argc, char** argv) {
     input.install(window);
     publish_listener = ui::wake_frame_loop;   // workers' new results wake an idle loop
 
+    ui::install_quit_signals();
     const int code = run(window, opt, input);
+    ui::stop_quit_signals();
     publish_listener = nullptr;
     input.uninstall();
 

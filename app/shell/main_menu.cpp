@@ -174,18 +174,42 @@ void draw_menus(LabContext& ctx) {
     }
 }
 
-// Right-aligned: warnings first (what cannot be done), then the last status message.
+// `text` cut (at a UTF-8 character) with "…" to fit `width` pixels.
+std::string fit_text(const std::string& text, float width) {
+    if (ImGui::CalcTextSize(text.c_str()).x <= width) return text;
+    std::size_t n = text.size();
+    std::string cut;
+    do {
+        do --n; while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80);
+        cut = text.substr(0, n) + "…";
+    } while (n > 0 && ImGui::CalcTextSize(cut.c_str()).x > width);
+    return cut;
+}
+
+// Right-aligned: warnings first (what cannot be done: the autosave, GL, fonts), then the last
+// status message; what does not fit between the menus and the bar's edge ends in "…", and
+// the whole text shows on hover.
 void draw_status(const AppUi& ui, const AppInfo& info) {
-    std::string text;
-    if (!info.has_gl43) text += "⚠ GPU lab needs OpenGL 4.3 (this context: " + info.gl_version + ")   ";
-    if (!info.font_warning.empty()) text += "⚠ " + info.font_warning + "   ";
-    text += ui.status.empty() ? "OpenGL " + info.gl_version + " · " + info.renderer : ui.status;
-    const float w = ImGui::CalcTextSize(text.c_str()).x;
-    ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowWidth() - w - ImGui::GetStyle().WindowPadding.x));
-    if (!info.has_gl43 || !info.font_warning.empty()) {
-        ImGui::TextColored(ImVec4(0.70f, 0.30f, 0.0f, 1.0f), "%s", text.c_str());
+    std::string warning;
+    if (!ui.autosave_warning.empty()) warning += "⚠ " + ui.autosave_warning + "   ";
+    if (!info.has_gl43) warning += "⚠ GPU lab needs OpenGL 4.3 (this context: " + info.gl_version + ")   ";
+    if (!info.font_warning.empty()) warning += "⚠ " + info.font_warning + "   ";
+    const std::string text = warning + (ui.status.empty() ? "OpenGL " + info.gl_version + " · " + info.renderer : ui.status);
+    const float pad = ImGui::GetStyle().WindowPadding.x;
+    const float room = ImGui::GetWindowWidth() - ImGui::GetCursorPosX() - pad;
+    const std::string shown = fit_text(text, std::max(room, 0.0f));
+    ImGui::SetCursorPosX(ImGui::GetWindowWidth() - ImGui::CalcTextSize(shown.c_str()).x - pad);
+    if (!warning.empty()) {
+        ImGui::TextColored(ImVec4(0.70f, 0.30f, 0.0f, 1.0f), "%s", shown.c_str());
     } else {
-        ImGui::TextDisabled("%s", text.c_str());
+        ImGui::TextDisabled("%s", shown.c_str());
+    }
+    if (shown != text && ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40.0f);
+        ImGui::TextUnformatted(text.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
     }
 }
 

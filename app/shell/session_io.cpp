@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cfloat>
 #include <cmath>
 #include <cstdlib>
@@ -204,6 +205,19 @@ void load_recent(SessionIo& io) {
     }
 }
 
+namespace {
+
+// Takes the scene's data files outside its folder and assets/ out of it; they wait for the
+// user's answer in io.pending_files.
+void hold_outside_files(SessionIo& io, Scene& scene, const std::string& path) {
+    const std::string folder = fs::absolute(path).parent_path().string();
+    io.pending_files = data_files_outside(scene.session, {folder, io.assets_dir});
+    io.pending_scene = file_name(path);
+    for (const SceneDataFile& f : io.pending_files) set_scene_data_file(scene.session, f.key, "");
+}
+
+}  // namespace
+
 std::string open_scene_file(LabContext& ctx, const std::string& path, const std::string& caption_override,
                             bool remember) {
     std::vector<std::string> ignored;
@@ -214,6 +228,7 @@ std::string open_scene_file(LabContext& ctx, const std::string& path, const std:
         ctx.app.status = std::string("⚠ Not opened: ") + e.what();
         return e.what();
     }
+    hold_outside_files(*ctx.io, scene, path);
     const std::string warning = show_scene(ctx, std::move(scene), caption_override);
     ctx.io->path = absolute_path(path);
     if (remember) add_recent(*ctx.io, ctx.io->path);
@@ -248,24 +263,87 @@ void restore_autosave(LabContext& ctx) {
     }
 }
 
-void autosave_now(LabContext& ctx) {
+namespace {
+
+// The reason without the temporary file's name, which is new at every try (".tmp.4711.12").
+std::string without_temp_name(std::string reason) {
+    for (std::size_t at = reason.find(".tmp."); at != std::string::npos; at = reason.find(".tmp.", at + 1)) {
+        std::size_t end = at + 5;
+        while (end < reason.size() && (std::isdigit(static_cast<unsigned char>(reason[end])) || reason[end] == '.')) ++end;
+        if (end > at + 5 && reason[end - 1] != '.') reason.erase(at, end - at);
+    }
+    return reason;
+}
+
+// "autosave-2.json" for n = 2 (n = 1: the file itself).
+std::string numbered(const std::string& file, int n) {
+    if (n == 1) return file;
+    const fs::path p(file);
+    return (p.parent_path() / (p.stem().string() + "-" + std::to_string(n) + p.extension().string())).string();
+}
+
+}  // namespace
+
+std::string claim_autosave(SessionIo& io) {
+    if (io.autosave_file.empty() || !make_parent_dir(io.autosave_file).empty()) return "";
+    long first_owner = 0;
+    for (int n = 1; n <= 9; ++n) {
+        const std::string candidate = numbered(io.autosave_file, n);
+        long owner = 0;
+        std::string error;
+        FileLock lock = FileLock::try_lock(candidate + ".lock", owner, error);
+        if (!error.empty()) return "";   // no locks here (a read-only folder): the autosave says why
+        if (!lock.held()) {
+            if (n == 1) first_owner = owner;
+            continue;
+        }
+        io.autosave_lock = std::move(lock);
+        const std::string main_file = io.autosave_file;
+        io.autosave_file = candidate;
+        if (n == 1) return "";
+        return "Another NormLab" + (first_owner > 0 ? " (pid " + std::to_string(first_owner) + ")" : std::string()) +
+               " keeps " + file_name(main_file) + ": this window autosaves to " + candidate;
+    }
+    const std::string main_file = io.autosave_file;
+    io.autosave_file.clear();
+    return "Nine other NormLabs keep " + main_file + " and its numbered copies: this window has no autosave";
+}
+
+bool autosave_now(LabContext& ctx) {
     SessionIo& io = *ctx.io;
-    if (io.autosave_file.empty()) return;
+    if (io.autosave_file.empty()) return true;
     const std::string text = scene_to_text(current_scene(ctx));
-    if (text == io.autosaved_text) return;
+    if (text == io.autosaved_text) return io.autosave_error.empty();
     std::string error = make_parent_dir(io.autosave_file);
     if (error.empty()) {
         try {
             write_file_atomically(io.autosave_file, text, IfExists::Replace);   // this run's own file
             io.autosaved_text = text;
             io.autosave_error.clear();
-            return;
+            ctx.app.autosave_warning.clear();
+            return true;
         } catch (const std::exception& e) {
             error = e.what();
         }
     }
-    if (error != io.autosave_error) ctx.app.status = "⚠ Autosave failed: " + error;   // once per new reason
-    io.autosave_error = error;
+    io.autosave_error = without_temp_name(error);   // the same reason reads the same at every try
+    ctx.app.autosave_warning = "Autosave failed: " + io.autosave_error;
+    return false;
+}
+
+std::string final_autosave(LabContext& ctx) {
+    SessionIo& io = *ctx.io;
+    if (io.autosave_file.empty()) return "";
+    const bool changed = scene_to_text(current_scene(ctx)) != io.autosaved_text;
+    if (!autosave_now(ctx)) return "the session was NOT saved: " + io.autosave_error;
+    return changed ? "saved the session to " + io.autosave_file : "the session is saved in " + io.autosave_file;
+}
+
+bool may_quit(LabContext& ctx) {
+    SessionIo& io = *ctx.io;
+    if (io.quit_confirmed || autosave_now(ctx)) return true;
+    io.ask_quit = true;
+    return false;
 }
 
 double autosave_due(const LabContext& ctx) {
@@ -524,11 +602,81 @@ bool folder_list(SessionIo& io, float height) {
     return activate;
 }
 
+// A modal pop-up in the middle of the window, width_em font sizes wide (at most the window).
+bool begin_centered_modal(const char* name, float width_em) {
+    const float em = ImGui::GetFontSize();
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(vp->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(std::min(width_em * em, vp->WorkSize.x - 2.0f * em), 0.0f), ImGuiCond_Appearing);
+    return ImGui::BeginPopupModal(name, nullptr, ImGuiWindowFlags_NoSavedSettings);
+}
+
+// "Read files outside the scene's folder?": each file with the lab that would read it.
+void draw_outside_files_dialog(LabContext& ctx) {
+    SessionIo& io = *ctx.io;
+    const char* name = "Read files outside the scene's folder?";
+    if (io.pending_files.empty()) return;
+    if (!ImGui::IsPopupOpen(name)) ImGui::OpenPopup(name);
+    if (!begin_centered_modal(name, 40.0f)) return;
+    const float em = ImGui::GetFontSize();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(("The scene " + io.pending_scene + " asks NormLab to read:").c_str());
+    for (const SceneDataFile& f : io.pending_files) ImGui::BulletText("%s  (%s)", f.path.c_str(), f.key.c_str());
+    ImGui::TextUnformatted("These lie outside the scene's folder. Read them only if you know what they are; "
+                           "otherwise the labs use their own data.");
+    ImGui::PopTextWrapPos();
+    ImGui::Spacing();
+    const bool read = ImGui::Button("Read them", ImVec2(8.0f * em, 0.0f));
+    ImGui::SameLine();
+    const bool skip = ImGui::Button("Don't read", ImVec2(8.0f * em, 0.0f)) ||
+                      ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+    if (read || skip) {
+        const std::size_t n = io.pending_files.size();
+        if (read)
+            for (const SceneDataFile& f : io.pending_files) set_scene_data_file(ctx.session, f.key, f.path);
+        ctx.app.status = std::string(read ? "Reading " : "Not read: ") + io.pending_files.front().path +
+                         (n > 1 ? " and " + std::to_string(n - 1) + " more" : "") + (read ? "" : "; the labs use their own data");
+        io.pending_files.clear();
+        ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+}
+
+// "Quit without saving?": the autosave failed as the user quit.
+void draw_quit_dialog(LabContext& ctx) {
+    SessionIo& io = *ctx.io;
+    const char* name = "Quit without saving?";
+    if (!io.ask_quit) return;
+    if (!ImGui::IsPopupOpen(name)) ImGui::OpenPopup(name);
+    if (!begin_centered_modal(name, 40.0f)) return;
+    const float em = ImGui::GetFontSize();
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextUnformatted(("The session could not be saved: " + io.autosave_error).c_str());
+    ImGui::TextUnformatted("Quitting now loses the changes since the last save.");
+    ImGui::PopTextWrapPos();
+    ImGui::Spacing();
+    int choice = 0;
+    if (ImGui::Button("Save scene as…", ImVec2(9.0f * em, 0.0f))) choice = 1;
+    ImGui::SameLine();
+    if (ImGui::Button("Quit anyway", ImVec2(9.0f * em, 0.0f))) choice = 2;
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel", ImVec2(9.0f * em, 0.0f)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) choice = 3;
+    if (choice != 0) {
+        io.ask_quit = false;
+        io.quit_confirmed = choice == 2;
+        if (choice == 1) io.open_request = SessionIo::Dialog::SaveScene;
+        ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+}
+
 }  // namespace
 
 void draw_session_dialogs(LabContext& ctx) {
     if (ctx.io == nullptr) return;
     SessionIo& io = *ctx.io;
+    draw_outside_files_dialog(ctx);
+    draw_quit_dialog(ctx);
     if (io.open_request != SessionIo::Dialog::None) {
         io.dialog = io.open_request;
         io.open_request = SessionIo::Dialog::None;
@@ -539,10 +687,7 @@ void draw_session_dialogs(LabContext& ctx) {
     if (io.dialog == SessionIo::Dialog::None) return;
     const DialogText text = dialog_text(io.dialog);
     const float em = ImGui::GetFontSize();
-    const ImGuiViewport* vp = ImGui::GetMainViewport();
-    ImGui::SetNextWindowPos(vp->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    ImGui::SetNextWindowSize(ImVec2(std::min(46.0f * em, vp->WorkSize.x - 2.0f * em), 0.0f), ImGuiCond_Appearing);
-    if (!ImGui::BeginPopupModal(text.name, nullptr, ImGuiWindowFlags_NoSavedSettings)) {
+    if (!begin_centered_modal(text.name, 46.0f)) {
         io.dialog = SessionIo::Dialog::None;   // closed (Esc is handled below; the title bar has no ×)
         return;
     }

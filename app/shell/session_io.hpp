@@ -48,10 +48,20 @@ struct SessionIo {
     std::string autosave_file;            // empty: no autosave (scripted runs without --autosave)
     std::string autosaved_text;           // what the file holds now, as far as this run knows
     double next_autosave = -1.0;          // glfw time; < 0: set by the first track_session
-    std::string autosave_error;           // the last failure, reported once
+    std::string autosave_error;           // why the last autosave failed (no temp file names); "" when it worked
+    FileLock autosave_lock;               // autosave_file + ".lock": this run's, while it runs
+
+    // Quitting while the autosave fails: the "Quit without saving?" dialog.
+    bool ask_quit = false;                // the dialog is on screen
+    bool quit_confirmed = false;          // the user chose to quit anyway
 
     SessionHistory history;
     std::string assets_dir;               // the shipped scenes and lectures: assets/
+
+    // Data files a scene names outside its folder and assets/: not read until the user agrees
+    // in the "Read files outside the scene's folder?" dialog (docs/ARCHITECTURE.md, File safety).
+    std::vector<SceneDataFile> pending_files;
+    std::string pending_scene;            // the scene's file name, for the dialog
 };
 
 // $XDG_DATA_HOME/normlab/autosave.json, else ~/.local/share/normlab/autosave.json ("" without HOME).
@@ -73,12 +83,29 @@ void load_recent(SessionIo& io);
 std::string open_scene_file(LabContext& ctx, const std::string& path, const std::string& caption_override = "",
                             bool remember = true);
 
+// Makes io.autosave_file this run's own: locks FILE.lock; when another running NormLab holds it,
+// takes the first free of FILE-2.json … FILE-9.json instead. Returns "" or a note for the user
+// ("Another NormLab (pid 4711) keeps autosave.json: this window autosaves to autosave-2.json").
+// With none free, the autosave is off and the note says so.
+std::string claim_autosave(SessionIo& io);
+
 // Restores io.autosave_file when it exists. A file that cannot be read is kept beside it as
 // autosave.json.corrupt (it would be overwritten otherwise); the status line says so.
 void restore_autosave(LabContext& ctx);
 
-// Writes the autosave now if the scene changed since the last one (on exit, and by the timer).
-void autosave_now(LabContext& ctx);
+// Writes the autosave now if the scene changed since the last one (by the timer). A failure is
+// shown in the menu bar (AppUi::autosave_warning) until it works again or the reason changes;
+// the status line stays the user's. Returns false when it failed.
+bool autosave_now(LabContext& ctx);
+
+// The last autosave, on exit (window closed, Quit, SIGINT, SIGTERM): a line for stderr that says
+// what was saved where, or why not; "" when there is no autosave.
+std::string final_autosave(LabContext& ctx);
+
+// Whether the app may end now that the user asked (window closed, Quit): the autosave is
+// written first; when it fails, a dialog asks (Quit without saving / Save scene as… / Cancel)
+// and this returns false until the user chose to quit.
+bool may_quit(LabContext& ctx);
 
 // [SECTION] Per frame -----------------------------------------------------------------------
 

@@ -214,19 +214,19 @@ TEST(Csv, ErrorMessagesNameLineAndColumn) {
     EXPECT_EQ(csv_error(""), "data.csv is empty: expected rows of numbers, each ending with an integer class label");
     EXPECT_EQ(csv_error("\n  \n"), "data.csv is empty: expected rows of numbers, each ending with an integer class label");
     EXPECT_EQ(csv_error("a,b,label\n"), "data.csv has a header line but no data rows");
-    EXPECT_EQ(csv_error("1,2,0\n3,abc,1\n"), "data.csv line 2, column 2: \"abc\" is not a number");
-    EXPECT_EQ(csv_error("1,2,0\n3,nan,1\n"), "data.csv line 2, column 2: \"nan\" is not a finite number");
-    EXPECT_EQ(csv_error("1,2,0\n3,1e999,1\n"), "data.csv line 2, column 2: \"1e999\" is not a finite number");
+    EXPECT_EQ(csv_error("1,2,0\n3,abc,1\n"), "data.csv line 2, column 2 is not a number");
+    EXPECT_EQ(csv_error("1,2,0\n3,nan,1\n"), "data.csv line 2, column 2 is not a finite number");
+    EXPECT_EQ(csv_error("1,2,0\n3,1e999,1\n"), "data.csv line 2, column 2 is not a finite number");
     EXPECT_EQ(csv_error("1,2,0\n3,,1\n"), "data.csv line 2, column 2 is empty");
-    EXPECT_EQ(csv_error("1,2,0\n3,-2.5e400,1\n"), "data.csv line 2, column 2: \"-2.5e400\" is not a finite number");
+    EXPECT_EQ(csv_error("1,2,0\n3,-2.5e400,1\n"), "data.csv line 2, column 2 is not a finite number");
     EXPECT_EQ(parse_csv("1e-400,2,0\n3,4,1\n", "CSV").X(0, 0), 0.0);  // underflow is harmless
     // Exponents at the ends of long long (found by fuzz_csv: fuzz/regressions/csv/).
     EXPECT_EQ(csv_error("1,2,0\n1e9223372036854775807,4,1\n"),
-              "data.csv line 2, column 1: \"1e9223372036854775807\" is not a finite number");
+              "data.csv line 2, column 1 is not a finite number");
     EXPECT_EQ(parse_csv("0.01e-9223372036854775808,2,0\n3,4,1\n", "CSV").X(0, 0), 0.0);
     EXPECT_EQ(csv_error("1,2,3,4,0\n\n5,6,1\n"), "data.csv line 3 has 3 columns, line 1 has 5");
     EXPECT_EQ(csv_error("1\n2\n"), "data.csv line 1 has 1 column: need at least one feature and a label");
-    EXPECT_EQ(csv_error("1,2,0\n3,4,1.5\n"), "data.csv line 2, column 3: label \"1.5\" is not an integer");
+    EXPECT_EQ(csv_error("1,2,0\n3,4,1.5\n"), "data.csv line 2, column 3: the label is not an integer");
     EXPECT_EQ(csv_error("1,2,1\n3,4,1\n"), "data.csv: every row has label 1; need at least 2 classes");
     EXPECT_EQ(csv_error("a,b,c\n1,2\n"), "data.csv line 2 has 2 columns, the header (line 1) has 3");
     std::string many;

@@ -155,6 +155,31 @@ TEST(Explain, ExpressionEvaluator) {
     EXPECT_THROW(evaluate_expression("2 ) 3"), std::invalid_argument);
 }
 
+// Deep nesting is refused with a message, never a stack overflow (15,000 levels crashed).
+TEST(Explain, DeepNestingIsRefusedNotACrash) {
+    const auto nested = [](const std::string& open, const std::string& close, int depth) {
+        std::string s;
+        for (int i = 0; i < depth; ++i) s += open;
+        s += "1";
+        for (int i = 0; i < depth; ++i) s += close;
+        return s;
+    };
+    EXPECT_DOUBLE_EQ(evaluate_expression(nested("(", ")", kMaxExpressionDepth)), 1.0);
+    for (const std::string& text : {nested("(", ")", 20000), nested("-", "", 200000), nested("sqrt ", "", 50000),
+                                    nested("(", "", 50000), nested("2^", "", 50000), nested("-(", ")", 30000)}) {
+        try {
+            evaluate_expression(text);
+            ADD_FAILURE() << "accepted " << text.size() << " bytes of nesting";
+        } catch (const std::invalid_argument& e) {
+            const std::string m = e.what();
+            EXPECT_NE(m.find("nested deeper than 100 levels"), std::string::npos) << m;
+            EXPECT_LT(m.size(), 200u) << "the message quotes the start of the text, not all of it";
+        }
+    }
+    const Explanation e = explain(v({2, 4, 6, 8}));
+    EXPECT_THROW(check_step(e, nested("(", ")", 15000) + " = 1"), std::invalid_argument);
+}
+
 TEST(Explain, ConstantVectorIsExplainedNotNaN) {
     const Explanation e = explain(v({3, 3, 3}));
     EXPECT_TRUE(e.layernorm.allFinite());

@@ -63,7 +63,9 @@ TEST(InvarianceLab, NegativeDeltaIsExplained) {
             if (check.note != CellNote::NegativeDelta) continue;
             ++negative;
             // Every case flipped: ‖−2y‖/‖y‖ = 2 (ε = 1e-5 moves it a little); one case: less.
-            if (kAllTransforms[c] != Transform::SingleCaseRescaling) EXPECT_NEAR(check.residual, 2.0, 1e-4);
+            if (kAllTransforms[c] != Transform::SingleCaseRescaling) {
+                EXPECT_NEAR(check.residual, 2.0, 1e-4);
+            }
             EXPECT_GT(check.residual, 0.1);
             EXPECT_NE(check.why.find("δ > 0"), std::string::npos) << check.why;
         }

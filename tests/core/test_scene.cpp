@@ -814,3 +814,94 @@ TEST(SessionUndo, ALongArrayIsCountedNotListed) {
 
 }  // namespace
 }  // namespace normlab
+
+namespace normlab {
+namespace {
+
+// A scene's data files: relative to the scene's folder (not the current one); those outside it
+// and assets/ are named; a save writes the ones inside relative again.
+TEST(SceneDataFiles, RelativeToTheSceneAndOutsideNamed) {
+    const TempDir dir;
+    std::filesystem::create_directories(dir.path / "talk" / "data");
+    const std::string scene_path = dir.file("talk/scene.json");
+    write_file_atomically(scene_path,
+                          R"({"format": "normlab-scene", "version": 1, "labs": {"training": {"csv_path": "data/blobs.csv"},
+                              "depth": {"text_path": "/etc/hostname"}}})",
+                          IfExists::Refuse);
+    const Scene scene = load_scene(scene_path);
+    EXPECT_EQ(scene.session.training.data.path, dir.file("talk/data/blobs.csv"));
+    EXPECT_EQ(scene.session.depth.text_path, "/etc/hostname");
+
+    const std::vector<SceneDataFile> outside = data_files_outside(scene.session, {dir.file("talk"), dir.file("assets")});
+    ASSERT_EQ(outside.size(), 1u);
+    EXPECT_EQ(outside[0].key, "labs.depth.text_path");
+    EXPECT_EQ(outside[0].path, "/etc/hostname");
+    EXPECT_TRUE(data_files_outside(scene.session, {"/etc", dir.file("talk")}).empty());
+
+    // A link inside the folder to a file outside it is outside.
+    std::filesystem::create_symlink("/etc/hostname", dir.path / "talk" / "data" / "sneaky.txt");
+    Session linked = scene.session;
+    set_scene_data_file(linked, "labs.depth.text_path", dir.file("talk/data/sneaky.txt"));
+    EXPECT_EQ(data_files_outside(linked, {dir.file("talk")}).size(), 1u);
+    // "..": lexically outside.
+    set_scene_data_file(linked, "labs.depth.text_path", dir.file("talk/../secret.txt"));
+    EXPECT_EQ(data_files_outside(linked, {dir.file("talk")}).size(), 1u);
+
+    // Saved in a folder that holds the data: relative to it; elsewhere: absolute.
+    save_scene(scene, dir.file("talk/copy.json"), IfExists::Refuse);
+    EXPECT_NE(read_file(dir.file("talk/copy.json")).find("\"csv_path\": \"data/blobs.csv\""), std::string::npos);
+    save_scene(scene, dir.file("copy.json"), IfExists::Refuse);
+    EXPECT_NE(read_file(dir.file("copy.json")).find("\"csv_path\": \"talk/data/blobs.csv\""), std::string::npos);
+    EXPECT_EQ(load_scene(dir.file("copy.json")).session.training.data.path, dir.file("talk/data/blobs.csv"));
+    std::filesystem::create_directory(dir.path / "elsewhere");
+    save_scene(scene, dir.file("elsewhere/copy.json"), IfExists::Refuse);
+    EXPECT_NE(read_file(dir.file("elsewhere/copy.json")).find("\"csv_path\": \"" + dir.file("talk/data/blobs.csv") + "\""),
+              std::string::npos);
+}
+
+// Limits: a scene nested deeper than kMaxJsonDepth or bigger than kMaxSceneBytes is refused
+// with a message that names the limit (20,000 levels crashed the app).
+TEST(SceneLimits, DeepNestingAndSizeAreRefusedByName) {
+    const std::string deep = R"({"format": "normlab-scene", "version": 1, "labs": {"worked": {"claimed_steps": )" +
+                             std::string(20000, '[') + std::string(20000, ']') + "}}}";
+    try {
+        parse_scene(deep);
+        ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("is nested deeper than 64 levels (the limit)"), std::string::npos) << e.what();
+    }
+    std::vector<std::string> dropped;
+    EXPECT_THROW(parse_scene_keeping_labs(deep, dropped), InputError);
+    // Cut short inside the nesting: still "truncated", found without building anything.
+    try {
+        parse_scene(std::string(30, '['));
+        ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind("file is truncated", 0), 0u) << e.what();
+    }
+    const TempDir dir;
+    const std::string big = dir.file("big.json");
+    write_file_atomically(big, std::string(kMaxSceneBytes + 1, ' '), IfExists::Refuse);
+    try {
+        load_scene(big);
+        ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("more than the limit of 16 MB"), std::string::npos) << e.what();
+    }
+}
+
+// Lists of values: more than kMaxJsonValues is refused before the parse builds them all.
+TEST(SceneLimits, TooManyValuesAreRefused) {
+    std::string many = "[";
+    for (std::size_t i = 0; i <= kMaxJsonValues; ++i) many += "0,";
+    many.back() = ']';
+    try {
+        parse_json(many, "request");
+        ADD_FAILURE() << "accepted";
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()), "request holds more than 8000000 values (the limit)");
+    }
+}
+
+}  // namespace
+}  // namespace normlab

@@ -106,6 +106,17 @@ TEST(WorkedLab, UnreadableClaimsSayWhy) {
     EXPECT_FALSE(r.steps[1].error.empty());
 }
 
+// A scene's claimed steps nested 20,000 deep: that step says why, the others are checked.
+TEST(WorkedLab, ADeeplyNestedStepIsRefusedOnItsOwn) {
+    WorkedState s;
+    s.claimed_steps = std::string(20000, '(') + "5" + std::string(20000, ')') + " = 5\nmean = 5";
+    const WorkedResults r = compute_worked(s, kExample);
+    ASSERT_EQ(r.steps.size(), 2u);
+    EXPECT_TRUE(contains(r.steps[0].error, "nested deeper than 100 levels")) << r.steps[0].error;
+    ASSERT_TRUE(r.steps[1].verdict.has_value());
+    EXPECT_TRUE(r.steps[1].verdict->holds);
+}
+
 TEST(WorkedLab, SplittingClaims) {
     EXPECT_EQ(split_claimed_outputs("[−1.16, −0.39;0.39  1.16]"),
               (std::vector<std::string>{"−1.16", "−0.39", "0.39", "1.16"}));

@@ -1,5 +1,5 @@
 // NormLab core: atomic whole-file writes, bounded whole-file reads and lock files on POSIX.
-// docs/ARCHITECTURE.md: file safety.
+// docs/ARCHITECTURE.md, File safety.
 //
 // [SECTION] Errors — one-line messages: path, step, strerror(errno)
 // [SECTION] Targets — what is at a path: missing, a regular file, a link to one, something else

@@ -9,6 +9,11 @@
 #include "normlab/norm/eval.hpp"
 #include "normlab/base/random.hpp"
 
+#include "normlab/base/file_io.hpp"   // kMaxDataBytes, describe_size
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -185,13 +190,25 @@ Samples make_synthetic(DatasetKind kind, Index n, double noise, std::uint64_t se
 // [SECTION] Files (zlib) and the CSV parser --------------------------------------------------
 
 std::string read_text_file(const std::string& path) {
-    // gzopen reads gzip files decompressed and any other file as it is.
-    errno = 0;
-    gzFile file = gzopen(path.c_str(), "rb");
-    if (!file) {
-        const std::string reason = errno ? std::strerror(errno) : "out of memory";
-        throw InputError("cannot open " + path + ": " + reason);
-    }
+    // Regular files only (a FIFO is refused without waiting: O_NONBLOCK), of at most
+    // kMaxDataBytes, compressed and decompressed (a gzip bomb stops at the limit).
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) throw InputError("cannot open " + path + ": " + std::strerror(errno));
+    struct stat st {};
+    const int stat_error = ::fstat(fd, &st) == 0 ? 0 : errno;
+    const auto refuse = [&](const std::string& why) {
+        ::close(fd);
+        throw InputError("cannot read " + path + ": " + why);
+    };
+    if (stat_error != 0) refuse(std::strerror(stat_error));
+    if (S_ISDIR(st.st_mode)) refuse(std::strerror(EISDIR));
+    if (!S_ISREG(st.st_mode)) refuse(std::string(S_ISFIFO(st.st_mode) ? "it is a FIFO" : "it is a device or socket") + ", not a regular file");
+    const std::string limit = describe_size(kMaxDataBytes);
+    if (static_cast<std::size_t>(st.st_size) > kMaxDataBytes)
+        refuse("it is " + describe_size(static_cast<std::size_t>(st.st_size)) + ", more than the limit of " + limit);
+    // gzdopen reads gzip files decompressed and any other file as it is; it owns fd from here.
+    gzFile file = gzdopen(fd, "rb");
+    if (!file) refuse("out of memory");
     std::string text;
     char buffer[1 << 16];
     for (;;) {
@@ -204,6 +221,11 @@ std::string read_text_file(const std::string& path) {
         }
         if (got == 0) break;
         text.append(buffer, static_cast<std::size_t>(got));
+        if (text.size() > kMaxDataBytes) {
+            gzclose(file);
+            throw InputError("cannot read " + path + ": it holds more than " + limit +
+                             " of text (decompressed), more than the limit");
+        }
     }
     gzclose(file);
     return text;
@@ -294,6 +316,7 @@ std::string plural(std::size_t n, const char* word) {
 
 Samples parse_csv(std::string_view text, std::string_view source) {
     const std::string src(source);
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);   // a UTF-8 byte-order mark (Excel writes one)
     // Physical lines (1-based numbers for messages), blank ones skipped.
     struct Line {
         std::size_t number;
@@ -367,22 +390,18 @@ Samples parse_csv(std::string_view text, std::string_view source) {
             double v = 0.0;
             switch (parse_cell(cells[c], v)) {
                 case CellKind::Empty: throw InputError(where(line.number, c + 1) + " is empty");
-                case CellKind::NotANumber:
-                    throw InputError(where(line.number, c + 1) + ": " + quote_for_message(cells[c]) + " is not a number");
-                case CellKind::NotFinite:
-                    throw InputError(where(line.number, c + 1) + ": " + quote_for_message(cells[c]) +
-                                     " is not a finite number");
+                case CellKind::NotANumber: throw InputError(where(line.number, c + 1) + " is not a number");
+                case CellKind::NotFinite: throw InputError(where(line.number, c + 1) + " is not a finite number");
                 case CellKind::Number: break;
             }
             if (c + 1 < columns) {
                 X(static_cast<Index>(r), static_cast<Index>(c)) = v;
             } else {
                 if (v != std::floor(v))
-                    throw InputError(where(line.number, c + 1) + ": label " + quote_for_message(cells[c]) +
-                                     " is not an integer");
+                    throw InputError(where(line.number, c + 1) + ": the label is not an integer");
                 if (std::abs(v) > kMaxLabel)
-                    throw InputError(where(line.number, c + 1) + ": label " + quote_for_message(cells[c]) +
-                                     " is out of range: labels are integers from -10^15 to 10^15");
+                    throw InputError(where(line.number, c + 1) +
+                                     ": the label is out of range: labels are integers from -10^15 to 10^15");
                 raw_labels[r] = static_cast<long long>(v);
             }
         }
@@ -417,10 +436,12 @@ Samples parse_csv(std::string_view text, std::string_view source) {
 
 Samples load_csv(const std::string& path) { return parse_csv(read_text_file(path), path); }
 
-std::string default_digits_path() {
+std::string shipped_assets_dir() {
     const char* dir = std::getenv("NORMLAB_ASSETS_DIR");
-    return std::string(dir && *dir ? dir : NORMLAB_SOURCE_ASSETS_DIR) + "/digits.csv.gz";
+    return dir && *dir ? dir : NORMLAB_SOURCE_ASSETS_DIR;
 }
+
+std::string default_digits_path() { return shipped_assets_dir() + "/digits.csv.gz"; }
 
 Samples load_digits(const std::string& path) {
     Samples s = load_csv(path);

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -63,6 +64,33 @@ DepthConfig default_depth_config(TaskKind task, NormPlacement placement, Norm no
     return c;
 }
 
+double depth_step_bytes(const DepthConfig& c) {
+    const double T = c.task.kind == TaskKind::Text ? c.task.context : 2.0 * c.task.length;
+    const double d = static_cast<double>(c.model.width), H = c.model.heads, L = c.model.layers;
+    // A training case keeps its activations and their gradients (2×); an evaluation case only
+    // its forward pass, about half of that again.
+    const double cases = 2.0 * static_cast<double>(c.batch_size) + 0.5 * static_cast<double>(c.eval_cases);
+    const double per_case_layer = T * 16.0 * d + 2.0 * H * T * T;   // doubles
+    return 8.0 * cases * L * per_case_layer;
+}
+
+namespace {
+
+// "1.2 TB", "512 MB": a size in words for the budget's message.
+std::string in_words(double bytes) {
+    const char* units[] = {"bytes", "KB", "MB", "GB", "TB", "PB"};
+    int u = 0;
+    while (bytes >= 1024.0 && u < 5) {
+        bytes /= 1024.0;
+        ++u;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, bytes < 10.0 && u > 0 ? "%.1f %s" : "%.0f %s", bytes, units[u]);
+    return buf;
+}
+
+}  // namespace
+
 std::string validate(const DepthConfig& c) {
     if (std::string problem = validate(c.task); !problem.empty()) return problem;
     TransformerConfig m = c.model;
@@ -83,6 +111,12 @@ std::string validate(const DepthConfig& c) {
     if (!(c.optimizer.beta1 >= 0.0 && c.optimizer.beta1 < 1.0) || !(c.optimizer.beta2 >= 0.0 && c.optimizer.beta2 < 1.0))
         return "Adam's betas must lie in [0, 1)";
     if (!(c.optimizer.adam_eps > 0.0)) return "Adam's eps must be > 0";
+    if (const double need = depth_step_bytes(c); need > kDepthMemoryBudget)
+        return "batch " + std::to_string(c.batch_size) + " (and " + std::to_string(c.eval_cases) + " held-out cases) × context " +
+               std::to_string(c.task.kind == TaskKind::Text ? c.task.context : 2 * c.task.length) + " × width " +
+               std::to_string(c.model.width) + " × " + std::to_string(c.model.layers) + " layers needs about " +
+               in_words(need) + " of memory per step, more than the limit of " + in_words(kDepthMemoryBudget) +
+               ": use a smaller batch, context or width, or fewer layers";
     return {};
 }
 

@@ -17,10 +17,6 @@
 #include <set>
 #include <stdexcept>
 
-#ifndef NORMLAB_SOURCE_ASSETS_DIR
-#define NORMLAB_SOURCE_ASSETS_DIR "assets"
-#endif
-
 namespace normlab {
 
 using Eigen::Index;
@@ -65,10 +61,7 @@ std::string validate(const TaskSpec& s) {
     return {};
 }
 
-std::string default_text_path() {
-    const char* dir = std::getenv("NORMLAB_ASSETS_DIR");
-    return std::string(dir && *dir ? dir : NORMLAB_SOURCE_ASSETS_DIR) + "/lighthouse.txt";
-}
+std::string default_text_path() { return shipped_assets_dir() + "/lighthouse.txt"; }
 
 // [SECTION] UTF-8 ---------------------------------------------------------------------------
 

@@ -47,12 +47,18 @@ std::string element(const std::string& path, std::size_t i) { return path + "[" 
 // Where the parser is, one frame per open list or object, so that a number the parser
 // rejects (1e999, NaN) can be named by its path: x[0][1]. It also refuses a key that an object
 // already has (nlohmann would keep the last value silently): `labs.explorer.x is given twice`.
+// It also enforces parse_json's limits: depth and the number of values.
 class ParsePath {
 public:
+    explicit ParsePath(std::string_view what) : what_(what) {}
+
     void on_event(json::parse_event_t event, const json& parsed) {
+        if (event != json::parse_event_t::key && event != json::parse_event_t::object_end &&
+            event != json::parse_event_t::array_end && ++values_ > kMaxJsonValues)
+            throw InputError(what_ + " holds more than " + std::to_string(kMaxJsonValues) + " values (the limit)");
         switch (event) {
-            case json::parse_event_t::object_start: frames_.push_back({false, 0, {}, {}}); break;
-            case json::parse_event_t::array_start: frames_.push_back({true, 0, {}, {}}); break;
+            case json::parse_event_t::object_start: open(false); break;
+            case json::parse_event_t::array_start: open(true); break;
             case json::parse_event_t::key: {
                 Frame& f = frames_.back();
                 f.key = parsed.get<std::string>();
@@ -91,6 +97,16 @@ private:
         std::unordered_set<std::string> keys;  // objects: the keys so far
     };
 
+    void open(bool list) {
+        if (frames_.size() >= static_cast<std::size_t>(kMaxJsonDepth)) {
+            std::string where = path();
+            if (where.size() > 60) where = where.substr(0, 48) + "…";   // x[0][0][0]… 64 deep says little more
+            throw InputError((where.empty() ? what_ : where) + " is nested deeper than " +
+                             std::to_string(kMaxJsonDepth) + " levels (the limit)");
+        }
+        frames_.push_back({list, 0, {}, {}});
+    }
+
     // A value is complete: the enclosing list moves on to its next element.
     void next() {
         if (!frames_.empty() && frames_.back().list) ++frames_.back().index;
@@ -104,6 +120,8 @@ private:
     }
 
     std::vector<Frame> frames_;
+    std::string what_;
+    std::size_t values_ = 0;
 };
 
 // NaN, Infinity, -inf, …: a non-finite number spelled as JavaScript or C print it, which JSON
@@ -154,7 +172,7 @@ std::string describe_json(const json& value) {
 }
 
 json parse_json(std::string_view text, std::string_view what) {
-    ParsePath where;
+    ParsePath where(what);
     const json::parser_callback_t track = [&where](int, json::parse_event_t event, json& parsed) {
         where.on_event(event, parsed);
         return true;

@@ -8,6 +8,7 @@
 #include "normlab/norm/explain.hpp"
 
 #include "normlab/base/number_rule.hpp"
+#include "normlab/norm/eval.hpp"   // quote_for_message
 
 #include <algorithm>
 #include <cmath>
@@ -278,6 +279,8 @@ ClaimVerdict check_claim(const Explanation& e, const std::vector<std::string>& c
 namespace {
 // Recursive descent over: expr = term {(+|-) term}; term = unary {(*|/) unary};
 // unary = [-|+] unary | power; power = primary [^ unary]; primary = number | (expr) | sqrt primary.
+// Each recursion (a parenthesis, a sign, sqrt, ^) counts one level; past kMaxExpressionDepth the
+// step is refused, so that no text can run the stack out (docs/ARCHITECTURE.md, File safety).
 class ExpressionParser {
 public:
     explicit ExpressionParser(std::string text) : s_(std::move(text)) {}
@@ -291,8 +294,19 @@ public:
 
 private:
     [[noreturn]] void fail(const std::string& what) const {
-        throw std::invalid_argument(what + " at position " + std::to_string(pos_ + 1) + " of \"" + s_ + "\"");
+        throw std::invalid_argument(what + " at position " + std::to_string(pos_ + 1) + " of " + quote_for_message(s_));
     }
+    // One level deeper for the life of the guard.
+    struct Level {
+        explicit Level(ExpressionParser& p) : p_(p) {
+            if (++p_.depth_ > kMaxExpressionDepth)
+                p_.fail("nested deeper than " + std::to_string(kMaxExpressionDepth) + " levels (parentheses, signs, sqrt or ^)");
+        }
+        ~Level() { --p_.depth_; }
+        Level(const Level&) = delete;
+        Level& operator=(const Level&) = delete;
+        ExpressionParser& p_;
+    };
     void skip() {
         while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\t')) ++pos_;
     }
@@ -318,23 +332,33 @@ private:
         }
     }
     double unary() {  // −2^2 = −(2^2), as in written mathematics
-        if (eat('-')) return -unary();
-        if (eat('+')) return unary();
+        if (eat('-')) {
+            const Level level(*this);
+            return -unary();
+        }
+        if (eat('+')) {
+            const Level level(*this);
+            return unary();
+        }
         return power();
     }
     double power() {
         const double base = primary();
-        return eat('^') ? std::pow(base, unary()) : base;
+        if (!eat('^')) return base;
+        const Level level(*this);
+        return std::pow(base, unary());
     }
     double primary() {
         skip();
         if (eat('(')) {
+            const Level level(*this);
             const double v = expr();
             if (!eat(')')) fail("missing ')'");
             return v;
         }
         if (s_.compare(pos_, 4, "sqrt") == 0) {
             pos_ += 4;
+            const Level level(*this);
             return std::sqrt(primary());
         }
         const char* begin = s_.c_str() + pos_;
@@ -347,6 +371,7 @@ private:
 
     std::string s_;
     size_t pos_ = 0;
+    int depth_ = 0;
 };
 
 // Named intermediate quantities a claim may state, with the values they may mean.

@@ -2,6 +2,7 @@
 //
 // [SECTION] Lab sections — one line per lab state in Session (the hooks for new labs are here)
 // [SECTION] Scene ⇄ JSON — format and version first, then title, caption, lab, labs
+// [SECTION] Data files   — the CSV and text files a scene names, relative to its folder
 // [SECTION] Files        — text, parse errors (empty, truncated), atomic save, load
 // [SECTION] Lectures
 #include "normlab/scene/scene.hpp"
@@ -145,7 +146,84 @@ Scene scene_from_json(const json& j, std::vector<std::string>* ignored) {
     return scene;
 }
 
+// [SECTION] Data files ----------------------------------------------------------------------
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kCsvKey = "labs.training.csv_path";
+constexpr const char* kTextKey = "labs.depth.text_path";
+
+// Whether `file` is `folder` or below it; both absolute and normal.
+bool inside(const fs::path& file, const fs::path& folder) {
+    const fs::path rel = file.lexically_relative(folder);
+    return !rel.empty() && *rel.begin() != "..";
+}
+
+// The path with every link resolved (as far as it exists), absolute and normal.
+fs::path resolved(const std::string& path) {
+    std::error_code ec;
+    const fs::path p = fs::weakly_canonical(fs::absolute(path), ec);
+    return ec ? fs::absolute(path).lexically_normal() : p;
+}
+
+}  // namespace
+
+std::vector<SceneDataFile> scene_data_files(const Session& session) {
+    std::vector<SceneDataFile> out;
+    if (!session.training.data.path.empty()) out.push_back({kCsvKey, session.training.data.path});
+    if (!session.depth.text_path.empty()) out.push_back({kTextKey, session.depth.text_path});
+    return out;
+}
+
+void set_scene_data_file(Session& session, const std::string& key, const std::string& path) {
+    if (key == kCsvKey) session.training.data.path = path;
+    if (key == kTextKey) session.depth.text_path = path;
+}
+
+std::vector<SceneDataFile> data_files_outside(const Session& session, const std::vector<std::string>& folders) {
+    std::vector<SceneDataFile> out;
+    for (const SceneDataFile& f : scene_data_files(session)) {
+        const fs::path file = resolved(f.path);
+        bool ok = false;
+        for (const std::string& folder : folders) ok = ok || (!folder.empty() && inside(file, resolved(folder)));
+        if (!ok) out.push_back(f);
+    }
+    return out;
+}
+
 // [SECTION] Files ---------------------------------------------------------------------------
+
+namespace {
+
+// Where JSON's syntax breaks in `text` (its size when it does not): a SAX pass that builds
+// nothing and keeps no stack of its own, so any depth is safe.
+std::size_t syntax_error_offset(std::string_view text) {
+    struct Sax : json::json_sax_t {
+        std::size_t at = std::string_view::npos;
+        bool null() override { return true; }
+        bool boolean(bool) override { return true; }
+        bool number_integer(number_integer_t) override { return true; }
+        bool number_unsigned(number_unsigned_t) override { return true; }
+        bool number_float(number_float_t, const string_t&) override { return true; }
+        bool string(string_t&) override { return true; }
+        bool binary(binary_t&) override { return true; }
+        bool start_object(std::size_t) override { return true; }
+        bool key(string_t&) override { return true; }
+        bool end_object() override { return true; }
+        bool start_array(std::size_t) override { return true; }
+        bool end_array() override { return true; }
+        bool parse_error(std::size_t position, const std::string&, const nlohmann::detail::exception&) override {
+            at = position;
+            return false;
+        }
+    } sax;
+    json::sax_parse(text.begin(), text.end(), &sax);
+    return sax.at == std::string_view::npos ? text.size() : sax.at;
+}
+
+}  // namespace
 
 std::string scene_to_text(const Scene& scene) { return scene_to_json(scene).dump(2) + "\n"; }
 
@@ -160,15 +238,10 @@ Scene parse_scene(std::string_view text, std::vector<std::string>* ignored) {
         // was cut short: a copy that stopped, a disk that filled up.
         const std::string message = e.what();
         const std::string prefix = "file is not valid JSON: ";
-        bool at_end = message.find("unexpected end of input") != std::string::npos;
-        try {
-            const json again = json::parse(text.begin(), text.end());   // only its error's position matters
-            static_cast<void>(again);
-        } catch (const json::parse_error& pe) {
-            at_end = at_end || pe.byte >= text.size();
-        } catch (const json::exception&) {
-        }
-        if (message.rfind(prefix, 0) == 0 && at_end) throw InputError("file is truncated: " + message.substr(prefix.size()));
+        if (message.rfind(prefix, 0) != 0) throw;   // a limit or a value: not a question of syntax
+        const bool at_end = message.find("unexpected end of input") != std::string::npos ||
+                            syntax_error_offset(text) >= text.size();
+        if (at_end) throw InputError("file is truncated: " + message.substr(prefix.size()));
         throw;
     }
     return scene_from_json(j, ignored);
@@ -210,14 +283,21 @@ Scene parse_scene_keeping_labs(std::string_view text, std::vector<std::string>& 
 }
 
 void save_scene(const Scene& scene, const std::string& path, IfExists if_exists) {
-    write_file_atomically(path, scene_to_text(scene), if_exists);
+    Scene relative = scene;
+    const fs::path folder = fs::absolute(path).parent_path().lexically_normal();
+    for (const SceneDataFile& f : scene_data_files(scene.session)) {
+        const fs::path file = fs::absolute(f.path).lexically_normal();
+        // Inside the scene's folder: relative to it; elsewhere: absolute (not relative to the cwd).
+        set_scene_data_file(relative.session, f.key, inside(file, folder) ? file.lexically_relative(folder).string() : file.string());
+    }
+    write_file_atomically(path, scene_to_text(relative), if_exists);
 }
 
 namespace {
 
 std::string read_input_file(const std::string& path) {
     try {
-        return read_file(path);
+        return read_file(path, kMaxSceneBytes);
     } catch (const std::runtime_error& e) {
         throw InputError(e.what());   // `cannot read "x.json": cannot open: No such file or directory`
     }
@@ -227,11 +307,16 @@ std::string read_input_file(const std::string& path) {
 
 Scene load_scene(const std::string& path, std::vector<std::string>* ignored) {
     const std::string text = read_input_file(path);
+    Scene scene;
     try {
-        return parse_scene(text, ignored);
+        scene = parse_scene(text, ignored);
     } catch (const InputError& e) {
         throw InputError(path + ": " + e.what());
     }
+    const fs::path folder = fs::absolute(path).parent_path();
+    for (const SceneDataFile& f : scene_data_files(scene.session))
+        if (fs::path(f.path).is_relative()) set_scene_data_file(scene.session, f.key, (folder / f.path).lexically_normal().string());
+    return scene;
 }
 
 // [SECTION] Lectures ------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 // NormLab core: whole-file reads and atomic whole-file writes (figures, sessions, exports), and
-// the lock that tells two NormLabs sharing one autosave apart. docs/ARCHITECTURE.md: file safety.
+// the lock that tells two NormLabs sharing one autosave apart. docs/ARCHITECTURE.md, File safety.
 //
 // [SECTION] Writing — atomic, never over a special file, replacing only when the caller says so
 // [SECTION] Reading — regular files only, within a size limit, never blocking on a FIFO
@@ -61,7 +61,7 @@ std::string unused_file_name(const std::string& path);
 
 // Limits of the files NormLab reads, named in the messages that refuse a bigger one.
 inline constexpr std::size_t kMaxSceneBytes = 16u << 20;   // scenes, lectures, the autosave
-inline constexpr std::size_t kMaxDataBytes = 64u << 20;    // CSVs (decompressed) and text corpora
+inline constexpr std::size_t kMaxDataBytes = 16u << 20;    // CSVs (decompressed) and text corpora
 
 // The whole content of the regular file at `path`, at most `max_bytes` long. Throws
 // std::runtime_error naming the path and the reason:

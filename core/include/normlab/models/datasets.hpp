@@ -84,9 +84,11 @@ Samples make_synthetic(DatasetKind kind, Eigen::Index n, double noise, std::uint
 //   `data.csv is empty: expected rows of numbers, each ending with an integer class label`
 //   `data.csv has a header line but no data rows`
 
-// The whole of a text file; gzip-compressed files (by their magic bytes) are decompressed
-// (zlib). Throws InputError `cannot open PATH: REASON` (missing, its parent not a directory, …)
-// or `cannot read PATH: REASON` (e.g. `Is a directory`).
+// The whole of a regular text file; gzip-compressed files (by their magic bytes) are decompressed
+// (zlib). At most kMaxDataBytes (file_io.hpp), before and after decompression. Throws InputError
+// `cannot open PATH: REASON` (missing, its parent not a directory, …) or `cannot read PATH:
+// REASON` (`Is a directory`, `it is a FIFO, not a regular file`, `it is 20 MB, more than the
+// limit of 16 MB`, …).
 std::string read_text_file(const std::string& path);
 
 // CSV text → Samples. Each line: d ≥ 1 features, then one integer label (the last column).
@@ -103,6 +105,8 @@ Samples load_csv(const std::string& path);
 // assets/digits.csv.gz: the UCI / scikit-learn 8×8 handwritten digits, 1797 rows of 64 pixel
 // intensities in 0..16 and a label 0..9 (no header). Path: $NORMLAB_ASSETS_DIR/digits.csv.gz
 // when that variable is set, else the source tree's assets/ (compiled in).
+// The shipped assets/ folder: $NORMLAB_ASSETS_DIR, else the source tree's.
+std::string shipped_assets_dir();
 std::string default_digits_path();
 Samples load_digits(const std::string& path = default_digits_path());
 

@@ -67,7 +67,17 @@ struct DepthConfig {
 DepthConfig default_depth_config(TaskKind task, NormPlacement placement, Norm norm = Norm::LayerNorm,
                                  std::uint64_t seed = 1);
 
-// Empty when usable, else one sentence (checks the task and the model too).
+// The memory training needs, in bytes, counted before anything is allocated: per case and
+// layer, the activations kept for the backward pass (about 16·d doubles per position: the norms,
+// q/k/v, the 4d FFN before and after its activation, the residuals) and the attention scores and
+// weights (2·H·T² doubles); a training case twice that (the gradients), a held-out case half.
+// Within 1×–2.1× of the peak resident memory measured (docs/RELIABILITY.md: budgets).
+double depth_step_bytes(const DepthConfig& config);
+inline constexpr double kDepthMemoryBudget = 2.0 * 1024 * 1024 * 1024;   // 2 GB: a classroom PC
+
+// Empty when usable, else one sentence (checks the task and the model too, and the memory a
+// step needs against kDepthMemoryBudget: "… needs about 1.2 TB of memory per step, more than
+// the limit of 2 GB: use a smaller batch, context or width, or fewer layers").
 std::string validate(const DepthConfig& config);
 
 // [SECTION] Records -------------------------------------------------------------------------

@@ -45,7 +45,12 @@ std::string describe_json(const nlohmann::json& value);
 // and so is a non-finite number spelled out (JSON has none): `x[1] is not finite (got NaN, which
 // is not valid JSON)`, also for Infinity, -inf, nan, …. A key given twice in one object is an
 // error (rather than the last one silently winning): `labs.explorer.x is given twice (each key
-// may appear once in an object)`.
+// may appear once in an object)`. Limits, checked while parsing (so that no input can exhaust
+// the stack or memory): lists and objects nest at most kMaxJsonDepth deep (`labs.worked is
+// nested deeper than 64 levels (the limit)`), and the text holds at most kMaxJsonValues values
+// (`request holds more than 8000000 values (the limit)`).
+inline constexpr int kMaxJsonDepth = 64;
+inline constexpr std::size_t kMaxJsonValues = 8000000;   // ~0.4 GB parsed; a million-wide request is 1e6
 nlohmann::json parse_json(std::string_view text, std::string_view what);
 
 // A JSON string.

@@ -101,8 +101,11 @@ struct StepVerdict {
 };
 StepVerdict check_step(const Explanation& e, std::string_view claim);
 
-// Evaluates an arithmetic expression as above. Throws std::invalid_argument on a syntax error,
-// naming the position.
+// How deep an expression may nest: parentheses, sqrt, signs and ^ count one level each.
+inline constexpr int kMaxExpressionDepth = 100;
+
+// Evaluates an arithmetic expression as above. Throws std::invalid_argument on a syntax error
+// or nesting deeper than kMaxExpressionDepth, naming the position.
 double evaluate_expression(std::string_view text);
 
 }  // namespace normlab

@@ -76,15 +76,38 @@ Scene parse_scene(std::string_view text, std::vector<std::string>* ignored = nul
 // format or version, a bad title or lab) still throws parse_scene's error.
 Scene parse_scene_keeping_labs(std::string_view text, std::vector<std::string>& dropped);
 
+// [SECTION] Data files ----------------------------------------------------------------------
+
+// A file a scene makes a lab read: labs.training.csv_path, labs.depth.text_path. In a scene
+// file a relative path is relative to the scene's folder (as a lecture's slides are to the
+// lecture's). A scene may name any path; what is read without asking is the app's decision
+// (data_files_outside), docs/ARCHITECTURE.md, File safety.
+struct SceneDataFile {
+    std::string key;    // "labs.training.csv_path"
+    std::string path;   // as the session holds it; never empty here
+};
+
+// The session's data files that are set (an empty path means the lab's own data).
+std::vector<SceneDataFile> scene_data_files(const Session& session);
+
+// Sets the file of `key` (a scene_data_files key); "" gives the lab its own data back.
+void set_scene_data_file(Session& session, const std::string& key, const std::string& path);
+
+// The data files that lie in none of `folders` (nor below them), links followed: those a scene
+// from elsewhere could make NormLab read (/etc/shadow, ~/.ssh/…).
+std::vector<SceneDataFile> data_files_outside(const Session& session, const std::vector<std::string>& folders);
+
 // [SECTION] Files ---------------------------------------------------------------------------
 
-// Writes scene_to_text atomically (file_io.hpp: temp file, fsync, rename): readers see the
-// old file or the new one. Throws std::runtime_error naming the path (FileExistsError when
+// Writes scene_to_text atomically (file_io.hpp: temp file, fsync, rename): readers see the old
+// file or the new one. Data files inside the scene's folder are written relative to it. Throws std::runtime_error naming the path (FileExistsError when
 // `if_exists` is Refuse and the file exists).
 void save_scene(const Scene& scene, const std::string& path, IfExists if_exists);
 
 // Reads and parses the file. Every failure (missing, unreadable, malformed, truncated, newer)
 // throws InputError "PATH: WHAT", e.g. `s.json: labs.explorer.x[2] is not a number (got …)`.
+// Files bigger than kMaxSceneBytes are refused. Relative data files become paths from the
+// scene's folder.
 Scene load_scene(const std::string& path, std::vector<std::string>* ignored = nullptr);
 
 // [SECTION] Lectures ------------------------------------------------------------------------

@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# Quitting by signal, and two NormLabs with one autosave (gui.quit_and_lock in CMakeLists.txt):
+#   quit_and_lock.sh NORMLAB XVFB_RUN SCENE WORKDIR
+# 1. SIGTERM and SIGINT, sent within a second of the window appearing (before the 3 s autosave
+#    timer): the final autosave holds exactly the scene's session, and stderr says what was saved.
+# 2. A second NormLab with the same autosave file says so and uses its own (FILE-2.json); once the
+#    first is killed (-9), its lock is taken over by the next one, which says nothing.
+# Prints "ok: …" per check; exits 1 at the first failure.
+set -u
+app=$1 xvfb=$2 scene=$3 dir=$4
+rm -rf "$dir"
+mkdir -p "$dir/home"
+export HOME="$dir/home"
+unset XDG_DATA_HOME XDG_CONFIG_HOME
+save="$dir/autosave.json"
+screen=(-a -s "-screen 0 1280x720x24")
+
+fail() {
+    echo "FAIL: $*"
+    exit 1
+}
+
+# start_app LOG ARGS...: an interactive normlab under its own Xvfb; its pid in $dir/pid once its
+# window is on screen.
+start_app() {
+    local log=$1
+    shift
+    rm -f "$dir/pid" "$dir/display"
+    "$xvfb" "${screen[@]}" bash -c 'echo "$XAUTHORITY" > "$1/xauth"; echo "$DISPLAY" > "$1/display"; echo $$ > "$1/pid.tmp"; shift; exec "$@"' _ \
+        "$dir" "$app" "$@" >"$log" 2>&1 &
+    for _ in $(seq 1 120); do
+        [ -s "$dir/display" ] && [ -s "$dir/pid.tmp" ] && break
+        sleep 0.25
+    done
+    DISPLAY=$(cat "$dir/display") XAUTHORITY=$(cat "$dir/xauth") timeout 60 xdotool search --sync --onlyvisible --name NormLab >/dev/null 2>&1 ||
+        fail "no NormLab window: $(cat "$log")"
+    mv "$dir/pid.tmp" "$dir/pid"
+}
+
+"$xvfb" "${screen[@]}" "$app" --scene "$scene" --frames 2 --dump-session >"$dir/expected.json" 2>/dev/null ||
+    fail "normlab --scene --dump-session failed"
+
+# [1] Signals ------------------------------------------------------------------------------
+for sig in TERM INT; do
+    rm -f "$save"
+    start_app "$dir/$sig.log" --scene "$scene" --autosave "$save"
+    sleep 0.3
+    kill -"$sig" "$(cat "$dir/pid")"
+    for _ in $(seq 1 80); do
+        grep -q "SIG$sig" "$dir/$sig.log" && break
+        sleep 0.25
+    done
+    grep -q "normlab: SIG$sig: saved the session to $save" "$dir/$sig.log" ||
+        fail "SIG$sig: stderr does not say what was saved: $(cat "$dir/$sig.log")"
+    cmp -s "$save" "$dir/expected.json" || fail "SIG$sig: the final autosave is not the scene's session"
+    echo "ok: SIG$sig saves the session first and says so"
+done
+
+# [2] A second NormLab ----------------------------------------------------------------------
+start_app "$dir/first.log" --autosave "$save"
+first=$(cat "$dir/pid")
+"$xvfb" "${screen[@]}" "$app" --autosave "$save" --frames 3 >/dev/null 2>"$dir/second.log"
+grep -q "normlab: Another NormLab (pid $first) keeps autosave.json: this window autosaves to $dir/autosave-2.json" \
+    "$dir/second.log" || fail "the second NormLab does not say whose the autosave is: $(cat "$dir/second.log")"
+[ -f "$dir/autosave-2.json" ] || fail "the second NormLab did not write its own autosave"
+echo "ok: a second NormLab uses its own autosave and says so"
+
+kill -9 "$first"
+sleep 0.5
+"$xvfb" "${screen[@]}" "$app" --autosave "$save" --frames 3 >/dev/null 2>"$dir/third.log"
+grep -q "Another NormLab" "$dir/third.log" && fail "a dead NormLab's lock was not taken over: $(cat "$dir/third.log")"
+echo "ok: the lock of a killed NormLab is taken over"
+exit 0
