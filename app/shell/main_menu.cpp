@@ -6,6 +6,7 @@
 #include "main_menu.hpp"
 
 #include "lecture.hpp"
+#include "ui_util.hpp"
 #include "plot_export.hpp"
 #include "plot_view.hpp"
 #include "session_io.hpp"
@@ -143,7 +144,7 @@ void draw_status(const AppUi& ui, const AppInfo& info) {
     const float w = ImGui::CalcTextSize(text.c_str()).x;
     ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), ImGui::GetWindowWidth() - w - ImGui::GetStyle().WindowPadding.x));
     if (!info.has_gl43 || !info.font_warning.empty()) {
-        ImGui::TextColored(ImVec4(0.70f, 0.30f, 0.0f, 1.0f), "%s", text.c_str());
+        ImGui::TextColored(kWarnText, "%s", text.c_str());
     } else {
         ImGui::TextDisabled("%s", text.c_str());
     }
