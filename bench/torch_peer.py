@@ -14,7 +14,8 @@ Protocol: one JSON object per line on stdin, one JSON object per line on stdout.
         rmsnorm_backward    torch.autograd.grad of that graph: dx, dg from dy
   {"op": "train", "norm": N, "x": [[...]], "y": [...], "classes": K, "hidden": L, "width": W,
    "batch": B, "lr": R, "eps": E, "k": k, "seed": S, "threads": T}
-      the training lab's MLP in float64 (normlab's precision): L × (Linear → norm → ReLU), then
+      the training lab's MLP in "dtype" (float64, normlab's precision, unless "float32" is asked;
+      its name is then "train:N:float32"): L × (Linear → norm → ReLU), then
       Linear → K logits, softmax cross-entropy, Adam (β = 0.9, 0.999, ε = 1e-8); every norm with
       a learned gain g (ones) and bias b (zeros); N ∈ none, layernorm (F.layer_norm), rmsnorm
       (a·rsqrt(mean(a²) + ε)·g + b), prmsnorm (the RMS of the first k units); mini-batches of B
@@ -23,7 +24,9 @@ Protocol: one JSON object per line on stdin, one JSON object per line on stdout.
       runs a kernel once, or N training steps of the model of norm N for NAME = "train:N", and
       replies {"ms": t}: the time inside Python (time.perf_counter), not the pipe's.
   Every reply is {"ok": true, ...} or {"error": "..."}; a reply to the first line also has
-  "torch" (the version) and "threads".
+  "torch" (the version), "threads" and "blas": the BLAS library this process loaded, read from
+  /proc/self/maps after a matrix product (Debian's torch links libblas.so.3, which is the
+  reference BLAS or OpenBLAS, whichever the alternatives system or LD_LIBRARY_PATH picks).
 
 Stand-alone (no normlab): `python3 bench/torch_peer.py [--rows R] [--cols C] [--reps N]
 [--threads T]` prints the kernels' medians as JSON.
@@ -49,6 +52,22 @@ def import_torch():
         return torch
     except ImportError:
         return None
+
+
+def blas_library(torch):
+    """Which BLAS serves this process's products: "OpenBLAS (path)" or "reference BLAS (path)",
+    from the libblas.so.3 mapped after a float64 product (/proc/self/maps)."""
+    a = torch.ones(64, 64, dtype=torch.float64)
+    (a @ a).sum().item()
+    try:
+        with open("/proc/self/maps") as maps:
+            paths = sorted({line.split()[-1] for line in maps if "/libblas.so" in line})
+    except OSError:
+        return "unknown (no /proc/self/maps)"
+    if not paths:
+        return "unknown (no libblas.so mapped)"
+    kind = "OpenBLAS" if "openblas" in paths[0] else "reference BLAS"
+    return kind + " (" + paths[0] + ")"
 
 
 def timed_ms(fn):
@@ -96,12 +115,12 @@ NAMES = ("layernorm_forward", "layernorm_backward", "rmsnorm_forward", "rmsnorm_
 
 
 class Training:
-    """The training lab's MLP and Adam in float64, stepping through mini-batches."""
+    """The training lab's MLP and Adam in float64 or float32, stepping through mini-batches."""
 
     def __init__(self, torch, req):
         import torch.nn.functional as F
         self.torch, self.F = torch, F
-        dt = torch.float64
+        dt = torch.float32 if req.get("dtype") == "float32" else torch.float64
         torch.manual_seed(int(req.get("seed", 1)))
         self.x = torch.tensor(req["x"], dtype=dt)           # cases × features
         self.y = torch.tensor(req["y"], dtype=torch.long)   # cases
@@ -179,7 +198,8 @@ def serve(torch):
                 if op == "kernels":
                     kernels = Kernels(torch, int(req["rows"]), int(req["cols"]))
                 elif op == "train":
-                    trainings["train:" + req["norm"]] = Training(torch, req)
+                    suffix = ":float32" if req.get("dtype") == "float32" else ""
+                    trainings["train:" + req["norm"] + suffix] = Training(torch, req)
                 elif op == "run" and req.get("kernel") in trainings:
                     training, steps = trainings[req["kernel"]], int(req.get("steps", 1))
                     reply["ms"] = timed_ms(lambda: training.run(steps))
@@ -191,6 +211,7 @@ def serve(torch):
             reply = {"error": type(e).__name__ + ": " + str(e)}
         if first and torch is not None:
             reply["torch"], reply["threads"] = torch.__version__, torch.get_num_threads()
+            reply["blas"] = blas_library(torch)
         first = False
         print(json.dumps(reply), flush=True)
     return 0 if torch is not None else 3
@@ -200,7 +221,8 @@ def standalone(torch, args):
     torch.set_num_threads(args.threads)
     k = Kernels(torch, args.rows, args.cols)
     n = args.rows * args.cols
-    out = {"rows": args.rows, "cols": args.cols, "threads": torch.get_num_threads(), "torch": torch.__version__}
+    out = {"rows": args.rows, "cols": args.cols, "threads": torch.get_num_threads(), "torch": torch.__version__,
+           "blas": blas_library(torch)}
     for name in NAMES:
         k.run(name)  # warm-up: page faults, the allocator, the thread pool
         ms = statistics.median(timed_ms(lambda: k.run(name)) for _ in range(args.reps))

@@ -62,10 +62,14 @@ forward, cross-entropy, backward, Adam update (plus the per-layer gradient norms
 --torch: the same work in PyTorch, timed in the same run, each repetition right after ours; the
 report adds its numbers and ours/PyTorch. Kernels: float32, torch.nn.functional.layer_norm and an
 RMSNorm of torch ops (x · rsqrt(mean(x²) + ε) · g), forwards under no_grad, backwards through
-autograd, on as many threads as ours. Training: the identical model and optimizer in float64 on one
-thread (ours runs a step on one thread). PyTorch is optional: it is run by bench/torch_peer.py
-with /usr/bin/python3 (or --python, or $NORMLAB_PYTHON); without it the PyTorch column is skipped
-with a note saying how to install it (Debian: sudo apt-get install python3-torch).
+autograd, on as many threads as ours. Training: the identical model and optimizer on one thread
+(ours runs a step on one thread), in float64 (ours) and in float32 (PyTorch's usual precision, its
+fastest). The peer runs with Debian's OpenBLAS first on its library path where it is installed
+(libopenblas0-serial: Debian's torch otherwise takes whatever libblas.so.3 is selected, often the
+reference BLAS, several times slower); the report names the BLAS it used. PyTorch is optional: it
+is run by bench/torch_peer.py with /usr/bin/python3 (or --python, or $NORMLAB_PYTHON); without it
+the PyTorch column is skipped with a note saying how to install it (Debian: sudo apt-get install
+python3-torch libopenblas0-serial).
 
 Options:
   --cpu          time the CPU kernels (the GPU kernels are timed in the app's GPU lab)
@@ -86,8 +90,9 @@ Options:
                   "threads", "layernorm_forward": {"ms", "gbps", "of_copy", "ours_over_torch"}, ...}}
                  --train: {"dataset", "hidden", "width", "batch", "dtype", "steps", "reps",
                   "results": {NORM: {"ms_per_step", "steps_per_s", "torch_steps_per_s",
-                  "ours_over_torch"}}, "torch": {"version", "threads"}}; when PyTorch could not
-                  be run, "torch": {"skipped": why}
+                  "ours_over_torch", "torch_f32_steps_per_s", "ours_over_torch_f32"}},
+                  "torch": {"version", "threads", "blas"}}; when PyTorch could not be run,
+                  "torch": {"skipped": why}
 )";
 
 // [SECTION] Timing: interleaved repetitions, medians -----------------------------------------
@@ -129,15 +134,19 @@ std::unique_ptr<TorchPeer> start_peer(const Options& opt, const nlohmann::json& 
 // The text report's last line about PyTorch.
 void print_torch_line(const TorchPeer* peer, const std::string& skipped) {
     if (peer)
-        std::printf("\nPyTorch %s, %d thread%s (%s)\n", peer->version().c_str(), peer->threads(),
-                    peer->threads() == 1 ? "" : "s", peer->command().c_str());
+        std::printf("\nPyTorch %s, %d thread%s, %s (%s)%s\n", peer->version().c_str(), peer->threads(),
+                    peer->threads() == 1 ? "" : "s", peer->blas().c_str(), peer->command().c_str(),
+                    peer->blas().rfind("OpenBLAS", 0) == 0
+                        ? ""
+                        : "\nnote: PyTorch is not at its best on the reference BLAS; install Debian's "
+                          "libopenblas0-serial and the peer uses it");
     else if (!skipped.empty())
         std::printf("\nPyTorch: skipped, %s\n", skipped.c_str());
 }
 
 nlohmann::ordered_json torch_json(const TorchPeer* peer, const std::string& skipped) {
     if (!peer) return {{"skipped", skipped}};
-    return {{"version", peer->version()}, {"threads", peer->threads()}};
+    return {{"version", peer->version()}, {"threads", peer->threads()}, {"blas", peer->blas()}};
 }
 
 // Deterministic values in [lo, hi): the timings must not depend on the data, but NaNs or
@@ -354,9 +363,11 @@ int run_train_bench(const Options& opt) {
     std::unique_ptr<TorchPeer> peer;
     if (opt.flag("torch")) {
         peer = start_peer(opt, torch_train_request(data, default_train_config(kind, kTrainNorms[0])), skipped);
-        for (size_t i = 1; peer && i < std::size(kTrainNorms); ++i) {
+        for (size_t i = 1; peer && i < 2 * std::size(kTrainNorms); ++i) {   // 0 came with the hello
+            nlohmann::json req = torch_train_request(data, default_train_config(kind, kTrainNorms[i % std::size(kTrainNorms)]));
+            if (i >= std::size(kTrainNorms)) req["dtype"] = "float32";
             try {
-                peer->request(torch_train_request(data, default_train_config(kind, kTrainNorms[i])));
+                peer->request(req);
             } catch (const std::exception& e) {
                 skipped = e.what();
                 peer.reset();
@@ -365,10 +376,11 @@ int run_train_bench(const Options& opt) {
     }
     const size_t ours = timed.size();
     if (peer)
-        for (Norm norm : kTrainNorms) {
-            const std::string name = "train:" + std::string(to_string(norm));
-            timed.push_back({name, 0.0, [&peer, name, steps] { return peer->run_ms(name, {{"steps", steps}}); }, {}});
-        }
+        for (const char* suffix : {"", ":float32"})
+            for (Norm norm : kTrainNorms) {
+                const std::string name = "train:" + std::string(to_string(norm)) + suffix;
+                timed.push_back({name, 0.0, [&peer, name, steps] { return peer->run_ms(name, {{"steps", steps}}); }, {}});
+            }
     time_interleaved(timed, reps);
 
     const auto steps_per_s = [&](const Timed& t) { return steps / (std::max(median(t.ms), 1e-9) * 1e-3); };
@@ -387,8 +399,11 @@ int run_train_bench(const Options& opt) {
         nlohmann::ordered_json r = {{"ms_per_step", 1e3 / sps}, {"steps_per_s", sps}};
         if (peer) {
             const double tsps = steps_per_s(timed[ours + i]);
+            const double tsps32 = steps_per_s(timed[2 * ours + i]);
             r["torch_steps_per_s"] = tsps;
             r["ours_over_torch"] = sps / tsps;
+            r["torch_f32_steps_per_s"] = tsps32;
+            r["ours_over_torch_f32"] = sps / tsps32;
         }
         results[timed[i].name] = r;
     }
@@ -402,13 +417,15 @@ int run_train_bench(const Options& opt) {
                 "median of %d reps of %d steps\n\n",
                 std::string(to_string(kind)).c_str(), shown.model.hidden_layers, static_cast<int>(shown.model.width),
                 static_cast<int>(shown.batch_size), reps, steps);
-    std::printf("%-12s %12s %12s %14s %11s\n", "norm", "ms/step", "steps/s", peer ? "torch steps/s" : "",
-                peer ? "ours/torch" : "");
+    std::printf("%-12s %12s %12s %14s %11s %14s %11s\n", "norm", "ms/step", "steps/s", peer ? "torch f64/s" : "",
+                peer ? "ours/torch" : "", peer ? "torch f32/s" : "", peer ? "ours/f32" : "");
     for (const auto& [name, r] : results.items()) {
         std::printf("%-12s %12.4f %12.0f", name.c_str(), r["ms_per_step"].get<double>(),
                     r["steps_per_s"].get<double>());
         if (peer)
-            std::printf(" %14.0f %10.2f×", r["torch_steps_per_s"].get<double>(), r["ours_over_torch"].get<double>());
+            std::printf(" %14.0f %10.2f× %14.0f %10.2f×", r["torch_steps_per_s"].get<double>(),
+                        r["ours_over_torch"].get<double>(), r["torch_f32_steps_per_s"].get<double>(),
+                        r["ours_over_torch_f32"].get<double>());
         std::printf("\n");
     }
     print_torch_line(peer.get(), skipped);

@@ -15,7 +15,7 @@
 namespace normlab::cli {
 
 const char kExportHelp[] = R"(Usage: normlab-cli export --scene FILE --list
-       normlab-cli export --scene FILE --plot NAME --out FILE.svg|FILE.csv [--width W] [--height H]
+       normlab-cli export --scene FILE --plot NAME --out FILE.svg|FILE.csv [--width W] [--height H] [--replace]
 
 The figures of a scene (a NormLab scene file, e.g. assets/scenes/gradient_slopes.json), computed
 from its lab states by the same core code as the app's figures.
@@ -24,7 +24,9 @@ Options:
   --scene FILE   the scene (required)
   --list         print the names of its figures, one per line: its own lab's first
   --plot NAME    the figure to write (a name from --list)
-  --out FILE     where: .svg (a standalone SVG 1.1 figure) or .csv (series,x,y: every point)
+  --out FILE     where: .svg (a standalone SVG 1.1 figure) or .csv (series,x,y: every point);
+                 a file already there is kept (exit 2) unless --replace is given
+  --replace      replace the --out file when it exists (a link to a file: the file it names)
   --width W      SVG width in px, 200 to 4000 (default 720)
   --height H     SVG height in px, 150 to 4000 (default 450)
 
@@ -47,7 +49,8 @@ std::string extension(const std::string& path) {
 
 int run_export(const Args& args) {
     const Options opt("export", args,
-                      {{"scene", true}, {"list", false}, {"plot", true}, {"out", true}, {"width", true}, {"height", true}});
+                      {{"scene", true}, {"list", false}, {"plot", true}, {"out", true}, {"width", true}, {"height", true},
+                       {"replace", false}});
     const auto scene_path = opt.value("scene");
     if (!scene_path) throw InputError("export needs --scene FILE (a NormLab scene, e.g. assets/scenes/seed_example.json)");
     const bool list = opt.flag("list");
@@ -86,7 +89,9 @@ int run_export(const Args& args) {
     }
     const std::string text = ext == "svg" ? to_svg(plot, width, height) : to_csv(plot);
     try {
-        write_file_atomically(*out, text);
+        write_file_atomically(*out, text, opt.flag("replace") ? IfExists::Replace : IfExists::Refuse);
+    } catch (const FileExistsError&) {
+        throw InputError("--out " + quote_for_message(*out) + " exists; not replaced (add --replace to replace it)");
     } catch (const std::runtime_error& e) {
         throw InputError(e.what());
     }

@@ -19,6 +19,19 @@ namespace normlab::cli {
 
 namespace {
 
+// In the child, before exec: Debian's OpenBLAS (serial first: the peer runs on the threads it is
+// given) ahead of whatever libblas.so.3 the alternatives system picked.
+void prefer_openblas() {
+    for (const char* dir : {"/usr/lib/x86_64-linux-gnu/openblas-serial", "/usr/lib/x86_64-linux-gnu/openblas-pthread"}) {
+        const std::string lib = std::string(dir) + "/libblas.so.3";
+        if (::access(lib.c_str(), R_OK) != 0) continue;
+        const char* old = std::getenv("LD_LIBRARY_PATH");
+        const std::string path = old && *old ? std::string(dir) + ":" + old : std::string(dir);
+        ::setenv("LD_LIBRARY_PATH", path.c_str(), 1);
+        return;
+    }
+}
+
 std::string pick_python(const std::string& python) {
     if (!python.empty()) return python;
     if (const char* env = std::getenv("NORMLAB_PYTHON"); env && *env) return env;
@@ -77,6 +90,7 @@ std::unique_ptr<TorchPeer> TorchPeer::start(const std::string& python_arg, const
         ::dup2(in[0], STDIN_FILENO);
         ::dup2(out[1], STDOUT_FILENO);
         for (int fd : {in[0], in[1], out[0], out[1]}) ::close(fd);
+        prefer_openblas();
         const char* argv[] = {python.c_str(), "-u", script.c_str(), "--serve", nullptr};
         ::execvp(argv[0], const_cast<char* const*>(argv));
         _exit(127);
@@ -98,6 +112,7 @@ std::unique_ptr<TorchPeer> TorchPeer::start(const std::string& python_arg, const
         const nlohmann::json reply = peer->request(hello);
         peer->version_ = reply.value("torch", "");
         peer->threads_ = reply.value("threads", 0);
+        peer->blas_ = reply.value("blas", "unknown");
     } catch (const std::exception& e) {
         why = std::string(e.what()) + " [" + peer->command_ + "]";
         return nullptr;

@@ -41,13 +41,17 @@ public:
     const std::string& version() const { return version_; }  // torch.__version__
     int threads() const { return threads_; }                 // torch.get_num_threads()
     const std::string& command() const { return command_; }  // what was started, for the report
+    // "OpenBLAS (path)" or "reference BLAS (path)": what the peer's products ran on. The child
+    // is started with Debian's OpenBLAS first on LD_LIBRARY_PATH where it is installed
+    // (libopenblas0-serial or -pthread), so that the peer is PyTorch at its best.
+    const std::string& blas() const { return blas_; }
 
 private:
     TorchPeer() = default;
     pid_t pid_ = -1;
     int to_child_ = -1;
     std::FILE* from_child_ = nullptr;
-    std::string version_, command_;
+    std::string version_, command_, blas_;
     int threads_ = 0;
     void (*previous_sigpipe_)(int) = SIG_DFL;   // restored when the peer goes
 };

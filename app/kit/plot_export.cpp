@@ -51,9 +51,9 @@ std::vector<std::string> unique_figure_names(const std::vector<Plot>& plots) {
     return names;
 }
 
-std::string save_text_file(const std::string& path, const std::string& text) {
+std::string save_text_file(const std::string& path, const std::string& text, IfExists if_exists) {
     try {
-        write_file_atomically(path, text);
+        write_file_atomically(path, text, if_exists);
     } catch (const std::exception& e) {
         return e.what();
     }
@@ -264,7 +264,8 @@ std::string render_plot(const Plot& plot, int base_w, int base_h, int scale, Pix
 
 // [SECTION] PNG files -----------------------------------------------------------------------
 
-std::string save_plot_png(const Plot& plot, int base_w, int base_h, int scale, const std::string& path) {
+std::string save_plot_png(const Plot& plot, int base_w, int base_h, int scale, const std::string& path,
+                          IfExists if_exists) {
     Pixels px;
     if (std::string error = render_plot(plot, base_w, base_h, scale, px); !error.empty()) return error;
     std::string png;
@@ -273,7 +274,7 @@ std::string save_plot_png(const Plot& plot, int base_w, int base_h, int scale, c
     };
     if (stbi_write_png_to_func(append, &png, px.width, px.height, 3, px.rgb.data(), 3 * px.width) == 0)
         return "cannot encode the PNG";
-    return save_text_file(path, png);
+    return save_text_file(path, png, if_exists);
 }
 
 // [SECTION] A lab's figures -----------------------------------------------------------------
@@ -285,9 +286,11 @@ std::string export_figures(const std::vector<Plot>& plots, const std::string& di
     if (ec) return "⚠ Not saved: cannot create the folder \"" + dir + "\": " + ec.message();
     const std::vector<std::string> names = unique_figure_names(plots);
     for (std::size_t i = 0; i < plots.size(); ++i) {
-        const std::string png = figure_path(dir, names[i], "png"), svg = figure_path(dir, names[i], "svg");
-        std::string error = save_plot_png(plots[i], kDefaultFigureWidth, kDefaultFigureHeight, scale, png);
-        if (error.empty()) error = save_text_file(svg, to_svg(plots[i], kDefaultFigureWidth, kDefaultFigureHeight));
+        const std::string png = unused_file_name(figure_path(dir, names[i], "png"));
+        const std::string svg = unused_file_name(figure_path(dir, names[i], "svg"));
+        std::string error = save_plot_png(plots[i], kDefaultFigureWidth, kDefaultFigureHeight, scale, png, IfExists::Refuse);
+        if (error.empty())
+            error = save_text_file(svg, to_svg(plots[i], kDefaultFigureWidth, kDefaultFigureHeight), IfExists::Refuse);
         if (!error.empty()) return "⚠ Not saved: " + names[i] + ": " + error;
     }
     const std::filesystem::path abs = std::filesystem::absolute(dir, ec);

@@ -8,6 +8,7 @@
 // light: white background, black text, whatever the app's theme.
 #pragma once
 
+#include <normlab/base/file_io.hpp>
 #include <normlab/plot/plot.hpp>
 
 #include <string>
@@ -28,18 +29,21 @@ std::string figure_path(const std::string& dir, const std::string& name, const s
 // an empty name becomes "figure_N" (N: its 1-based position).
 std::vector<std::string> unique_figure_names(const std::vector<Plot>& plots);
 
-// Writes text with write_file_atomically; returns "" or a one-line error.
-std::string save_text_file(const std::string& path, const std::string& text);
+// Writes text with write_file_atomically; returns "" or a one-line error (with IfExists::Refuse,
+// "… a file of that name exists (not replaced)" when one does).
+std::string save_text_file(const std::string& path, const std::string& text, IfExists if_exists);
 
 // The plot as a PNG of (scale·base_w) × (scale·base_h) pixels, rendered offscreen (see above),
 // written to `path` atomically. Needs the app's GL 3.3 context current and ImGui's OpenGL3
 // backend initialised; may be called in the middle of an ImGui frame. Returns "" or a
 // one-line error (scale outside 1..kMaxExportScale, a size the GPU cannot render, GL or
 // file errors).
-std::string save_plot_png(const Plot& plot, int base_w, int base_h, int scale, const std::string& path);
+std::string save_plot_png(const Plot& plot, int base_w, int base_h, int scale, const std::string& path,
+                          IfExists if_exists);
 
 // Every plot as NAME.png (scale×) and NAME.svg at the default size into `dir` (created if
-// missing), names from unique_figure_names(). Returns "Saved N figures (PNG 2× + SVG) to DIR"
+// missing), names from unique_figure_names(); a name taken by a file already there gets "-2",
+// "-3", … (unused_file_name), nothing is replaced. Returns "Saved N figures (PNG 2× + SVG) to DIR"
 // or "⚠ …" with the first error.
 std::string export_figures(const std::vector<Plot>& plots, const std::string& dir, int scale);
 

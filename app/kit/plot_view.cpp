@@ -10,6 +10,7 @@
 // [SECTION] draw_plot
 #include "plot_view.hpp"
 
+#include "layout_check.hpp"
 #include "plot_export.hpp"
 #include "ui_util.hpp"
 
@@ -129,6 +130,25 @@ void draw_text(ImDrawList& dl, const PlacedText& t, ImFont* font, ImU32 color, I
         dl.VtxBuffer[i].pos = rotate_about(dl.VtxBuffer[i].pos, pivot, t.rotate_deg);
 }
 
+// The layout checker's record of a text as draw_text() places it: its box turned about its
+// anchor like the glyphs, in the figure's rect `frame` under the window's `clip`.
+void record_placed(const PlacedText& t, ImFont* font, const ImVec4& clip, const ImVec4& frame) {
+    if (t.text.empty()) return;
+    const auto size = static_cast<float>(t.font_px);
+    const double width = font->CalcTextSizeA(size, FLT_MAX, 0.0f, t.text.data(), t.text.data() + t.text.size()).x;
+    const ImVec2 a = text_top_left(t.at, t.anchor, width, font->Ascent * size / font->FontSize);
+    const ImVec2 b(static_cast<float>(a.x + width), a.y + size);
+    ImVec4 box(a.x, a.y, b.x, b.y);
+    if (t.rotate_deg != 0.0) {
+        box = ImVec4(FLT_MAX, FLT_MAX, -FLT_MAX, -FLT_MAX);
+        for (const ImVec2 c : {a, b, ImVec2(a.x, b.y), ImVec2(b.x, a.y)}) {
+            const ImVec2 r = rotate_about(c, to_im(t.at), t.rotate_deg);
+            box = ImVec4(std::min(box.x, r.x), std::min(box.y, r.y), std::max(box.z, r.x), std::max(box.w, r.y));
+        }
+    }
+    record_text(t.text, box, clip, &frame);
+}
+
 // Text over data: a halo of the background colour around it keeps it legible (as the SVG's
 // white stroke does).
 void draw_haloed_text(ImDrawList& dl, const PlacedText& t, ImFont* font, ImU32 color, ImU32 halo, double k) {
@@ -206,6 +226,25 @@ void draw_marker(ImDrawList& dl, Marker m, Point2 p, double size, ImU32 color) {
 }  // namespace
 
 // [SECTION] draw_figure ---------------------------------------------------------------------
+
+namespace {
+
+// Every text of a laid-out figure, for the layout checker (layout_check.hpp), with the fonts
+// draw_figure() paints them in; `clip`: the window's clip rect around the figure.
+void record_figure_texts(const PlotLayout& L, const FigureFonts& fonts, const ImVec4& clip) {
+    const Rect& o = L.outer;
+    const ImVec4 frame(static_cast<float>(o.x0), static_cast<float>(o.y0), static_cast<float>(o.x1),
+                       static_cast<float>(o.y1));
+    const auto record = [&](const PlacedText& t, ImFont* font) { record_placed(t, font, clip, frame); };
+    for (const auto* texts : {&L.x_tick_labels, &L.y_tick_labels, &L.annotations, &L.ref_labels})
+        for (const PlacedText& t : *texts) record(t, pick_font(fonts, t.font_px));
+    for (const PlacedText* t : {&L.x_label, &L.y_label}) record(*t, pick_font(fonts, t->font_px));
+    record(L.title, fonts.bold != nullptr ? fonts.bold : pick_font(fonts, L.title.font_px));
+    if (L.has_legend)
+        for (const LegendEntry& e : L.legend) record(e.label, pick_font(fonts, e.label.font_px));
+}
+
+}  // namespace
 
 void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& L, const PlotStyle& style, double k,
                  const FigureFonts& fonts, const FigureColors& colors) {
@@ -479,20 +518,20 @@ void context_menu(PlotView& view, const Plot& plot, ImVec2 base) {
             const std::string label = std::to_string(scale) + "×   " + std::to_string(w * scale) + " × " +
                                       std::to_string(h * scale) + " px";
             if (ImGui::MenuItem(label.c_str())) {
-                const std::string path = figure_path(view.export_dir, shown.name, "png");
-                saved(path, save_plot_png(shown, w, h, scale, path),
+                const std::string path = unused_file_name(figure_path(view.export_dir, shown.name, "png"));
+                saved(path, save_plot_png(shown, w, h, scale, path, IfExists::Refuse),
                       " (" + std::to_string(w * scale) + " × " + std::to_string(h * scale) + " px)");
             }
         }
         ImGui::EndMenu();
     }
     if (ImGui::MenuItem("Save SVG")) {
-        const std::string path = figure_path(view.export_dir, shown.name, "svg");
-        saved(path, save_text_file(path, to_svg(shown, w, h)), "");
+        const std::string path = unused_file_name(figure_path(view.export_dir, shown.name, "svg"));
+        saved(path, save_text_file(path, to_svg(shown, w, h), IfExists::Refuse), "");
     }
     if (ImGui::MenuItem("Save CSV")) {
-        const std::string path = figure_path(view.export_dir, shown.name, "csv");
-        saved(path, save_text_file(path, to_csv(shown)), "");
+        const std::string path = unused_file_name(figure_path(view.export_dir, shown.name, "csv"));
+        saved(path, save_text_file(path, to_csv(shown), IfExists::Refuse), "");
     }
     if (ImGui::MenuItem("Copy values (CSV)")) {
         const std::string csv = to_csv(shown);
@@ -544,6 +583,7 @@ void draw_plot(PlotView& view, const Plot& plot, const Fonts& fonts, ImVec2 size
     if (interact(view, plot, s.layout, opens_menu)) s = layout_screen(plot, view, outer, f.style);
 
     ImDrawList& dl = *ImGui::GetWindowDrawList();
+    if (text_recording()) record_figure_texts(s.layout, f.fonts, dl._ClipRectStack.back());
     dl.PushClipRect(origin, ImVec2(origin.x + fig.x, origin.y + fig.y), true);
     draw_figure(dl, s.shown, s.layout, f.style, f.k, f.fonts, f.colors);
     if (view.box_zooming) {

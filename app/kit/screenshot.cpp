@@ -11,7 +11,7 @@
 
 namespace normlab::ui {
 
-std::string save_back_buffer_png(const std::string& path, int width, int height) {
+std::string save_back_buffer_png(const std::string& path, int width, int height, IfExists if_exists) {
     if (width <= 0 || height <= 0) return "the window has no pixels to capture";
     const auto w = static_cast<std::size_t>(width), h = static_cast<std::size_t>(height);
     std::vector<unsigned char> pixels(w * h * 3);   // h rows × w pixels × RGB, bottom row first
@@ -35,7 +35,7 @@ std::string save_back_buffer_png(const std::string& path, int width, int height)
     if (stbi_write_png_to_func(append, &png, width, height, 3, flipped.data(), width * 3) == 0)
         return "cannot encode the PNG";
     try {
-        write_file_atomically(path, png);
+        write_file_atomically(path, png, if_exists);
     } catch (const std::exception& e) {
         return e.what();
     }

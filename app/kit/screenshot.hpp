@@ -1,6 +1,8 @@
 // PNG capture of the whole window.
 #pragma once
 
+#include <normlab/base/file_io.hpp>
+
 #include <string>
 
 namespace normlab::ui {
@@ -9,6 +11,6 @@ namespace normlab::ui {
 // before swapping buffers — flips it to top-row-first and writes it to `path` as PNG with
 // write_file_atomically, so that no reader ever sees half a file.
 // Returns an empty string on success, otherwise a one-line description of what went wrong.
-std::string save_back_buffer_png(const std::string& path, int width, int height);
+std::string save_back_buffer_png(const std::string& path, int width, int height, IfExists if_exists);
 
 }  // namespace normlab::ui

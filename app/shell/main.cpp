@@ -3,8 +3,11 @@
 // [SECTION] Command line
 // [SECTION] Window and GL context
 // [SECTION] Frame loop
+// [SECTION] Layout check
+// [SECTION] Run
 // [SECTION] main
 #include "labs.hpp"
+#include "layout_check.hpp"
 #include "lecture.hpp"
 #include "main_menu.hpp"
 #include "plot_export.hpp"
@@ -32,6 +35,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <string>
 #include <utility>
@@ -53,8 +58,10 @@ constexpr const char* kUsage =
     "       normlab --export-plot NAME [--scale K] --out FILE.png\n"
     "       normlab --bench-gpu [--json] [--cpu] [--egl] [--rows R,...] [--cols C,...] [--reps N] [--timing M]\n"
     "       normlab --frames N --frame-stats [--lab NAME | --all-labs]\n"
+    "       normlab --check-layout [--size WxH] [--scale-ui K] [--lab NAME | --all-labs | --lecture FILE]\n"
+    "               [--presenter] [--theme T] [--json]\n"
     "       normlab [--scene FILE | --lecture FILE [--slide N]] [--presenter] [--fullscreen]\n"
-    "               [--theme light|dark|projector] [--font-scale P]\n"
+    "               [--theme light|dark|projector] [--font-scale P] [--size WxH] [--scale-ui K]\n"
     "NormLab: a desktop lab for LayerNorm vs RMSNorm (Zhang & Sennrich, NeurIPS 2019).\n"
     "\n"
     "  --lab NAME            start on this lab (%s)\n"
@@ -67,6 +74,10 @@ constexpr const char* kUsage =
     "  --theme T             light (default), dark or projector (black on white, thick lines,\n"
     "                        text at 150 %% unless --font-scale says otherwise)\n"
     "  --font-scale P        text size in percent of the default, 80 to 250\n"
+    "  --size WxH            the window's size in screen pixels (default: 1600x1000, or the size it\n"
+    "                        had when last closed, shrunk to fit the screen's work area)\n"
+    "  --scale-ui K          draw text, spacing and plots K times larger, K = 1 to 4 (default: the\n"
+    "                        monitor's content scale, e.g. 2 on a 2560x1440 laptop set to 200 %%)\n"
     "  --autosave FILE       keep the session in FILE: restored at start, saved every few seconds\n"
     "                        and on exit (default ~/.local/share/normlab/autosave.json; runs with\n"
     "                        --frames or --export-plot use none unless this names one)\n"
@@ -76,11 +87,18 @@ constexpr const char* kUsage =
     "  --frames N            render N frames, then exit (with --screenshot: default 5)\n"
     "  --frame-stats         with --frames N: print the frame times (p50, p95, max, in ms) and the\n"
     "                        time to the first frame as JSON; the labs run as they do for a user\n"
-    "  --all-labs            with --frame-stats: N frames of each lab in turn, each lab's times\n"
+    "  --all-labs            with --frame-stats: N frames of each lab in turn, each lab's times;\n"
+    "                        with --check-layout: check every lab\n"
+    "  --check-layout        lay out the lab (--lab, --all-labs, or every slide of --lecture) in a\n"
+    "                        hidden window and report each pair of overlapping texts and each text\n"
+    "                        clipped by its container or the window; exit 0 when there is none, 1\n"
+    "                        otherwise (--json: {\"overlaps\": [...], \"clipped\": [...]} on stdout)\n"
     "  --export-plot NAME    save that figure of a lab as PNG (720 × 450 px at 1×), rendered\n"
     "                        offscreen in a hidden window, then exit 0\n"
     "  --scale K             with --export-plot: K× the pixels, K = 1 to 4 (default 1)\n"
-    "  --out FILE.png        with --export-plot: where to write it\n"
+    "  --out FILE.png        with --export-plot: where to write it (a file already there is kept:\n"
+    "                        exit 2, unless --replace)\n"
+    "  --replace             with --export-plot: replace the --out file when it exists\n"
     "  --bench-gpu           time the GPU lab's kernels in a hidden window and print the sweep\n"
     "                        (--json: as JSON; --rows/--cols: sizes, e.g. 1024,4096; --reps: timed\n"
     "                        runs; --cpu: core's CPU kernels too; --egl: no window, a GPU through\n"
@@ -98,6 +116,7 @@ struct Options {
     std::string export_plot;  // --export-plot: a plot name (Lab::plots), empty for none
     int scale = 1;            // --scale: of --export-plot
     std::string out;          // --out: of --export-plot
+    bool replace = false;     // --replace: --out may replace a file
     bool lab_given = false;   // --lab was given: it wins over the scene's lab
     std::string scene;        // --scene FILE
     std::string lecture;      // --lecture FILE
@@ -112,7 +131,11 @@ struct Options {
     bool pointer = false;     // --pointer X,Y
     float pointer_x = 0.0f, pointer_y = 0.0f;
     bool frame_stats = false; // --frame-stats
-    bool all_labs = false;    // --all-labs: with --frame-stats, every lab in turn
+    bool all_labs = false;    // --all-labs: with --frame-stats or --check-layout, every lab in turn
+    int width = 0, height = 0;   // --size WxH; 0: fit the screen
+    float scale_ui = 0.0f;    // --scale-ui K; 0: the monitor's content scale
+    bool check_layout = false;   // --check-layout
+    bool json = false;        // --json (with --check-layout)
 };
 
 bool parse_positive(const char* text, int& out) {
@@ -120,6 +143,19 @@ bool parse_positive(const char* text, int& out) {
     const long v = std::strtol(text, &end, 10);
     if (end == text || *end != '\0' || v <= 0 || v > 1000000) return false;
     out = static_cast<int>(v);
+    return true;
+}
+
+// "1280x720" → 1280, 720 (each 200 to 16384).
+bool parse_size(const char* text, int& w, int& h) {
+    char* end = nullptr;
+    const long x = std::strtol(text, &end, 10);
+    if (end == text || (*end != 'x' && *end != 'X')) return false;
+    const char* rest = end + 1;
+    const long y = std::strtol(rest, &end, 10);
+    if (end == rest || *end != '\0' || x < 200 || y < 200 || x > 16384 || y > 16384) return false;
+    w = static_cast<int>(x);
+    h = static_cast<int>(y);
     return true;
 }
 
@@ -170,12 +206,31 @@ int parse_args(int argc, char** argv, Options& opt) {
             }
             opt.font_px = (ui::kDefaultFontPx * percent + 50) / 100;
             opt.font_given = true;
+        } else if (arg == "--size" && has_value) {
+            if (!parse_size(argv[++i], opt.width, opt.height)) {
+                std::fprintf(stderr, "normlab: --size needs WxH in pixels, each 200 to 16384 (e.g. 1280x720), got '%s'\n",
+                             argv[i]);
+                return 2;
+            }
+        } else if (arg == "--scale-ui" && has_value) {
+            char* end = nullptr;
+            opt.scale_ui = std::strtof(argv[++i], &end);
+            if (end == argv[i] || *end != '\0' || !(opt.scale_ui >= 1.0f && opt.scale_ui <= 4.0f)) {
+                std::fprintf(stderr, "normlab: --scale-ui needs a number from 1 to 4, got '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (arg == "--check-layout") {
+            opt.check_layout = true;
+        } else if (arg == "--json") {
+            opt.json = true;
         } else if (arg == "--autosave" && has_value) {
             opt.autosave = argv[++i];
         } else if (arg == "--frame-stats") {
             opt.frame_stats = true;
         } else if (arg == "--all-labs") {
             opt.all_labs = true;
+        } else if (arg == "--replace") {
+            opt.replace = true;
         } else if (arg == "--dump-session") {
             opt.dump_session = true;
         } else if (arg == "--pointer" && has_value) {
@@ -208,7 +263,8 @@ int parse_args(int argc, char** argv, Options& opt) {
             opt.out = argv[++i];
         } else if (arg == "--lab" || arg == "--screenshot" || arg == "--frames" || arg == "--export-plot" ||
                    arg == "--scale" || arg == "--out" || arg == "--scene" || arg == "--lecture" || arg == "--slide" ||
-                   arg == "--theme" || arg == "--font-scale" || arg == "--autosave" || arg == "--pointer") {
+                   arg == "--theme" || arg == "--font-scale" || arg == "--autosave" || arg == "--pointer" ||
+                   arg == "--size" || arg == "--scale-ui") {
             std::fprintf(stderr, "normlab: %s needs a value (see normlab --help)\n", arg.c_str());
             return 2;
         } else {
@@ -221,8 +277,16 @@ int parse_args(int argc, char** argv, Options& opt) {
         std::fprintf(stderr, "normlab: --frame-stats needs --frames N (how many frames to time)\n");
         return 2;
     }
-    if (opt.all_labs && (!opt.frame_stats || opt.lab_given)) {
-        std::fprintf(stderr, "normlab: --all-labs goes with --frame-stats and without --lab\n");
+    if (opt.all_labs && ((!opt.frame_stats && !opt.check_layout) || opt.lab_given)) {
+        std::fprintf(stderr, "normlab: --all-labs goes with --frame-stats or --check-layout, and without --lab\n");
+        return 2;
+    }
+    if (opt.json && !opt.check_layout) {
+        std::fprintf(stderr, "normlab: --json goes with --check-layout (or --bench-gpu)\n");
+        return 2;
+    }
+    if (opt.check_layout && (opt.frames > 0 || !opt.export_plot.empty())) {
+        std::fprintf(stderr, "normlab: --check-layout takes no --frames, --screenshot or --export-plot\n");
         return 2;
     }
     if (opt.export_plot.empty() != opt.out.empty()) {
@@ -272,6 +336,63 @@ GLFWwindow* create_window(int width, int height, bool visible) {
     return nullptr;
 }
 
+// The size last closed at: "W H" in this file (interactive runs only).
+std::string window_size_file() {
+    const std::string autosave = ui::default_autosave_file();
+    return autosave.empty() ? "" : (std::filesystem::path(autosave).parent_path() / "window-size.txt").string();
+}
+
+// The window's size: --size as given; else the size last closed at (or 1600 × 1000), shrunk to
+// the primary monitor's work area (the screen less panels and docks), so that it never runs off
+// a projector's 1024 × 768 or a laptop's 1366 × 768. Scripted runs ignore the saved size.
+std::pair<int, int> initial_window_size(const Options& opt) {
+    if (opt.width > 0) return {opt.width, opt.height};
+    int width = kWindowWidth, height = kWindowHeight;
+    const bool scripted = opt.frames > 0 || !opt.export_plot.empty() || opt.check_layout;
+    if (!scripted) {
+        std::ifstream in(window_size_file());
+        int w = 0, h = 0;
+        if (in >> w >> h && w >= 200 && h >= 200) {
+            width = w;
+            height = h;
+        }
+    }
+    int x = 0, y = 0, w = 0, h = 0;
+    if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) glfwGetMonitorWorkarea(monitor, &x, &y, &w, &h);
+    if (w > 0 && h > 0) {
+        width = std::min(width, w);
+        height = std::min(height, h);
+    }
+    return {width, height};
+}
+
+// Keeps the window's size for the next start (not when full screen; failures are ignored: the
+// next start just opens at the default).
+void save_window_size(GLFWwindow* window, const ui::LectureUi& lecture) {
+    const std::string path = window_size_file();
+    if (path.empty() || lecture.fullscreen) return;
+    int w = 0, h = 0;
+    glfwGetWindowSize(window, &w, &h);
+    std::error_code ec;
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path(), ec);
+    const std::string tmp = path + ".tmp";
+    {
+        std::ofstream out(tmp);
+        out << w << ' ' << h << '\n';
+        if (!out) return;
+    }
+    std::filesystem::rename(tmp, path, ec);
+}
+
+// The UI's scale: --scale-ui, else the window's content scale (GLFW: the monitor's DPI setting,
+// 1 under Xvfb), so that text and plots are drawn, not stretched, at the monitor's scale.
+float ui_scale(GLFWwindow* window, const Options& opt) {
+    if (opt.scale_ui > 0.0f) return opt.scale_ui;
+    float x = 1.0f, y = 1.0f;
+    glfwGetWindowContentScale(window, &x, &y);
+    return std::clamp(std::max(x, y), 1.0f, 4.0f);
+}
+
 ui::AppInfo query_gl(const ui::Fonts& fonts) {
     ui::AppInfo info;
     const int version = epoxy_gl_version();   // e.g. 45 for 4.5
@@ -282,12 +403,12 @@ ui::AppInfo query_gl(const ui::Fonts& fonts) {
     return info;
 }
 
-// "normlab-20250101-093000.png", in the current folder.
+// "normlab-20250101-093000.png" in the current folder; "…-093000-2.png" when that one exists.
 std::string timestamped_png_name() {
     const std::time_t now = std::time(nullptr);
     char buf[64];
     std::strftime(buf, sizeof buf, "normlab-%Y%m%d-%H%M%S.png", std::localtime(&now));
-    return buf;
+    return unused_file_name(buf);
 }
 
 // --export-plot: the named figure of a lab (the first lab that has it; later labs' figures are
@@ -301,8 +422,12 @@ int export_plot(ui::LabContext& ctx, const Options& opt) {
                 if (!plot.name.empty()) names += (names.empty() ? "" : ", ") + plot.name;
                 continue;
             }
-            const std::string err =
-                ui::save_plot_png(plot, ui::kDefaultFigureWidth, ui::kDefaultFigureHeight, opt.scale, opt.out);
+            if (!opt.replace && path_exists(opt.out)) {
+                std::fprintf(stderr, "normlab: %s exists; not replaced (add --replace to replace it)\n", opt.out.c_str());
+                return 2;
+            }
+            const std::string err = ui::save_plot_png(plot, ui::kDefaultFigureWidth, ui::kDefaultFigureHeight, opt.scale,
+                                                      opt.out, opt.replace ? IfExists::Replace : IfExists::Refuse);
             if (err.empty()) return 0;
             std::fprintf(stderr, "normlab: cannot save the plot: %s\n", err.c_str());
             return 1;
@@ -378,16 +503,104 @@ private:
     double first_frame_ms_ = 0.0;
 };
 
+// Fonts and theme as they were last built: rebuilt between frames when the text size, the UI
+// scale (--scale-ui, or the monitor's content scale, which changes when the window moves to
+// another monitor) or the theme changes.
+struct Look {
+    int px = 0;
+    bool dark = false, projector = false;
+};
+
+void update_look(Look& look, ui::Fonts& fonts, const ui::AppUi& ui, float scale) {
+    const int px = static_cast<int>(std::lround(static_cast<float>(ui.font_px) * scale));
+    if (px != fonts.px) {
+        load_fonts(fonts, px);
+        ImGui_ImplOpenGL3_DestroyFontsTexture();
+        ImGui_ImplOpenGL3_CreateFontsTexture();
+    }
+    if (px != look.px || ui.dark != look.dark || ui.projector != look.projector) {
+        ui::apply_theme(ui.dark, ui.projector, px);
+        look = {px, ui.dark, ui.projector};
+    }
+}
+
+// One frame's UI, between ImGui::NewFrame() and ImGui::Render().
+void draw_ui(ui::LabContext& ctx) {
+    ui::watch_gl_context(ctx);   // a lost context (GPU reset): said once, GPU work off
+    ui::handle_session_keys(ctx);
+    ui::handle_lecture_keys(ctx);
+    ui::draw_main_menu(ctx);
+    const ImGuiViewport* viewport = ImGui::GetMainViewport();
+    const float header_h = ui::draw_presenter_header(ctx, viewport->WorkPos, viewport->WorkSize.x);
+    ui::draw_labs(ctx, ImVec2(viewport->WorkPos.x, viewport->WorkPos.y + header_h),
+                  ImVec2(viewport->WorkSize.x, viewport->WorkSize.y - header_h));
+    ui::draw_popups(ctx);
+    ui::draw_pointer(ctx);
+    ui::track_session(ctx, glfwGetTime());
+}
+
+// [SECTION] Layout check ----------------------------------------------------------------------
+
+// --check-layout: each page (a lab, or a slide of --lecture) is drawn for kSettleFrames frames
+// (tables and windows size themselves from the previous frame), the texts of the last one
+// recorded (layout_check.hpp); prints the problems, returns 0 when there are none, else 1.
+constexpr int kSettleFrames = 6;
+
+int check_layout(GLFWwindow* window, const Options& opt, ui::LabContext& ctx, ui::Fonts& fonts, Look& look) {
+    struct Page {
+        int lab = -1, slide = -1;
+    };
+    std::vector<Page> pages;
+    if (ctx.lecture->lecture) {
+        for (int i = 0; i < static_cast<int>(ctx.lecture->lecture->slides.size()); ++i) pages.push_back({-1, i});
+    } else if (opt.all_labs) {
+        for (int i = 0; i < ui::kLabCount; ++i) pages.push_back({i, -1});
+    } else {
+        pages.push_back({opt.lab, -1});
+    }
+    ui::LayoutReport report;
+    ImGuiIO& io = ImGui::GetIO();
+    for (const Page& page : pages) {
+        if (page.slide >= 0) ui::go_to_slide(ctx, page.slide);
+        if (page.lab >= 0) ctx.app.select_lab = page.lab;
+        std::vector<ui::TextBox> texts;
+        for (int frame = 1; frame <= kSettleFrames; ++frame) {
+            glfwPollEvents();
+            update_look(look, fonts, ctx.app, ui_scale(window, opt));
+            ImGui_ImplOpenGL3_NewFrame();
+            ImGui_ImplGlfw_NewFrame();
+            io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+            ImGui::NewFrame();
+            if (frame == kSettleFrames) ui::start_text_record();
+            draw_ui(ctx);
+            if (frame == kSettleFrames) texts = ui::stop_text_record();
+            ImGui::Render();
+        }
+        int w = 0, h = 0;
+        glfwGetWindowSize(window, &w, &h);
+        ui::LayoutPage where;
+        where.lab = ui::kLabs[ctx.app.lab].id;
+        where.slide = page.slide + 1;
+        where.size = std::to_string(w) + "x" + std::to_string(h);
+        where.scale = ui_scale(window, opt);
+        where.theme = opt.theme;
+        ui::add_problems(report, where, texts);
+    }
+    std::cout << (opt.json ? ui::report_json(report) : ui::report_text(report)) << std::flush;
+    return report.overlaps.empty() && report.clipped.empty() ? 0 : 1;
+}
+
+// [SECTION] Run -------------------------------------------------------------------------------
+
 // Runs until the window closes, Quit, or opt.frames frames; returns the exit code.
 int run(GLFWwindow* window, const Options& opt) {
     ImGuiIO& io = ImGui::GetIO();
     ui::AppUi ui;
     ui::Fonts fonts;
     load_fonts(fonts, ui.font_px);
-    int theme_px = 0;
-    bool theme_dark = false, theme_projector = false;
+    Look look;
     ui::AppInfo info = query_gl(fonts);
-    info.scripted = opt.frames > 0 && !opt.frame_stats;   // timed runs: the labs as a user has them
+    info.scripted = (opt.frames > 0 && !opt.frame_stats) || opt.check_layout;   // timed runs: as a user has them
     if (!fonts.warning.empty()) std::fprintf(stderr, "normlab: %s\n", fonts.warning.c_str());
 
     Session session;
@@ -399,7 +612,7 @@ int run(GLFWwindow* window, const Options& opt) {
 
     // Scenes: --scene or --lecture, else the last session. Scripted runs (--frames, --export-plot)
     // leave the user's autosave and recent files alone unless --autosave names a file.
-    const bool scripted = opt.frames > 0 || !opt.export_plot.empty();
+    const bool scripted = opt.frames > 0 || !opt.export_plot.empty() || opt.check_layout;
     scene_io.assets_dir = NORMLAB_ASSETS_DIR;
     scene_io.autosave_file = !opt.autosave.empty() ? opt.autosave : scripted ? "" : ui::default_autosave_file();
     scene_io.recent_file = scripted ? "" : ui::default_recent_file();
@@ -426,6 +639,7 @@ int run(GLFWwindow* window, const Options& opt) {
         lecture.pointer_at = ImVec2(opt.pointer_x, opt.pointer_y);
     }
     if (!opt.export_plot.empty()) return export_plot(ctx, opt);
+    if (opt.check_layout) return check_layout(window, opt, ctx, fonts, look);
 
     const int total_frames = opt.all_labs ? opt.frames * ui::kLabCount : opt.frames;
     FrameStats stats(opt.all_labs ? ui::kLabCount : 1);
@@ -437,34 +651,13 @@ int run(GLFWwindow* window, const Options& opt) {
         }
         ui::apply_window_mode(window, lecture);
         glfwPollEvents();
-        if (ui.font_px != fonts.px) {
-            load_fonts(fonts, ui.font_px);
-            ImGui_ImplOpenGL3_DestroyFontsTexture();
-            ImGui_ImplOpenGL3_CreateFontsTexture();
-        }
-        if (ui.font_px != theme_px || ui.dark != theme_dark || ui.projector != theme_projector) {
-            ui::apply_theme(ui.dark, ui.projector, ui.font_px);
-            theme_px = ui.font_px;
-            theme_dark = ui.dark;
-            theme_projector = ui.projector;
-        }
-
+        update_look(look, fonts, ui, ui_scale(window, opt));
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         if (opt.frames > 0) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);   // scripted runs: no hover
         ImGui::NewFrame();
 
-        ui::watch_gl_context(ctx);   // a lost context (GPU reset): said once, GPU work off
-        ui::handle_session_keys(ctx);
-        ui::handle_lecture_keys(ctx);
-        ui::draw_main_menu(ctx);
-        const ImGuiViewport* viewport = ImGui::GetMainViewport();
-        const float header_h = ui::draw_presenter_header(ctx, viewport->WorkPos, viewport->WorkSize.x);
-        ui::draw_labs(ctx, ImVec2(viewport->WorkPos.x, viewport->WorkPos.y + header_h),
-                      ImVec2(viewport->WorkSize.x, viewport->WorkSize.y - header_h));
-        ui::draw_popups(ctx);
-        ui::draw_pointer(ctx);
-        ui::track_session(ctx, glfwGetTime());
+        draw_ui(ctx);
 
         ImGui::Render();
         int fb_w = 0, fb_h = 0;
@@ -478,14 +671,16 @@ int run(GLFWwindow* window, const Options& opt) {
         // Captures read the back buffer, so they happen here: rendered, not yet swapped.
         const bool last_frame = opt.frames > 0 && frame >= total_frames;
         if (last_frame && !opt.screenshot.empty()) {
-            if (const std::string err = ui::save_back_buffer_png(opt.screenshot, fb_w, fb_h); !err.empty()) {
+            // A scripted capture names its file: replaced, like a compiler's -o (special files refused).
+            if (const std::string err = ui::save_back_buffer_png(opt.screenshot, fb_w, fb_h, IfExists::Replace);
+                !err.empty()) {
                 std::fprintf(stderr, "normlab: cannot save the screenshot: %s\n", err.c_str());
                 return 1;
             }
         }
         if (ui.save_screenshot) {
             const std::string name = timestamped_png_name();
-            const std::string err = ui::save_back_buffer_png(name, fb_w, fb_h);
+            const std::string err = ui::save_back_buffer_png(name, fb_w, fb_h, IfExists::Refuse);
             ui.status = err.empty() ? "Saved " + name : "⚠ " + err;
             ui.save_screenshot = false;
         }
@@ -495,6 +690,7 @@ int run(GLFWwindow* window, const Options& opt) {
     }
     if (opt.frame_stats) std::cout << stats.finish(info.renderer) << std::flush;
     ui::autosave_now(ctx);
+    if (!scripted) save_window_size(window, lecture);
     if (opt.dump_session) std::cout << scene_to_text(ui::current_scene(ctx)) << std::flush;
     return 0;
 }
@@ -515,16 +711,8 @@ int main(int argc, char** argv) {
                      ui::glfw_error().c_str());
         return 1;
     }
-    int width = kWindowWidth, height = kWindowHeight;
-    if (opt.frames == 0 && opt.export_plot.empty()) {   // interactive: fit the screen's work area
-        int x = 0, y = 0, w = 0, h = 0;
-        if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) glfwGetMonitorWorkarea(monitor, &x, &y, &w, &h);
-        if (w > 0 && h > 0) {
-            width = std::min(width, w);
-            height = std::min(height, h);
-        }
-    }
-    GLFWwindow* window = create_window(width, height, opt.export_plot.empty());
+    const auto [width, height] = initial_window_size(opt);
+    GLFWwindow* window = create_window(width, height, opt.export_plot.empty() && !opt.check_layout);
     if (window == nullptr) {
         std::fprintf(stderr, "normlab: cannot create an OpenGL 3.3 core window (%s)\n", ui::glfw_error().c_str());
         glfwTerminate();

@@ -133,7 +133,7 @@ void save_recent(const SessionIo& io) {
     if (io.recent_file.empty()) return;
     try {
         if (make_parent_dir(io.recent_file).empty())
-            write_file_atomically(io.recent_file, nlohmann::json{{"recent", io.recent}}.dump(2) + "\n");
+            write_file_atomically(io.recent_file, nlohmann::json{{"recent", io.recent}}.dump(2) + "\n", IfExists::Replace);
     } catch (const std::exception&) {
         // A recent list is a convenience: not worth a message.
     }
@@ -174,10 +174,10 @@ std::string ignored_note(const std::vector<std::string>& ignored) {
            " this NormLab does not know: " + ignored.front() + (ignored.size() > 1 ? ", …)" : ")");
 }
 
-std::string save_to(LabContext& ctx, const std::string& path) {
+std::string save_to(LabContext& ctx, const std::string& path, IfExists if_exists) {
     SessionIo& io = *ctx.io;
     try {
-        save_scene(current_scene(ctx), path);
+        save_scene(current_scene(ctx), path, if_exists);
     } catch (const std::exception& e) {
         ctx.app.status = std::string("⚠ ") + e.what();
         return e.what();
@@ -253,7 +253,7 @@ void autosave_now(LabContext& ctx) {
     std::string error = make_parent_dir(io.autosave_file);
     if (error.empty()) {
         try {
-            write_file_atomically(io.autosave_file, text);
+            write_file_atomically(io.autosave_file, text, IfExists::Replace);   // this run's own file
             io.autosaved_text = text;
             io.autosave_error.clear();
             return;
@@ -323,7 +323,7 @@ void save_or_ask(LabContext& ctx) {
     if (ctx.io->path.empty())
         ctx.io->open_request = SessionIo::Dialog::SaveScene;
     else
-        save_to(ctx, ctx.io->path);
+        save_to(ctx, ctx.io->path, IfExists::Replace);   // the scene's own file
 }
 
 bool popup_open() { return ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel); }
@@ -413,8 +413,15 @@ std::string initial_field(const SessionIo& io, SessionIo::Dialog d) {
     return shipped;
 }
 
-// Acts on the path in the field; true when the dialog may close.
-bool act(LabContext& ctx, SessionIo::Dialog d) {
+// The file Save scene as… writes: the field, with ".json" added when it has no extension.
+std::string save_target(const std::string& field) {
+    const std::string path = expand_path(field);
+    return path.empty() || fs::path(path).extension() != "" ? path : path + ".json";
+}
+
+// Acts on the path in the field; true when the dialog may close. `replace`: the button said
+// Replace (the file was there when the user chose).
+bool act(LabContext& ctx, SessionIo::Dialog d, bool replace) {
     SessionIo& io = *ctx.io;
     const std::string path = expand_path(io.path_field);
     std::error_code ec;
@@ -424,11 +431,9 @@ bool act(LabContext& ctx, SessionIo::Dialog d) {
     }
     switch (d) {
         case SessionIo::Dialog::OpenScene: io.dialog_error = open_scene_file(ctx, path); break;
-        case SessionIo::Dialog::SaveScene: {
-            const std::string with_ext = fs::path(path).extension().empty() ? path + ".json" : path;
-            io.dialog_error = save_to(ctx, with_ext);
+        case SessionIo::Dialog::SaveScene:
+            io.dialog_error = save_to(ctx, save_target(path), replace ? IfExists::Replace : IfExists::Refuse);
             break;
-        }
         case SessionIo::Dialog::OpenLecture: io.dialog_error = open_lecture_file(ctx, path); break;
         case SessionIo::Dialog::None: break;
     }
@@ -512,18 +517,17 @@ void draw_session_dialogs(LabContext& ctx) {
         ImGui::TextColored(kErrorText, "%s", io.dialog_error.c_str());
         ImGui::PopTextWrapPos();
     }
-    std::error_code ec;
-    const std::string path = expand_path(io.path_field);
-    const bool replaces = io.dialog == SessionIo::Dialog::SaveScene && !path.empty() && fs::is_regular_file(path, ec);
+    const std::string target = io.dialog == SessionIo::Dialog::SaveScene ? save_target(io.path_field) : "";
+    const bool replaces = !target.empty() && path_exists(target) && unwritable_reason(target).empty();
     ImGui::Spacing();
     if (ImGui::Button(replaces ? "Replace" : text.action, ImVec2(7.0f * em, 0.0f))) go = true;
     if (replaces) {
         ImGui::SameLine();
-        ImGui::TextDisabled("(the file exists)");
+        ImGui::TextDisabled("(%s exists)", file_name(target).c_str());
     }
     ImGui::SameLine();
     bool close = ImGui::Button("Cancel", ImVec2(7.0f * em, 0.0f)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
-    if (go && act(ctx, io.dialog)) close = true;
+    if (go && act(ctx, io.dialog, replaces)) close = true;
     if (close) {
         ImGui::CloseCurrentPopup();
         io.dialog = SessionIo::Dialog::None;

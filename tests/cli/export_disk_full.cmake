@@ -13,7 +13,7 @@ file(MAKE_DIRECTORY "${dir}")
 set(old "the figure from the last lecture\n")
 file(WRITE "${OUT}" "${old}")
 execute_process(COMMAND sh -c "trap '' XFSZ; ulimit -f 1; exec \"$0\" \"$@\""
-                        "${CLI}" export --scene "${SCENE}" --plot "${PLOT}" --out "${OUT}"
+                        "${CLI}" export --scene "${SCENE}" --plot "${PLOT}" --out "${OUT}" --replace
                 RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
 
 set(failures "")

@@ -348,7 +348,7 @@ TEST(LargeInputs, AHundredThousandRowCsv) {
         text += std::to_string(i) + "," + std::to_string(-i) + ",0.5," + std::to_string(i % 3) + "\n";
     const TempDir dir;
     const std::string path = dir.file("big.csv");
-    write_file_atomically(path, text);
+    write_file_atomically(path, text, IfExists::Replace);
 
     const long before = peak_rss_bytes();
     const Samples s = load_csv(path);
@@ -407,13 +407,13 @@ TEST(Files, ADiskFullMidWriteKeepsTheOldFileAndLeavesNoTemporaryFile) {
     const std::string path = dir.file("lecture.json");
     Scene old_scene;
     old_scene.title = "the old one";
-    save_scene(old_scene, path);
+    save_scene(old_scene, path, IfExists::Replace);
     const std::string old_text = read_file(path);
 
     const Scene scene = big_scene();
     const std::string message = [&] {
         const DiskFull full(4096);
-        return message_of([&] { save_scene(scene, path); });
+        return message_of([&] { save_scene(scene, path, IfExists::Replace); });
     }();
     EXPECT_EQ(without_temp_ids(message),
               "cannot write \"" + path + "\": write to \"" + path + ".tmp.PID.N\" failed: File too large");
@@ -421,7 +421,7 @@ TEST(Files, ADiskFullMidWriteKeepsTheOldFileAndLeavesNoTemporaryFile) {
     EXPECT_EQ(dir.entries(), std::vector<std::string>{"lecture.json"}) << "no temporary file left behind";
 
     // Nothing of the session is lost: with space again, the same scene saves and reads back whole.
-    save_scene(scene, path);
+    save_scene(scene, path, IfExists::Replace);
     EXPECT_EQ(scene_to_text(load_scene(path)), scene_to_text(scene));
 }
 
@@ -430,7 +430,7 @@ TEST(Files, ADiskFullOnANewFileLeavesNothing) {
     const std::string path = dir.file("figure.svg");
     const std::string message = [&] {
         const DiskFull full(1000);
-        return message_of([&] { write_file_atomically(path, std::string(1 << 20, 'x')); });
+        return message_of([&] { write_file_atomically(path, std::string(1 << 20, 'x'), IfExists::Replace); });
     }();
     EXPECT_EQ(without_temp_ids(message),
               "cannot write \"" + path + "\": write to \"" + path + ".tmp.PID.N\" failed: File too large");
@@ -440,7 +440,7 @@ TEST(Files, ADiskFullOnANewFileLeavesNothing) {
 TEST(Files, MissingDirectoryAndNotADirectoryPathsSayWhatFailed) {
     const TempDir dir;
     const std::string file = dir.file("plain.txt");
-    write_file_atomically(file, "a regular file");
+    write_file_atomically(file, "a regular file", IfExists::Replace);
     const std::string missing = dir.file("missing.json");
     const std::string under_file = file + "/x.json";   // its parent is a regular file
     const std::string folder = dir.path.string();
@@ -458,11 +458,11 @@ TEST(Files, MissingDirectoryAndNotADirectoryPathsSayWhatFailed) {
         {"CSV missing", [&] { load_csv(missing); }, "cannot open " + missing + ": No such file or directory"},
         {"CSV under a file", [&] { load_csv(under_file); }, "cannot open " + under_file + ": Not a directory"},
         {"CSV is a directory", [&] { load_csv(folder); }, "cannot read " + folder + ": Is a directory"},
-        {"save under a file", [&] { save_scene(Scene{}, under_file); },
+        {"save under a file", [&] { save_scene(Scene{}, under_file, IfExists::Replace); },
          "cannot write \"" + under_file + "\": cannot create temporary file \"" + under_file +
              ".tmp.PID.N\": Not a directory"},
-        {"save over a directory", [&] { save_scene(Scene{}, folder); },
-         "cannot write \"" + folder + "\": cannot rename \"" + folder + ".tmp.PID.N\" over it: Is a directory"},
+        {"save over a directory", [&] { save_scene(Scene{}, folder, IfExists::Replace); },
+         "cannot write \"" + folder + "\": it is a directory, not a regular file"},
     };
     for (const auto& c : cases) EXPECT_EQ(without_temp_ids(message_of(c.run)), c.message) << c.what;
     EXPECT_EQ(read_file(file), "a regular file");
@@ -473,7 +473,7 @@ TEST(Files, AReadOnlyTargetIsRefusedAndLeftAlone) {
     // Root may write where permissions say no; /proc refuses everyone.
     const std::string target = "/proc/version";
     const std::string before = read_file(target);
-    const std::string message = message_of([&] { write_file_atomically(target, "overwritten"); });
+    const std::string message = message_of([&] { write_file_atomically(target, "overwritten", IfExists::Replace); });
     EXPECT_EQ(message.rfind("cannot write \"/proc/version\": cannot create temporary file \"/proc/version.tmp.", 0), 0u)
         << message;
     EXPECT_EQ(read_file(target), before);

@@ -1315,11 +1315,11 @@ TEST(FileIo, WritesExactBytesAndReplaces) {
     TempDir dir;
     const std::string path = (dir.path / "figure.svg").string();
     const std::string bytes = std::string("line 1\n\0binary\xFF\n", 16) + std::string(200000, 'x');
-    write_file_atomically(path, bytes);
+    write_file_atomically(path, bytes, IfExists::Replace);
     EXPECT_EQ(read_file(path), bytes);
-    write_file_atomically(path, "short");
+    write_file_atomically(path, "short", IfExists::Replace);
     EXPECT_EQ(read_file(path), "short");
-    write_file_atomically(path, "");
+    write_file_atomically(path, "", IfExists::Replace);
     EXPECT_EQ(read_file(path), "");
     EXPECT_EQ(dir.entries(), std::vector<std::string>{"figure.svg"});   // no temp file left
 }
@@ -1327,9 +1327,9 @@ TEST(FileIo, WritesExactBytesAndReplaces) {
 TEST(FileIo, KeepsPermissionsOfAnExistingFile) {
     TempDir dir;
     const std::string path = (dir.path / "keep.csv").string();
-    write_file_atomically(path, "a");
+    write_file_atomically(path, "a", IfExists::Replace);
     ASSERT_EQ(::chmod(path.c_str(), 0640), 0);
-    write_file_atomically(path, "b");
+    write_file_atomically(path, "b", IfExists::Replace);
     struct stat st {};
     ASSERT_EQ(::stat(path.c_str(), &st), 0);
     EXPECT_EQ(st.st_mode & 07777, 0640u);
@@ -1339,7 +1339,7 @@ TEST(FileIo, MissingDirectoryThrowsWithPathAndLeavesNothing) {
     TempDir dir;
     const std::string path = (dir.path / "no_such_dir" / "out.svg").string();
     try {
-        write_file_atomically(path, "data");
+        write_file_atomically(path, "data", IfExists::Replace);
         FAIL() << "no exception";
     } catch (const std::runtime_error& e) {
         const std::string msg = e.what();
@@ -1348,22 +1348,21 @@ TEST(FileIo, MissingDirectoryThrowsWithPathAndLeavesNothing) {
         EXPECT_EQ(msg.find('\n'), std::string::npos);
     }
     EXPECT_TRUE(dir.entries().empty());
-    EXPECT_THROW(write_file_atomically("", "x"), std::runtime_error);
+    EXPECT_THROW(write_file_atomically("", "x", IfExists::Replace), std::runtime_error);
 }
 
-TEST(FileIo, FailedRenameRemovesTheTempFile) {
-    // The target is a non-empty directory: the temp file is written, the rename fails.
-    // This fails even for root, unlike a read-only directory.
+TEST(FileIo, ADirectoryTargetIsRefusedAndNothingIsLeft) {
+    // The target is a non-empty directory: refused before a temp file is made (even for root).
     TempDir dir;
     const fs::path target = dir.path / "target";
     fs::create_directory(target);
     { std::ofstream(target / "inside") << "x"; }
     try {
-        write_file_atomically(target.string(), "data");
+        write_file_atomically(target.string(), "data", IfExists::Replace);
         FAIL() << "no exception";
     } catch (const std::runtime_error& e) {
         EXPECT_NE(std::string(e.what()).find(target.string()), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("rename"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("it is a directory, not a regular file"), std::string::npos) << e.what();
     }
     EXPECT_EQ(dir.entries(), std::vector<std::string>{"target"});
     EXPECT_TRUE(fs::is_directory(target));
@@ -1371,7 +1370,7 @@ TEST(FileIo, FailedRenameRemovesTheTempFile) {
 
 TEST(FileIo, UnwritablePlaceThrows) {
     // /proc refuses new files even for root.
-    EXPECT_THROW(write_file_atomically("/proc/normlab_test_cannot_exist.svg", "x"), std::runtime_error);
+    EXPECT_THROW(write_file_atomically("/proc/normlab_test_cannot_exist.svg", "x", IfExists::Replace), std::runtime_error);
     EXPECT_FALSE(fs::exists("/proc/normlab_test_cannot_exist.svg"));
 }
 
@@ -1384,7 +1383,7 @@ TEST(FileIo, ReadOnlyDirectoryThrowsAndLeavesNoTempFile) {
     ASSERT_EQ(::chmod(ro.c_str(), 0555), 0);
     const std::string path = (ro / "old.svg").string();
     try {
-        write_file_atomically(path, "new");
+        write_file_atomically(path, "new", IfExists::Replace);
         FAIL() << "no exception";
     } catch (const std::runtime_error& e) {
         EXPECT_NE(std::string(e.what()).find(path), std::string::npos) << e.what();

@@ -129,7 +129,7 @@ TEST(SceneRoundTrip, SaveThenOpenReproducesEveryLabExactly) {
     const TempDir dir;
     const Scene before = unusual_scene();
     ASSERT_NE(session_text(before.session), session_text(Session{})) << "the test session must not be the default";
-    save_scene(before, dir.file("s.json"));
+    save_scene(before, dir.file("s.json"), IfExists::Replace);
     std::vector<std::string> ignored;
     const Scene after = load_scene(dir.file("s.json"), &ignored);
     EXPECT_TRUE(ignored.empty());
@@ -185,10 +185,10 @@ TEST(SceneRoundTrip, TheDefaultSessionToo) {
 TEST(SceneRoundTrip, SaveReplacesAnExistingFileWhole) {
     const TempDir dir;
     const std::string path = dir.file("s.json");
-    write_file_atomically(path, std::string(100000, 'x'));
-    save_scene(unusual_scene(), path);
+    write_file_atomically(path, std::string(100000, 'x'), IfExists::Replace);
+    save_scene(unusual_scene(), path, IfExists::Replace);
     EXPECT_EQ(read_file(path), scene_to_text(unusual_scene()));
-    EXPECT_THROW(save_scene(Scene{}, dir.file("no/such/dir/s.json")), std::runtime_error);
+    EXPECT_THROW(save_scene(Scene{}, dir.file("no/such/dir/s.json"), IfExists::Replace), std::runtime_error);
     EXPECT_FALSE(fs::exists(dir.file("no")));
 }
 
@@ -388,7 +388,7 @@ TEST(RefusedSceneFile, TheAutosaveKeepsTheLabsThatLoad) {
 TEST(RefusedSceneFile, NothingIsWrittenAndThePathIsNamed) {
     const TempDir dir;
     const std::string autosave = dir.file("autosave.json");
-    save_scene(unusual_scene(), autosave);
+    save_scene(unusual_scene(), autosave, IfExists::Replace);
     const std::string autosave_before = read_file(autosave);
     const std::string truncated = scene_to_text(Scene{}).substr(0, 40);
     const struct {
@@ -404,7 +404,7 @@ TEST(RefusedSceneFile, NothingIsWrittenAndThePathIsNamed) {
     };
     for (const auto& c : cases) {
         const std::string path = dir.file(c.file);
-        write_file_atomically(path, c.text);
+        write_file_atomically(path, c.text, IfExists::Replace);
         Session session = unusual_session();
         const std::string session_before = session_text(session);
         try {

@@ -127,7 +127,7 @@ ImVec2 frame(GLFWwindow* window, const std::optional<Mouse>& mouse, Draw draw) {
 int export_png(const std::string& name, int scale, const std::string& out) {
     for (const Plot& p : demo_plots()) {
         if (p.name != name) continue;
-        const std::string error = ui::save_plot_png(p, ui::kDefaultFigureWidth, ui::kDefaultFigureHeight, scale, out);
+        const std::string error = ui::save_plot_png(p, ui::kDefaultFigureWidth, ui::kDefaultFigureHeight, scale, out, IfExists::Replace);
         if (error.empty()) return 0;
         std::fprintf(stderr, "plot_demo: %s\n", error.c_str());
         return 1;
@@ -163,7 +163,7 @@ int screenshot(GLFWwindow* window, const std::string& out, bool dark) {
             ImGui::BeginChild(static_cast<int>(i) + 1, cell);
             ui::draw_plot(views[i], plots[i], fonts);
             ImGui::EndChild();
-            if (i == 0 && export_now) export_error = ui::save_plot_png(plots[0], 600, 400, 3, out + ".mid-frame.png");
+            if (i == 0 && export_now) export_error = ui::save_plot_png(plots[0], 600, 400, 3, out + ".mid-frame.png", IfExists::Replace);
         }
     };
     for (int i = 1; i <= 3; ++i) {
@@ -174,7 +174,7 @@ int screenshot(GLFWwindow* window, const std::string& out, bool dark) {
             return 1;
         }
         if (i == 3) {
-            const std::string error = ui::save_back_buffer_png(out, static_cast<int>(fb.x), static_cast<int>(fb.y));
+            const std::string error = ui::save_back_buffer_png(out, static_cast<int>(fb.x), static_cast<int>(fb.y), IfExists::Replace);
             if (!error.empty()) {
                 std::fprintf(stderr, "plot_demo: %s\n", error.c_str());
                 return 1;

@@ -1,7 +1,7 @@
 # Runs normlab once and checks what it did (used by the gui.* tests in CMakeLists.txt):
 #   cmake -DAPP=<normlab> [-DARGS=a|b] [-DXVFB=<xvfb-run>] [-DNO_DISPLAY=ON] -DEXIT=<code>
 #         [-DSTDOUT=<text>] [-DSTDERR=<text>] [-DPNG=<file> -DCHECKER=<checker> [-DCHECK_ARGS=a|b]] -P run_gui.cmake
-# XVFB        run inside a virtual 1600×1000×24 display (xvfb-run's path).
+# XVFB        run inside a virtual 1600×1000×24 display (xvfb-run's path); SCREEN=WxH another size.
 # NO_DISPLAY  run with DISPLAY and WAYLAND_DISPLAY unset.
 # EXIT        the expected exit code.
 # STDOUT      text that stdout must contain; STDERR: text that stderr must contain.
@@ -13,8 +13,11 @@ cmake_minimum_required(VERSION 3.25)
 string(REPLACE "|" ";" args "${ARGS}")
 string(REPLACE "|" ";" check_args "${CHECK_ARGS}")
 set(prefix "")
+if(NOT SCREEN)
+  set(SCREEN 1600x1000)
+endif()
 if(XVFB)
-  set(prefix "${XVFB}" -a -s "-screen 0 1600x1000x24")
+  set(prefix "${XVFB}" -a -s "-screen 0 ${SCREEN}x24")
 elseif(NO_DISPLAY)
   set(prefix env -u DISPLAY -u WAYLAND_DISPLAY)
 endif()

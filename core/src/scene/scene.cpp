@@ -207,7 +207,9 @@ Scene parse_scene_keeping_labs(std::string_view text, std::vector<std::string>& 
     }
 }
 
-void save_scene(const Scene& scene, const std::string& path) { write_file_atomically(path, scene_to_text(scene)); }
+void save_scene(const Scene& scene, const std::string& path, IfExists if_exists) {
+    write_file_atomically(path, scene_to_text(scene), if_exists);
+}
 
 namespace {
 

@@ -16,6 +16,7 @@
 #pragma once
 
 #include "normlab/norm/eval.hpp"      // InputError, thrown by the readers below
+#include "normlab/base/file_io.hpp"   // IfExists
 #include "normlab/scene/session.hpp"
 
 #include <nlohmann/json.hpp>
@@ -78,8 +79,9 @@ Scene parse_scene_keeping_labs(std::string_view text, std::vector<std::string>& 
 // [SECTION] Files ---------------------------------------------------------------------------
 
 // Writes scene_to_text atomically (file_io.hpp: temp file, fsync, rename): readers see the
-// old file or the new one. Throws std::runtime_error naming the path.
-void save_scene(const Scene& scene, const std::string& path);
+// old file or the new one. Throws std::runtime_error naming the path (FileExistsError when
+// `if_exists` is Refuse and the file exists).
+void save_scene(const Scene& scene, const std::string& path, IfExists if_exists);
 
 // Reads and parses the file. Every failure (missing, unreadable, malformed, truncated, newer)
 // throws InputError "PATH: WHAT", e.g. `s.json: labs.explorer.x[2] is not a number (got …)`.

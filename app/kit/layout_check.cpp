@@ -1,0 +1,242 @@
+// The layout checker (see layout_check.hpp).
+//
+// [SECTION] Recording
+// [SECTION] Windows whose content runs off
+// [SECTION] Checking
+// [SECTION] Report
+#include "layout_check.hpp"
+
+#include <imgui_internal.h>   // the current window, its clip rect and scroll bars
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <sstream>
+
+namespace normlab::ui {
+
+namespace {
+
+constexpr float kSlack = 1.0f;   // px a box may pass its clip rect, or overlap another, unnoticed
+constexpr float kSameText = 3.0f;   // px: the same text drawn again this close is a shadow or halo
+
+bool g_recording = false;
+std::vector<TextBox> g_texts;
+
+ImVec4 intersect(const ImVec4& a, const ImVec4& b) {
+    return {std::max(a.x, b.x), std::max(a.y, b.y), std::min(a.z, b.z), std::min(a.w, b.w)};
+}
+
+bool near(float a, float b) { return std::fabs(a - b) <= 1.5f; }
+
+// Whether the clip edge `edge` (0 left, 1 top, 2 right, 3 bottom) at `at` is an edge of the
+// window, or of a window it is inside, that has a scroll bar across it: then what lies beyond
+// can be scrolled to.
+bool scrolls_past(const ImGuiWindow* window, int edge, float at) {
+    for (const ImGuiWindow* w = window; w != nullptr; w = w->ParentWindow) {
+        const ImRect& r = w->InnerClipRect;
+        const float wall = edge == 0 ? r.Min.x : edge == 1 ? r.Min.y : edge == 2 ? r.Max.x : r.Max.y;
+        const bool bar = edge % 2 == 0 ? w->ScrollbarX : w->ScrollbarY;
+        if (bar && near(wall, at)) return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+// [SECTION] Recording -----------------------------------------------------------------------
+
+void start_text_record() {
+    g_texts.clear();
+    g_recording = true;
+}
+
+bool text_recording() { return g_recording; }
+
+void record_text(std::string_view text, ImVec4 box, ImVec4 clip, const ImVec4* frame) {
+    if (!g_recording || text.empty()) return;
+    TextBox t;
+    t.text = std::string(text);
+    t.box = box;
+    t.visible = intersect(box, frame != nullptr ? intersect(clip, *frame) : clip);
+    if (frame != nullptr) {
+        t.cut = box.x < frame->x - kSlack || box.y < frame->y - kSlack || box.z > frame->z + kSlack ||
+                box.w > frame->w + kSlack;
+        box = intersect(box, *frame);
+    }
+    const ImGuiWindow* window = GImGui != nullptr ? GImGui->CurrentWindow : nullptr;
+    t.window = window != nullptr ? window->Name : "";
+    const bool out[4] = {box.x < clip.x - kSlack, box.y < clip.y - kSlack, box.z > clip.z + kSlack,
+                         box.w > clip.w + kSlack};
+    const float edge_at[4] = {clip.x, clip.y, clip.z, clip.w};
+    for (int e = 0; e < 4; ++e)
+        if (out[e] && !scrolls_past(window, e, edge_at[e])) t.cut = true;
+    g_texts.push_back(std::move(t));
+}
+
+void record_draw_list_text(const ImDrawList& dl, const ImFont* font, float size, ImVec2 pos, ImU32 col,
+                           const char* begin, const char* end, float wrap_width, const ImVec4* fine_clip) {
+    if (!g_recording || (col & IM_COL32_A_MASK) == 0 || begin == nullptr) return;
+    if (end == nullptr) end = begin + std::strlen(begin);
+    if (font == nullptr) font = dl._Data->Font;
+    if (size == 0.0f) size = dl._Data->FontSize;
+    if (font == nullptr) return;
+    // Blank ends draw nothing: leave them out of the box.
+    const char* first = begin;
+    while (first < end && (*first == ' ' || *first == '\n')) ++first;
+    const char* last = end;
+    while (last > first && (last[-1] == ' ' || last[-1] == '\n')) --last;
+    if (first == last) return;
+    const float lead = first == begin ? 0.0f : font->CalcTextSizeA(size, FLT_MAX, 0.0f, begin, first).x;
+    const bool one_line = std::memchr(begin, '\n', static_cast<std::size_t>(first - begin)) == nullptr;
+    const ImVec2 at(pos.x + (one_line ? lead : 0.0f), pos.y);
+    const ImVec2 sz = font->CalcTextSizeA(size, FLT_MAX, wrap_width, first, last);
+    ImVec4 clip = dl._ClipRectStack.Size > 0 ? dl._ClipRectStack.back() : ImVec4(-FLT_MAX, -FLT_MAX, FLT_MAX, FLT_MAX);
+    if (fine_clip != nullptr) clip = intersect(clip, *fine_clip);
+    record_text(std::string_view(first, static_cast<std::size_t>(last - first)),
+                ImVec4(at.x, at.y, at.x + sz.x, at.y + sz.y), clip);
+}
+
+// [SECTION] Windows whose content runs off --------------------------------------------------
+
+namespace {
+
+// A window drawn this frame whose content (as ImGui measured it) is wider or taller than the
+// space it has, on an axis without a scroll bar: the items past the edge are not drawn at all,
+// so no text of theirs was recorded; this names them.
+void add_cut_windows(std::vector<TextBox>& out) {
+    if (GImGui == nullptr) return;
+    for (const ImGuiWindow* w : GImGui->Windows) {
+        if (!w->Active || w->Hidden || w->SkipItems) continue;
+        if ((w->Flags & (ImGuiWindowFlags_Popup | ImGuiWindowFlags_Tooltip)) != 0) continue;
+        const ImVec2 room(w->InnerRect.GetWidth(), w->InnerRect.GetHeight());
+        const ImVec2 pad = w->WindowPadding;
+        const float over_x = w->ContentSize.x + 2.0f * pad.x - room.x;
+        const float over_y = w->ContentSize.y + 2.0f * pad.y - room.y;
+        const bool cut_x = !w->ScrollbarX && room.x > 0.0f && over_x > 2.0f * kSlack + pad.x;
+        const bool cut_y = !w->ScrollbarY && room.y > 0.0f && over_y > 2.0f * kSlack + pad.y;
+        if (!cut_x && !cut_y) continue;
+        TextBox t;
+        std::ostringstream what;
+        what << "[content of " << w->Name << ": " << static_cast<int>(w->ContentSize.x) << " x "
+             << static_cast<int>(w->ContentSize.y) << " px in " << static_cast<int>(room.x) << " x "
+             << static_cast<int>(room.y) << ", no scroll bar]";
+        t.text = what.str();
+        t.box = ImVec4(w->InnerRect.Min.x, w->InnerRect.Min.y, w->InnerRect.Min.x + w->ContentSize.x,
+                       w->InnerRect.Min.y + w->ContentSize.y);
+        t.visible = ImVec4(w->InnerRect.Min.x, w->InnerRect.Min.y, w->InnerRect.Max.x, w->InnerRect.Max.y);
+        t.cut = true;
+        t.whole_window = true;
+        t.window = w->Name;
+        out.push_back(std::move(t));
+    }
+}
+
+}  // namespace
+
+std::vector<TextBox> stop_text_record() {
+    g_recording = false;
+    std::vector<TextBox> out = std::move(g_texts);
+    g_texts.clear();
+    add_cut_windows(out);
+    return out;
+}
+
+// [SECTION] Checking ------------------------------------------------------------------------
+
+std::vector<std::pair<std::size_t, std::size_t>> overlapping_texts(const std::vector<TextBox>& texts) {
+    std::vector<std::pair<std::size_t, std::size_t>> out;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        const ImVec4& a = texts[i].visible;
+        if (a.z - a.x <= kSlack || a.w - a.y <= kSlack || texts[i].whole_window) continue;
+        for (std::size_t j = i + 1; j < texts.size(); ++j) {
+            const ImVec4& b = texts[j].visible;
+            if (texts[j].whole_window) continue;
+            const ImVec4 both = intersect(a, b);
+            if (both.z - both.x <= kSlack || both.w - both.y <= kSlack) continue;
+            const bool echo = texts[i].text == texts[j].text && std::fabs(a.x - b.x) <= kSameText &&
+                              std::fabs(a.y - b.y) <= kSameText;
+            if (!echo) out.emplace_back(i, j);
+        }
+    }
+    return out;
+}
+
+// [SECTION] Report --------------------------------------------------------------------------
+
+void add_problems(LayoutReport& report, const LayoutPage& page, const std::vector<TextBox>& texts) {
+    ++report.pages;
+    for (const auto& [i, j] : overlapping_texts(texts)) report.overlaps.push_back({page, {texts[i], texts[j]}});
+    for (const TextBox& t : texts)
+        if (t.cut) report.clipped.push_back({page, {t}});
+}
+
+namespace {
+
+nlohmann::json rect(const ImVec4& r) {
+    const auto px = [](float v) { return std::round(v * 10.0f) / 10.0f; };
+    return {px(r.x), px(r.y), px(r.z), px(r.w)};
+}
+
+nlohmann::json to_json(const LayoutProblem& p) {
+    nlohmann::json j;
+    j["lab"] = p.page.lab;
+    if (p.page.slide > 0) j["slide"] = p.page.slide;
+    j["size"] = p.page.size;
+    j["scale"] = p.page.scale;
+    j["theme"] = p.page.theme;
+    nlohmann::json texts = nlohmann::json::array(), boxes = nlohmann::json::array(),
+                   visible = nlohmann::json::array(), windows = nlohmann::json::array();
+    for (const TextBox& t : p.texts) {
+        texts.push_back(t.text);
+        boxes.push_back(rect(t.box));
+        visible.push_back(rect(t.visible));
+        windows.push_back(t.window);
+    }
+    j["texts"] = texts;
+    j["boxes"] = boxes;
+    j["visible"] = visible;
+    j["windows"] = windows;
+    return j;
+}
+
+std::string where(const LayoutPage& p) {
+    std::ostringstream s;
+    s << p.lab;
+    if (p.slide > 0) s << " (slide " << p.slide << ")";
+    s << " at " << p.size;
+    if (p.scale != 1.0f) s << " ×" << p.scale;
+    s << ", " << p.theme;
+    return s.str();
+}
+
+}  // namespace
+
+std::string report_json(const LayoutReport& report) {
+    // One entry per line: a long report stays readable and greppable.
+    std::string out = "{\n";
+    for (const auto* list : {&report.overlaps, &report.clipped}) {
+        out += list == &report.overlaps ? "  \"overlaps\": [" : "  \"clipped\": [";
+        for (std::size_t i = 0; i < list->size(); ++i)
+            out += (i == 0 ? "\n    " : ",\n    ") + to_json((*list)[i]).dump();
+        out += list->empty() ? "],\n" : "\n  ],\n";
+    }
+    return out + "  \"pages\": " + std::to_string(report.pages) + "\n}\n";
+}
+
+std::string report_text(const LayoutReport& report) {
+    std::ostringstream s;
+    for (const LayoutProblem& p : report.overlaps)
+        s << "overlap: " << where(p.page) << ": \"" << p.texts[0].text << "\" and \"" << p.texts[1].text << "\"\n";
+    for (const LayoutProblem& p : report.clipped)
+        s << "clipped: " << where(p.page) << ": \"" << p.texts[0].text << "\"\n";
+    if (report.overlaps.empty() && report.clipped.empty())
+        s << "layout ok: " << report.pages << (report.pages == 1 ? " page" : " pages") << ", no overlap, nothing clipped\n";
+    else
+        s << report.overlaps.size() << " overlaps, " << report.clipped.size() << " clipped, in " << report.pages
+          << (report.pages == 1 ? " page\n" : " pages\n");
+    return s.str();
+}
+
+}  // namespace normlab::ui

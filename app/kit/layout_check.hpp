@@ -1,0 +1,93 @@
+// The layout checker (`normlab --check-layout`, docs/ARCHITECTURE.md): every text the app draws
+// is recorded with its box while a frame is recorded, then each pair of overlapping texts and
+// each text cut off by its container or the window is reported.
+//
+// What records: Dear ImGui 1.86 has no text hook, but every text it draws (labels, values,
+// table cells, tabs, menus) ends in one of the two ImDrawList::AddText overloads, and so does
+// every text the app draws with a draw list. The app's executables link with
+// `-Wl,--wrap` of those two (text_record_hook.cpp): the wrapper records the text, its box and
+// the clip rect it is drawn under, then draws it. The plot renderer paints with ImFont directly
+// (rotated and haloed text) and records its texts itself (record_text, from core's PlotLayout).
+// A text ImGui never draws (an item culled wholly outside its window) cannot be recorded, so
+// windows whose content runs past an edge that no scroll bar reaches are reported too.
+//
+// [SECTION] Recording
+// [SECTION] Checking
+// [SECTION] Report
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace normlab::ui {
+
+// [SECTION] Recording -----------------------------------------------------------------------
+
+struct TextBox {
+    std::string text;
+    ImVec4 box;            // the whole text (x0, y0, x1, y1), screen px, trailing blanks left out
+    ImVec4 visible;        // the part of it inside the clip rect it was drawn under (may be empty)
+    bool cut = false;      // part of it is outside that clip rect where no scroll bar reaches it
+    std::string window;    // the ImGui window it was drawn in
+    bool whole_window = false;   // not a text: a window whose content runs off (stop_text_record)
+};
+
+// Between start and stop (of one frame: stop after the last ImGui::End, before ImGui::Render)
+// texts are recorded; stop also returns, as pseudo-texts ("[content of WINDOW …]", cut), each
+// window whose content runs past an edge that no scroll bar reaches.
+void start_text_record();
+bool text_recording();
+std::vector<TextBox> stop_text_record();
+
+// Records a text drawn at `box` under `clip` (screen px) in the current ImGui window; its blank
+// ends are trimmed by the caller. `cut` is worked out here: the part outside `clip`, at an edge
+// of a window that has a scroll bar across it, can be scrolled to; anything else is cut. With
+// `frame` (a figure's rect), any part outside the frame is cut too.
+void record_text(std::string_view text, ImVec4 box, ImVec4 clip, const ImVec4* frame = nullptr);
+
+// What ImDrawList::AddText is about to draw: records it (font null: the draw list's; end null:
+// up to the '\0'; fine_clip: AddText's optional extra clip rect).
+void record_draw_list_text(const ImDrawList& dl, const ImFont* font, float size, ImVec2 pos, ImU32 col,
+                           const char* begin, const char* end, float wrap_width, const ImVec4* fine_clip);
+
+// [SECTION] Checking ------------------------------------------------------------------------
+
+// Pairs of texts whose visible parts overlap by more than a pixel each way (the same text drawn
+// twice within 3 px, a shadow or halo, is one text), as indices into `texts`.
+std::vector<std::pair<std::size_t, std::size_t>> overlapping_texts(const std::vector<TextBox>& texts);
+
+// [SECTION] Report --------------------------------------------------------------------------
+
+// Which page a frame showed: a lab, or a slide of a lecture (slide ≥ 1), at what size and theme.
+struct LayoutPage {
+    std::string lab;
+    int slide = 0;           // 1-based; 0: no lecture
+    std::string size;        // "1024x768"
+    float scale = 1.0f;      // the UI scale (--scale-ui)
+    std::string theme;
+};
+
+struct LayoutProblem {
+    LayoutPage page;
+    std::vector<TextBox> texts;   // two for an overlap, one for a clip
+};
+
+struct LayoutReport {
+    std::vector<LayoutProblem> overlaps, clipped;
+    int pages = 0;           // pages checked
+};
+
+// Adds one page's overlaps and cut texts to the report.
+void add_problems(LayoutReport& report, const LayoutPage& page, const std::vector<TextBox>& texts);
+
+// {"overlaps": [...], "clipped": [...]}: each entry names the lab (and slide), size, scale,
+// theme, and its texts with their boxes ([x0, y0, x1, y1]) and what is visible of them.
+std::string report_json(const LayoutReport& report);
+
+// One line per problem, then a count; "layout ok: …" when there is none.
+std::string report_text(const LayoutReport& report);
+
+}  // namespace normlab::ui

@@ -1,0 +1,175 @@
+// The layout checker (app/layout_check.hpp) on windows built to have, or not have, a problem:
+// Dear ImGui runs headless (no window, no GL) and this program links the AddText hook the app
+// links (normlab::text_hook), so the texts are recorded exactly as in `normlab --check-layout`.
+#include "layout_check.hpp"
+#include "plot_view.hpp"
+#include "theme_fonts.hpp"
+
+#include <gtest/gtest.h>
+#include <imgui.h>
+#include <nlohmann/json.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace normlab::ui {
+namespace {
+
+class LayoutCheck : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.DisplaySize = ImVec2(800.0f, 600.0f);
+        io.DeltaTime = 1.0f / 60.0f;
+        io.IniFilename = nullptr;
+        load_fonts(fonts, 20);
+        unsigned char* pixels = nullptr;
+        int w = 0, h = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    }
+    void TearDown() override { ImGui::DestroyContext(); }
+
+    // Three frames of a window 400 × 300 at (0, 0) holding `body`, the last one recorded.
+    std::vector<TextBox> record(const std::function<void()>& body) {
+        std::vector<TextBox> texts;
+        for (int frame = 0; frame < 3; ++frame) {
+            ImGui::NewFrame();
+            if (frame == 2) start_text_record();
+            ImGui::SetNextWindowPos(ImVec2(0.0f, 0.0f));
+            ImGui::SetNextWindowSize(ImVec2(400.0f, 300.0f));
+            ImGui::Begin("page", nullptr, ImGuiWindowFlags_NoTitleBar);
+            body();
+            ImGui::End();
+            if (frame == 2) texts = stop_text_record();
+            ImGui::Render();
+        }
+        return texts;
+    }
+
+    static LayoutReport report_of(const std::vector<TextBox>& texts) {
+        LayoutReport report;
+        add_problems(report, {"test", 0, "400x300", 1.0f, "light"}, texts);
+        return report;
+    }
+
+    Fonts fonts;
+};
+
+TEST_F(LayoutCheck, TwoTextsDrawnOverEachOtherAreAnOverlap) {
+    const LayoutReport report = report_of(record([] {
+        ImGui::SetCursorPos(ImVec2(20.0f, 20.0f));
+        ImGui::TextUnformatted("first text");
+        ImGui::SetCursorPos(ImVec2(40.0f, 26.0f));
+        ImGui::TextUnformatted("second text");
+    }));
+    ASSERT_EQ(report.overlaps.size(), 1u);
+    EXPECT_EQ(report.overlaps[0].texts[0].text, "first text");
+    EXPECT_EQ(report.overlaps[0].texts[1].text, "second text");
+    EXPECT_TRUE(report.clipped.empty());
+    const nlohmann::json json = nlohmann::json::parse(report_json(report));
+    ASSERT_EQ(json["overlaps"].size(), 1u);
+    EXPECT_EQ(json["overlaps"][0]["texts"], nlohmann::json({"first text", "second text"}));
+    EXPECT_EQ(json["overlaps"][0]["size"], "400x300");
+    EXPECT_EQ(json["overlaps"][0]["lab"], "test");
+    EXPECT_TRUE(json["clipped"].empty());
+}
+
+TEST_F(LayoutCheck, TextsOneLineApartAreNot) {
+    const LayoutReport report = report_of(record([] {
+        ImGui::TextUnformatted("first text");
+        ImGui::TextUnformatted("second text");
+        ImGui::SameLine();
+        ImGui::TextUnformatted("beside it");
+    }));
+    EXPECT_TRUE(report.overlaps.empty());
+    EXPECT_TRUE(report.clipped.empty());
+    EXPECT_EQ(report_text(report), "layout ok: 1 page, no overlap, nothing clipped\n");
+}
+
+TEST_F(LayoutCheck, SliderLabelAndValueCount) {
+    // A slider's value and its label are texts too (drawn by Dear ImGui itself).
+    const std::vector<TextBox> texts = record([] {
+        static float v = 0.5f;
+        ImGui::SetNextItemWidth(150.0f);
+        ImGui::SliderFloat("delta", &v, 0.0f, 1.0f, "%.2f");
+    });
+    ASSERT_EQ(texts.size(), 2u);
+    EXPECT_EQ(texts[0].text, "0.50");
+    EXPECT_EQ(texts[1].text, "delta");
+}
+
+TEST_F(LayoutCheck, TextPastAChildWithoutScrollBarIsClipped) {
+    const LayoutReport report = report_of(record([] {
+        ImGui::BeginChild("narrow", ImVec2(120.0f, 100.0f), true, ImGuiWindowFlags_NoScrollbar);
+        ImGui::TextUnformatted("a sentence far wider than this little box");
+        ImGui::EndChild();
+    }));
+    EXPECT_TRUE(report.overlaps.empty());
+    ASSERT_GE(report.clipped.size(), 1u);
+    EXPECT_EQ(report.clipped[0].texts[0].text, "a sentence far wider than this little box");
+}
+
+TEST_F(LayoutCheck, TextBelowAScrollingChildIsNot) {
+    // Lines past the bottom of a child with a vertical scroll bar can be scrolled to.
+    const LayoutReport report = report_of(record([] {
+        ImGui::BeginChild("tall", ImVec2(200.0f, 100.0f), true);
+        for (int i = 0; i < 12; ++i) ImGui::Text("line %d", i);
+        ImGui::EndChild();
+    }));
+    EXPECT_TRUE(report.overlaps.empty());
+    EXPECT_TRUE(report.clipped.empty()) << report_text(report);
+}
+
+TEST_F(LayoutCheck, ATableColumnTooNarrowClipsItsCells) {
+    const LayoutReport report = report_of(record([] {
+        if (ImGui::BeginTable("t", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchSame)) {
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted("a cell whose text is wide");
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted("b");
+            ImGui::TableNextColumn();
+            ImGui::TextUnformatted("c");
+            ImGui::EndTable();
+        }
+    }));
+    ASSERT_EQ(report.clipped.size(), 1u) << report_text(report);
+    EXPECT_EQ(report.clipped[0].texts[0].text, "a cell whose text is wide");
+}
+
+TEST_F(LayoutCheck, ContentPastAnEdgeWithoutScrollBarIsReportedEvenUndrawn) {
+    // Items wholly right of the window are culled (never drawn); the window is reported.
+    const LayoutReport report = report_of(record([] {
+        ImGui::Dummy(ImVec2(900.0f, 20.0f));
+        ImGui::TextUnformatted("visible");
+    }));
+    ASSERT_EQ(report.clipped.size(), 1u) << report_text(report);
+    EXPECT_TRUE(report.clipped[0].texts[0].whole_window);
+    EXPECT_NE(report.clipped[0].texts[0].text.find("[content of page"), std::string::npos);
+}
+
+TEST_F(LayoutCheck, APlotTitleWiderThanItsFigureIsClipped) {
+    Plot plot;
+    plot.title = "A title that is much, much wider than the small figure it belongs to";
+    plot.x.label = "x";
+    plot.y.label = "y";
+    Series s;
+    s.label = "data";
+    s.x = {0.0, 1.0, 2.0};
+    s.y = {1.0, 3.0, 2.0};
+    plot.series.push_back(s);
+    PlotView view;
+    const LayoutReport report = report_of(record([&] { draw_plot(view, plot, fonts, ImVec2(300.0f, 220.0f)); }));
+    bool title_cut = false;
+    for (const LayoutProblem& p : report.clipped) title_cut = title_cut || p.texts[0].text == plot.title;
+    EXPECT_TRUE(title_cut) << report_text(report);
+    // The same figure with a short title: nothing is cut, nothing overlaps.
+    plot.title = "Short";
+    const LayoutReport fine = report_of(record([&] { draw_plot(view, plot, fonts, ImVec2(300.0f, 220.0f)); }));
+    EXPECT_TRUE(fine.clipped.empty()) << report_text(fine);
+    EXPECT_TRUE(fine.overlaps.empty()) << report_text(fine);
+}
+
+}  // namespace
+}  // namespace normlab::ui
