@@ -127,6 +127,7 @@ private:
     // With mutex_ held: a command arrived, so the thread has work to look at and the latest
     // snapshot no longer tells wait_for() that it rests.
     void wake_locked() {
+        ++wakes_;
         resting_ = false;
         published_rest_ = false;
         wake_.notify_all();
@@ -157,12 +158,14 @@ private:
         for (;;) {
             std::vector<Command> commands;
             bool train = false, may_work = false;
+            std::uint64_t seen = 0;   // wakes_ when the thread looked: a wake since then forbids rest
             {
                 std::unique_lock<std::mutex> lock(mutex_);
                 wake_.wait(lock, [&] { return stop_ || !resting_; });
                 if (stop_) return;
                 if (commands_.empty() && playing_ && paced_ && !finished_ && !wait_pace(lock)) continue;
                 commands.swap(commands_);
+                seen = wakes_;
                 train = playing_ || limit_.has_value();
                 may_work = !limit_ || units_ < *limit_;
             }
@@ -174,7 +177,7 @@ private:
                 std::lock_guard<std::mutex> lock(mutex_);
                 units_ = job_.units();
                 finished_ = job_.finished();
-                rest = commands_.empty() && (!worked || (limit_ && units_ >= *limit_));
+                rest = wakes_ == seen && (!worked || (limit_ && units_ >= *limit_));
                 resting_ = rest;
                 if (!worked && limit_) limit_ = std::min(*limit_, units_);   // nothing to do: no allowance kept
             }
@@ -209,6 +212,7 @@ private:
     std::uint64_t units_ = 0;                      // units done (as of the last unit)
     bool finished_ = false;                        // the job said no unit will come again
     bool resting_ = false;                         // nothing to do until a command arrives
+    std::uint64_t wakes_ = 0;                      // commands, plays and advances so far
     bool published_any_ = false;                   // a snapshot is in box_
     std::uint64_t published_units_ = 0;            // of the latest snapshot
     bool published_rest_ = false;                  // the latest snapshot was taken at rest, no command since
