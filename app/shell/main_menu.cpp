@@ -7,6 +7,7 @@
 
 #include "input_queue.hpp"
 #include "lecture.hpp"
+#include "ui_util.hpp"
 #include "plot_export.hpp"
 #include "plot_view.hpp"
 #include "session_io.hpp"
@@ -200,7 +201,7 @@ void draw_status(const AppUi& ui, const AppInfo& info) {
     const std::string shown = fit_text(text, std::max(room, 0.0f));
     ImGui::SetCursorPosX(ImGui::GetWindowWidth() - ImGui::CalcTextSize(shown.c_str()).x - pad);
     if (!warning.empty()) {
-        ImGui::TextColored(ImVec4(0.70f, 0.30f, 0.0f, 1.0f), "%s", shown.c_str());
+        ImGui::TextColored(kWarnText, "%s", shown.c_str());
     } else {
         ImGui::TextDisabled("%s", shown.c_str());
     }

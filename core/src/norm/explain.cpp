@@ -9,6 +9,7 @@
 
 #include "normlab/base/number_rule.hpp"
 #include "normlab/norm/eval.hpp"   // quote_for_message
+#include "normlab/base/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -110,7 +111,7 @@ std::string num(double v, int digits = 4) {
     std::string s = buf;
     // Print −0 as 0 and use a real minus sign.
     if (s == "-0") s = "0";
-    if (!s.empty() && s[0] == '-') s = "\u2212" + s.substr(1);
+    if (!s.empty() && s[0] == '-') s = kMinusSign + s.substr(1);   // the exponent keeps '-'
     return s;
 }
 
@@ -136,9 +137,7 @@ std::string fixed_list(const Vec& v, int decimals) {
     for (Eigen::Index i = 0; i < v.size(); ++i) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "%.*f", decimals, v[i]);
-        std::string item = buf;
-        if (item[0] == '-') item = "\u2212" + item.substr(1);
-        s += (i ? ", " : "") + item;
+        s += (i ? ", " : "") + unicode_minus(buf);
     }
     return s + "]";
 }
