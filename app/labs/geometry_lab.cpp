@@ -394,7 +394,7 @@ ImVec4 draw_legend(const GeometryLabState& s, ImVec2 origin, const Fonts& fonts,
 void draw_caption(const GeometryLabState& s, const GeometryResults& r, const Fonts& fonts) {
     const Index n = geometry_dimension(s);
     ImGui::PushFont(fonts.bold);
-    ImGui::PushTextWrapPos(0.0f);
+    push_wrap_at_edge();
     if (n == 3) {
         ImGui::TextUnformatted("RMSNorm maps every input onto the sphere of radius √n (here √3 ≈ 1.732); LayerNorm "
                                "first projects onto the plane Σx = 0, then onto the circle of radius √n in it.");

@@ -143,7 +143,7 @@ const Plot& saved_plot(GpuUi& ui, const BenchResults& r, int rows) {
 
 void draw_renderer_section(LabContext& ctx, const GpuRunner* runner) {
     heading(ctx.fonts.heading, "Renderer");
-    ImGui::PushTextWrapPos(0.0f);
+    push_wrap_at_edge();
     ImGui::Text("%s", ctx.info.renderer.c_str());
     ImGui::TextDisabled("OpenGL %s", ctx.info.gl_version.c_str());
     if (runner != nullptr) {
@@ -228,7 +228,7 @@ void draw_sweep_section(LabContext& ctx, GpuRunner* runner) {
         tooltip("Stop; what was measured so far stays on screen.");
         ImGui::SameLine();
         ImGui::ProgressBar(static_cast<float>(ui.sweep->progress()), ImVec2(-1.0f, 0.0f));
-        ImGui::PushTextWrapPos(0.0f);  // "GPU RMSNorm forward at 1024 × 4096 (warm-up)" is wider than the panel
+        push_wrap_at_edge();  // "GPU RMSNorm forward at 1024 × 4096 (warm-up)" is wider than the panel
         ImGui::TextDisabled("%s", ui.sweep->status().c_str());
         ImGui::PopTextWrapPos();
     }

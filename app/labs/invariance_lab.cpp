@@ -681,7 +681,7 @@ void draw_invariance_figure(LabContext& ctx, const std::string& id, ImVec2 size)
     try {
         draw_slide_table(s, check_table(s, invariance_lab_table(s)), ctx.fonts, size);
     } catch (const std::exception& err) {
-        ImGui::PushTextWrapPos(0.0f);
+        push_wrap_at_edge();
         ImGui::TextColored(kErrorText, "Cannot compute the table: %s", err.what());
         ImGui::PopTextWrapPos();
     }

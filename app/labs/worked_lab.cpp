@@ -368,7 +368,7 @@ void draw_fits(const Explanation& e, const ClaimVerdict& v, const Fonts& fonts, 
 
 void draw_steps_verdicts(const WorkedResults& r) {
     for (const StepCheck& step : r.steps) {
-        ImGui::PushTextWrapPos(0.0f);
+        push_wrap_at_edge();
         if (!step.verdict) {
             ImGui::TextColored(kErrorText, "⚠ Cannot read \"%s\": %s", step.text.c_str(), step.error.c_str());
         } else if (step.verdict->holds) {
@@ -383,13 +383,13 @@ void draw_steps_verdicts(const WorkedResults& r) {
 void draw_verdict(const WorkedResults& r, const Fonts& fonts, bool outputs) {
     switch (r.status) {
         case ClaimStatus::Empty:
-            ImGui::PushTextWrapPos(0.0f);
+            push_wrap_at_edge();
             ImGui::TextDisabled("Type the outputs a write-up claims for this x (left), or pick an example: NormLab "
                                 "says which formula reproduces them at their printed precision.");
             ImGui::PopTextWrapPos();
             break;
         case ClaimStatus::Invalid:
-            ImGui::PushTextWrapPos(0.0f);
+            push_wrap_at_edge();
             ImGui::TextColored(kErrorText, "⚠ %s", r.error.c_str());
             ImGui::PopTextWrapPos();
             break;
@@ -482,7 +482,7 @@ void draw_worked_figure(LabContext& ctx, const std::string& id, ImVec2) {
     try {
         r = compute_worked(ctx.session.worked, ctx.session.explorer.x);
     } catch (const std::exception& err) {
-        ImGui::PushTextWrapPos(0.0f);
+        push_wrap_at_edge();
         ImGui::TextColored(kErrorText, "Cannot work through x: %s", err.what());
         ImGui::PopTextWrapPos();
         return;
