@@ -19,6 +19,7 @@
 #include <initializer_list>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 
 namespace normlab {
 
@@ -58,6 +59,12 @@ Series palette_series(int i, std::string label, std::vector<double> x, std::vect
     s.marker = palette_marker(i);
     s.kind = kind;
     return s;
+}
+
+Plot& plot_named(std::vector<Plot>& plots, std::string_view name) {
+    for (Plot& p : plots)
+        if (p.name == name) return p;
+    throw std::invalid_argument("no figure named \"" + std::string(name) + "\"");
 }
 
 // [SECTION] Axis ranges and mapping ---------------------------------------------------------
