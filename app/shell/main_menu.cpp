@@ -7,10 +7,12 @@
 
 #include "input_queue.hpp"
 #include "lecture.hpp"
-#include "ui_util.hpp"
 #include "plot_export.hpp"
 #include "plot_view.hpp"
 #include "session_io.hpp"
+#include "ui_util.hpp"
+
+#include <normlab/base/text.hpp>
 
 #define GLFW_INCLUDE_NONE   // key codes only
 #include <GLFW/glfw3.h>
@@ -181,7 +183,7 @@ std::string fit_text(const std::string& text, float width) {
     std::size_t n = text.size();
     std::string cut;
     do {
-        do --n; while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80);
+        n = utf8_floor(text, n - 1);
         cut = text.substr(0, n) + "…";
     } while (n > 0 && ImGui::CalcTextSize(cut.c_str()).x > width);
     return cut;
