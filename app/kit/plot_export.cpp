@@ -82,7 +82,10 @@ bool build_export_fonts(ExportFonts& out, const Plot& plot, const PlotStyle& sty
     builder.AddRanges(ascii);
     builder.AddText(kNumberGlyphs);
     for (const std::string* t : {&plot.title, &plot.x.label, &plot.y.label}) builder.AddText(t->c_str());
-    for (const Series& s : plot.series) builder.AddText(s.label.c_str());
+    for (const Series& s : plot.series) {
+        builder.AddText(s.label.c_str());
+        for (const std::string& t : s.bar_labels) builder.AddText(t.c_str());
+    }
     for (const Annotation& a : plot.annotations) builder.AddText(a.text.c_str());
     for (const RefLine& r : plot.ref_lines) builder.AddText(r.label.c_str());
     builder.BuildRanges(&out.ranges);

@@ -236,7 +236,7 @@ void record_figure_texts(const PlotLayout& L, const FigureFonts& fonts, const Im
     const ImVec4 frame(static_cast<float>(o.x0), static_cast<float>(o.y0), static_cast<float>(o.x1),
                        static_cast<float>(o.y1));
     const auto record = [&](const PlacedText& t, ImFont* font) { record_placed(t, font, clip, frame); };
-    for (const auto* texts : {&L.x_tick_labels, &L.y_tick_labels, &L.annotations, &L.ref_labels})
+    for (const auto* texts : {&L.x_tick_labels, &L.y_tick_labels, &L.annotations, &L.ref_labels, &L.bar_labels})
         for (const PlacedText& t : *texts) record(t, pick_font(fonts, t.font_px));
     for (const PlacedText* t : {&L.x_label, &L.y_label}) record(*t, pick_font(fonts, t->font_px));
     for (const PlacedText& t : L.title) record(t, fonts.bold != nullptr ? fonts.bold : pick_font(fonts, t.font_px));
@@ -274,7 +274,13 @@ void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& L, const Pl
     for (std::size_t i = 0; i < plot.series.size(); ++i) {
         const Series& s = plot.series[i];
         if (!drawn(s) || s.kind != SeriesKind::Bars) continue;
-        for (const Rect& b : series_bars(plot, i, L.view)) dl.AddRectFilled(to_im({b.x0, b.y0}), to_im({b.x1, b.y1}), to_u32(s.color));
+        for (const Rect& b : series_bars(plot, i, L.view)) {
+            if (s.overlay) {
+                dl.AddRect(to_im({b.x0, b.y0}), to_im({b.x1, b.y1}), to_u32(s.color), 0.0f, 0, static_cast<float>(2.0 * k));
+            } else {
+                dl.AddRectFilled(to_im({b.x0, b.y0}), to_im({b.x1, b.y1}), to_u32(s.color));
+            }
+        }
     }
     for (const Series& s : plot.series) {
         if (!drawn(s) || s.kind != SeriesKind::Line) continue;
@@ -297,7 +303,7 @@ void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& L, const Pl
     for (const PlacedTick& t : L.x_ticks) vline(dl, t.pos, d.y1, d.y1 + (t.tick.major ? major : minor), colors.frame, hair);
     for (const PlacedTick& t : L.y_ticks) hline(dl, t.pos, d.x0 - (t.tick.major ? major : minor), d.x0, colors.frame, hair);
 
-    // Texts: tick labels, axis labels, title, annotations and reference-line labels.
+    // Texts: tick labels, axis labels, title, annotations, reference-line and bar labels.
     for (const auto* labels : {&L.x_tick_labels, &L.y_tick_labels})
         for (const PlacedText& t : *labels) draw_text(dl, t, pick_font(fonts, t.font_px), colors.text);
     draw_text(dl, L.x_label, pick_font(fonts, L.x_label.font_px), colors.text);
@@ -308,6 +314,7 @@ void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& L, const Pl
         draw_haloed_text(dl, t, pick_font(fonts, t.font_px), colors.annotation, colors.halo, k);
     for (const PlacedText& t : L.ref_labels)
         draw_haloed_text(dl, t, pick_font(fonts, t.font_px), colors.ref_label, colors.halo, k);
+    for (const PlacedText& t : L.bar_labels) draw_haloed_text(dl, t, pick_font(fonts, t.font_px), colors.text, colors.halo, k);
 
     // Legend: a line sample (with its marker) or a square patch for bars, and the label.
     if (!L.has_legend) return;
@@ -320,7 +327,11 @@ void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& L, const Pl
         const Point2 mid{0.5 * (e.swatch_from.x + e.swatch_to.x), e.swatch_from.y};
         if (s.kind == SeriesKind::Bars) {
             const double h = 0.5 * e.label.font_px;
-            dl.AddRectFilled(to_im({mid.x - h, mid.y - h}), to_im({mid.x + h, mid.y + h}), color);
+            if (s.overlay) {
+                dl.AddRect(to_im({mid.x - h, mid.y - h}), to_im({mid.x + h, mid.y + h}), color, 0.0f, 0, static_cast<float>(2.0 * k));
+            } else {
+                dl.AddRectFilled(to_im({mid.x - h, mid.y - h}), to_im({mid.x + h, mid.y + h}), color);
+            }
         } else {
             if (s.kind == SeriesKind::Line) stroke(dl, {e.swatch_from, e.swatch_to}, s.line, stroke_width(s.width) * k, color);
             draw_marker(dl, effective_marker(s), mid, s.marker_size * k, color);
@@ -583,9 +594,15 @@ void draw_plot(PlotView& view, const Plot& plot, const Fonts& fonts, ImVec2 size
 
     const ScreenFigure f = screen_figure(fonts);
     const Rect outer{origin.x, origin.y, origin.x + fig.x, origin.y + fig.y};
-    ScreenLayout s = layout_screen(plot, view, outer, f.style);
+    Plot untitled;
+    if (!view.title_on_screen) {
+        untitled = plot;
+        untitled.title.clear();
+    }
+    const Plot& on_screen = view.title_on_screen ? plot : untitled;
+    ScreenLayout s = layout_screen(on_screen, view, outer, f.style);
     bool opens_menu = false;
-    if (interact(view, plot, s.layout, opens_menu)) s = layout_screen(plot, view, outer, f.style);
+    if (interact(view, on_screen, s.layout, opens_menu)) s = layout_screen(on_screen, view, outer, f.style);
 
     ImDrawList& dl = *ImGui::GetWindowDrawList();
     if (text_recording()) record_figure_texts(s.layout, f.fonts, dl._ClipRectStack.back());

@@ -42,6 +42,7 @@ struct PlotView {
     std::vector<std::string> hidden; // labels of series the user switched off in the legend
     std::string export_dir;          // where Save … writes (default: export_folder(), plot_export.hpp)
     std::string message;             // last export's result, shown under the plot until dismissed
+    bool title_on_screen = true;     // false: the panel around it names the figure; the title is exported only
     // Gesture in progress (set and cleared by draw_plot).
     bool box_zooming = false;
     ImVec2 box_from{};               // screen position where the box zoom started

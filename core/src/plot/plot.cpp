@@ -282,7 +282,8 @@ std::vector<Tick> linear_ticks(double lo, double hi, int target, double min_step
             double i0, i1;
             index_range(lo, hi, step, i0, i1);
             const double count = i1 - i0 + 1.0;
-            const double err = std::fabs(count - target);
+            // A lone tick says nothing about the scale: never chosen while two fit.
+            const double err = std::fabs(count - target) + (count < 2.0 ? 1000.0 : 0.0);
             if (err < best_err || (err == best_err && step > best_mult * pow10i(best_k))) {
                 best_err = err;
                 best_mult = mult;
@@ -525,20 +526,21 @@ std::vector<Point2> series_markers(const Series& s, const Viewport& view) {
     return out;
 }
 
-std::vector<Rect> series_bars(const Plot& plot, std::size_t index, const Viewport& view) {
-    std::vector<Rect> out;
+std::vector<PlacedBar> series_placed_bars(const Plot& plot, std::size_t index, const Viewport& view) {
+    std::vector<PlacedBar> out;
     if (index >= plot.series.size()) return out;
     const Series& s = plot.series[index];
     if (s.kind != SeriesKind::Bars || !drawn(s)) return out;
 
-    // Slot: shared by all drawn bar series; this series' place in it.
+    // Slot: shared by all drawn bar series but overlays; this series' place in it (an overlay:
+    // that of the bar series before it).
     std::size_t nbar = 0, slot_index = 0;
     std::vector<double> xs;
     for (std::size_t k = 0; k < plot.series.size(); ++k) {
         const Series& b = plot.series[k];
         if (!drawn(b) || b.kind != SeriesKind::Bars) continue;
-        if (k == index) slot_index = nbar;
-        ++nbar;
+        if (k <= index && !b.overlay) slot_index = nbar;
+        if (!b.overlay) ++nbar;
         for (std::size_t i = 0; i < point_count(b); ++i) {
             const double px = view.px.x0 + view.x.to_unit(b.x[i]) * view.px.width();
             if (std::isfinite(px)) xs.push_back(px);
@@ -563,8 +565,14 @@ std::vector<Rect> series_bars(const Plot& plot, std::size_t index, const Viewpor
         r.x1 = std::min(r.x1, view.px.x1);
         r.y0 = std::max(r.y0, view.px.y0);
         r.y1 = std::min(r.y1, view.px.y1);
-        if (r.x1 > r.x0 && r.y1 >= r.y0) out.push_back(r);
+        if (r.x1 > r.x0 && r.y1 >= r.y0) out.push_back({i, r});
     }
+    return out;
+}
+
+std::vector<Rect> series_bars(const Plot& plot, std::size_t index, const Viewport& view) {
+    std::vector<Rect> out;
+    for (const PlacedBar& b : series_placed_bars(plot, index, view)) out.push_back(b.rect);
     return out;
 }
 
@@ -625,6 +633,14 @@ std::optional<PointHit> nearest_point(const Plot& plot, const Viewport& view, Po
     for (std::size_t k = 0; k < plot.series.size(); ++k) {
         const Series& s = plot.series[k];
         if (!drawn(s)) continue;
+        if (s.kind == SeriesKind::Bars) {
+            if (s.overlay || !view.px.contains(p)) continue;
+            for (const PlacedBar& b : series_placed_bars(plot, k, view)) {
+                const double d = p.x < b.rect.x0 ? b.rect.x0 - p.x : p.x > b.rect.x1 ? p.x - b.rect.x1 : 0.0;
+                if (d <= max_px && (!best || d < best->distance_px)) best = PointHit{k, b.index, d};
+            }
+            continue;
+        }
         for (std::size_t i = 0; i < point_count(s); ++i) {
             const Point2 q = point_px(s, i, view);
             if (!finite(q) || !view.px.contains(q)) continue;
@@ -857,9 +873,11 @@ PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& st
     // x ticks; then shrink the right edge so that the last label stays inside the figure.
     double right = std::max(left + 1.0, outer.x1 - pad);
     L.view.px.x1 = right;
-    const int x_target = tick_target(right - left, style.x_tick_spacing);
+    int x_target = tick_target(right - left, style.x_tick_spacing);
     auto x_collide = [&](const std::vector<PlacedTick>& t) { return x_labels_collide(t, measure, tf); };
     const double x_min_step = bars_at_integers(plot) ? 1.0 : 0.0;
+    // Categories (bars at whole x): a label for each while they do not collide (short labels).
+    if (x_min_step > 0.0) x_target = std::max(x_target, std::min(50, static_cast<int>(std::floor(x_range.hi - x_range.lo))));
     L.x_ticks = fit_ticks(L.view.x, left, right, x_target, x_min_step, x_collide);
     double overflow = 0.0;
     for (const PlacedTick& t : L.x_ticks)
@@ -1148,8 +1166,47 @@ void resolve_annotation_overlaps(PlotLayout& L, const PlotStyle& style) {
 
 }  // namespace
 
+namespace {
+
+// Series::bar_labels at their bars' ends (see there), in the tick font; a label wider than its
+// bar less 0.3 em is left out.
+void place_bar_labels(const Plot& plot, PlotLayout& L, const PlotStyle& style) {
+    const Measure measure{style};
+    const double f = style.tick_font_px, gap = 0.2 * f;
+    const Rect& d = L.view.px;
+    for (std::size_t k = 0; k < plot.series.size(); ++k) {
+        const Series& s = plot.series[k];
+        if (s.kind != SeriesKind::Bars || s.bar_labels.empty()) continue;
+        for (const PlacedBar& b : series_placed_bars(plot, k, L.view)) {
+            if (b.index >= s.bar_labels.size() || s.bar_labels[b.index].empty()) continue;
+            const std::string& text = s.bar_labels[b.index];
+            if (measure(text, f) > b.rect.width() - 0.3 * f) continue;
+            const bool up = !(s.y[b.index] < 0.0);
+            double base = up ? b.rect.y0 - gap - (1.0 - kAscent) * f : b.rect.y1 + gap + kAscent * f;
+            if (up && base - kAscent * f < d.y0) base = b.rect.y0 + gap + kAscent * f;         // inside the top
+            if (!up && base + (1.0 - kAscent) * f > d.y1) base = b.rect.y1 - gap - (1.0 - kAscent) * f;
+            L.bar_labels.push_back({text, {0.5 * (b.rect.x0 + b.rect.x1), base}, TextAnchor::Middle, f, 0.0});
+        }
+    }
+}
+
+// Everything but the bar labels: the frame, the legend and the annotations (below).
+PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotStyle& style,
+                               const RangeOverride& override_ranges);
+
+}  // namespace
+
 PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& style,
                        const RangeOverride& override_ranges) {
+    PlotLayout L = layout_series_frame(plot, outer, style, override_ranges);
+    place_bar_labels(plot, L, style);
+    return L;
+}
+
+namespace {
+
+PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotStyle& style,
+                               const RangeOverride& override_ranges) {
     const AxisRange x = override_ranges.x ? *override_ranges.x : auto_range(plot, AxisId::X);
     const AxisRange y = override_ranges.y ? *override_ranges.y : auto_range(plot, AxisId::Y);
     PlotLayout L = layout_frame(plot, outer, style, x, y);
@@ -1214,5 +1271,7 @@ PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& sty
     resolve_annotation_overlaps(L, style);
     return L;
 }
+
+}  // namespace
 
 }  // namespace normlab

@@ -6,7 +6,7 @@
 // [SECTION] to_svg            — background, grid, clipped data, frame, ticks, labels, legend
 //
 // Paint order: background, grid, reference lines, bars, lines, markers (clipped to the data
-// area), frame, ticks, tick labels, axis labels, title, annotations, legend.
+// area), frame, ticks, tick labels, axis labels, title, annotations, bar labels, legend.
 #include "normlab/plot/plot.hpp"
 
 #include "normlab/base/text.hpp"
@@ -182,7 +182,9 @@ std::string to_svg(const Plot& plot, double width_px, double height_px) {
         const Series& s = plot.series[k];
         if (!drawn(s) || s.kind != SeriesKind::Bars) continue;
         const std::vector<Rect> bars = series_bars(plot, k, L.view);
-        o += "<g class=\"series-bars\" data-series=\"" + std::to_string(k) + "\" fill=\"" + to_hex(s.color) + "\">\n";
+        const std::string paint = s.overlay ? "fill=\"none\" stroke=\"" + to_hex(s.color) + "\" stroke-width=\"2\""
+                                            : "fill=\"" + to_hex(s.color) + "\"";
+        o += "<g class=\"series-bars\" data-series=\"" + std::to_string(k) + "\" " + paint + ">\n";
         for (const Rect& b : bars)
             o += "<rect x=\"" + num(b.x0) + "\" y=\"" + num(b.y0) + "\" width=\"" + num(b.width()) + "\" height=\"" +
                  num(b.height()) + "\"/>\n";
@@ -239,6 +241,8 @@ std::string to_svg(const Plot& plot, double width_px, double height_px) {
         text(o, t, (std::string(" class=\"annotation\" fill=\"#222222\"") + halo).c_str());
     for (const PlacedText& t : L.ref_labels)
         text(o, t, (std::string(" class=\"ref-label\" fill=\"#444444\"") + halo).c_str());
+    for (const PlacedText& t : L.bar_labels)
+        text(o, t, (std::string(" class=\"bar-label\" fill=\"#000000\"") + halo).c_str());
 
     // Legend. Entries of faded series (hidden by a viewer) are grey, in a <g class="faded">.
     if (L.has_legend) {
@@ -254,7 +258,9 @@ std::string to_svg(const Plot& plot, double width_px, double height_px) {
             if (s.kind == SeriesKind::Bars) {
                 const double h = 0.5 * L.legend.front().label.font_px;
                 o += "<rect x=\"" + num(mid.x - h) + "\" y=\"" + num(mid.y - h) + "\" width=\"" + num(2 * h) +
-                     "\" height=\"" + num(2 * h) + "\" fill=\"" + color + "\"/>\n";
+                     "\" height=\"" + num(2 * h) + "\" " +
+                     (s.overlay ? "fill=\"none\" stroke=\"" + color + "\" stroke-width=\"2\"" : "fill=\"" + color + "\"") +
+                     "/>\n";
             } else {
                 if (s.kind == SeriesKind::Line) {
                     const double w = stroke_width(s.width);

@@ -63,6 +63,13 @@ struct Series {
     // it can be shown again. Exports leave such series out (visible = false) instead.
     bool faded = false;
     SeriesKind kind = SeriesKind::Line;
+    // Bars only: drawn as outlines (no fill, 2 px at 1×) over the bars of the last non-overlay
+    // bar series before it, in their slot (a reference, e.g. the outputs at δ = 1); no slot of its own.
+    bool overlay = false;
+    // Bars only: a text at each bar's end, parallel to x and y (e.g. "1.342"): above a bar ≥ 0,
+    // below one < 0, inside its end where the data area leaves no room; left out where it is wider
+    // than the bar. Empty: none. Laid out by layout_plot (PlotLayout::bar_labels).
+    std::vector<std::string> bar_labels;
 };
 
 // Whether a series' data are drawn, ranged, avoided by the legend, hovered and exported: visible
@@ -204,7 +211,8 @@ struct Tick {
 };
 
 // Linear ticks at multiples of a step from {1, 2, 5}·10^k, the step chosen so that the number
-// of ticks in [lo, hi] is closest to `target` (ties: fewer ticks). All are major and labelled
+// of ticks in [lo, hi] is closest to `target` (ties: fewer ticks; one alone only when no step
+// gives two). All are major and labelled
 // with just enough decimals for the step: [0, 1] → 0, 0.2, 0.4, 0.6, 0.8, 1. Values are exact
 // decimal multiples (0.6, not 0.6000000000000001); zero is +0. Steps below min_step are not
 // considered (layout_plot passes 1 for bars at integer x, so categories get whole ticks).
@@ -286,6 +294,7 @@ struct PlotLayout {
     std::vector<LegendEntry> legend;
     std::vector<PlacedText> annotations;   // only those inside the data area and not dropped
     std::vector<PlacedText> ref_labels;
+    std::vector<PlacedText> bar_labels;    // Series::bar_labels that fit, drawn over the data with a halo
 };
 
 // Optional ranges that replace the plot's own (the ImGui view's pan/zoom state, kept outside
@@ -345,9 +354,17 @@ std::vector<Point2> series_markers(const Series& s, const Viewport& view);
 Marker effective_marker(const Series& s);
 
 // Bars of series `index` (a Bars series of `plot`) in pixels, clipped to the data area.
-// All drawn() bar series share each x slot side by side; slot width = 80% of the smallest
-// spacing between distinct x values in pixels (or 1/10 of the data area for a single x).
+// All drawn() bar series that are not overlays share each x slot side by side; slot width = 80%
+// of the smallest spacing between distinct x values in pixels (or 1/10 of the data area for a
+// single x). An overlay series' bars take the slot place of the bar series before it.
 std::vector<Rect> series_bars(const Plot& plot, std::size_t index, const Viewport& view);
+
+// The same bars with the index of the point each one draws (points that cannot be drawn have none).
+struct PlacedBar {
+    std::size_t index = 0;
+    Rect rect;
+};
+std::vector<PlacedBar> series_placed_bars(const Plot& plot, std::size_t index, const Viewport& view);
 
 // Dash pattern of a style at a stroke width: alternating on/off lengths in px, empty for solid
 // (the SVG writer's stroke-dasharray). Renderers without dashed strokes (ImGui's ImDrawList)
@@ -357,7 +374,8 @@ std::vector<std::vector<Point2>> apply_dashes(const std::vector<Point2>& polylin
                                               const std::vector<double>& pattern);
 
 // The drawn() point nearest to pixel p within max_px, for hover tooltips: series index, point
-// index, or nothing.
+// index, or nothing. A bar (not an overlay) is hit anywhere above or below it in the data area,
+// at its horizontal distance from the bar's centre (0 inside the bar).
 struct PointHit {
     std::size_t series = 0, index = 0;
     double distance_px = 0.0;
