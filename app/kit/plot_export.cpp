@@ -4,7 +4,7 @@
 // [SECTION] Offscreen rendering — export fonts, a private ImGui context, FBO, read-back
 // [SECTION] PNG files
 // [SECTION] A lab's figures — the export folder, every figure of a lab at once
-// [SECTION] Tables        — the right-click menu of a table
+// [SECTION] Menus         — the right-click menus of a figure drawn by its own widget, of a table
 #include "plot_export.hpp"
 
 #include "plot_view.hpp"
@@ -87,6 +87,10 @@ bool build_export_fonts(ExportFonts& out, const Plot& plot, const PlotStyle& sty
         for (const std::string& t : s.bar_labels) builder.AddText(t.c_str());
     }
     for (const Annotation& a : plot.annotations) builder.AddText(a.text.c_str());
+    if (plot.heat) {
+        for (const std::string& t : plot.heat->labels) builder.AddText(t.c_str());
+        for (const std::string* t : {&plot.heat->bar_top, &plot.heat->bar_middle, &plot.heat->bar_bottom}) builder.AddText(t->c_str());
+    }
     for (const RefLine& r : plot.ref_lines) builder.AddText(r.label.c_str());
     builder.BuildRanges(&out.ranges);
 
@@ -319,6 +323,28 @@ std::string export_figures(const std::vector<Plot>& plots, const std::string& fo
 }
 
 // [SECTION] Tables --------------------------------------------------------------------------
+
+std::string figure_context_menu(const char* id, const std::function<Plot()>& figure) {
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenOverlapped) && ImGui::IsMouseReleased(ImGuiMouseButton_Right))
+        ImGui::OpenPopup(id);
+    if (!ImGui::BeginPopup(id)) return {};
+    std::string status;
+    for (const char* ext : {"png", "svg", "csv"}) {
+        const std::string label = std::string("Save ") + (ext[0] == 'p' ? "PNG (2×)" : ext[0] == 's' ? "SVG" : "CSV");
+        if (!ImGui::MenuItem(label.c_str())) continue;
+        const Plot plot = figure();
+        const std::string path = unused_file_name(figure_path(export_folder(), plot.name, ext));
+        const std::string error =
+            ext[0] == 'p' ? save_plot_png(plot, kDefaultFigureWidth, kDefaultFigureHeight, 2, path, IfExists::Refuse)
+                          : save_text_file(path, ext[0] == 's' ? to_svg(plot, kDefaultFigureWidth, kDefaultFigureHeight) : to_csv(plot),
+                                           IfExists::Refuse);
+        status = error.empty() ? "Saved " + path : "⚠ Not saved: " + error;
+    }
+    ImGui::Separator();
+    ImGui::TextDisabled("Files go to %s  (File ▸ Export folder…)", export_folder().empty() ? "." : export_folder().c_str());
+    ImGui::EndPopup();
+    return status;
+}
 
 std::string table_context_menu(const char* id, const std::function<std::vector<Table>()>& tables) {
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenOverlapped) && ImGui::IsMouseReleased(ImGuiMouseButton_Right))

@@ -58,6 +58,12 @@ const std::string& export_folder();
 // figures (PNG 2× + SVG + CSV) to DIR" or "⚠ …" with the first error.
 std::string export_figures(const std::vector<Plot>& plots, const std::string& dir, int scale);
 
+// The right-click menu of a figure drawn by its own widget as the last item (e.g. the Explorer's
+// W editor, drawn from the same colours as its Plot): Save PNG (2×), SVG or CSV of `figure()`
+// (computed when chosen) into export_folder(), never over a file. Returns the status line, as
+// table_context_menu does.
+std::string figure_context_menu(const char* id, const std::function<Plot()>& figure);
+
 // The right-click menu of a table drawn as the last item (its whole area): Save SVG, CSV,
 // Markdown or LaTeX of each of `tables()` (computed when chosen) into export_folder(), never over
 // a file. Returns the status line ("Saved DIR/NAME.md", "⚠ Not saved: …"), "" when nothing was

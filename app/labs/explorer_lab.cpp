@@ -10,6 +10,7 @@
 #include "labs.hpp"
 
 #include "palette.hpp"
+#include "plot_export.hpp"
 #include "plot_view.hpp"
 #include "ui_util.hpp"
 
@@ -190,7 +191,9 @@ void draw_W_section(LabContext& ctx, ExplorerState& s, ExplorerUi& ui, const Fon
 
     const float width = ImGui::GetContentRegionAvail().x;
     heatmap_editor("W", s.W, ui.heatmap, width, 3.0f * ImGui::GetFontSize(), fonts.small,
-                   "a = W x:  aᵢ = Σⱼ Wᵢⱼ xⱼ  (paper eq. 1).");
+                   "a = W x:  aᵢ = Σⱼ Wᵢⱼ xⱼ  (paper eq. 1).  Right-click: save it as a figure.");
+    if (std::string saved = figure_context_menu("W figure", [&s] { return explorer_weights_plot(s); }); !saved.empty())
+        ctx.app.status = std::move(saved);
 
     const std::string cell = "W" + subscript(ui.heatmap.row + 1) + "," + subscript(ui.heatmap.col + 1);
     ImGui::AlignTextToFramePadding();
@@ -319,7 +322,7 @@ void draw_norm_panel(const NormPanel& p, double delta, const Fonts& fonts) {
     const float width = ImGui::GetContentRegionAvail().x;
     const float status_h = ImGui::CalcTextSize(status.c_str(), nullptr, false, width).y + 2.0f * ImGui::GetStyle().ItemSpacing.y;
     const float chart_h = std::max(3.0f * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().y - status_h);
-    p.view->title_on_screen = false;   // the caption above names it
+    p.view->compact = true;   // the caption above names it
     draw_plot(*p.view, *p.plot, fonts, ImVec2(width, chart_h));
     ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(status_color, "%s", status.c_str());
@@ -342,7 +345,7 @@ void draw_summed_inputs(const ExplorerState& s, ExplorerUi& ui, const ExplorerRe
     ImGui::EndGroup();
     tooltip("aᵢ = Σⱼ Wᵢⱼ xⱼ (paper eq. 1), with its mean μ, standard deviation σ₀ = √mean((a − μ)²) "
             "and RMS = √mean(a²), before ε.");
-    ui.summed_view.title_on_screen = false;
+    ui.summed_view.compact = true;
     draw_plot(ui.summed_view, plot, fonts,
               ImVec2(ImGui::GetContentRegionAvail().x, chart_h > 0.0f ? chart_h : ImGui::GetContentRegionAvail().y));
 }
@@ -397,7 +400,7 @@ std::vector<Plot> explorer_lab_plots(LabContext& ctx) {
     }
     std::vector<Plot> plots = shown_plots(ctx.session.explorer, ui, *r);
     const PlotView* views[] = {&ui.summed_view, &ui.layernorm_view, &ui.rmsnorm_view};
-    for (std::size_t i = 0; i < plots.size(); ++i) plots[i] = plot_as_shown(plots[i], *views[i]);
+    for (std::size_t i = 0; i < 3; ++i) plots[i] = plot_as_shown(plots[i], *views[i]);   // the bars; W as it is
     return plots;
 }
 

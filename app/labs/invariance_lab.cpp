@@ -597,7 +597,7 @@ void draw_explorer_panel(LabContext& ctx, InvarianceUi& ui) {
             tooltip("Δ = ‖y′ − y‖ / ‖y‖, the relative change of the Explorer's outputs (the table's measure): "
                     "✓ when within the tolerance. Outlines: the outputs before the transform.");
         }
-        c.view->title_on_screen = false;   // the line above names it
+        c.view->compact = true;   // the line above names it
         draw_plot(*c.view, plots[i], ctx.fonts, ImVec2(ImGui::GetContentRegionAvail().x, chart_h));
     }
 }

@@ -87,7 +87,7 @@ TEST(ExplorerFigures, TheBarsAreTheComputedOutputs) {
     s.delta = 10.0;
     const ExplorerResults r = compute_explorer(s);
     const std::vector<Plot> plots = explorer_plots(s, r);
-    ASSERT_EQ(plots.size(), 3u);
+    ASSERT_EQ(plots.size(), 4u);
     EXPECT_EQ(plots[0].name, "explorer_summed_inputs");
     EXPECT_EQ(plots[1].name, "explorer_layernorm");
     EXPECT_EQ(plots[2].name, "explorer_rmsnorm");
@@ -119,7 +119,8 @@ TEST(ExplorerFigures, TheBarsAreTheComputedOutputs) {
 TEST(ExplorerFigures, EveryCsvRowNamesItsSeries) {
     ExplorerState s;
     s.delta = 0.5;
-    for (const Plot& p : explorer_plots(s, compute_explorer(s))) {
+    const std::vector<Plot> plots = explorer_plots(s, compute_explorer(s));
+    for (const Plot& p : std::vector<Plot>(plots.begin(), plots.begin() + 3)) {
         const std::string csv = to_csv(p);
         EXPECT_EQ(csv.rfind("series,x: output i,y: ", 0), 0u) << csv;
         std::size_t rows = 0;
@@ -138,6 +139,69 @@ TEST(ExplorerFigures, BarValueLabels) {
     EXPECT_EQ(bar_value_label(1.5e-5, 1.5e-5), "1.5×10⁻⁵");
     EXPECT_EQ(bar_value_label(25000.0, 25000.0), "25000");
     EXPECT_EQ(bar_value_label(2.5e6, 2.5e6), "2.5×10⁶");
+}
+
+TEST(HeatFigures, TheWeightsAsAMatrixRowOneOnTop) {
+    ExplorerState s;
+    s.x = (Vec(3) << 1, 2, 3).finished();
+    s.W = (Mat(2, 3) << 1, -2, 0.5, 0, 4, -4).finished();   // n = 2, m = 3
+    s.g = Vec::Ones(2);
+    s.b = Vec::Zero(2);
+    const Plot p = explorer_weights_plot(s);
+    ASSERT_TRUE(p.heat);
+    EXPECT_EQ(p.heat->rows, 2);
+    EXPECT_EQ(p.heat->cols, 3);
+    // Colours: W / max|W| on the diverging map; ±max at the ends, 0 near white.
+    EXPECT_EQ(to_hex(p.heat->colors[5]), to_hex(colors::kHeatNegative));   // W₂₃ = −4
+    EXPECT_EQ(to_hex(p.heat->colors[4]), to_hex(colors::kHeatPositive));   // W₂₂ = +4
+    EXPECT_EQ(to_hex(p.heat->colors[3]), to_hex(colors::kHeatZero));       // W₂₁ = 0
+    EXPECT_EQ(p.heat->bar_top, "+4.000");
+    EXPECT_EQ(p.heat->bar_bottom, "−4.000");
+    // Laid out: row 1 above row 2, column 1 left of column 2; whole ticks only.
+    const PlotLayout L = layout_plot(p, Rect{0, 0, 600, 400});
+    ASSERT_EQ(L.heat_cells.size(), 6u);
+    const auto cell = [&](int r, int c) {
+        for (const HeatCell& h : L.heat_cells)
+            if (h.row == r && h.col == c) return h.rect;
+        return Rect{};
+    };
+    EXPECT_LT(cell(0, 0).y1, cell(1, 0).y0 + 1e-9);
+    EXPECT_LT(cell(0, 0).x1, cell(0, 1).x0 + 1e-9);
+    for (const auto* ticks : {&L.x_ticks, &L.y_ticks})
+        for (const PlacedTick& t : *ticks) EXPECT_EQ(t.tick.value, std::round(t.tick.value)) << t.tick.label;
+    EXPECT_GT(L.color_bar.x0, L.view.px.x1) << "the colour bar right of the data";
+    for (const PlacedText& t : L.color_bar_labels)
+        EXPECT_LE(t.at.x + estimate_text_width(t.text, t.font_px), 600.0 - PlotStyle{}.pad + 1e-9) << "inside the figure";
+    // The labels are the values, rounded to 0.01, white on the dark ends.
+    EXPECT_EQ(L.heat_cells[1].label.text, "−2");
+    // CSV: one row per cell (row, col from 1; the value in full), named; then nothing else.
+    const std::string csv = to_csv(p);
+    EXPECT_EQ(csv.rfind("series,row,col,x: input j,y: output i,Wᵢⱼ\n", 0), 0u) << csv;
+    EXPECT_NE(csv.find("\nW,2,3,3,2,-4\n"), std::string::npos) << csv;
+    EXPECT_NE(csv.find("\nW,1,3,3,1,0.5\n"), std::string::npos) << csv;
+    std::size_t rows = 0;
+    for (char c : csv) rows += c == '\n';
+    EXPECT_EQ(rows, 7u);
+    // SVG: the cells, their labels and the colour bar.
+    const std::string svg = to_svg(p);
+    EXPECT_NE(svg.find("class=\"heat-map\""), std::string::npos);
+    EXPECT_NE(svg.find("class=\"color-bar\""), std::string::npos);
+    EXPECT_NE(svg.find(">+4.000</text>"), std::string::npos);
+}
+
+TEST(HeatFigures, AReversedAxisMapsBothWays) {
+    AxisRange r{Scale::Linear, 0.0, 10.0, true};
+    EXPECT_DOUBLE_EQ(r.to_unit(0.0), 1.0);
+    EXPECT_DOUBLE_EQ(r.to_unit(10.0), 0.0);
+    EXPECT_DOUBLE_EQ(r.from_unit(r.to_unit(3.0)), 3.0);
+    const AxisRange z = zoomed(r, 5.0, 0.5);
+    EXPECT_TRUE(z.reversed);
+    EXPECT_LT(z.lo, z.hi);
+    EXPECT_DOUBLE_EQ(z.lo, 2.5);
+    EXPECT_DOUBLE_EQ(z.hi, 7.5);
+    const AxisRange p = panned(r, 0.1);
+    EXPECT_LT(p.lo, p.hi);
+    EXPECT_DOUBLE_EQ(p.hi - p.lo, 10.0);
 }
 
 }  // namespace

@@ -583,7 +583,7 @@ TEST(ScenePlots, TheScenesOwnLabFirstThenTheOthers) {
     EXPECT_EQ(std::set<std::string>(all.begin(), all.end()).size(), all.size()) << "names are unique";
     EXPECT_EQ(names(lab_plots(scene.session, "gradients")), gradients);
     EXPECT_EQ(names(lab_plots(scene.session, "explorer")),
-              (std::vector<std::string>{"explorer_summed_inputs", "explorer_layernorm", "explorer_rmsnorm"}));
+              (std::vector<std::string>{"explorer_summed_inputs", "explorer_layernorm", "explorer_rmsnorm", "explorer_weights"}));
     EXPECT_TRUE(lab_plots(scene.session, "worked").empty());
     EXPECT_TRUE(lab_plots(scene.session, "nosuchlab").empty());
     EXPECT_TRUE(lab_plot_names("nosuchlab").empty());

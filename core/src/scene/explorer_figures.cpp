@@ -97,6 +97,48 @@ Plot norm_bar_plot(std::string name, Norm norm, const Vec& y, const Vec* referen
     return p;
 }
 
+Plot explorer_weights_plot(const ExplorerState& state) {
+    const Mat W = state.use_W ? state.W : Mat::Identity(state.x.size(), state.x.size());   // n×m
+    const auto n = static_cast<int>(W.rows()), m = static_cast<int>(W.cols());
+    const double scale = std::max(W.cwiseAbs().maxCoeff(), 1e-12);
+    HeatMap h;
+    h.rows = n;
+    h.cols = m;
+    h.x0 = 0.5;
+    h.x1 = m + 0.5;
+    h.y0 = 0.5;
+    h.y1 = n + 0.5;
+    h.name = "W";
+    HeatValues values{"Wᵢⱼ", {}};
+    for (int i = 0; i < n; ++i)
+        for (int j = 0; j < m; ++j) {
+            h.colors.push_back(diverging_color(W(i, j) / scale));
+            values.v.push_back(W(i, j));
+            h.labels.push_back(format_number(std::round(W(i, j) * 100.0) / 100.0, 6));
+        }
+    h.values.push_back(std::move(values));
+    for (int k = 0; k < 32; ++k) h.bar.push_back(diverging_color(1.0 - 2.0 * (k + 0.5) / 32.0));
+    const std::string max = bar_value_label(scale, scale);
+    h.bar_top = "+" + max;
+    h.bar_middle = "0";
+    h.bar_bottom = "−" + max;
+
+    Plot p;
+    p.name = "explorer_weights";
+    p.title = state.use_W ? "Weights W (" + std::to_string(n) + " × " + std::to_string(m) + "),  a = W x"
+                          : "No W: a = x, as with W = I (" + std::to_string(n) + " × " + std::to_string(m) + ")";
+    p.x.label = "input j";
+    p.y.label = "output i";
+    p.x.min = h.x0;
+    p.x.max = h.x1;
+    p.y.min = h.y0;
+    p.y.max = h.y1;
+    p.y.reversed = true;   // row 1 at the top, as the matrix is written
+    p.legend = false;
+    p.heat = std::move(h);
+    return p;
+}
+
 std::vector<Plot> explorer_plots(const ExplorerState& state, const ExplorerResults& r, const ExplorerFigureOptions& options) {
     const bool scaled = state.delta != 1.0;
     const std::string at = scaled ? " at δ = " + format_number(state.delta, 4) : "";
@@ -117,7 +159,7 @@ std::vector<Plot> explorer_plots(const ExplorerState& state, const ExplorerResul
         p->series.front().label += at;
     }
     share_y_range({&l, &m});
-    return {std::move(a), std::move(l), std::move(m)};
+    return {std::move(a), std::move(l), std::move(m), explorer_weights_plot(state)};
 }
 
 }  // namespace normlab

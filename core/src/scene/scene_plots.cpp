@@ -68,7 +68,7 @@ struct LabPlots {
 // A new lab with figures adds one line: its id, its figures' names and a function Session → its
 // Plots (in core). tests/core/test_scene.cpp checks that the names are the built ones.
 const LabPlots kLabPlots[] = {
-    {"explorer", {"explorer_summed_inputs", "explorer_layernorm", "explorer_rmsnorm"}, explorer_figures},
+    {"explorer", {"explorer_summed_inputs", "explorer_layernorm", "explorer_rmsnorm", "explorer_weights"}, explorer_figures},
     {"invariance", {"invariance_vs_delta"}, invariance_figures, {"invariance_table_measured", "invariance_table_paper"},
      invariance_tables},
     {"gradients",

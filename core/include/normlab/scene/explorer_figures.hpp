@@ -1,5 +1,5 @@
 // NormLab core: the Explorer's figures — its bar charts of a = W x and of the LayerNorm and
-// RMSNorm outputs, as Plot descriptions (docs/ARCHITECTURE.md, Data flow): the app draws them,
+// RMSNorm outputs, and its weights W as a heat map, as Plot descriptions (docs/ARCHITECTURE.md, Data flow): the app draws them,
 // `normlab-cli export` writes them, from this one builder.
 #pragma once
 
@@ -17,11 +17,18 @@ struct ExplorerFigureOptions {
     bool reference = true;      // outlines of the outputs at δ = 1 (only while δ ≠ 1)
 };
 
-// The three bar charts, in this order: explorer_summed_inputs (a, n bars), explorer_layernorm
+// The Explorer's figures, in this order: explorer_summed_inputs (a, n bars), explorer_layernorm
 // and explorer_rmsnorm (y, n bars each, on one shared y range so that they compare, with the
-// outputs at δ = 1 as outlines when δ ≠ 1 and options.reference). Bars sit at x = 1..n (output i).
+// outputs at δ = 1 as outlines when δ ≠ 1 and options.reference), explorer_weights
+// (explorer_weights_plot). Bars sit at x = 1..n (output i).
 std::vector<Plot> explorer_plots(const ExplorerState& state, const ExplorerResults& results,
                                  const ExplorerFigureOptions& options = {});
+
+// The weights W (n×m) as a heat map, explorer_weights: cell (i, j) at column j = 1..m, row
+// i = 1..n from the top (a reversed y axis), coloured by diverging_color(Wᵢⱼ / max|W|), its value
+// (rounded to 0.01) in the cell where it fits, a colour bar from +max|W| to −max|W|. Without W
+// (a = x) the identity (m×m) it amounts to, titled so.
+Plot explorer_weights_plot(const ExplorerState& state);
 
 // One norm's outputs y (n) as bars at x = 1..n in the norm's colour (norm_color), titled
 // "<Norm> outputs y = ā ⊙ g + b", with `reference` (n, or null) as outlines in a darker shade,
