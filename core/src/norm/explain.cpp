@@ -201,7 +201,7 @@ PrintedNumber parse_printed_number(std::string_view text) {
     char* end = nullptr;
     const double value = std::strtod(s.c_str(), &end);
     if (end != s.c_str() + s.size() || !std::isfinite(value))
-        throw std::invalid_argument("\"" + std::string(text) + "\" is not a number");
+        throw std::invalid_argument(quote_for_message(text) + " is not a number");
     // Precision: the place of the last printed digit, shifted by any exponent.
     const size_t e_pos = s.find_first_of("eE");
     const std::string mantissa = s.substr(0, e_pos);
@@ -395,7 +395,7 @@ StepVerdict check_step(const Explanation& e, std::string_view claim) {
     StepVerdict v;
     v.claim = std::string(claim);
     const size_t eq = claim.rfind('=');
-    if (eq == std::string_view::npos) throw std::invalid_argument("a step needs the form \"lhs = rhs\": " + v.claim);
+    if (eq == std::string_view::npos) throw std::invalid_argument("a step needs the form \"lhs = rhs\": " + quote_for_message(claim));
     const std::string lhs = ascii_math(claim.substr(0, eq));
     const PrintedNumber rhs = parse_printed_number(claim.substr(eq + 1));
     const auto holds = [&](double actual) { return std::abs(actual - rhs.value) <= rhs.half_ulp * (1.0 + 1e-9); };
