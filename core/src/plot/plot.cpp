@@ -144,10 +144,12 @@ AxisRange auto_range(const Plot& plot, AxisId which) {
     }
     for (const Annotation& a : plot.annotations)
         if (xa.accepts(a.x) && ya.accepts(a.y)) e.add(fwd(sc, which == AxisId::X ? a.x : a.y));
-    if (plot.heat && plot.heat->rows > 0 && plot.heat->cols > 0)
-        for (double v : which == AxisId::X ? std::initializer_list<double>{plot.heat->x0, plot.heat->x1}
-                                           : std::initializer_list<double>{plot.heat->y0, plot.heat->y1})
+    if (plot.heat && plot.heat->rows > 0 && plot.heat->cols > 0) {
+        const HeatMap& h = *plot.heat;
+        const double ends[2] = {which == AxisId::X ? h.x0 : h.y0, which == AxisId::X ? h.x1 : h.y1};
+        for (double v : ends)
             if (own_axis_accepts(sc, v)) e.add(fwd(sc, v));
+    }
     if (!bar_x.empty()) {
         std::sort(bar_x.begin(), bar_x.end());
         double gap = std::numeric_limits<double>::infinity();
