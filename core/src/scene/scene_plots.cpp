@@ -5,6 +5,7 @@
 #include "normlab/scene/scene_plots.hpp"
 
 #include "normlab/labs/depth_lab.hpp"
+#include "normlab/scene/explorer_figures.hpp"
 #include "normlab/norm/eval.hpp"
 #include "normlab/labs/invariance_lab.hpp"
 
@@ -22,6 +23,10 @@ std::vector<Plot> gradient_lab_plots(const GradientLabResults& r, const std::vec
 }
 
 namespace {
+
+std::vector<Plot> explorer_figures(const Session& session) {
+    return explorer_plots(session.explorer, compute_explorer(session.explorer));
+}
 
 std::vector<Plot> invariance_figures(const Session& session) { return {invariance_curve_plot(session.invariance)}; }
 
@@ -61,6 +66,7 @@ struct LabPlots {
 // A new lab with figures adds one line: its id, its figures' names and a function Session → its
 // Plots (in core). tests/core/test_scene.cpp checks that the names are the built ones.
 const LabPlots kLabPlots[] = {
+    {"explorer", {"explorer_summed_inputs", "explorer_layernorm", "explorer_rmsnorm", "explorer_weights"}, explorer_figures},
     {"invariance", {"invariance_vs_delta"}, invariance_figures, {"invariance_table_measured", "invariance_table_paper"},
      invariance_tables},
     {"gradients",
