@@ -13,6 +13,12 @@ NORMLAB_PACKAGES=(
   libxml2-utils   # xmllint: the CLI tests check that exported SVGs are well-formed
   xdotool         # gui.taps: synthetic 10 ms key taps
 )
+# scripts/web.sh only: Debian's emscripten (3.1.6) and the tools that unpack Debian's source
+# packages of Dear ImGui and zlib (apt-get source), ccache for em++.
+NORMLAB_WEB_PACKAGES=(emscripten dpkg-dev xz-utils bzip2 ccache python3)
+# tests/web/run.sh only: Debian's chromium (headless, WebGL2 through SwiftShader) driven by npm's
+# puppeteer-core.
+NORMLAB_WEB_TEST_PACKAGES=(chromium nodejs npm)
 # scripts/fuzz.sh only: clang with libFuzzer and its sanitizer runtimes, llvm-symbolizer for traces.
 NORMLAB_FUZZ_PACKAGES=(clang libclang-rt-14-dev llvm-14)
 
