@@ -18,7 +18,7 @@ NORMLAB_PACKAGES=(
 NORMLAB_WEB_PACKAGES=(emscripten dpkg-dev xz-utils bzip2 ccache python3)
 # tests/web/run.sh only: Debian's chromium (headless, WebGL2 through SwiftShader) driven by npm's
 # puppeteer-core.
-NORMLAB_WEB_TEST_PACKAGES=(chromium nodejs npm)
+NORMLAB_WEB_TEST_PACKAGES=(chromium nodejs)   # and npm, where node has none of its own (tests/web/run.sh)
 # scripts/fuzz.sh only: clang with libFuzzer and its sanitizer runtimes, llvm-symbolizer for traces.
 NORMLAB_FUZZ_PACKAGES=(clang libclang-rt-14-dev llvm-14)
 
