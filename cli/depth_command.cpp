@@ -11,6 +11,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 
+#include "normlab/base/text.hpp"
 #include "normlab/models/depth.hpp"
 #include "normlab/norm/eval.hpp"
 
@@ -373,34 +374,21 @@ nlohmann::json to_json(const DepthOptions& o, DepthTrainer& trainer, const Depth
 // that are not UTF-8 (a byte-level sample makes any) written \xNN, and a backslash \\.
 std::string printable(const std::string& s) {
     std::string out;
-    const auto hex = [&](unsigned char b) {
-        static const char* digits = "0123456789abcdef";
-        out += "\\x";
-        out += digits[b >> 4];
-        out += digits[b & 15];
-    };
     for (std::size_t i = 0; i < s.size();) {
-        const auto b = static_cast<unsigned char>(s[i]);
-        std::size_t n = b < 0x80 ? 1 : (b >> 5) == 6 ? 2 : (b >> 4) == 14 ? 3 : (b >> 3) == 30 ? 4 : 0;
-        for (std::size_t k = 1; n > 1 && k < n; ++k)
-            if (i + k >= s.size() || (static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) n = 0;
-        if (n > 1) {   // overlong, surrogate or above U+10FFFF: not UTF-8
-            const auto c = static_cast<unsigned char>(s[i + 1]);
-            if (b < 0xC2 || (b == 0xE0 && c < 0xA0) || (b == 0xED && c >= 0xA0) || (b == 0xF0 && c < 0x90) ||
-                (b == 0xF4 && c >= 0x90) || b > 0xF4)
-                n = 0;
-        }
-        if (n == 1 && b == '\\') {
+        const std::size_t start = i;
+        char32_t cp = 0;
+        if (!next_utf8(s, i, cp) || (cp < 0x20 && cp != '\n' && cp != '\t') || cp == 0x7F) {
+            static const char* digits = "0123456789abcdef";
+            const auto b = static_cast<unsigned char>(s[start]);
+            out += "\\x";
+            out += digits[b >> 4];
+            out += digits[b & 15];
+            i = start + 1;
+        } else if (cp == '\\') {
             out += "\\\\";
-        } else if (n == 1 && ((b < 0x20 && b != '\n' && b != '\t') || b == 0x7F)) {
-            hex(b);
-        } else if (n == 0) {
-            hex(b);
-            n = 1;
         } else {
-            out.append(s, i, n);
+            out.append(s, start, i - start);
         }
-        i += n;
     }
     return out;
 }
@@ -515,7 +503,7 @@ std::string spread_text(const nlohmann::json& s) {
 // text and spaces up to `width` characters (UTF-8: continuation bytes take no column).
 std::string padded(const std::string& text, std::size_t width) {
     std::size_t columns = 0;
-    for (unsigned char c : text) columns += (c & 0xC0) != 0x80;
+    for (char c : text) columns += !is_utf8_continuation(c);
     return text + std::string(width > columns ? width - columns : 0, ' ');
 }
 

@@ -53,8 +53,9 @@ for t in "${targets[@]}"; do
       "$work/$t/corpus" "fuzz/corpus/$t" "fuzz/regressions/$t" > "$work/$t.log" 2>&1 || status=$?
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$work/$t.log" | tail -1)
   rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$work/$t.log" | tail -1)
-  corpus=$(grep -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' "$work/$t.log" | tail -1 | cut -d' ' -f2)
-  cov=$(grep -o 'cov: [0-9]*' "$work/$t.log" | tail -1 | cut -d' ' -f2)
+  # (a log without these lines, e.g. a run refused at start, must not end the script: || true)
+  corpus=$(grep -o 'corp: [0-9]*/[0-9]*[a-zA-Z]*' "$work/$t.log" | tail -1 | cut -d' ' -f2 || true)
+  cov=$(grep -o 'cov: [0-9]*' "$work/$t.log" | tail -1 | cut -d' ' -f2 || true)
   line="$t: ${seconds} s, ${execs:-?} executions, ${rate:-?} exec/s, corpus ${corpus:-?} (entries/bytes), cov ${cov:-?}"
   shopt -s nullglob
   artifacts=("$work/$t/artifacts"/*)

@@ -1,29 +1,29 @@
-// Colours with a meaning, shared by the app and the GUI test's pixel checker
-// (tests/gui/check_screenshot.cpp), so that the two cannot drift apart.
-// Bar colours are Okabe–Ito (safe for colour-blind viewers); bars are drawn fully opaque
-// in exactly these colours. The heat map's diverging ends are purple and green so that no
+// The app's colours with a meaning, by the names its widgets and the GUI test's pixel checker
+// (tests/gui/check_screenshot.cpp) use: each is a colour of the one palette, core's
+// base/palette.hpp, so that figures, widgets and checker cannot drift apart. Bars are drawn fully
+// opaque in exactly these colours; the heat map's diverging ends are purple and green so that no
 // cell can take a bar colour.
 #pragma once
 
+#include <normlab/base/palette.hpp>
+
 namespace normlab::palette {
 
-struct Rgb {
-    unsigned char r, g, b;
-};
+using Rgb = Color;
 
-inline constexpr Rgb kLayerNormBar{0, 114, 178};      // blue
-inline constexpr Rgb kRmsNormBar{213, 94, 0};         // vermillion
-inline constexpr Rgb kSummedInputBar{96, 96, 104};    // slate grey: a = W x
+inline constexpr Rgb kLayerNormBar = okabe_ito::kBlue;         // norm_color(Norm::LayerNorm)
+inline constexpr Rgb kRmsNormBar = okabe_ito::kVermillion;     // norm_color(Norm::RMSNorm)
+inline constexpr Rgb kSummedInputBar = colors::kSummedInput;   // a = W x
 
-inline constexpr Rgb kHeatNegative{118, 42, 131};     // purple: W_ij = −max|W|
-inline constexpr Rgb kHeatZero{247, 247, 247};        // near white: W_ij = 0
-inline constexpr Rgb kHeatPositive{27, 120, 55};      // green: W_ij = +max|W|
+inline constexpr Rgb kHeatNegative = colors::kHeatNegative;
+inline constexpr Rgb kHeatZero = colors::kHeatZero;
+inline constexpr Rgb kHeatPositive = colors::kHeatPositive;
 
 // ✓ / ✗ as filled cells and banners (the invariance table, the worked example's verdict), with
 // ui_util.hpp's kGoodText / kErrorText on them; the outline of a measured cell that disagrees
 // with the paper.
-inline constexpr Rgb kPassFill{214, 240, 220};        // pale green: ✓
-inline constexpr Rgb kFailFill{252, 222, 218};        // pale red: ✗
-inline constexpr Rgb kDisagreeOutline{240, 170, 0};   // amber
+inline constexpr Rgb kPassFill = colors::kPassFill;
+inline constexpr Rgb kFailFill = colors::kFailFill;
+inline constexpr Rgb kDisagreeOutline = colors::kAmber;
 
 }  // namespace normlab::palette

@@ -12,6 +12,7 @@
 
 #include "layout_check.hpp"
 #include "plot_export.hpp"
+#include "ui_util.hpp"
 
 #include <imgui_internal.h>   // ImGui::SetItemUsingMouseWheel
 
@@ -47,8 +48,6 @@ ImFont* pick_font(const FigureFonts& fonts, double px) {
         if (std::fabs(f->FontSize - px) < std::fabs(best->FontSize - px)) best = f;
     return best;
 }
-
-ImU32 to_u32(Color c) { return IM_COL32(c.r, c.g, c.b, 255); }
 
 ImVec2 to_im(Point2 p) { return ImVec2(static_cast<float>(p.x), static_cast<float>(p.y)); }
 
@@ -558,7 +557,7 @@ void message_line(PlotView& view) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Dismiss this message");
     ImGui::SameLine();
     if (warning) {
-        ImGui::TextColored(ImVec4(0.80f, 0.25f, 0.05f, 1.0f), "%s", view.message.c_str());
+        ImGui::TextColored(kWarnText, "%s", view.message.c_str());
     } else {
         ImGui::TextUnformatted(view.message.c_str());
     }

@@ -13,19 +13,6 @@ namespace normlab::ui {
 
 namespace {
 
-// printf's output with each '-' replaced by U+2212 MINUS SIGN (as wide as '+', reads as minus).
-std::string with_unicode_minus(const char* text) {
-    std::string out;
-    for (const char* p = text; *p; ++p) {
-        if (*p == '-') {
-            out += "\xE2\x88\x92";
-        } else {
-            out += *p;
-        }
-    }
-    return out;
-}
-
 // The messages of fields whose last typed value was refused, by slot. Display state of the
 // widgets, kept the way Dear ImGui keeps its own per-item state (by ID, for the app's life);
 // an entry goes when its field takes a valid value, or when the value it kept changed some
@@ -48,24 +35,15 @@ std::string fmt_value(double v) {
     } else {
         std::snprintf(buf, sizeof buf, "%.3e", v);
     }
-    return with_unicode_minus(buf);
+    return unicode_minus(buf);
 }
 
 std::string fmt_tick(double v) {
     char buf[48];
     std::snprintf(buf, sizeof buf, "%.6g", v == 0.0 ? 0.0 : v);
-    return with_unicode_minus(buf);
+    return unicode_minus(buf);
 }
 
-std::string subscript(long i) {
-    const std::string digits = std::to_string(i);
-    std::string out;
-    for (char d : digits) {
-        out += "\xE2\x82";                               // U+2080..U+2089 SUBSCRIPT ZERO..NINE
-        out += static_cast<char>(0x80 + (d - '0'));
-    }
-    return out;
-}
 
 void tooltip(const char* text) {
     if (!ImGui::IsItemHovered()) return;
@@ -152,7 +130,7 @@ bool accept_number(ImGuiID slot, std::string_view name, bool changed, double edi
     }
     const std::string problem = number_problem(name, edited, rule);
     if (!problem.empty()) {
-        g_refused[slot] = {"✗ " + with_unicode_minus(problem.c_str()) + "; kept " + fmt_value(v), &v, v};
+        g_refused[slot] = {"✗ " + unicode_minus(problem.c_str()) + "; kept " + fmt_value(v), &v, v};
         return false;
     }
     g_refused.erase(slot);

@@ -4,6 +4,7 @@
 #include "palette.hpp"
 
 #include <normlab/base/number_rule.hpp>
+#include <normlab/base/text.hpp>
 
 #include <imgui.h>
 
@@ -21,8 +22,6 @@ std::string fmt_value(double v);
 // A tick label: up to 6 significant digits, no trailing zeros ("0.5", "200", "1e−05").
 std::string fmt_tick(double v);
 
-// Subscript digits for 1-based indices: subscript(12) == "₁₂".
-std::string subscript(long i);
 
 // One-sentence explanation (with its formula) for the last item, shown while it is hovered.
 void tooltip(const char* text);
@@ -30,6 +29,7 @@ void tooltip(const char* text);
 // Text colours with a meaning, legible on the light and the dark theme.
 inline const ImVec4 kErrorText(0.75f, 0.05f, 0.05f, 1.0f);   // something went wrong, or a check failed
 inline const ImVec4 kGoodText(0.05f, 0.50f, 0.15f, 1.0f);    // a check passed
+inline const ImVec4 kWarnText(0.80f, 0.30f, 0.0f, 1.0f);     // ⚠: works, but read this
 
 // A section heading: a little space, the text in `font` (Fonts::heading), a separator.
 void heading(ImFont* font, const char* text);

@@ -35,7 +35,6 @@ namespace {
 
 constexpr int kScriptedUnitsPerFrame = 2;
 
-palette::Rgb to_rgb(Color c) { return {c.r, c.g, c.b}; }
 
 ImVec4 to_vec4(Color c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, 1.0f); }
 
@@ -300,7 +299,7 @@ void draw_model_section(DepthLabState& s, const Fonts& fonts) {
                         3.0f * ImGui::GetStyle().ItemInnerSpacing.x;
         if (p > 0) same_line_if_fits(w, right);
         ImGui::BeginGroup();
-        swatch(to_rgb(depth_placement_color(p)));
+        swatch(depth_placement_color(p));
         ImGui::Checkbox(name.c_str(), &s.placements[static_cast<std::size_t>(p)]);
         ImGui::EndGroup();
         tooltip(help[p]);
@@ -550,7 +549,7 @@ void draw_sample_controls(LabContext& ctx, DepthLabState& s, DepthUi& ui) {
 
 void draw_run_samples(const DepthRunView& r, const Fonts& fonts, float width, float height) {
     ImGui::BeginChild(("samples" + std::to_string(r.placement)).c_str(), ImVec2(width, height), true);
-    swatch(to_rgb(depth_placement_color(r.placement)));
+    swatch(depth_placement_color(r.placement));
     ImGui::PushFont(fonts.bold);
     ImGui::TextColored(to_vec4(depth_placement_color(r.placement)), "%s", placement_name(r.placement).c_str());
     ImGui::PopFont();

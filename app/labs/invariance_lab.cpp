@@ -190,7 +190,6 @@ void draw_norm_section(LabContext& ctx, InvarianceLabState& s, const Fonts& font
 // Column headers of the paper's table (and the curve checkboxes): each transform in brief.
 constexpr const char* kShortFormula[kNumTransforms] = {"δW", "+1γᵀ", "δᵢwᵢ", "δx", "x+γ", "δx₀"};
 
-palette::Rgb to_rgb(Color c) { return {c.r, c.g, c.b}; }
 
 void centered_text(ImDrawList* dl, ImFont* font, ImVec2 c0, ImVec2 c1, ImU32 color, const std::string& text) {
     const ImVec2 ts = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text.c_str());
@@ -327,7 +326,7 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
         const float y1 = y0 + row_h;
         const float sw = 0.8f * em;
         const ImVec2 s0(p0.x, std::floor(0.5f * (y0 + y1 - sw)));
-        dl->AddRectFilled(s0, ImVec2(s0.x + sw, s0.y + sw), to_u32(to_rgb(invariance_norm_color(kTableNorms[r]))), 2.0f);
+        dl->AddRectFilled(s0, ImVec2(s0.x + sw, s0.y + sw), to_u32(norm_color(kTableNorms[r])), 2.0f);
         const std::string name(display_name(kTableNorms[r]));
         dl->AddText(fonts.bold, fonts.bold->FontSize,
                     ImVec2(p0.x + sw + 0.4f * em, std::floor(0.5f * (y0 + y1 - fonts.bold->FontSize))), text_col, name.c_str());
@@ -390,7 +389,7 @@ void draw_slide_table(const InvarianceLabState& s, const CheckedTable& t, const 
     for (int r = 0; r < kNumTableNorms; ++r) {
         const float y0 = p0.y + header_h + static_cast<float>(r) * row_h, y1 = y0 + row_h;
         const ImVec2 s0(p0.x, std::floor(0.5f * (y0 + y1 - sw)));
-        dl->AddRectFilled(s0, ImVec2(s0.x + sw, s0.y + sw), to_u32(to_rgb(invariance_norm_color(kTableNorms[r]))), 2.0f);
+        dl->AddRectFilled(s0, ImVec2(s0.x + sw, s0.y + sw), to_u32(norm_color(kTableNorms[r])), 2.0f);
         dl->AddText(name_font, name_font->FontSize, ImVec2(s0.x + sw + pad, std::floor(0.5f * (y0 + y1 - name_font->FontSize))),
                     text_col, std::string(display_name(kTableNorms[r])).c_str());
         for (int c = 0; c < kNumTransforms; ++c) {
@@ -449,7 +448,7 @@ void draw_curve_choice(InvarianceLabState& s) {
     for (int r = 0; r < kNumTableNorms; ++r) {
         const std::string name(display_name(kTableNorms[r]));
         same_line_if_fits(swatch_w + checkbox_width(name), right);
-        swatch(to_rgb(invariance_norm_color(kTableNorms[r])));
+        swatch(norm_color(kTableNorms[r]));
         bool on = s.curve_norms[static_cast<size_t>(r)];
         if (ImGui::Checkbox(name.c_str(), &on)) s.curve_norms[static_cast<size_t>(r)] = on;
         tooltip("Draw this norm's relative change ‖y′ − y‖ / ‖y‖ against δ, once per chosen transform "

@@ -43,13 +43,12 @@ constexpr int kScriptedStepsPerFrame = 10;
 constexpr double kMaxTint = 0.45;
 constexpr double kFullTintConfidence = 0.9;
 // Class colours: the heat maps' diverging ends (palette.hpp) for two classes, then Okabe–Ito.
-constexpr palette::Rgb kClassColors[] = {palette::kHeatNegative, palette::kHeatPositive, {0, 114, 178},
-                                         {213, 94, 0},           {230, 159, 0},          {86, 180, 233},
-                                         {204, 121, 167},        {90, 90, 90}};
+constexpr palette::Rgb kClassColors[] = {palette::kHeatNegative,  palette::kHeatPositive,     okabe_ito::kBlue,
+                                         okabe_ito::kVermillion, okabe_ito::kOrange,         okabe_ito::kSkyBlue,
+                                         okabe_ito::kReddishPurple, {90, 90, 90}};
 constexpr int kClassColorCount = static_cast<int>(sizeof kClassColors / sizeof kClassColors[0]);
 
 palette::Rgb class_color(int k) { return kClassColors[std::max(0, k) % kClassColorCount]; }
-palette::Rgb to_rgb(Color c) { return {c.r, c.g, c.b}; }
 
 // a + (b − a)·t per channel.
 palette::Rgb mix(palette::Rgb a, palette::Rgb b, double t) {
@@ -414,7 +413,7 @@ void draw_variants_section(TrainingLabState& s, const Fonts& fonts) {
     const float x0 = ImGui::GetCursorPosX();
     for (int k = 0; k < kTrainingNormCount; ++k) {
         if (k % 2 == 1) ImGui::SameLine(x0 + col);
-        swatch(to_rgb(training_norm_color(kTrainingNorms[k])));
+        swatch(norm_color(kTrainingNorms[k]));
         bool& on = s.variants[static_cast<std::size_t>(k)];
         ImGui::Checkbox(std::string(display_name(kTrainingNorms[k])).c_str(), &on);
         tooltip(help[k]);
@@ -522,7 +521,7 @@ void draw_variant_card(const TrainingVariant& v, const std::vector<MapRect>& map
             if (ImGui::CalcTextSize(t.c_str()).x <= room) return t;
         return *(texts.end() - 1);
     };
-    swatch(to_rgb(training_norm_color(v.norm)));
+    swatch(norm_color(v.norm));
     // The name in bold, or in the small font where bold leaves no room for "00.0%" after it.
     ImFont* name_font = fonts.bold;
     const float pct_w = fonts.small->CalcTextSizeA(fonts.small->FontSize, FLT_MAX, 0.0f, "00.0%").x;
@@ -566,7 +565,7 @@ void draw_variant_card(const TrainingVariant& v, const std::vector<MapRect>& map
     const float y = p.y + 0.5f * (ImGui::GetTextLineHeight() - bar_h);
     const float total = slowest_ms > 0.0 ? bar_w * static_cast<float>(t.total_ms() / slowest_ms) : 0.0f;
     const float norm = t.total_ms() > 0.0 ? total * static_cast<float>(t.norm_ms / t.total_ms()) : 0.0f;
-    dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + norm, y + bar_h), to_u32(to_rgb(training_norm_color(v.norm))));
+    dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + norm, y + bar_h), to_u32(norm_color(v.norm)));
     dl->AddRectFilled(ImVec2(p.x + norm, y), ImVec2(p.x + total, y + bar_h), IM_COL32(170, 170, 170, 255));
     ImGui::Dummy(ImVec2(bar_w, ImGui::GetTextLineHeight()));
     ImGui::SameLine();
@@ -755,7 +754,7 @@ void draw_figures(const TrainingLabState& s, TrainingUi& ui, const Fonts& fonts)
 
 void draw_stress_banner(const TrainingLabState& s) {
     if (s.stress) {
-        ImGui::TextColored(ImVec4(0.80f, 0.30f, 0.0f, 1.0f),
+        ImGui::TextColored(kWarnText,
                            "⚠ Stress test: learning rate × %.3g = %s. Which variants diverge? (key L ends it)",
                            s.stress_factor, format_number(training_lab_lr(s), 3).c_str());
     }

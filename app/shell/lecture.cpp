@@ -126,7 +126,7 @@ void draw_pointer(const LabContext& ctx) {
     const float r = 1.6f * ImGui::GetFontSize();
     ImDrawList* dl = ImGui::GetForegroundDrawList();
     dl->AddCircleFilled(at, r, IM_COL32(255, 200, 0, 96), 48);             // translucent yellow
-    dl->AddCircle(at, r, IM_COL32(230, 100, 0, 220), 48, std::max(2.0f, 0.12f * ImGui::GetFontSize()));   // orange ring
+    dl->AddCircle(at, r, to_u32(colors::kPointer, 220), 48, std::max(2.0f, 0.12f * ImGui::GetFontSize()));
 }
 
 // [SECTION] Full screen ---------------------------------------------------------------------

@@ -6,6 +6,7 @@
 // [SECTION] Layout check
 // [SECTION] Run
 // [SECTION] main
+#include "control_probe.hpp"
 #include "frame_pacer.hpp"
 #include "input_queue.hpp"
 #include "labs.hpp"
@@ -15,18 +16,18 @@
 #include "plot_export.hpp"
 #include "quit_signals.hpp"
 #include "screenshot.hpp"
-#include "control_probe.hpp"
 #include "session_io.hpp"
 #include "slide.hpp"
 #include "theme_fonts.hpp"
 #include "ui_util.hpp"
 #include "web_page.hpp"
 
-#include <normlab/norm/eval.hpp>
+#include <normlab/base/file_io.hpp>
 #include <normlab/base/latest_box.hpp>
+#include <normlab/base/stats.hpp>
+#include <normlab/norm/eval.hpp>
 #include <normlab/scene/scene.hpp>
 #include <normlab/scene/session.hpp>
-#include <normlab/base/stats.hpp>
 
 #include "gl.hpp"
 #define GLFW_INCLUDE_NONE
@@ -94,6 +95,8 @@ constexpr const char* kUsage =
     "                        and on exit (default ~/.local/share/normlab/autosave.json; runs with\n"
     "                        --frames or --export-plot use none unless this names one)\n"
     "  --dump-session        print the scene (session JSON) on stdout before exiting\n"
+    "  --text-log FILE       write the texts of the latest frame to FILE, one per line, whenever\n"
+    "                        they change (for tests that drive the window and read what it says)\n"
     "  --pointer X,Y         draw the pointer highlight (F6) at window pixel X,Y (scripted runs)\n"
     "  --screenshot OUT.png  save the whole window as PNG after the last frame, then exit 0\n"
     "  --frames N            render N frames, then exit (with --screenshot: default 5)\n"
@@ -147,6 +150,7 @@ struct Options {
     bool font_given = false;  // else the projector theme starts at ui::kProjectorFontPx
     std::string autosave;     // --autosave FILE
     bool dump_session = false;   // --dump-session
+    std::string text_log;     // --text-log FILE
     bool pointer = false;     // --pointer X,Y
     float pointer_x = 0.0f, pointer_y = 0.0f;
     bool frame_stats = false; // --frame-stats
@@ -270,6 +274,8 @@ int parse_args(int argc, char** argv, Options& opt) {
             opt.replace = true;
         } else if (arg == "--dump-session") {
             opt.dump_session = true;
+        } else if (arg == "--text-log" && has_value) {
+            opt.text_log = argv[++i];
         } else if (arg == "--pointer" && has_value) {
             char* end = nullptr;
             const char* text = argv[++i];
@@ -686,6 +692,30 @@ std::string open_start_scene(ui::LabContext& ctx, const Options& opt) {
     return error;
 }
 
+// --text-log FILE: the texts of the latest frame, one per line (top to bottom, then left to
+// right), rewritten whenever they change. Tests drive the window with xdotool and read it.
+class TextLog {
+public:
+    explicit TextLog(std::string path) : path_(std::move(path)) {}
+    void write(std::vector<ui::TextBox> texts) {
+        std::stable_sort(texts.begin(), texts.end(), [](const ui::TextBox& a, const ui::TextBox& b) {
+            return a.box.y != b.box.y ? a.box.y < b.box.y : a.box.x < b.box.x;
+        });
+        std::string text;
+        for (const ui::TextBox& t : texts) text += t.text + "\n";
+        if (text == last_) return;
+        last_ = text;
+        try {
+            write_file_atomically(path_, text, IfExists::Replace);   // the run's own named file
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "normlab: --text-log: %s\n", e.what());
+        }
+    }
+
+private:
+    std::string path_, last_;
+};
+
 // The app from its first frame to its last: run() drives it on the desktop, the browser in the
 // page (one frame per animation frame, web_page.hpp).
 class App {
@@ -742,7 +772,9 @@ public:
         if (probe_) probe_->before_frame(io_);
         ImGui::NewFrame();
 
+        if (!opt_.text_log.empty()) ui::start_text_record();
         draw_ui(ctx_);
+        if (!opt_.text_log.empty()) text_log_.write(ui::stop_text_record());
         if (probe_) probe_->after_frame(ctx_, ctx_.app.presenter ? ctx_.lecture->boxes : no_boxes_);
 
         ImGui::Render();
@@ -821,6 +853,7 @@ private:
     FrameStats stats_;
     ui::FramePacer pacer_;
     std::optional<ui::ControlProbe> probe_;   // --probe-controls, after the first opt.frames frames
+    TextLog text_log_{opt_.text_log};
     const std::vector<ui::SlideBox> no_boxes_;
     std::optional<int> end_code_;
 };

@@ -10,7 +10,10 @@
 #include "plot_export.hpp"
 #include "plot_view.hpp"
 #include "session_io.hpp"
+#include "ui_util.hpp"
 #include "web_page.hpp"
+
+#include <normlab/base/text.hpp>
 
 #define GLFW_INCLUDE_NONE   // key codes only
 #include <GLFW/glfw3.h>
@@ -186,7 +189,7 @@ std::string fit_text(const std::string& text, float width) {
     std::size_t n = text.size();
     std::string cut;
     do {
-        do --n; while (n > 0 && (static_cast<unsigned char>(text[n]) & 0xC0) == 0x80);
+        n = utf8_floor(text, n - 1);
         cut = text.substr(0, n) + "…";
     } while (n > 0 && ImGui::CalcTextSize(cut.c_str()).x > width);
     return cut;
@@ -212,7 +215,7 @@ void draw_status(const AppUi& ui, const AppInfo& info) {
     const std::string shown = fit_text(text, std::max(room, 0.0f));
     ImGui::SetCursorPosX(ImGui::GetWindowWidth() - ImGui::CalcTextSize(shown.c_str()).x - pad);
     if (!warning.empty()) {
-        ImGui::TextColored(ImVec4(0.70f, 0.30f, 0.0f, 1.0f), "%s", shown.c_str());
+        ImGui::TextColored(kWarnText, "%s", shown.c_str());
     } else {
         ImGui::TextDisabled("%s", shown.c_str());
     }

@@ -9,6 +9,7 @@
 
 #include "lab.hpp"
 #include "labs.hpp"
+#include "palette.hpp"
 #include "plot_export.hpp"
 #include "quit_signals.hpp"
 #include "session_io.hpp"
@@ -164,6 +165,20 @@ EMSCRIPTEN_KEEPALIVE const char* normlab_open_scene(const char* path) {
 EMSCRIPTEN_KEEPALIVE const char* normlab_scene_text() {
     normlab::ui::PageState& p = normlab::ui::page();
     p.reply = p.ctx == nullptr ? "" : normlab::ui::scene_text(*p.ctx);
+    return p.reply.c_str();
+}
+
+// The colours with a meaning (kit/palette.hpp) by name, as the page draws them: tests look for
+// each lab's own in its screenshot. {"kLayerNormBar": [0, 114, 178], …}.
+EMSCRIPTEN_KEEPALIVE const char* normlab_palette_json() {
+    using namespace normlab::palette;
+    const auto rgb = [](Rgb c) { return nlohmann::json{c.r, c.g, c.b}; };
+    normlab::ui::PageState& p = normlab::ui::page();
+    p.reply = nlohmann::json{{"kLayerNormBar", rgb(kLayerNormBar)},     {"kRmsNormBar", rgb(kRmsNormBar)},
+                             {"kSummedInputBar", rgb(kSummedInputBar)}, {"kHeatNegative", rgb(kHeatNegative)},
+                             {"kHeatPositive", rgb(kHeatPositive)},     {"kPassFill", rgb(kPassFill)},
+                             {"kFailFill", rgb(kFailFill)},             {"kDisagreeOutline", rgb(kDisagreeOutline)}}
+                  .dump();
     return p.reply.c_str();
 }
 

@@ -180,6 +180,20 @@ TEST(Explain, DeepNestingIsRefusedNotACrash) {
     EXPECT_THROW(check_step(e, nested("(", ")", 15000) + " = 1"), std::invalid_argument);
 }
 
+// A refusal quotes the start of a long step, not all of it (found by fuzz_step: 4096 "(" without
+// "=" were echoed whole), whichever part is refused.
+TEST(Explain, RefusalsOfLongStepsQuoteTheirStart) {
+    const Explanation e = explain(v({2, 4, 6, 8}));
+    for (const std::string& step : {std::string(4096, '('), "mean = " + std::string(4096, 'x')}) {
+        try {
+            check_step(e, step);
+            ADD_FAILURE() << "accepted " << step.substr(0, 20);
+        } catch (const std::invalid_argument& err) {
+            EXPECT_LT(std::string(err.what()).size(), 200u) << err.what();
+        }
+    }
+}
+
 TEST(Explain, ConstantVectorIsExplainedNotNaN) {
     const Explanation e = explain(v({3, 3, 3}));
     EXPECT_TRUE(e.layernorm.allFinite());

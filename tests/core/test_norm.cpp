@@ -287,7 +287,9 @@ TEST(Norm, ExactOffsetsLeaveLayerNormUnchanged) {
             const double tol = (n & (n - 1)) == 0 ? 0.0 : 1e-15;  // deviations correctly rounded either way
             EXPECT_LE((yx - yd).cwiseAbs().maxCoeff(), tol) << "n = " << n << ", c = " << c;
             EXPECT_NEAR(cx.groups[0].sigma0, cd.groups[0].sigma0, tol * cd.groups[0].sigma0) << "n = " << n;
-            if ((n & (n - 1)) == 0) EXPECT_EQ(cx.groups[0].mean, c + cd.groups[0].mean) << "n = " << n;
+            if ((n & (n - 1)) == 0) {
+                EXPECT_EQ(cx.groups[0].mean, c + cd.groups[0].mean) << "n = " << n;
+            }
         }
     }
 }

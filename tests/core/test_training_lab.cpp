@@ -315,7 +315,7 @@ TEST(TrainingLab, Figures) {
     EXPECT_TRUE(loss.series[2].x.empty());
     EXPECT_EQ(loss.series[4].line, LineStyle::Solid);
     EXPECT_EQ(loss.series[3].line, LineStyle::Dashed);
-    EXPECT_EQ(loss.series[4].color.r, training_norm_color(Norm::LayerNorm).r);
+    EXPECT_EQ(loss.series[4].color.r, norm_color(Norm::LayerNorm).r);
     const std::size_t evals = r.variants[1].run.history.eval.size();
     ASSERT_EQ(loss.series[4].x.size(), evals + 1);   // step 0 first
     EXPECT_EQ(loss.series[4].x.front(), 0.0);
@@ -379,7 +379,7 @@ TEST(TrainingLab, Figures) {
     const Series& across = with_gpu.series[5];   // None: solid, key; LayerNorm: solid, dashed, key; this
     EXPECT_EQ(across.label, "GPU LayerNorm ×2 layers");
     EXPECT_EQ(across.line, LineStyle::Dotted);
-    EXPECT_EQ(across.color.r, training_norm_color(Norm::LayerNorm).r);
+    EXPECT_EQ(across.color.r, norm_color(Norm::LayerNorm).r);
     EXPECT_EQ(across.x, (std::vector<double>{1.0, 200.0}));
     EXPECT_EQ(across.y, (std::vector<double>{0.25, 0.25}));
     EXPECT_GE(*with_gpu.y.max, 0.25);   // the axis reaches it

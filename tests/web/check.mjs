@@ -7,7 +7,8 @@
 //
 // [SECTION] Checks
 //   labs        for every lab, ?lab=NAME opens it: the page says that lab is on screen, and a
-//               screenshot is not blank and holds the lab's own colours (app/kit/palette.hpp);
+//               screenshot is not blank and holds the lab's own colours (app/kit/palette.hpp, as the page
+//               compiled it: normlab_palette_json());
 //               Explorer and Geometry also through the desktop's normlab_check_screenshot
 //   explorer    a scene in the URL (#scene=…) takes effect, and the Explorer's numbers in the page
 //               equal normlab-cli eval's for the same input
@@ -38,10 +39,6 @@ function check(name, ok, detail) {
   ok ? passed++ : failed++;
 }
 
-// [SECTION] Palette: the app's colours with a meaning, read from the header the app compiles.
-const palette = {};
-for (const m of readFileSync(join(repo, "app/kit/palette.hpp"), "utf8").matchAll(/Rgb (k\w+)\{(\d+), (\d+), (\d+)\}/g))
-  palette[m[1]] = [+m[2], +m[3], +m[4]];
 
 // Each lab's own colours, and how many pixels of each a 1280×720 screenshot must hold at least
 // (bars and fills: thousands; lines and swatches: hundreds).
@@ -110,6 +107,7 @@ for (const [lab, colours] of Object.entries(labColours)) {
   const view = await json(page, "normlab_view_json");
   check(`${lab}: ?lab=${lab} opens it`, view && view.lab === lab, view && view.lab);
   const png = await page.screenshot({path: join(outDir, `${lab}.png`)});
+  const palette = await json(page, "normlab_palette_json");
   const wanted = Object.fromEntries(Object.keys(colours).map(k => [k, palette[k]]));
   const px = await countColours(page, png, wanted);
   check(`${lab}: screenshot not blank`, px.distinct >= 50 && px.topShare < 0.9,

@@ -33,16 +33,6 @@ std::string number_problem(std::string_view name, double v, const NumberRule& ru
            "]";
 }
 
-std::string superscript(int n) {
-    static const char* const kDigits[10] = {"\xE2\x81\xB0", "\xC2\xB9",     "\xC2\xB2",     "\xC2\xB3",
-                                            "\xE2\x81\xB4", "\xE2\x81\xB5", "\xE2\x81\xB6", "\xE2\x81\xB7",
-                                            "\xE2\x81\xB8", "\xE2\x81\xB9"};
-    const std::string digits = std::to_string(n < 0 ? -static_cast<long long>(n) : static_cast<long long>(n));
-    std::string out = n < 0 ? "\xE2\x81\xBB" : "";   // U+207B SUPERSCRIPT MINUS
-    for (char c : digits) out += kDigits[c - '0'];
-    return out;
-}
-
 double at_display_precision(double v, double largest, int digits) {
     return std::abs(v) < 0.5 * std::pow(10.0, -digits) * std::abs(largest) ? 0.0 : v;
 }

@@ -567,123 +567,29 @@ DepthLabSnapshot run_depth_lab(const DepthLabState& state) {
 
 // [SECTION] Worker --------------------------------------------------------------------------
 
-DepthLabWorker::DepthLabWorker(const DepthLabState& state) : pending_(state), thread_([this] { run(); }) {}
-
-DepthLabWorker::~DepthLabWorker() {
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        stop_ = true;
-    }
-    wake_.notify_all();
-    published_.notify_all();
-    thread_.join();
-}
-
-namespace {
-// Under the worker's mutex: a command arrived, so the thread has work to look at and the latest
-// snapshot no longer tells wait_for() that it rests.
-void wake(bool& resting, bool& published_rest, std::condition_variable& cv) {
-    resting = false;
-    published_rest = false;
-    cv.notify_all();
-}
-}  // namespace
+DepthLabWorker::DepthLabWorker(const DepthLabState& state)
+    : worker_([state](Job& job) { job.lab.configure(state); }) {}
 
 void DepthLabWorker::configure(const DepthLabState& state) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    pending_ = state;
-    wake(resting_, published_rest_, wake_);
+    worker_.post([state](Job& job) { job.lab.configure(state); });
 }
 
 void DepthLabWorker::restart() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    restart_ = true;
-    wake(resting_, published_rest_, wake_);
+    worker_.post([](Job& job) { job.lab.restart(); });
 }
 
-void DepthLabWorker::play() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    playing_ = true;
-    limit_.reset();
-    wake(resting_, published_rest_, wake_);
-}
-
-void DepthLabWorker::pause() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    playing_ = false;
-    limit_.reset();
-}
+void DepthLabWorker::play() { worker_.play(); }
+void DepthLabWorker::pause() { worker_.pause(); }
 
 void DepthLabWorker::step() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    playing_ = false;
-    limit_.reset();
-    ++steps_;
-    wake(resting_, published_rest_, wake_);
+    worker_.pause();
+    worker_.post([](Job& job) { job.lab.step_runs(); });
 }
 
-std::uint64_t DepthLabWorker::advance(int units) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    playing_ = false;
-    limit_ = std::max(limit_.value_or(0), work_) + static_cast<std::uint64_t>(std::max(units, 0));
-    wake(resting_, published_rest_, wake_);
-    return *limit_;
-}
-
-bool DepthLabWorker::wait_for(std::uint64_t work) const {
-    std::unique_lock<std::mutex> lock(mutex_);
-    published_.wait(lock, [&] { return stop_ || published_work_ >= work || published_rest_; });
-    return published_work_ >= work;
-}
-
-bool DepthLabWorker::playing() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return playing_;
-}
-
-void DepthLabWorker::run() {
-    using Clock = std::chrono::steady_clock;
-    Clock::time_point last_publish = Clock::now() - kPublishInterval;
-    for (;;) {
-        std::optional<DepthLabState> state;
-        bool restart = false, train = false, may_work = false;
-        int steps = 0;
-        {
-            std::unique_lock<std::mutex> lock(mutex_);
-            wake_.wait(lock, [&] { return stop_ || !resting_; });
-            if (stop_) return;
-            state.swap(pending_);
-            std::swap(restart, restart_);
-            std::swap(steps, steps_);
-            train = playing_ || limit_.has_value();
-            may_work = !limit_ || work_ < *limit_;
-        }
-        const bool commanded = state || restart || steps > 0;
-        if (state) lab_.configure(*state);
-        if (restart) lab_.restart();
-        for (; steps > 0; --steps) lab_.step_runs();
-        const bool worked = may_work && lab_.advance(train);
-        bool rest = false;
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            work_ = lab_.work();
-            const bool commands_waiting = pending_ || restart_ || steps_ > 0;
-            rest = !commands_waiting && (!worked || (limit_ && work_ >= *limit_));
-            resting_ = rest;
-            if (!worked && limit_) limit_ = std::min(*limit_, work_);   // nothing to do: no allowance kept for later
-        }
-        if (!(rest || commanded || Clock::now() - last_publish >= kPublishInterval)) continue;
-        box_.publish(lab_.snapshot());
-        last_publish = Clock::now();
-        {
-            std::lock_guard<std::mutex> lock(mutex_);
-            published_work_ = lab_.work();
-            // At rest only while no command came in since the snapshot was taken.
-            published_rest_ = rest && resting_;
-        }
-        published_.notify_all();
-    }
-}
+std::uint64_t DepthLabWorker::advance(int units) { return worker_.advance(units); }
+bool DepthLabWorker::wait_for(std::uint64_t work) const { return worker_.wait_for(work); }
+bool DepthLabWorker::playing() const { return worker_.playing(); }
+std::shared_ptr<const DepthLabSnapshot> DepthLabWorker::latest() const { return worker_.latest(); }
 
 // [SECTION] Claims --------------------------------------------------------------------------
 
@@ -1019,7 +925,7 @@ Color layer_color(int l, int layers) {
 
 RefLine measure_line(const DepthLabSnapshot& s) {
     return {RefLine::Orientation::Vertical, static_cast<double>(s.state.measure_steps),
-            "measured: 1–" + std::to_string(s.state.measure_steps), Color{110, 110, 110}, LineStyle::Dashed, 1.5};
+            "measured: 1–" + std::to_string(s.state.measure_steps), colors::kGrey, LineStyle::Dashed, 1.5};
 }
 
 }  // namespace
@@ -1085,7 +991,7 @@ Plot depth_evolution_plot(const DepthLabSnapshot& s) {
         plot.caption = "mean |∂L/∂W₂| of layer 1 over steps 1..s divided by that of the last layer, per placement; " +
                        depth_conditions(s);
         plot.y = {"first ÷ last", Scale::Log10, std::nullopt, std::nullopt};
-        plot.ref_lines.push_back({RefLine::Orientation::Horizontal, 1.0, "even", Color{110, 110, 110}, LineStyle::Dotted, 1.5});
+        plot.ref_lines.push_back({RefLine::Orientation::Horizontal, 1.0, "even", colors::kGrey, LineStyle::Dotted, 1.5});
         for (const DepthRunView& r : s.runs) {
             const std::vector<std::vector<double>>& g = r.run.history.ffn_grad;
             std::vector<double> ratio;
@@ -1149,7 +1055,7 @@ Plot depth_sweep_plot(const DepthLabSnapshot& s) {
     top *= 1.15;
     if (s.vocab > 1)
         plot.ref_lines.push_back({RefLine::Orientation::Horizontal, guess, "guessing: ln " + std::to_string(s.vocab),
-                                  Color{110, 110, 110}, LineStyle::Dotted, 1.5});
+                                  colors::kGrey, LineStyle::Dotted, 1.5});
     for (int p = 0; p < kDepthPlacementCount; ++p) {
         Series line = run_line(p, {}, {});
         line.marker = palette_marker(p);
@@ -1169,7 +1075,7 @@ Plot depth_sweep_plot(const DepthLabSnapshot& s) {
     }
     Series key;   // a legend entry only: no points
     key.label = "diverges from here";
-    key.color = Color{110, 110, 110};
+    key.color = colors::kGrey;
     key.line = LineStyle::Dashed;
     key.width = 2.0;
     plot.series.push_back(std::move(key));

@@ -8,6 +8,8 @@
 // [SECTION] JSON
 #include "normlab/labs/gpu_lab.hpp"
 
+#include "normlab/base/text.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -151,12 +153,8 @@ std::vector<int> selected_cols(const GpuLabState& state) { return selected(state
 // [SECTION] Figures -------------------------------------------------------------------------
 
 Color bench_kernel_color(BenchKernel kernel) {
-    switch (bench_norm(kernel)) {
-        case Norm::LayerNorm: return palette_color(0);   // blue
-        case Norm::RMSNorm: return palette_color(1);     // vermillion
-        case Norm::PRMSNorm: return palette_color(4);    // orange
-        default: return palette_color(6);                // black
-    }
+    const Norm norm = bench_norm(kernel);
+    return norm == Norm::None ? okabe_ito::kBlack : norm_color(norm);   // the copy black
 }
 
 std::string short_renderer(const std::string& renderer, std::size_t max_chars) {
@@ -166,7 +164,7 @@ std::string short_renderer(const std::string& renderer, std::size_t max_chars) {
     // Then at most max_chars code points, cut at a space where there is one.
     std::size_t chars = 0, cut = std::string::npos, last_space = std::string::npos;
     for (std::size_t i = 0; i < name.size(); ++i) {
-        if ((static_cast<unsigned char>(name[i]) & 0xC0) == 0x80) continue;   // a continuation byte
+        if (is_utf8_continuation(name[i])) continue;
         if (chars == max_chars) {
             cut = i;
             if (name[i] == ' ') last_space = i;   // the first max_chars end a word

@@ -7,6 +7,8 @@
 // [SECTION] Plots
 #include "normlab/labs/gradients_lab.hpp"
 
+#include "normlab/base/text.hpp"
+
 #include "normlab/labs/invariance_lab.hpp"
 #include "normlab/base/random.hpp"
 #include "normlab/plot/plot.hpp"
@@ -28,13 +30,6 @@ using Index = Eigen::Index;
 
 // Same shape and the same entries (Eigen's == needs equal shapes).
 bool same(const Mat& a, const Mat& b) { return a.rows() == b.rows() && a.cols() == b.cols() && a == b; }
-
-// "⁻": printf's text with each '-' replaced by U+2212 MINUS SIGN.
-std::string unicode_minus(const char* text) {
-    std::string out;
-    for (const char* c = text; *c; ++c) out += *c == '-' ? std::string("\xE2\x88\x92") : std::string(1, *c);
-    return out;
-}
 
 }  // namespace
 
@@ -356,7 +351,7 @@ std::string slope_text(double slope) {
 }
 
 Color gradient_lab_color(int k) {
-    return invariance_norm_color(kGradientLabNorms[std::clamp(k, 0, kGradientLabNormCount - 1)]);
+    return norm_color(kGradientLabNorms[std::clamp(k, 0, kGradientLabNormCount - 1)]);
 }
 
 namespace {

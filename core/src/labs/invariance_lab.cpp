@@ -323,17 +323,6 @@ std::vector<double> curve_deltas() {
     return deltas;
 }
 
-Color invariance_norm_color(Norm norm) {
-    switch (norm) {
-        case Norm::LayerNorm: return palette_color(0);    // blue, as the Explorer's LayerNorm bars
-        case Norm::RMSNorm: return palette_color(1);      // vermillion, as the Explorer's RMSNorm bars
-        case Norm::BatchNorm: return palette_color(2);    // bluish green
-        case Norm::WeightNorm: return palette_color(3);   // reddish purple
-        case Norm::PRMSNorm: return palette_color(4);     // orange
-        default: return palette_color(6);                 // black
-    }
-}
-
 Plot invariance_curve_plot(const InvarianceLabState& state) {
     Plot plot;
     plot.name = "invariance_vs_delta";
@@ -361,7 +350,7 @@ Plot invariance_curve_plot(const InvarianceLabState& state) {
             s.label = std::string(display_name(spec.norm)) + " · " + name_of(kAllTransforms[c]);
             s.x = deltas;
             s.y = std::move(residuals);
-            s.color = invariance_norm_color(spec.norm);
+            s.color = norm_color(spec.norm);
             s.line = palette_dash(c);
             s.marker = palette_marker(c);
             s.width = 2.5;

@@ -14,7 +14,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <climits>
 #include <cmath>
 #include <exception>
 #include <optional>
@@ -36,7 +35,6 @@ void RateMeter::update(double now_s, int step, bool running) {
 }
 
 using Eigen::Index;
-using Clock = std::chrono::steady_clock;
 
 // [SECTION] State ---------------------------------------------------------------------------
 
@@ -322,147 +320,49 @@ TrainingLabSnapshot run_training_lab(const TrainingLabState& state) {
 
 // [SECTION] Worker --------------------------------------------------------------------------
 
+// A run as the worker steps it (base/step_worker.hpp): built by start() on the worker's thread.
+class TrainingLabJob {
+public:
+    void start(const TrainingLabState& state) {
+        try {
+            run_.emplace(state);
+        } catch (const std::exception& e) {
+            error_ = error_snapshot(state, e.what());
+        }
+    }
+    bool work(bool train) {
+        if (!train || finished()) return false;
+        run_->step();
+        return true;
+    }
+    std::uint64_t units() const { return run_ ? static_cast<std::uint64_t>(run_->step_count()) : 0; }
+    bool finished() const { return !run_ || run_->done(); }
+    TrainingLabSnapshot snapshot() { return run_ ? run_->snapshot() : error_; }
+
+private:
+    std::optional<VariantRun> run_;
+    TrainingLabSnapshot error_;   // when the run could not be built
+};
+
 TrainingLabWorker::TrainingLabWorker(const TrainingLabState& state)
-    : state_(state), total_(state.train.steps), thread_([this] { run(); }) {}
+    : state_(state),
+      worker_(std::make_unique<StepWorker<TrainingLabJob>>([state](TrainingLabJob& job) { job.start(state); })) {}
 
-TrainingLabWorker::~TrainingLabWorker() {
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        stop_ = true;
-    }
-    wake_.notify_all();
-    thread_.join();
-}
+TrainingLabWorker::~TrainingLabWorker() = default;
 
-bool TrainingLabWorker::has_work() const { return !done_ && step_ < std::min(limit_, total_); }
-
-void TrainingLabWorker::play(double steps_per_second) {
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        limit_ = INT_MAX;
-        paced_ = steps_per_second > 0.0 && std::isfinite(steps_per_second);
-        speed_ = steps_per_second;
-        pace_origin_ = Clock::now();
-        pace_step_ = step_;
-    }
-    wake_.notify_all();
-}
-
-void TrainingLabWorker::set_speed(double steps_per_second) {
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        if (limit_ != INT_MAX) return;   // not playing: play() sets the pace
-        paced_ = steps_per_second > 0.0 && std::isfinite(steps_per_second);
-        speed_ = steps_per_second;
-        pace_origin_ = Clock::now();
-        pace_step_ = step_;
-    }
-    wake_.notify_all();
-}
-
-void TrainingLabWorker::pause() {
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        limit_ = step_;
-        paced_ = false;
-    }
-    wake_.notify_all();
-}
+void TrainingLabWorker::play(double steps_per_second) { worker_->play(steps_per_second); }
+void TrainingLabWorker::set_speed(double steps_per_second) { worker_->set_speed(steps_per_second); }
+void TrainingLabWorker::pause() { worker_->pause(); }
 
 int TrainingLabWorker::advance(int n) {
-    int stop_at = 0;
-    {
-        std::lock_guard<std::mutex> lock(mutex_);
-        const int from = limit_ == INT_MAX ? step_ : std::max(step_, limit_);
-        limit_ = std::min(total_, from + std::max(0, n));
-        paced_ = false;
-        stop_at = limit_;
-    }
-    wake_.notify_all();
-    return stop_at;
+    return static_cast<int>(worker_->advance(n, static_cast<std::uint64_t>(std::max(0, state_.train.steps))));
 }
 
-bool TrainingLabWorker::wait_for(int step) const {
-    std::unique_lock<std::mutex> lock(mutex_);
-    published_.wait(lock, [&] {
-        // Done or paused (no work) counts once its last step is published: done_ is set before it is.
-        return published_step_ >= step || stop_ || (!has_work() && published_step_ == step_);
-    });
-    return published_step_ >= step;
-}
-
-bool TrainingLabWorker::playing() const {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return limit_ == INT_MAX && !done_ && step_ < total_;
-}
-
-void TrainingLabWorker::run() {
-    std::optional<VariantRun> run;
-    try {
-        run.emplace(state_);
-    } catch (const std::exception& e) {
-        box_.publish(error_snapshot(state_, e.what()));
-        std::lock_guard<std::mutex> lock(mutex_);
-        done_ = true;
-        published_step_ = 0;
-        published_.notify_all();
-        return;
-    }
-    // Publishing copies every history: at most a quarter of the worker's time goes to it.
-    Clock::time_point last_publish = Clock::now();
-    Clock::duration interval = kPublishInterval;
-    bool publish = true;   // step 0
-    for (;;) {
-        if (publish) {
-            const Clock::time_point t0 = Clock::now();
-            TrainingLabSnapshot s = run->snapshot();
-            const int step = s.step;
-            const bool done = s.done();
-            box_.publish(std::move(s));
-            last_publish = Clock::now();
-            interval = std::max<Clock::duration>(kPublishInterval, 4 * (last_publish - t0));
-            std::lock_guard<std::mutex> lock(mutex_);
-            published_step_ = step;
-            done_ = done;
-            published_.notify_all();
-        }
-        {
-            std::unique_lock<std::mutex> lock(mutex_);
-            if (!stop_ && !has_work() && published_step_ != step_) {   // stopped: put the last step on screen
-                publish = true;
-                continue;
-            }
-            wake_.wait(lock, [&] { return stop_ || has_work(); });
-            if (stop_) return;
-            if (paced_) {
-                // Step s may start (s − pace_step_ − 1) / speed seconds after the pace was set.
-                const auto due = pace_origin_ + std::chrono::duration_cast<Clock::duration>(
-                                                    std::chrono::duration<double>((step_ - pace_step_) / speed_));
-                const Clock::time_point origin = pace_origin_;
-                if (wake_.wait_until(lock, due, [&] { return stop_ || !has_work() || pace_origin_ != origin; }))
-                    continue;   // stopped, paused or re-paced meanwhile: look again
-            }
-        }
-        run->step();
-        std::lock_guard<std::mutex> lock(mutex_);
-        step_ = run->step_count();
-        done_ = run->done();
-        publish = !has_work() || Clock::now() - last_publish >= interval;
-    }
-}
+bool TrainingLabWorker::wait_for(int step) const { return worker_->wait_for(static_cast<std::uint64_t>(std::max(0, step))); }
+std::shared_ptr<const TrainingLabSnapshot> TrainingLabWorker::latest() const { return worker_->latest(); }
+bool TrainingLabWorker::playing() const { return worker_->playing(); }
 
 // [SECTION] Summaries -----------------------------------------------------------------------
-
-Color training_norm_color(Norm norm) {
-    switch (norm) {
-        case Norm::LayerNorm: return palette_color(0);   // blue
-        case Norm::RMSNorm: return palette_color(1);     // vermillion
-        case Norm::BatchNorm: return palette_color(2);   // bluish green
-        case Norm::PRMSNorm: return palette_color(4);    // orange
-        case Norm::L2Norm: return palette_color(5);      // sky blue
-        default: return Color{110, 110, 110};            // grey: no norm
-    }
-}
 
 namespace {
 double median_or_zero(const std::vector<double>& v) { return v.empty() ? 0.0 : median(v); }
@@ -503,7 +403,7 @@ bool is_hidden(const std::vector<std::string>& hidden, const std::string& label)
 Series key(Norm norm) {
     Series s;
     s.label = std::string(display_name(norm));
-    s.color = training_norm_color(norm);
+    s.color = norm_color(norm);
     s.width = kLineWidth;
     return s;
 }
@@ -512,7 +412,7 @@ Series curve(Norm norm, LineStyle line, std::vector<double> x, std::vector<doubl
     Series s;
     s.x = std::move(x);
     s.y = std::move(y);
-    s.color = training_norm_color(norm);
+    s.color = norm_color(norm);
     s.line = line;
     s.width = line == LineStyle::Solid ? kLineWidth : 0.7 * kLineWidth;
     return s;
@@ -690,7 +590,7 @@ Plot training_grad_norm_plot(const TrainingLabSnapshot& s, Norm norm) {
         Series s_l;
         binned(h.grad_norms[l], s.total_steps, false, s_l.x, s_l.y);
         s_l.label = l < v->run.layer_names.size() ? v->run.layer_names[l] : "layer " + std::to_string(l + 1);
-        s_l.color = training_norm_color(norm);
+        s_l.color = norm_color(norm);
         s_l.line = palette_dash(static_cast<int>(l));
         s_l.marker = palette_marker(static_cast<int>(l));
         s_l.width = 2.0;

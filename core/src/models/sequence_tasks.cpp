@@ -7,6 +7,8 @@
 // [SECTION] Tasks: batches
 #include "normlab/models/sequence_tasks.hpp"
 
+#include "normlab/base/text.hpp"
+
 #include "normlab/models/datasets.hpp"
 #include "normlab/norm/eval.hpp"
 
@@ -68,58 +70,13 @@ std::string default_text_path() { return shipped_assets_dir() + "/lighthouse.txt
 std::vector<char32_t> decode_utf8(std::string_view text, std::string_view source) {
     std::vector<char32_t> out;
     out.reserve(text.size());
-    const auto bad = [&](std::size_t at) {
-        throw InputError(std::string(source) + ": invalid UTF-8 at byte " + std::to_string(at));
-    };
     for (std::size_t i = 0; i < text.size();) {
-        const auto b0 = static_cast<unsigned char>(text[i]);
-        // Lead byte: 0xxxxxxx (1), 110xxxxx (2), 1110xxxx (3), 11110xxx (4 bytes)
-        int extra = 0;
-        char32_t cp = 0, min = 0;
-        if (b0 < 0x80) {
-            out.push_back(b0);
-            ++i;
-            continue;
-        } else if ((b0 & 0xE0) == 0xC0) {
-            extra = 1, cp = b0 & 0x1Fu, min = 0x80;
-        } else if ((b0 & 0xF0) == 0xE0) {
-            extra = 2, cp = b0 & 0x0Fu, min = 0x800;
-        } else if ((b0 & 0xF8) == 0xF0) {
-            extra = 3, cp = b0 & 0x07u, min = 0x10000;
-        } else {
-            bad(i);
-        }
-        if (i + static_cast<std::size_t>(extra) >= text.size()) bad(i);  // truncated at the end
-        for (int k = 1; k <= extra; ++k) {
-            const auto b = static_cast<unsigned char>(text[i + static_cast<std::size_t>(k)]);
-            if ((b & 0xC0) != 0x80) bad(i);
-            cp = (cp << 6) | (b & 0x3Fu);
-        }
-        if (cp < min || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) bad(i);
+        const std::size_t at = i;
+        char32_t cp = 0;
+        if (!next_utf8(text, i, cp)) throw InputError(std::string(source) + ": invalid UTF-8 at byte " + std::to_string(at));
         out.push_back(cp);
-        i += static_cast<std::size_t>(extra) + 1;
     }
     return out;
-}
-
-std::string encode_utf8(char32_t cp) {
-    std::string s;
-    if (cp < 0x80) {
-        s += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        s += static_cast<char>(0xC0 | (cp >> 6));
-        s += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        s += static_cast<char>(0xE0 | (cp >> 12));
-        s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        s += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        s += static_cast<char>(0xF0 | (cp >> 18));
-        s += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        s += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        s += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-    return s;
 }
 
 // [SECTION] Vocabulary ----------------------------------------------------------------------

@@ -6,6 +6,8 @@
 // [SECTION] eval result      — JSON output, every entry checked finite
 #include "normlab/norm/eval.hpp"
 
+#include "normlab/base/text.hpp"
+
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -147,8 +149,7 @@ std::string quote_for_message(std::string_view s) {
     constexpr std::size_t kMax = 40;
     std::size_t cut = s.size();
     if (s.size() > kMax) {
-        cut = kMax;
-        while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;  // a continuation byte
+        cut = utf8_floor(s, kMax);
     }
     const std::string literal =
         json(std::string(s.substr(0, cut))).dump(-1, ' ', false, json::error_handler_t::replace);

@@ -9,6 +9,7 @@
 
 #include "normlab/base/number_rule.hpp"
 #include "normlab/norm/eval.hpp"   // quote_for_message
+#include "normlab/base/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -110,7 +111,7 @@ std::string num(double v, int digits = 4) {
     std::string s = buf;
     // Print −0 as 0 and use a real minus sign.
     if (s == "-0") s = "0";
-    if (!s.empty() && s[0] == '-') s = "\u2212" + s.substr(1);
+    if (!s.empty() && s[0] == '-') s = kMinusSign + s.substr(1);   // the exponent keeps '-'
     return s;
 }
 
@@ -136,9 +137,7 @@ std::string fixed_list(const Vec& v, int decimals) {
     for (Eigen::Index i = 0; i < v.size(); ++i) {
         char buf[64];
         std::snprintf(buf, sizeof buf, "%.*f", decimals, v[i]);
-        std::string item = buf;
-        if (item[0] == '-') item = "\u2212" + item.substr(1);
-        s += (i ? ", " : "") + item;
+        s += (i ? ", " : "") + unicode_minus(buf);
     }
     return s + "]";
 }
@@ -202,7 +201,7 @@ PrintedNumber parse_printed_number(std::string_view text) {
     char* end = nullptr;
     const double value = std::strtod(s.c_str(), &end);
     if (end != s.c_str() + s.size() || !std::isfinite(value))
-        throw std::invalid_argument("\"" + std::string(text) + "\" is not a number");
+        throw std::invalid_argument(quote_for_message(text) + " is not a number");
     // Precision: the place of the last printed digit, shifted by any exponent.
     const size_t e_pos = s.find_first_of("eE");
     const std::string mantissa = s.substr(0, e_pos);
@@ -396,7 +395,7 @@ StepVerdict check_step(const Explanation& e, std::string_view claim) {
     StepVerdict v;
     v.claim = std::string(claim);
     const size_t eq = claim.rfind('=');
-    if (eq == std::string_view::npos) throw std::invalid_argument("a step needs the form \"lhs = rhs\": " + v.claim);
+    if (eq == std::string_view::npos) throw std::invalid_argument("a step needs the form \"lhs = rhs\": " + quote_for_message(claim));
     const std::string lhs = ascii_math(claim.substr(0, eq));
     const PrintedNumber rhs = parse_printed_number(claim.substr(eq + 1));
     const auto holds = [&](double actual) { return std::abs(actual - rhs.value) <= rhs.half_ulp * (1.0 + 1e-9); };

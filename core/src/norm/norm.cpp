@@ -41,6 +41,19 @@ std::string_view to_string(Norm norm) {
     return "unknown";
 }
 
+Color norm_color(Norm norm) {
+    switch (norm) {
+        case Norm::LayerNorm: return okabe_ito::kBlue;
+        case Norm::RMSNorm: return okabe_ito::kVermillion;
+        case Norm::BatchNorm: return okabe_ito::kBluishGreen;
+        case Norm::WeightNorm: return okabe_ito::kReddishPurple;
+        case Norm::PRMSNorm: return okabe_ito::kOrange;
+        case Norm::L2Norm: return okabe_ito::kSkyBlue;
+        case Norm::None: break;
+    }
+    return colors::kGrey;
+}
+
 std::string_view display_name(Norm norm) {
     for (const NormName& n : kNormNames)
         if (n.norm == norm) return n.display;

@@ -4,13 +4,14 @@
 //
 // [SECTION] Colours and palette
 // [SECTION] Axis ranges and mapping (AxisRange, auto_range, Viewport, pan/zoom)
-// [SECTION] Number labels (superscripts, format_number)
 // [SECTION] Ticks (linear 1-2-5, log decades)
 // [SECTION] Text width estimate
 // [SECTION] Series geometry (clipping, markers, bars, dashes, hit testing)
 // [SECTION] Layout (margins, ticks, legend, annotations)
 // [SECTION] Annotation overlaps (moved up or down a little, or dropped)
 #include "normlab/plot/plot.hpp"
+
+#include "normlab/base/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -23,8 +24,6 @@ namespace normlab {
 
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-const char* const kMinus = "\xE2\x88\x92";   // U+2212 MINUS SIGN
-const char* const kTimes = "\xC3\x97";       // U+00D7 MULTIPLICATION SIGN
 
 std::size_t point_count(const Series& s) { return std::min(s.x.size(), s.y.size()); }
 }  // namespace
@@ -38,17 +37,6 @@ std::string to_hex(Color c) {
 }
 
 namespace {
-// Okabe & Ito (2008), "Color Universal Design", ordered for lines on white: yellow last.
-constexpr Color kOkabeIto[kPaletteSize] = {
-    {0, 114, 178},    // blue
-    {213, 94, 0},     // vermillion
-    {0, 158, 115},    // bluish green
-    {204, 121, 167},  // reddish purple
-    {230, 159, 0},    // orange
-    {86, 180, 233},   // sky blue
-    {0, 0, 0},        // black
-    {240, 228, 66},   // yellow
-};
 constexpr LineStyle kDashes[] = {LineStyle::Solid, LineStyle::Dashed, LineStyle::Dotted};
 constexpr Marker kMarkers[] = {Marker::Circle, Marker::Square, Marker::Triangle, Marker::Diamond};
 
@@ -235,61 +223,6 @@ AxisRange panned(const AxisRange& r, double dt) {
     return p;
 }
 
-// [SECTION] Number labels -------------------------------------------------------------------
-
-std::string decade_label(int exponent) { return "10" + superscript(exponent); }
-
-namespace {
-
-// "1.2500" → "1.25", "3.000" → "3".
-std::string strip_zeros(std::string s) {
-    if (s.find('.') == std::string::npos) return s;
-    while (!s.empty() && s.back() == '0') s.pop_back();
-    if (!s.empty() && s.back() == '.') s.pop_back();
-    return s;
-}
-
-// The mantissa m (1 ≤ |m| < 10) and exponent of |v| rounded to `sig` significant digits.
-void split_sci(double a, int sig, std::string& mantissa, int& exponent) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.*e", std::max(0, sig - 1), a);   // "1.2345e-07"
-    std::string s = buf;
-    const auto epos = s.find('e');
-    exponent = std::atoi(s.c_str() + epos + 1);
-    mantissa = strip_zeros(s.substr(0, epos));
-}
-
-}  // namespace
-
-std::string subscript(long i) {
-    std::string out;
-    for (const char d : std::to_string(i)) out += std::string("\xE2\x82") + static_cast<char>(0x80 + (d - '0'));
-    return out;
-}
-
-std::string format_number(double v, int significant) {
-    if (!std::isfinite(v)) return "";
-    if (v == 0.0) return "0";
-    const int sig = std::clamp(significant, 1, 17);
-    const double a = std::fabs(v);
-    const std::string sign = v < 0.0 ? kMinus : "";
-    if (a >= 1e-4 && a < 1e6) {
-        const int mag = static_cast<int>(std::floor(std::log10(a)));
-        const int decimals = std::max(0, sig - 1 - mag);
-        char buf[64];
-        std::snprintf(buf, sizeof buf, "%.*f", decimals, a);
-        const std::string s = strip_zeros(buf);
-        if (s == "0") return "0";
-        // Rounding can carry into the next decade (999999.7 → "1000000"): still compact.
-        return sign + s;
-    }
-    std::string m;
-    int e = 0;
-    split_sci(a, sig, m, e);
-    if (m == "1") return sign + decade_label(e);
-    return sign + m + kTimes + decade_label(e);
-}
-
 // [SECTION] Ticks ---------------------------------------------------------------------------
 
 namespace {
@@ -305,7 +238,7 @@ double decimal_value(long long n, int k) {
 // The label of N·10^k: plain decimals ("0.6", "−1.25", "3000"), or m×10ᵉ when sci.
 std::string decimal_label(long long n, int k, bool sci) {
     if (n == 0) return "0";
-    const std::string sign = n < 0 ? kMinus : "";
+    const std::string sign = n < 0 ? kMinusSign : "";
     std::string digits = std::to_string(n < 0 ? -n : n);
     if (sci) {
         const int e = k + static_cast<int>(digits.size()) - 1;
@@ -313,7 +246,7 @@ std::string decimal_label(long long n, int k, bool sci) {
         std::string rest = digits.substr(1);
         while (!rest.empty() && rest.back() == '0') rest.pop_back();
         if (!rest.empty()) m += "." + rest;
-        return sign + (m == "1" ? decade_label(e) : m + kTimes + decade_label(e));
+        return sign + (m == "1" ? decade_label(e) : m + kTimesSign + decade_label(e));
     }
     if (k >= 0) return sign + digits + std::string(static_cast<std::size_t>(k), '0');
     const std::size_t dec = static_cast<std::size_t>(-k);
@@ -437,27 +370,6 @@ std::vector<Tick> axis_ticks(const AxisRange& r, int target, double min_step) {
 // [SECTION] Text width estimate -------------------------------------------------------------
 
 namespace {
-
-// Next code point of UTF-8 text at i (advances i); invalid bytes count as one U+FFFD each.
-char32_t next_code_point(std::string_view s, std::size_t& i) {
-    const auto b0 = static_cast<unsigned char>(s[i]);
-    int len = b0 < 0x80 ? 1 : (b0 >> 5) == 0x6 ? 2 : (b0 >> 4) == 0xE ? 3 : (b0 >> 3) == 0x1E ? 4 : 0;
-    if (len == 0 || i + static_cast<std::size_t>(len) > s.size()) {
-        ++i;
-        return 0xFFFD;
-    }
-    char32_t cp = len == 1 ? b0 : b0 & (0x7F >> len);
-    for (int k = 1; k < len; ++k) {
-        const auto b = static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]);
-        if ((b & 0xC0) != 0x80) {
-            ++i;
-            return 0xFFFD;
-        }
-        cp = (cp << 6) | (b & 0x3F);
-    }
-    i += static_cast<std::size_t>(len);
-    return cp;
-}
 
 // Advance widths of DejaVu Sans in em, roughly by class.
 double em_width(char32_t c) {

@@ -9,66 +9,15 @@
 // area), frame, ticks, tick labels, axis labels, title, annotations, legend.
 #include "normlab/plot/plot.hpp"
 
+#include "normlab/base/text.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 namespace normlab {
 
-namespace {
-
 // [SECTION] Text and numbers ----------------------------------------------------------------
-
-void append_utf8(std::string& out, char32_t cp) {
-    if (cp < 0x80) {
-        out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-        out += static_cast<char>(0xC0 | (cp >> 6));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-        out += static_cast<char>(0xE0 | (cp >> 12));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-        out += static_cast<char>(0xF0 | (cp >> 18));
-        out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-        out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-}
-
-// Decodes one code point at i (advancing i); malformed, overlong, surrogate or out-of-range
-// sequences give U+FFFD and advance by one byte.
-char32_t decode_utf8(std::string_view s, std::size_t& i) {
-    const auto b0 = static_cast<unsigned char>(s[i]);
-    if (b0 < 0x80) {
-        ++i;
-        return b0;
-    }
-    const int len = (b0 >> 5) == 0x6 ? 2 : (b0 >> 4) == 0xE ? 3 : (b0 >> 3) == 0x1E ? 4 : 0;
-    if (len == 0 || i + static_cast<std::size_t>(len) > s.size()) {
-        ++i;
-        return 0xFFFD;
-    }
-    char32_t cp = b0 & (0x7F >> len);
-    for (int k = 1; k < len; ++k) {
-        const auto b = static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]);
-        if ((b & 0xC0) != 0x80) {
-            ++i;
-            return 0xFFFD;
-        }
-        cp = (cp << 6) | (b & 0x3F);
-    }
-    static constexpr char32_t kMin[5] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < kMin[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) {
-        ++i;
-        return 0xFFFD;
-    }
-    i += static_cast<std::size_t>(len);
-    return cp;
-}
-
-}  // namespace
 
 // Text as XML character data or attribute value: & < > " ' escaped, characters XML 1.0 does
 // not allow dropped (controls other than tab/LF/CR, U+FFFE/U+FFFF), invalid UTF-8 → U+FFFD.
@@ -76,7 +25,7 @@ std::string xml_escape(std::string_view s) {
     std::string out;
     out.reserve(s.size() + 8);
     for (std::size_t i = 0; i < s.size();) {
-        const char32_t c = decode_utf8(s, i);
+        const char32_t c = next_code_point(s, i);
         switch (c) {
         case '&': out += "&amp;"; break;
         case '<': out += "&lt;"; break;

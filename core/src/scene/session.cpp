@@ -7,6 +7,8 @@
 #include "normlab/scene/session.hpp"
 
 #include "normlab/base/parse_double.hpp"
+#include "normlab/base/text.hpp"
+
 #include "normlab/base/random.hpp"
 #include "normlab/scene/scene_json.hpp"
 
@@ -159,20 +161,6 @@ std::string_view trim(std::string_view s) {
     while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
     while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
     return s;
-}
-
-// Text pasted from slides often carries U+2212 (−) for the minus sign.
-std::string ascii_minus(std::string_view text) {
-    std::string out;
-    for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text.compare(i, 3, "\xE2\x88\x92") == 0) {
-            out += '-';
-            i += 2;
-        } else {
-            out += text[i];
-        }
-    }
-    return out;
 }
 
 }  // namespace

@@ -1,9 +1,9 @@
 // NormLab core: the latest value of a worker thread's results, handed to any number of readers.
 //
-// The same hand-off as training.hpp's SnapshotBox (which holds a TrainSnapshot), for any
-// snapshot type: publish() replaces the value; latest() returns a shared pointer to a const
-// value that stays valid and unchanged however long the reader keeps it (null before the first
-// publish). The depth lab uses LatestBox<DepthSnapshot> (depth.hpp).
+// publish() replaces the value; latest() returns a shared pointer to a const value that stays
+// valid and unchanged however long the reader keeps it (null before the first publish). The
+// hand-off of every worker (step_worker.hpp) and of the models' snapshots (SnapshotBox in
+// training.hpp, DepthSnapshotBox in depth.hpp).
 //
 // A reader that sleeps until something happens (the app's frame loop waits for events while
 // idle) sets publish_listener: every publish() of every box calls it, on the publishing thread,

@@ -34,8 +34,6 @@ std::string number_problem(std::string_view name, double v, const NumberRule& ru
 // A value as the messages write it: as short as it reads back ("0.001", "1000", "1e-05", "inf").
 std::string rule_number(double v);
 
-// An integer in superscript digits, for "× 10ⁿ" in text: superscript(−3) = "⁻³" (U+207B, U+00B9…).
-std::string superscript(int n);
 
 // v as a list printed at `digits` significant digits shows it beside its largest entry (by
 // magnitude) `largest`: 0 when |v| < ½·10^−digits·largest, which those digits cannot tell from 0

@@ -28,7 +28,7 @@
 #pragma once
 
 #include "normlab/models/depth.hpp"
-#include "normlab/base/latest_box.hpp"
+#include "normlab/base/step_worker.hpp"
 #include "normlab/base/number_rule.hpp"
 #include "normlab/plot/plot.hpp"
 
@@ -36,13 +36,10 @@
 
 #include <array>
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace normlab {
@@ -278,8 +275,9 @@ DepthLabSnapshot run_depth_lab(const DepthLabState& state);
 
 // [SECTION] Worker --------------------------------------------------------------------------
 //
-// A DepthLab on its own thread. It applies the settings it is given before its next unit of work
-// (building a task reads the text file there, never on the UI thread), then works:
+// A DepthLab on its own thread (a StepWorker, base/step_worker.hpp, whose units are DepthLab's).
+// It applies the settings it is given before its next unit of work (building a task reads the
+// text file there, never on the UI thread), then works:
 //   play()        — train whenever there is something to train (and sample, sweep) until paused;
 //   pause()       — stop training after the unit in progress; samples still follow the settings;
 //   step()        — pause, then one step of every run;
@@ -291,12 +289,7 @@ DepthLabSnapshot run_depth_lab(const DepthLabState& state);
 // unit in progress).
 class DepthLabWorker {
 public:
-    static constexpr std::chrono::milliseconds kPublishInterval{40};
-
     explicit DepthLabWorker(const DepthLabState& state);   // paused
-    ~DepthLabWorker();
-    DepthLabWorker(const DepthLabWorker&) = delete;
-    DepthLabWorker& operator=(const DepthLabWorker&) = delete;
 
     void configure(const DepthLabState& state);
     void restart();
@@ -311,27 +304,18 @@ public:
     bool wait_for(std::uint64_t work) const;
 
     bool playing() const;
-    std::shared_ptr<const DepthLabSnapshot> latest() const { return box_.latest(); }
+    std::shared_ptr<const DepthLabSnapshot> latest() const;
 
 private:
-    void run();
-
-    DepthLab lab_;                                 // the thread's alone
-    DepthLabBox box_;
-    mutable std::mutex mutex_;
-    mutable std::condition_variable wake_;         // the thread waits on it for commands
-    mutable std::condition_variable published_;    // wait_for() waits on it
-    std::optional<DepthLabState> pending_;         // settings not applied yet
-    bool restart_ = false;
-    int steps_ = 0;                                // step() requests not served yet
-    bool playing_ = false;
-    std::optional<std::uint64_t> limit_;           // advance(): rest once work_ reaches it
-    std::uint64_t work_ = 0;                       // units done (as of the last unit)
-    bool resting_ = false;                         // nothing to do until a command arrives
-    std::uint64_t published_work_ = 0;             // of the latest snapshot
-    bool published_rest_ = false;                  // the latest snapshot was taken at rest, no command since
-    bool stop_ = false;
-    std::thread thread_;                           // last: started once everything above is set
+    // DepthLab as a StepWorker's job: its units of work; more can come with new settings.
+    struct Job {
+        DepthLab lab;
+        bool work(bool train) { return lab.advance(train); }
+        std::uint64_t units() const { return lab.work(); }
+        bool finished() const { return false; }
+        DepthLabSnapshot snapshot() const { return lab.snapshot(); }
+    };
+    StepWorker<Job> worker_;
 };
 
 // [SECTION] Claims --------------------------------------------------------------------------

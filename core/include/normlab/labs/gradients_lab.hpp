@@ -172,9 +172,7 @@ bool slopes_ideal(const GradientLabResults& r, Scaling scaling, int k);
 
 // [SECTION] Plots ---------------------------------------------------------------------------
 
-// Line colour of norm k in every figure of the lab: the app's colour for that norm, as in the
-// Invariance lab (invariance_norm_color: LayerNorm blue and RMSNorm vermillion as the Explorer's
-// bars, pRMSNorm orange).
+// Line colour of norm k in every figure of the lab: norm_color (norm/norm.hpp), as in every lab.
 Color gradient_lab_color(int k);
 
 // ‖∂L/∂W‖, ‖∂L/∂x‖, ‖∂L/∂g‖, ‖∂L/∂b‖ against δ, log-log, for the shown norms and gradients:

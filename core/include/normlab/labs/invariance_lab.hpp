@@ -140,9 +140,6 @@ std::vector<double> curve_deltas();
 // current δ (vertical), set by mark_delta_and_tolerance.
 Plot invariance_curve_plot(const InvarianceLabState& state);
 
-// The colour of a Table 1 norm in that plot (the app's table swatches use it too).
-Color invariance_norm_color(Norm norm);
-
 // Whether two states give the same curves (everything but δ and the tolerance is equal), so that
 // a view can keep a computed plot and only move its reference lines.
 bool same_curve_inputs(const InvarianceLabState& a, const InvarianceLabState& b);

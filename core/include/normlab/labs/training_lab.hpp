@@ -22,7 +22,7 @@
 #pragma once
 
 #include "normlab/models/datasets.hpp"
-#include "normlab/base/latest_box.hpp"
+#include "normlab/base/step_worker.hpp"
 #include "normlab/base/number_rule.hpp"
 #include "normlab/plot/plot.hpp"
 #include "normlab/models/training.hpp"
@@ -30,14 +30,11 @@
 #include <nlohmann/json_fwd.hpp>
 
 #include <array>
-#include <chrono>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <mutex>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace normlab {
@@ -164,13 +161,14 @@ TrainingLabSnapshot run_training_lab(const TrainingLabState& state);
 //   play(v)        — towards the last step at v steps per second (v ≤ 0: as fast as it can);
 //   pause()        — stop after the step in progress;
 //   advance(n)     — n more steps, unpaced, then pause (the Step button; scripted runs).
-// It publishes a snapshot at most every kPublishInterval while it trains, and always when it
-// stops, so that a pause, an advance or the end is on screen exactly. The destructor stops the
-// thread and joins it: within one step or one publish (loading a data set is not interrupted).
+// It is a StepWorker (base/step_worker.hpp) whose units are steps: it publishes a snapshot at
+// most every kPublishInterval while it trains, and always when it stops, so that a pause, an
+// advance or the end is on screen exactly. The destructor stops the thread and joins it: within
+// one step or one publish (loading a data set is not interrupted).
+class TrainingLabJob;   // training_lab.cpp
+
 class TrainingLabWorker {
 public:
-    static constexpr std::chrono::milliseconds kPublishInterval{40};
-
     explicit TrainingLabWorker(const TrainingLabState& state);
     ~TrainingLabWorker();
     TrainingLabWorker(const TrainingLabWorker&) = delete;
@@ -186,37 +184,16 @@ public:
     // further (done(), or stopped). Returns whether `step` was reached.
     bool wait_for(int step) const;
 
-    std::shared_ptr<const TrainingLabSnapshot> latest() const { return box_.latest(); }
+    std::shared_ptr<const TrainingLabSnapshot> latest() const;
     const TrainingLabState& state() const { return state_; }   // what it trains (constant)
     bool playing() const;                                        // play() in force, not yet done
 
 private:
-    void run();
-    bool has_work() const;   // with mutex_ held
-
     const TrainingLabState state_;
-    LatestBox<TrainingLabSnapshot> box_;
-    mutable std::mutex mutex_;
-    mutable std::condition_variable wake_;        // the worker waits on it for work, pace or stop
-    mutable std::condition_variable published_;   // wait_for() waits on it
-    int step_ = 0;                 // steps done
-    int limit_ = 0;                // steps allowed
-    int total_ = 0;                // the last step (known once the worker has built the run)
-    int published_step_ = -1;      // step of the latest snapshot
-    bool done_ = false;            // the run can go no further
-    bool paced_ = false;           // playing at a set speed
-    double speed_ = 0.0;           // steps per second while paced
-    std::chrono::steady_clock::time_point pace_origin_;
-    int pace_step_ = 0;            // step_ at pace_origin_
-    bool stop_ = false;
-    std::thread thread_;           // last: started once everything above is initialized
+    std::unique_ptr<StepWorker<TrainingLabJob>> worker_;
 };
 
 // [SECTION] Summaries -----------------------------------------------------------------------
-
-// A variant's colour in every figure and on screen: LayerNorm blue and RMSNorm vermillion (as
-// in the other labs), pRMSNorm orange, BatchNorm bluish green, L2-Norm sky blue, none grey.
-Color training_norm_color(Norm norm);
 
 // Median wall-clock time per step over the steps so far, inside the norm layers (forward and
 // backward) and in the rest of the step. Zeros before the first step.
@@ -233,7 +210,7 @@ StepTime median_step_time(const TrainHistory& history);
 std::vector<double> compute_ms(const TrainHistory& history, int bin);
 
 // [SECTION] Plots ---------------------------------------------------------------------------
-// One colour per variant (training_norm_color), its name in the legend; a diverged variant's
+// One colour per variant (norm_color), its name in the legend; a diverged variant's
 // curve ends at its last finite point, with a cross there and "diverged at step k". `hidden`:
 // legend labels (variant names) the user switched off: their curves are left out, their keys kept.
 

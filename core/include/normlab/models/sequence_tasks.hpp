@@ -63,8 +63,6 @@ std::string default_text_path();
 // Strict UTF-8 → code points (no overlong forms, surrogates or values above U+10FFFF). Throws
 // InputError "SOURCE: invalid UTF-8 at byte N" (N counts from 0).
 std::vector<char32_t> decode_utf8(std::string_view text, std::string_view source);
-// One code point as UTF-8 (1 to 4 bytes).
-std::string encode_utf8(char32_t code_point);
 
 // [SECTION] Vocabulary ----------------------------------------------------------------------
 

@@ -24,11 +24,11 @@
 
 #include "normlab/models/datasets.hpp"
 #include "normlab/models/mlp.hpp"
+#include "normlab/base/latest_box.hpp"
 #include "normlab/base/random.hpp"
 
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -112,25 +112,8 @@ struct TrainSnapshot {
     double eval_seconds = 0.0;               // evaluations and grids (outside the steps)
 };
 
-// The latest snapshot, handed from one writer thread to any number of readers. publish()
-// replaces it; latest() returns a shared pointer that stays valid (and unchanged) however long
-// the reader keeps it.
-class SnapshotBox {
-public:
-    void publish(TrainSnapshot snapshot) {
-        auto next = std::make_shared<const TrainSnapshot>(std::move(snapshot));
-        std::lock_guard<std::mutex> lock(mutex_);
-        latest_ = std::move(next);
-    }
-    std::shared_ptr<const TrainSnapshot> latest() const {
-        std::lock_guard<std::mutex> lock(mutex_);
-        return latest_;
-    }
-
-private:
-    mutable std::mutex mutex_;
-    std::shared_ptr<const TrainSnapshot> latest_;
-};
+// The latest snapshot, handed from one writer thread to any number of readers.
+using SnapshotBox = LatestBox<TrainSnapshot>;
 
 // [SECTION] Trainer -------------------------------------------------------------------------
 

@@ -17,6 +17,8 @@
 //   none                                 — no statistics, ā = a.
 #pragma once
 
+#include "normlab/base/palette.hpp"
+
 #include <Eigen/Dense>
 
 #include <optional>
@@ -55,6 +57,9 @@ inline constexpr Norm kAllNorms[] = {Norm::None,   Norm::LayerNorm, Norm::RMSNor
 
 std::string_view to_string(Norm norm);          // "layernorm", "rmsnorm", ... (the CLI's names)
 std::string_view display_name(Norm norm);       // "LayerNorm", "RMSNorm", "pRMSNorm", ...
+// Its colour in every lab and figure (base/palette.hpp): LayerNorm blue, RMSNorm vermillion,
+// BatchNorm bluish green, WeightNorm reddish purple, pRMSNorm orange, L2-Norm sky blue, none grey.
+Color norm_color(Norm norm);
 std::optional<Norm> parse_norm(std::string_view name);
 std::string_view to_string(EpsMode mode);       // "inside_sqrt" | "add_to_rms"
 std::optional<EpsMode> parse_eps_mode(std::string_view name);

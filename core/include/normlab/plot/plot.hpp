@@ -19,7 +19,8 @@
 // is broken there), empty plots get a default range.
 #pragma once
 
-#include "normlab/base/number_rule.hpp"
+#include "normlab/base/palette.hpp"
+#include "normlab/base/text.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -32,9 +33,6 @@ namespace normlab {
 
 // [SECTION] Description ---------------------------------------------------------------------
 
-struct Color {
-    std::uint8_t r = 0, g = 0, b = 0;
-};
 std::string to_hex(Color c);   // "#0072b2"
 
 enum class LineStyle { Solid, Dashed, Dotted };
@@ -122,12 +120,11 @@ struct Plot {
 
 // [SECTION] Palette -------------------------------------------------------------------------
 
-// Series i gets colour i mod 8 from the Okabe–Ito palette (safe for colour-blind viewers),
+// Series i gets colour i mod 8 from the Okabe–Ito palette (base/palette.hpp),
 // ordered for a white background (blue, vermillion, bluish green, reddish purple, orange,
 // sky blue, black, yellow), dash i mod 3 (solid, dashed, dotted) and marker i mod 4 (circle,
 // square, triangle, diamond): the first 12 series differ in (dash, marker), so they stay
 // apart when printed in greyscale. Negative i counts as 0.
-inline constexpr int kPaletteSize = 8;
 Color palette_color(int i);
 LineStyle palette_dash(int i);
 Marker palette_marker(int i);
@@ -223,15 +220,9 @@ std::vector<Tick> log_ticks(double lo, double hi, int target = 6);
 // linear_ticks or log_ticks by the range's scale (min_step: linear axes only).
 std::vector<Tick> axis_ticks(const AxisRange& r, int target = 6, double min_step = 0.0);
 
-// Tick labels and other numbers shown in a figure:
-//   superscript(−3) = "⁻³" (base/number_rule.hpp);  subscript(12) = "₁₂" (for 1-based indices);
-//   decade_label(−3) = "10⁻³";
-//   format_number(v, sig) = compact, up to sig significant digits, no trailing zeros, "−" (U+2212)
-//   as the minus sign, "m×10ⁿ" outside [1e-4, 1e6): 0.25 → "0.25", 1.5e-7 → "1.5×10⁻⁷".
-// Renderers need glyphs for U+2212, U+00D7, U+00B9 U+00B2 U+00B3 and U+2070…U+207B.
-std::string subscript(long i);
-std::string decade_label(int exponent);
-std::string format_number(double v, int significant = 4);
+// Tick labels and other numbers shown in a figure use format_number and decade_label
+// (base/text.hpp). Renderers need glyphs for U+2212, U+00D7, U+00B9 U+00B2 U+00B3 and
+// U+2070…U+207B.
 
 // [SECTION] Layout --------------------------------------------------------------------------
 
