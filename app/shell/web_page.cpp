@@ -44,7 +44,10 @@ struct PageState {
     LabContext* ctx = nullptr;
     std::function<bool()> frame;
     std::string reply;   // the last hook's answer, valid until the next call
+    long frames = 0;
+    std::vector<double> frame_ms;   // App::frame()'s time in the latest frames (benchmarks)
 };
+constexpr std::size_t kFrameTimesKept = 600;
 PageState g_page;   // the page's one app: JavaScript's calls reach it only through here
 PageState& page() { return g_page; }
 
@@ -94,7 +97,12 @@ void deliver_exports() {
 void frame_callback() {
     PageState& p = page();
     fit_canvas(p.window);
+    const double t0 = emscripten_get_now();
     const bool go_on = p.frame();
+    const double ms = emscripten_get_now() - t0;
+    if (p.frame_ms.size() >= kFrameTimesKept) p.frame_ms.erase(p.frame_ms.begin());
+    p.frame_ms.push_back(ms);
+    if (++p.frames == 1) EM_ASM({ Module.firstFrameMs = performance.now(); });   // since the navigation began
     deliver_exports();
     if (go_on) return;
     emscripten_cancel_main_loop();
@@ -182,12 +190,19 @@ EMSCRIPTEN_KEEPALIVE const char* normlab_palette_json() {
     return p.reply.c_str();
 }
 
-// Which lab is on screen, and whether presenter view is on: {"lab": "gradients", "presenter": false}.
+// What is on screen: {"lab": "gradients", "presenter": false, "status": the status line,
+// "training_step": the step the Training lab shows, "frames": frames drawn, "frame_ms": the
+// milliseconds App::frame() took in each of the latest frames (at most kFrameTimesKept)}.
 EMSCRIPTEN_KEEPALIVE const char* normlab_view_json() {
     normlab::ui::PageState& p = normlab::ui::page();
     if (p.ctx == nullptr) return "null";
-    p.reply = nlohmann::json{{"lab", normlab::ui::kLabs[p.ctx->app.lab].id}, {"presenter", p.ctx->app.presenter},
-                             {"status", p.ctx->app.status}}
+    const auto& training = p.ctx->uis.training.shown;
+    p.reply = nlohmann::json{{"lab", normlab::ui::kLabs[p.ctx->app.lab].id},
+                             {"presenter", p.ctx->app.presenter},
+                             {"status", p.ctx->app.status},
+                             {"training_step", training ? training->step : 0},
+                             {"frames", p.frames},
+                             {"frame_ms", p.frame_ms}}
                   .dump();
     return p.reply.c_str();
 }

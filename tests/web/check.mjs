@@ -3,7 +3,7 @@
 // builds and serves the page.
 //
 //   node check.mjs --url http://127.0.0.1:PORT/ --cli build/bin/normlab-cli
-//                  --checker build/bin/normlab_check_screenshot --out DIR [--bench]
+//                  --checker build/bin/normlab_check_screenshot --out DIR
 //
 // [SECTION] Checks
 //   labs        for every lab, ?lab=NAME opens it: the page says that lab is on screen, and a
@@ -15,20 +15,13 @@
 //   link        File ▸ Copy link's scene text round-trips: opened from its link, the page holds it
 //   lecture     ?lecture=rmsnorm_paper&presenter opens the lecture in presenter view
 //   autosave    an edit survives a reload (IndexedDB)
-// --bench: time to first frame and frame times per lab (docs/BENCHMARKS.md).
 // Prints one line per check and "N passed, M failed"; exits 1 when any failed.
-import puppeteer from "puppeteer-core";
 import {execFileSync} from "node:child_process";
-import {readFileSync, writeFileSync, mkdirSync} from "node:fs";
-import {dirname, join} from "node:path";
-import {fileURLToPath} from "node:url";
+import {readFileSync, mkdirSync} from "node:fs";
+import {join} from "node:path";
+import {repo, parseArgs, launch, opener, call, json, sleep, encodeScene} from "./page.mjs";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const repo = join(here, "..", "..");
-const args = Object.fromEntries(process.argv.slice(2).reduce((acc, a, i, all) => {
-  if (a.startsWith("--")) acc.push([a.slice(2), all[i + 1] && !all[i + 1].startsWith("--") ? all[i + 1] : true]);
-  return acc;
-}, []));
+const args = parseArgs(process.argv.slice(2));
 const base = (args.url || "http://127.0.0.1:8080/").replace(/\/?$/, "/");
 const outDir = args.out || "/tmp/normlab-web";
 mkdirSync(outDir, {recursive: true});
@@ -38,7 +31,6 @@ function check(name, ok, detail) {
   console.log(`${ok ? "PASS" : "FAIL"} ${name}${detail ? ": " + detail : ""}`);
   ok ? passed++ : failed++;
 }
-
 
 // Each lab's own colours, and how many pixels of each a 1280×720 screenshot must hold at least
 // (bars and fills: thousands; lines and swatches: hundreds).
@@ -53,30 +45,8 @@ const labColours = {
   depth: {},
 };
 
-const browser = await puppeteer.launch({
-  executablePath: args.chromium || "/usr/bin/chromium",
-  headless: "new",
-  args: ["--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--no-sandbox", "--disable-dev-shm-usage"],
-});
-
-// A fresh profile (own IndexedDB) per page unless `context` is given; waits for the first frame.
-async function open(query, {context, width = 1280, height = 720} = {}) {
-  const ctx = context || await browser.createBrowserContext();
-  const page = await ctx.newPage();
-  await page.setViewport({width, height});
-  page.logs = [];
-  page.on("console", m => page.logs.push(m.text()));
-  page.on("pageerror", e => page.logs.push("pageerror: " + String(e)));
-  const t0 = Date.now();
-  await page.goto(base + "index.html" + query);
-  await page.waitForFunction(() => window.Module && (Module.started || Module.lastError), {timeout: 60000});
-  page.firstFrameMs = Date.now() - t0;
-  page.ctx = ctx;
-  return page;
-}
-const call = (page, fn, ...a) => page.evaluate((f, a) => Module.ccall(f, "string", a.map(() => "string"), a), fn, a);
-const json = async (page, fn, ...a) => JSON.parse(await call(page, fn, ...a));
-const sleep = ms => new Promise(r => setTimeout(r, ms));
+const browser = await launch(args.chromium);
+const open = opener(browser, base);
 
 // Pixels of a PNG, decoded in the page (no image library needed here).
 async function countColours(page, png, wanted) {
@@ -100,7 +70,6 @@ async function countColours(page, png, wanted) {
 }
 
 // [SECTION] labs
-const benchRows = [];
 for (const [lab, colours] of Object.entries(labColours)) {
   const page = await open("?lab=" + lab);
   await sleep(lab === "training" || lab === "depth" ? 4000 : 1500);
@@ -126,31 +95,10 @@ for (const [lab, colours] of Object.entries(labColours)) {
     } catch (e) { ok = false; out = String(e.stdout || e); }
     check(`${lab}: normlab_check_screenshot passes`, ok, out.trim().split("\n").pop());
   }
-  if (args.bench) benchRows.push({lab, firstFrameMs: page.firstFrameMs, ...await frameTimes(page)});
   await page.ctx.close();
 }
 
-// Frame times: requestAnimationFrame intervals over 3 s (SwiftShader; the app renders every frame).
-async function frameTimes(page) {
-  return page.evaluate(() => new Promise(done => {
-    const t = [];
-    let last = performance.now();
-    const end = last + 3000;
-    const step = now => {
-      t.push(now - last);
-      last = now;
-      if (now < end) requestAnimationFrame(step);
-      else {
-        t.sort((a, b) => a - b);
-        done({frames: t.length, p50: t[Math.floor(t.length / 2)], p95: t[Math.floor(t.length * 0.95)]});
-      }
-    };
-    requestAnimationFrame(step);
-  }));
-}
-
 // [SECTION] explorer: a scene from the URL, and the page's numbers against normlab-cli eval
-function encodeScene(text) { return Buffer.from(text, "utf8").toString("base64url"); }
 const scene = JSON.parse(readFileSync(join(repo, "assets/scenes/seed_example.json"), "utf8"));
 Object.assign(scene.labs.explorer, {
   x: [0.25, -3.5, 7.125, 1e-3, 42], W: [[0.5, -1, 2, 0.25, 3], [1.5, 0, -2.5, 1, -0.75], [2, 2, 2, 2, 2]],
@@ -207,12 +155,6 @@ scene.title = "web test scene";
   check("autosave: the session is restored on reload", JSON.stringify(ex.x) === JSON.stringify(scene.labs.explorer.x),
         `x = ${JSON.stringify(ex.x)}`);
   await ctx.close();
-}
-
-// [SECTION] bench
-if (args.bench) {
-  writeFileSync(join(outDir, "bench.json"), JSON.stringify({labs: benchRows}, null, 2));
-  console.log(JSON.stringify({labs: benchRows}, null, 2));
 }
 
 await browser.close();
