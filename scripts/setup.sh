@@ -13,6 +13,14 @@ NORMLAB_PACKAGES=(
   libxml2-utils   # xmllint: the CLI tests check that exported SVGs are well-formed
   xdotool         # gui.taps: synthetic 10 ms key taps
 )
+# scripts/web.sh only: Debian's emscripten (3.1.6) and the tools that unpack Debian's source
+# packages of Dear ImGui and zlib (apt-get source, pinned to libimgui-dev's and zlib1g-dev's
+# versions), the header-only libraries and fonts the page is built with, ccache for em++.
+NORMLAB_WEB_PACKAGES=(emscripten dpkg-dev xz-utils bzip2 ccache python3
+  libimgui-dev zlib1g-dev libeigen3-dev nlohmann-json3-dev libstb-dev fonts-dejavu-core)
+# tests/web/run.sh only: Debian's chromium (headless, WebGL2 through SwiftShader) driven by npm's
+# puppeteer-core.
+NORMLAB_WEB_TEST_PACKAGES=(chromium nodejs)   # and npm, where node has none of its own (tests/web/run.sh)
 # scripts/fuzz.sh only: clang with libFuzzer and its sanitizer runtimes, llvm-symbolizer for traces.
 NORMLAB_FUZZ_PACKAGES=(clang libclang-rt-14-dev llvm-14)
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Sets up NormLab like run.sh, then runs every test through ctest: core, CLI, and GUI under Xvfb.
-# Exits non-zero on any failure.
+# Sets up NormLab like run.sh, then runs every test through ctest: core, CLI, and GUI under Xvfb;
+# then the web build's tests in headless chromium (tests/web/run.sh). Exits non-zero on any failure.
 #   ./scripts/test.sh              Release build in build/
 #   ./scripts/test.sh --sanitize   the same tests, built with ASan + UBSan in build-sanitize/
 set -euo pipefail
@@ -10,6 +10,10 @@ case "${1:-}" in
   "")
     normlab_setup
     ctest --test-dir build --output-on-failure -j "$(nproc 2>/dev/null || echo 2)"
+    # The web build in headless chromium (docs/ARCHITECTURE.md, "The web build"); NORMLAB_WEB_TESTS=0 skips it.
+    if [ "${NORMLAB_WEB_TESTS:-1}" != 0 ]; then
+      tests/web/run.sh
+    fi
     ;;
   --sanitize)
     normlab_install_packages

@@ -40,6 +40,7 @@ std::string first_line(const char* log) {
 
 }  // namespace
 
+#ifndef __EMSCRIPTEN__   // GL 4.3; the page's runner: web_gpu_runner.cpp
 GLuint build_compute_program(const std::string& name, const char* source, const std::string& defines,
                              std::string& error) {
     // The defines go after the #version line, which must stay first.
@@ -76,6 +77,8 @@ GLuint build_compute_program(const std::string& name, const char* source, const 
     }
     return program;
 }
+
+#endif   // __EMSCRIPTEN__
 
 bool is_software_renderer(std::string_view renderer) {
     for (std::string_view name : {"llvmpipe", "softpipe", "swrast"})
@@ -151,6 +154,8 @@ RowSplit row_split(int rows, int cols, int local_size) {
     s.slots = s.backward_groups * s.rows_per_group;
     return s;
 }
+
+#ifndef __EMSCRIPTEN__   // GL 4.3; the page's runner: web_gpu_runner.cpp
 
 // [SECTION] The runner: set-up --------------------------------------------------------------
 
@@ -569,8 +574,11 @@ std::vector<std::pair<int, double>> TimerRing::collect(bool wait) {
     return done;
 }
 
+#endif   // __EMSCRIPTEN__
+
 // [SECTION] Lost context --------------------------------------------------------------------
 
+#ifndef __EMSCRIPTEN__   // GL 4.3; the page's runner: web_gpu_runner.cpp
 std::string describe_graphics_reset(GLenum status) {
     const std::string lost = "the GPU was reset and the GL context is lost; ";
     switch (status) {
@@ -602,6 +610,8 @@ bool ContextWatch::check() {
         default: return false;
     }
 }
+
+#endif   // __EMSCRIPTEN__
 
 bool ContextWatch::observe(GLenum status) {
     if (lost() || status == GL_NO_ERROR) return false;

@@ -17,7 +17,7 @@
 
 #include <normlab/labs/gpu_lab.hpp>
 
-#include <epoxy/gl.h>
+#include "gl.hpp"
 
 #include <array>
 #include <cstdint>

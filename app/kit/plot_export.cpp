@@ -12,7 +12,7 @@
 
 #include <normlab/base/file_io.hpp>
 
-#include <epoxy/gl.h>
+#include "gl.hpp"
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
 #include <stb/stb_image_write.h>
@@ -213,8 +213,7 @@ std::string render_to_pixels(ImDrawData* data, int width, int height, GlObjects&
         const auto w = static_cast<std::size_t>(width), h = static_cast<std::size_t>(height), row = 3 * w;
         std::vector<unsigned char> bottom_up(row * h);
         glReadBuffer(GL_COLOR_ATTACHMENT0);
-        glPixelStorei(GL_PACK_ALIGNMENT, 1);
-        glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, bottom_up.data());
+        read_pixels_rgb(width, height, bottom_up.data());
         if (const GLenum err = glGetError(); err != GL_NO_ERROR) {
             error = "rendering the figure failed (GL error " + std::to_string(err) + ")";
         } else {

@@ -2,7 +2,7 @@
 
 #include "normlab/base/file_io.hpp"
 
-#include <epoxy/gl.h>
+#include "gl.hpp"
 #include <stb/stb_image_write.h>
 
 #include <cstring>
@@ -16,8 +16,7 @@ std::string save_back_buffer_png(const std::string& path, int width, int height,
     const auto w = static_cast<std::size_t>(width), h = static_cast<std::size_t>(height);
     std::vector<unsigned char> pixels(w * h * 3);   // h rows × w pixels × RGB, bottom row first
     glReadBuffer(GL_BACK);
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadPixels(0, 0, width, height, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+    read_pixels_rgb(width, height, pixels.data());
     if (const GLenum err = glGetError(); err != GL_NO_ERROR) {
         return "glReadPixels failed (GL error " + std::to_string(err) + ")";
     }

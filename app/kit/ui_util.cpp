@@ -147,7 +147,9 @@ bool begin_panel(const char* id, ImVec2 size, bool border) {
 
 std::string glfw_error() {
     const char* description = nullptr;
+#ifndef __EMSCRIPTEN__   // emscripten's GLFW (3.2's API) has no glfwGetError
     glfwGetError(&description);
+#endif
     return description != nullptr ? description : "no details";
 }
 

@@ -11,7 +11,7 @@
 
 #include <normlab/norm/geometry.hpp>
 
-#include <epoxy/gl.h>
+#include "gl.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -109,7 +109,9 @@ namespace {
 GLuint build_program(const char* name, const char* vertex_source, const char* fragment_source, std::string& error) {
     const auto compile = [&](GLenum kind, const char* source) -> GLuint {
         const GLuint shader = glCreateShader(kind);
-        glShaderSource(shader, 1, &source, nullptr);
+        const std::string text = glsl_for_context(source);   // WebGL2: "#version 300 es"
+        const char* text_ptr = text.c_str();
+        glShaderSource(shader, 1, &text_ptr, nullptr);
         glCompileShader(shader);
         GLint ok = GL_FALSE;
         glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);

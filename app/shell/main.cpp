@@ -20,6 +20,7 @@
 #include "slide.hpp"
 #include "theme_fonts.hpp"
 #include "ui_util.hpp"
+#include "web_page.hpp"
 
 #include <normlab/base/file_io.hpp>
 #include <normlab/base/latest_box.hpp>
@@ -28,7 +29,7 @@
 #include <normlab/scene/scene.hpp>
 #include <normlab/scene/session.hpp>
 
-#include <epoxy/gl.h>
+#include "gl.hpp"
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -46,6 +47,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -411,7 +413,9 @@ std::pair<int, int> initial_window_size(const Options& opt) {
         }
     }
     int x = 0, y = 0, w = 0, h = 0;
+#ifndef __EMSCRIPTEN__   // the page is sized by its browser window (web_page.hpp)
     if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) glfwGetMonitorWorkarea(monitor, &x, &y, &w, &h);
+#endif
     if (w > 0 && h > 0) {
         width = std::min(width, w);
         height = std::min(height, h);
@@ -442,13 +446,15 @@ void save_window_size(GLFWwindow* window, const ui::LectureUi& lecture) {
 float ui_scale(GLFWwindow* window, const Options& opt) {
     if (opt.scale_ui > 0.0f) return opt.scale_ui;
     float x = 1.0f, y = 1.0f;
+#ifndef __EMSCRIPTEN__   // emscripten's GLFW draws at CSS pixels
     glfwGetWindowContentScale(window, &x, &y);
+#endif
     return std::clamp(std::max(x, y), 1.0f, 4.0f);
 }
 
 ui::AppInfo query_gl(const ui::Fonts& fonts) {
     ui::AppInfo info;
-    const int version = epoxy_gl_version();   // e.g. 45 for 4.5
+    const int version = ui::gl_version();   // e.g. 45 for 4.5
     info.gl_version = std::to_string(version / 10) + "." + std::to_string(version % 10);
     info.renderer = reinterpret_cast<const char*>(glGetString(GL_RENDERER));
     info.has_gl43 = version >= 43;
@@ -733,111 +739,177 @@ void apply_options(const Options& opt, ui::AppUi& ui, ui::LectureUi& lecture) {
     }
 }
 
-// Runs until the window closes, Quit, or opt.frames frames; returns the exit code.
-int run(GLFWwindow* window, const Options& opt, ui::InputQueue& input) {
-    ImGuiIO& io = ImGui::GetIO();
-    ui::AppUi ui;
-    ui::Fonts fonts;
-    load_fonts(fonts, ui.font_px);
-    Look look;
-    ui::AppInfo info = query_gl(fonts);
-    info.scripted = (opt.frames > 0 && !opt.frame_stats) || opt.check_layout;   // timed runs: as a user has them
-    if (!fonts.warning.empty()) std::fprintf(stderr, "normlab: %s\n", fonts.warning.c_str());
+// The app from its first frame to its last: run() drives it on the desktop, the browser in the
+// page (one frame per animation frame, web_page.hpp).
+class App {
+public:
+    App(GLFWwindow* window, const Options& opt, ui::InputQueue& input)
+        : window_(window), opt_(opt), input_(input), io_(ImGui::GetIO()),
+          ctx_{session_, uis_, ui_, info_, fonts_, &scene_io_, &lecture_},
+          stats_(opt.all_labs ? ui::kLabCount : 1), pacer_(opt.frames > 0, opt.frame_delay_ms) {}
 
-    Session session;
-    ui::LabUis uis;
-    ui.select_lab = opt.lab;
-    ui::SessionIo scene_io;
-    ui::LectureUi lecture;
-    ui::LabContext ctx{session, uis, ui, info, fonts, &scene_io, &lecture};
-
-    if (const std::string open_error = open_start_scene(ctx, opt); !open_error.empty()) {   // checked at start-up already; the file changed since
-        print_open_error(open_error);
-        return 2;
-    }
-    apply_options(opt, ui, lecture);
-    if (!opt.export_plot.empty()) return export_plot(ctx, opt);
-    if (opt.check_layout) return check_layout(window, opt, ctx, fonts, look);
-
-    const int total_frames = opt.all_labs ? opt.frames * ui::kLabCount : opt.frames;
-    FrameStats stats(opt.all_labs ? ui::kLabCount : 1);
-    ui::FramePacer pacer(opt.frames > 0, opt.frame_delay_ms);
-    std::optional<ui::ControlProbe> probe;   // --probe-controls, after the first opt.frames frames
-    TextLog text_log(opt.text_log);
-    const std::vector<ui::SlideBox> no_boxes;
-    for (int frame = 1; !quit_now(window, ctx); ++frame) {
-        pacer.poll_or_wait(input.pending(), std::exchange(ui.animate, false), io.WantTextInput, ui::autosave_due(ctx));
-        if (opt.frame_stats) {
-            const int lab = opt.all_labs ? (frame - 1) / opt.frames : 0;
-            if (opt.all_labs && (frame - 1) % opt.frames == 0) ui.select_lab = lab;
-            stats.frame_starts(lab, opt.all_labs ? lab : ui.lab);
+    // Fonts, GL, the start scene; returns -1 to go on with frames, else the exit code (a scene
+    // that cannot be opened, --export-plot, --check-layout).
+    int start() {
+        load_fonts(fonts_, ui_.font_px);
+        info_ = query_gl(fonts_);
+        info_.scripted = (opt_.frames > 0 && !opt_.frame_stats) || opt_.check_layout;   // timed runs: as a user has them
+        if (!fonts_.warning.empty()) std::fprintf(stderr, "normlab: %s\n", fonts_.warning.c_str());
+        ui_.select_lab = opt_.lab;
+        if (const std::string open_error = open_start_scene(ctx_, opt_); !open_error.empty()) {   // checked at start-up already; the file changed since
+            print_open_error(open_error);
+            return 2;
         }
-        ui::apply_window_mode(window, lecture);
-        update_look(look, fonts, ui, ui_scale(window, opt));
+        apply_options(opt_, ui_, lecture_);
+        if (!opt_.export_plot.empty()) return export_plot(ctx_, opt_);
+        if (opt_.check_layout) return check_layout(window_, opt_, ctx_, fonts_, look_);
+        total_frames_ = opt_.all_labs ? opt_.frames * ui::kLabCount : opt_.frames;
+        return -1;
+    }
+
+    // One frame; false when the loop ends (closed, Quit, a signal, the last scripted frame).
+    bool frame() {
+        if (quit_now(window_, ctx_)) return false;
+        const int frame = ++frame_;
+        pacer_.poll_or_wait(input_.pending(), std::exchange(ui_.animate, false), io_.WantTextInput, ui::autosave_due(ctx_));
+        if (opt_.frame_stats) {
+            const int lab = opt_.all_labs ? (frame - 1) / opt_.frames : 0;
+            if (opt_.all_labs && (frame - 1) % opt_.frames == 0) ui_.select_lab = lab;
+            stats_.frame_starts(lab, opt_.all_labs ? lab : ui_.lab);
+        }
+        ui::apply_window_mode(window_, lecture_);
+        update_look(look_, fonts_, ui_, ui_scale(window_, opt_));
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
-        pacer.fed(input.feed_imgui());
-        if (opt.frames > 0) io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);   // scripted runs: no hover
-        if (probe) probe->before_frame(io);
+        pacer_.fed(input_.feed_imgui());
+        if (opt_.frames > 0) io_.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);   // scripted runs: no hover
+        if (probe_) probe_->before_frame(io_);
         ImGui::NewFrame();
 
-        if (!opt.text_log.empty()) ui::start_text_record();
-        draw_ui(ctx);
-        if (!opt.text_log.empty()) text_log.write(ui::stop_text_record());
-        if (probe) probe->after_frame(ctx, ctx.app.presenter ? ctx.lecture->boxes : no_boxes);
+        if (!opt_.text_log.empty()) ui::start_text_record();
+        draw_ui(ctx_);
+        if (!opt_.text_log.empty()) text_log_.write(ui::stop_text_record());
+        if (probe_) probe_->after_frame(ctx_, ctx_.app.presenter ? ctx_.lecture->boxes : no_boxes_);
 
         ImGui::Render();
         int fb_w = 0, fb_h = 0;
-        glfwGetFramebufferSize(window, &fb_w, &fb_h);
+        glfwGetFramebufferSize(window_, &fb_w, &fb_h);
         glViewport(0, 0, fb_w, fb_h);
         const ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
         glClearColor(bg.x, bg.y, bg.z, 1.0f);
         glClear(GL_COLOR_BUFFER_BIT);
-        if (!probe) ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());   // the probe reads widgets, not pixels
+        if (!probe_) ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());   // the probe reads widgets, not pixels
 
         // Captures read the back buffer, so they happen here: rendered, not yet swapped.
-        const bool last_frame = opt.frames > 0 && frame >= total_frames && !opt.probe_controls;
-        if (last_frame && !opt.screenshot.empty()) {
+        const bool last_frame = opt_.frames > 0 && frame >= total_frames_ && !opt_.probe_controls;
+        if (last_frame && !opt_.screenshot.empty()) {
             // A scripted capture names its file: replaced, like a compiler's -o (special files refused).
-            if (const std::string err = ui::save_back_buffer_png(opt.screenshot, fb_w, fb_h, IfExists::Replace);
+            if (const std::string err = ui::save_back_buffer_png(opt_.screenshot, fb_w, fb_h, IfExists::Replace);
                 !err.empty()) {
                 std::fprintf(stderr, "normlab: cannot save the screenshot: %s\n", err.c_str());
-                return 1;
+                return end_now(1);
             }
         }
-        if (ui.save_screenshot) {
+        if (ui_.save_screenshot) {
             const std::string name = timestamped_png_name();
             const std::string err = ui::save_back_buffer_png(name, fb_w, fb_h, IfExists::Refuse);
-            ui.status = err.empty() ? "Saved " + name : "⚠ " + err;
-            ui.save_screenshot = false;
+            ui_.status = err.empty() ? "Saved " + name : "⚠ " + err;
+            ui_.save_screenshot = false;
         }
-        if (last_frame) break;
-        if (opt.probe_controls && frame == total_frames) {
-            probe.emplace(io.DisplaySize, 24.0f);
-            ctx.uis.training.playing = ctx.uis.depth.playing = false;   // the probe reads widgets: no training meanwhile
+        if (last_frame) return false;
+        if (opt_.probe_controls && frame == total_frames_) {
+            probe_.emplace(io_.DisplaySize, 24.0f);
+            ctx_.uis.training.playing = ctx_.uis.depth.playing = false;   // the probe reads widgets: no training meanwhile
         }
-        if (probe && probe->done()) {
-            std::cout << probe->report_json(ctx.app.presenter ? ctx.lecture->boxes : no_boxes) << std::flush;
-            return probe->passed() ? 0 : 1;
+        if (probe_ && probe_->done()) {
+            std::cout << probe_->report_json(ctx_.app.presenter ? ctx_.lecture->boxes : no_boxes_) << std::flush;
+            return end_now(probe_->passed() ? 0 : 1);
         }
-        glfwSwapBuffers(window);
-        if (opt.frame_stats && frame == 1) stats.first_frame_shown();
-        pacer.frame_shown();
+        glfwSwapBuffers(window_);
+        if (opt_.frame_stats && frame == 1) stats_.first_frame_shown();
+        pacer_.frame_shown();
+        return true;
     }
-    if (opt.frame_stats) std::cout << stats.finish(info.renderer) << std::flush;
-    if (opt.loop_stats) std::fprintf(stderr, "%s\n", pacer.stats_json().c_str());
-    report_final_autosave(ctx);
-    if (!scripted_run(opt)) save_window_size(window, lecture);
-    if (opt.dump_session) std::cout << scene_to_text(ui::current_scene(ctx)) << std::flush;
-    return ui::quit_signal() != 0 ? 128 + ui::quit_signal() : 0;
+
+    // After the last frame: the final autosave and what the options ask to print; the exit code.
+    int finish() {
+        if (end_code_) return *end_code_;
+        if (opt_.frame_stats) std::cout << stats_.finish(info_.renderer) << std::flush;
+        if (opt_.loop_stats) std::fprintf(stderr, "%s\n", pacer_.stats_json().c_str());
+        report_final_autosave(ctx_);
+        if (!scripted_run(opt_)) save_window_size(window_, lecture_);
+        if (opt_.dump_session) std::cout << scene_to_text(ui::current_scene(ctx_)) << std::flush;
+        return ui::quit_signal() != 0 ? 128 + ui::quit_signal() : 0;
+    }
+
+    ui::LabContext& context() { return ctx_; }
+
+private:
+    bool end_now(int code) {   // ends the loop with this exit code, skipping finish()'s work
+        end_code_ = code;
+        return false;
+    }
+
+    GLFWwindow* window_;
+    const Options& opt_;
+    ui::InputQueue& input_;
+    ImGuiIO& io_;
+    ui::AppUi ui_;
+    ui::Fonts fonts_;
+    Look look_;
+    ui::AppInfo info_;
+    Session session_;
+    ui::LabUis uis_;
+    ui::SessionIo scene_io_;
+    ui::LectureUi lecture_;
+    ui::LabContext ctx_;
+    int total_frames_ = 0, frame_ = 0;
+    FrameStats stats_;
+    ui::FramePacer pacer_;
+    std::optional<ui::ControlProbe> probe_;   // --probe-controls, after the first opt.frames frames
+    TextLog text_log_{opt_.text_log};
+    const std::vector<ui::SlideBox> no_boxes_;
+    std::optional<int> end_code_;
+};
+
+// Runs until the window closes, Quit, or opt.frames frames; returns the exit code.
+int run(GLFWwindow* window, const Options& opt, ui::InputQueue& input) {
+    App app(window, opt, input);
+    if (const int code = app.start(); code >= 0) return code;
+    while (app.frame()) {
+    }
+    return app.finish();
 }
+
+#ifdef __EMSCRIPTEN__
+// The page: main returns at once and the app lives on, the browser calling one frame per
+// animation frame (web_page.hpp); what the app holds lives as long as the page.
+int run_page(GLFWwindow* window, const Options& opt) {
+    struct Page {
+        Options opt;
+        ui::InputQueue input;
+        std::unique_ptr<App> app;
+    };
+    auto* page = new Page{opt, {}, nullptr};
+    page->input.install(window);
+    publish_listener = ui::wake_frame_loop;
+    page->app = std::make_unique<App>(window, page->opt, page->input);
+    if (const int code = page->app->start(); code >= 0) return code;
+    ui::run_page_frames(window, page->app->context(), [page] { return page->app->frame(); });
+    return 0;
+}
+#endif
 
 }  // namespace
 
 // [SECTION] main ----------------------------------------------------------------------------
 
 int main(int argc, char** argv) {
+#ifdef __EMSCRIPTEN__
+    ui::prepare_page();   // web_page.hpp: the page's arguments come from its URL; storage in IndexedDB
+#else
     if (ui::wants_gpu_bench(argc, argv)) return ui::gpu_bench_main(argc, argv);   // gpu_lab.hpp: no UI
+#endif
     Options opt;
     if (const int code = parse_args(argc, argv, opt); code >= 0) return code;
 
@@ -862,7 +934,12 @@ int main(int argc, char** argv) {
     ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr;   // the app lays its windows out; no imgui.ini in the user's folder
     ImGui_ImplGlfw_InitForOpenGL(window, false);   // the input queue takes GLFW's callbacks
+#ifdef __EMSCRIPTEN__
+    ImGui_ImplOpenGL3_Init("#version 300 es");
+    return run_page(window, opt);
+#else
     ImGui_ImplOpenGL3_Init("#version 330 core");
+#endif
     ui::InputQueue input;
     input.install(window);
     publish_listener = ui::wake_frame_loop;   // workers' new results wake an idle loop

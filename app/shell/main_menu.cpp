@@ -11,6 +11,7 @@
 #include "plot_view.hpp"
 #include "session_io.hpp"
 #include "ui_util.hpp"
+#include "web_page.hpp"
 
 #include <normlab/base/text.hpp>
 
@@ -116,10 +117,15 @@ void draw_menus(LabContext& ctx) {
     LabUis& uis = ctx.uis;
     if (ImGui::BeginMenu("File")) {
         draw_file_menu_items(ctx);
+#ifdef __EMSCRIPTEN__
+        draw_page_file_items(ctx);   // web_page.hpp: the user's disk, downloads, a link
+#endif
         if (ImGui::MenuItem("Save screenshot", "F12")) ui.save_screenshot = true;
         draw_export_items(ctx);
+#ifndef __EMSCRIPTEN__   // a page is closed by its browser tab
         ImGui::Separator();
         if (ImGui::MenuItem("Quit", "Ctrl+Q")) ui.quit = true;
+#endif
         ImGui::EndMenu();
     }
     draw_edit_menu(ctx);
@@ -218,9 +224,15 @@ bool step_export(AppUi& ui) {
 void draw_status(AppUi& ui, const AppInfo& info) {
     std::string warning;
     if (!ui.autosave_warning.empty()) warning += "⚠ " + ui.autosave_warning + "   ";
+#ifdef __EMSCRIPTEN__   // the page (web_page.hpp)
+    warning += "⚠ GPU lab: WebGL2 has no compute shaders (CPU side only)   ";
+    const std::string gl = "WebGL2";
+#else
     if (!info.has_gl43) warning += "⚠ GPU lab needs OpenGL 4.3 (this context: " + info.gl_version + ")   ";
+    const std::string gl = "OpenGL " + info.gl_version;
+#endif
     if (!info.font_warning.empty()) warning += "⚠ " + info.font_warning + "   ";
-    const std::string text = warning + (ui.status.empty() ? "OpenGL " + info.gl_version + " · " + info.renderer : ui.status);
+    const std::string text = warning + (ui.status.empty() ? gl + " · " + info.renderer : ui.status);
     const float pad = ImGui::GetStyle().WindowPadding.x;
     const float room = ImGui::GetWindowWidth() - ImGui::GetCursorPosX() - pad;
     const std::string shown = fit_text(text, std::max(room, 0.0f));

@@ -183,11 +183,19 @@ void remove_stale_temp_files(const std::string& dir, const std::string& stem) {
 // replace, rename without replacing (link + unlink where the file system lacks it). errno on failure.
 int move_into_place(const std::string& tmp, const std::string& target, IfExists if_exists) {
     if (if_exists == IfExists::Replace) return ::rename(tmp.c_str(), target.c_str()) == 0 ? 0 : errno;
+#ifdef __EMSCRIPTEN__
+    // The web build's file system (emscripten's, in the page's memory) has neither renameat2 nor
+    // link, and no other process shares it: a check, then the rename.
+    struct stat st {};
+    if (::lstat(target.c_str(), &st) == 0) return EEXIST;
+    return ::rename(tmp.c_str(), target.c_str()) == 0 ? 0 : errno;
+#else
     if (::renameat2(AT_FDCWD, tmp.c_str(), AT_FDCWD, target.c_str(), RENAME_NOREPLACE) == 0) return 0;
     if (errno != EINVAL && errno != ENOSYS) return errno;
     if (::link(tmp.c_str(), target.c_str()) != 0) return errno;
     ::unlink(tmp.c_str());
     return 0;
+#endif
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 // [SECTION] Scene file
 #include "normlab/labs/explorer_lab.hpp"
 
+#include "normlab/base/parse_double.hpp"
 #include "normlab/base/random.hpp"
 #include "normlab/base/text.hpp"
 #include "normlab/labs/state_json.hpp"
@@ -203,7 +204,7 @@ ParsedList parse_number_list(std::string_view text, Index min_count, Index max_c
             const std::string quoted = " (\"" + std::string(token) + "\")";
             const std::string_view digits = token.front() == '+' ? token.substr(1) : token;
             double v = 0;
-            const auto [ptr, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v);
+            const auto [ptr, ec] = parse_double(digits.data(), digits.data() + digits.size(), v);
             if (ec == std::errc::result_out_of_range) return fail(quoted + " is out of the double range");
             if (ec != std::errc() || ptr != digits.data() + digits.size()) return fail(quoted + " is not a number");
             if (!std::isfinite(v)) return fail(quoted + " is not finite");

@@ -7,6 +7,7 @@
 #include "normlab/models/datasets.hpp"
 
 #include "normlab/norm/eval.hpp"
+#include "normlab/base/parse_double.hpp"
 #include "normlab/base/random.hpp"
 
 #include "normlab/base/file_io.hpp"   // kMaxDataBytes, describe_size
@@ -295,7 +296,7 @@ CellKind parse_cell(std::string_view c, double& value) {
         if (digits.empty() || digits.front() == '+' || digits.front() == '-') return CellKind::NotANumber;
     }
     const char* end = digits.data() + digits.size();
-    const auto [ptr, ec] = std::from_chars(digits.data(), end, value);
+    const auto [ptr, ec] = parse_double(digits.data(), end, value);
     if (ptr != end) return CellKind::NotANumber;
     if (ec == std::errc::result_out_of_range) {
         // Underflow to 0 is harmless; overflow is not.

@@ -1,0 +1,36 @@
+// The page (docs/ARCHITECTURE.md, "The web build"): what the browser build does where the
+// desktop has a process, a command line, a home folder and a window of its own. Compiled into
+// the page only (web_page.cpp); the desktop includes this header for nothing.
+//
+// - Arguments: the page's URL becomes the command line (web_index.html): ?lab=NAME → --lab NAME,
+//   a scene in the URL's fragment → --scene FILE, ?lecture=NAME&presenter → --lecture … --presenter.
+// - Storage: ~/.local/share/normlab (the autosave) and ~/.config/normlab live in IndexedDB
+//   (emscripten's IDBFS, mounted and loaded before main, written back after every change).
+// - Frames: the browser calls one per animation frame; the canvas follows the browser window.
+// - Signals: a page gets none (quit_signals.hpp answers 0).
+// - Test hook: normlab_explorer_json() (JavaScript: Module.ccall) returns the Explorer's state
+//   and numbers as the page computes them, for tests/web to hold against normlab-cli eval.
+#pragma once
+
+#ifdef __EMSCRIPTEN__
+#include <functional>
+
+struct GLFWwindow;
+
+namespace normlab::ui {
+
+struct LabContext;
+
+// Before anything else in main: where the page keeps its files.
+void prepare_page();
+
+// Hands the frame loop to the browser: `frame` runs once per animation frame until it returns
+// false (then the page says that NormLab has ended). Returns at once.
+void run_page_frames(GLFWwindow* window, LabContext& ctx, std::function<bool()> frame);
+
+// File ▸ items of the page: open a scene from the user's disk, download the scene, copy a link
+// that holds it, download the files exported this session.
+void draw_page_file_items(LabContext& ctx);
+
+}  // namespace normlab::ui
+#endif

@@ -1,0 +1,162 @@
+// The web build in a real browser (docs/ARCHITECTURE.md, "The web build"): Debian's chromium,
+// headless, WebGL2 through SwiftShader, driven by puppeteer-core. Run by tests/web/run.sh, which
+// builds and serves the page.
+//
+//   node check.mjs --url http://127.0.0.1:PORT/ --cli build/bin/normlab-cli
+//                  --checker build/bin/normlab_check_screenshot --out DIR
+//
+// [SECTION] Checks
+//   labs        for every lab, ?lab=NAME opens it: the page says that lab is on screen, and a
+//               screenshot is not blank and holds the lab's own colours (app/kit/palette.hpp, as the page
+//               compiled it: normlab_palette_json());
+//               Explorer and Geometry also through the desktop's normlab_check_screenshot
+//   explorer    a scene in the URL (#scene=…) takes effect, and the Explorer's numbers in the page
+//               equal normlab-cli eval's for the same input
+//   link        File ▸ Copy link's scene text round-trips: opened from its link, the page holds it
+//   lecture     ?lecture=rmsnorm_paper&presenter opens the lecture in presenter view
+//   autosave    an edit survives a reload (IndexedDB)
+// Prints one line per check and "N passed, M failed"; exits 1 when any failed.
+import {execFileSync} from "node:child_process";
+import {readFileSync, mkdirSync} from "node:fs";
+import {join} from "node:path";
+import {repo, parseArgs, launch, opener, call, json, sleep, encodeScene} from "./page.mjs";
+
+const args = parseArgs(process.argv.slice(2));
+const base = (args.url || "http://127.0.0.1:8080/").replace(/\/?$/, "/");
+const outDir = args.out || "/tmp/normlab-web";
+mkdirSync(outDir, {recursive: true});
+
+let passed = 0, failed = 0;
+function check(name, ok, detail) {
+  console.log(`${ok ? "PASS" : "FAIL"} ${name}${detail ? ": " + detail : ""}`);
+  ok ? passed++ : failed++;
+}
+
+// Each lab's own colours, and how many pixels of each a 1280×720 screenshot must hold at least
+// (bars and fills: thousands; lines and swatches: hundreds).
+const labColours = {
+  explorer: {kLayerNormBar: 5000, kRmsNormBar: 5000, kSummedInputBar: 5000, kHeatPositive: 2000},
+  invariance: {kPassFill: 5000, kFailFill: 3000, kDisagreeOutline: 100},
+  worked: {kLayerNormBar: 50, kRmsNormBar: 50},
+  gradients: {kLayerNormBar: 300, kRmsNormBar: 300},
+  geometry: {kLayerNormBar: 200, kRmsNormBar: 200},
+  training: {kLayerNormBar: 200, kRmsNormBar: 200},
+  gpu: {},
+  depth: {},
+};
+
+const browser = await launch(args.chromium);
+const open = opener(browser, base);
+
+// Pixels of a PNG, decoded in the page (no image library needed here).
+async function countColours(page, png, wanted) {
+  return page.evaluate(async (b64, wanted) => {
+    const bytes = Uint8Array.from(atob(b64), c => c.charCodeAt(0));
+    const bmp = await createImageBitmap(new Blob([bytes], {type: "image/png"}));
+    const c = new OffscreenCanvas(bmp.width, bmp.height).getContext("2d");
+    c.drawImage(bmp, 0, 0);
+    const d = c.getImageData(0, 0, bmp.width, bmp.height).data;
+    const counts = Object.fromEntries(Object.keys(wanted).map(k => [k, 0]));
+    const histogram = new Map();
+    for (let i = 0; i < d.length; i += 4) {
+      const key = (d[i] << 16) | (d[i + 1] << 8) | d[i + 2];
+      histogram.set(key, (histogram.get(key) || 0) + 1);
+      for (const [k, rgb] of Object.entries(wanted))
+        if (Math.abs(d[i] - rgb[0]) <= 2 && Math.abs(d[i + 1] - rgb[1]) <= 2 && Math.abs(d[i + 2] - rgb[2]) <= 2) counts[k]++;
+    }
+    const top = Math.max(...histogram.values());
+    return {width: bmp.width, height: bmp.height, distinct: histogram.size, topShare: top / (d.length / 4), counts};
+  }, png.toString("base64"), wanted);
+}
+
+// [SECTION] labs
+for (const [lab, colours] of Object.entries(labColours)) {
+  const page = await open("?lab=" + lab);
+  await sleep(lab === "training" || lab === "depth" ? 4000 : 1500);
+  const view = await json(page, "normlab_view_json");
+  check(`${lab}: ?lab=${lab} opens it`, view && view.lab === lab, view && view.lab);
+  const png = await page.screenshot({path: join(outDir, `${lab}.png`)});
+  const palette = await json(page, "normlab_palette_json");
+  const wanted = Object.fromEntries(Object.keys(colours).map(k => [k, palette[k]]));
+  const px = await countColours(page, png, wanted);
+  check(`${lab}: screenshot not blank`, px.distinct >= 50 && px.topShare < 0.9,
+        `${px.distinct} colours, the commonest on ${(100 * px.topShare).toFixed(1)}% of pixels`);
+  for (const [k, min] of Object.entries(colours))
+    check(`${lab}: ${k} on ≥ ${min} px`, px.counts[k] >= min, `${px.counts[k]} px`);
+  if (lab === "gpu") {
+    const text = page.logs.join("\n");
+    check("gpu: says WebGL2 has no compute shaders", /WebGL2 has no compute shaders/.test(text));
+  }
+  if (args.checker && (lab === "explorer" || lab === "geometry")) {
+    let ok = true, out = "";
+    try {
+      out = execFileSync(args.checker, [join(outDir, `${lab}.png`), ...(lab === "geometry" ? ["--geometry"] : [])],
+                         {encoding: "utf8"});
+    } catch (e) { ok = false; out = String(e.stdout || e); }
+    check(`${lab}: normlab_check_screenshot passes`, ok, out.trim().split("\n").pop());
+  }
+  await page.ctx.close();
+}
+
+// [SECTION] explorer: a scene from the URL, and the page's numbers against normlab-cli eval
+const scene = JSON.parse(readFileSync(join(repo, "assets/scenes/seed_example.json"), "utf8"));
+Object.assign(scene.labs.explorer, {
+  x: [0.25, -3.5, 7.125, 1e-3, 42], W: [[0.5, -1, 2, 0.25, 3], [1.5, 0, -2.5, 1, -0.75], [2, 2, 2, 2, 2]],
+  g: [1.5, -0.5, 2], b: [0.25, 0, -1], delta: 3.75, delta_scales: "W", eps: 0.01, eps_mode: "add_to_rms",
+});
+scene.title = "web test scene";
+{
+  const page = await open("#scene=" + encodeScene(JSON.stringify(scene)));
+  const ex = await json(page, "normlab_explorer_json");
+  check("explorer: the URL's scene took effect", JSON.stringify(ex.x) === JSON.stringify(scene.labs.explorer.x) &&
+        ex.delta === 3.75 && ex.eps_mode === "add_to_rms", `x = ${JSON.stringify(ex.x)}, δ = ${ex.delta}`);
+  if (args.cli) {
+    const W = ex.W.map(row => row.map(v => (ex.delta_scales === "W" ? ex.delta * v : v)));
+    const x = ex.x.map(v => (ex.delta_scales === "x" ? ex.delta * v : v));
+    for (const norm of ["layernorm", "rmsnorm"]) {
+      const request = {norm, eps: ex.eps, eps_mode: ex.eps_mode, x, g: ex.g, b: ex.b, ...(ex.use_W ? {W} : {})};
+      const cli = JSON.parse(execFileSync(args.cli, ["eval"], {input: JSON.stringify(request), encoding: "utf8"}));
+      let worst = 0;
+      for (const key of ["a", "y"]) {
+        const mine = ex[norm][key].flat(), theirs = cli[key].flat();
+        if (mine.length !== theirs.length) worst = Infinity;
+        mine.forEach((v, i) => { worst = Math.max(worst, Math.abs(v - theirs[i]) / Math.max(1, Math.abs(theirs[i]))); });
+      }
+      check(`explorer: ${norm} a and y equal normlab-cli eval`, worst <= 1e-12, `largest relative difference ${worst.toExponential(2)}`);
+    }
+  }
+  // [SECTION] link: the scene text that File ▸ Copy link encodes, opened from its link
+  const text = await call(page, "normlab_scene_text");
+  await page.ctx.close();
+  const again = await open("#scene=" + encodeScene(text));
+  const text2 = await call(again, "normlab_scene_text");
+  check("link: a scene link round-trips", text2 === text && JSON.parse(text2).title === "web test scene",
+        text2 === text ? `${text.length} bytes` : "the reopened scene differs");
+  await again.ctx.close();
+}
+
+// [SECTION] lecture: from a link, in presenter view
+{
+  const page = await open("?lecture=rmsnorm_paper&presenter");
+  const view = await json(page, "normlab_view_json");
+  check("lecture: ?lecture=…&presenter opens presenter view", view.presenter === true, JSON.stringify(view));
+  await page.ctx.close();
+}
+
+// [SECTION] autosave: an edit, a reload, the edit again (same profile)
+{
+  const page = await open("#scene=" + encodeScene(JSON.stringify(scene)));
+  await sleep(6000);   // the autosave is written a few seconds after a change, then synced to IndexedDB
+  await page.evaluate(() => new Promise(r => FS.syncfs(false, r)));
+  const ctx = page.ctx;
+  await page.close();
+  const reopened = await open("", {context: ctx});
+  const ex = await json(reopened, "normlab_explorer_json");
+  check("autosave: the session is restored on reload", JSON.stringify(ex.x) === JSON.stringify(scene.labs.explorer.x),
+        `x = ${JSON.stringify(ex.x)}`);
+  await ctx.close();
+}
+
+await browser.close();
+console.log(`${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);
