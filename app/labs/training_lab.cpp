@@ -748,7 +748,7 @@ void draw_figures(const TrainingLabState& s, TrainingUi& ui, const Fonts& fonts)
     const ImGuiStyle& style = ImGui::GetStyle();
     const float w = std::floor(0.5f * (ImGui::GetContentRegionAvail().x - style.ItemSpacing.x));
     const float h = std::max(std::floor(0.5f * (ImGui::GetContentRegionAvail().y - style.ItemSpacing.y)),
-                             12.0f * ImGui::GetFontSize());   // else: scroll
+                             16.0f * ImGui::GetFontSize());   // else: scroll (the legends fit inside)
     draw_plot(ui.loss_view, loss_figure(ui, s), fonts, ImVec2(w, h));
     tooltip("Cross-entropy on the whole test set (solid) and training set (dashed), evaluated 100 times per run; "
             "click a name in the legend to hide that variant.");
