@@ -645,9 +645,11 @@ void draw_variant_grid(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fo
     const int n = static_cast<int>(snap.variants.size());
     if (n == 0 || !snap.data || snap.data->features() != 2) return draw_variant_row(snap, ui, fonts, size.y);
     const float sp = ImGui::GetStyle().ItemSpacing.x, caption_h = variant_caption_height(fonts) + sp;
-    int cols = n;
+    int cols = 1;
     float side = 0.0f;
+    const float min_w = variant_card_min_width(snap, fonts);   // each card's name and result on one line
     for (int c = 1; c <= n; ++c) {
+        if (c > 1 && (size.x - static_cast<float>(c - 1) * sp) / static_cast<float>(c) < min_w) break;
         const int r = (n + c - 1) / c;
         const float s = std::min((size.x - static_cast<float>(c - 1) * sp) / static_cast<float>(c),
                                  (size.y - static_cast<float>(r - 1) * sp) / static_cast<float>(r) - caption_h);
