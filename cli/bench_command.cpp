@@ -17,6 +17,7 @@
 #include "torch_peer.hpp"
 
 #include "normlab/models/datasets.hpp"
+#include "normlab/norm/bench_buffers.hpp"
 #include "normlab/norm/eval.hpp"
 #include "normlab/norm/fast_norm.hpp"
 #include "normlab/base/stats.hpp"
@@ -149,22 +150,72 @@ nlohmann::ordered_json torch_json(const TorchPeer* peer, const std::string& skip
     return {{"version", peer->version()}, {"threads", peer->threads()}, {"blas", peer->blas()}};
 }
 
-// Deterministic values in [lo, hi): the timings must not depend on the data, but NaNs or
-// denormals could make them, so the inputs are ordinary numbers.
-void fill(fast::FloatBuffer& buf, std::uint64_t seed, float lo, float hi) {
-    std::uint64_t s = seed * 0x9E3779B97F4A7C15ull + 1;
-    for (size_t i = 0; i < buf.size(); ++i) {
-        s ^= s << 13;
-        s ^= s >> 7;
-        s ^= s << 17;
-        buf[i] = lo + (hi - lo) * static_cast<float>(s >> 40) * 0x1.0p-24f;
-    }
-}
-
 // [SECTION] --cpu: the kernels --------------------------------------------------------------
 
 constexpr const char* kNormKernels[] = {"layernorm_forward", "layernorm_backward", "rmsnorm_forward",
                                         "rmsnorm_backward"};
+
+// What one kernel measured: bytes moved per run, the median time and the bandwidth.
+struct KernelResult {
+    std::string name;
+    double bytes_per_element, bytes, ms, gbps;
+};
+
+// The kernels' shape, threads and path as the report heads them.
+struct KernelSetup {
+    size_t rows, cols;
+    unsigned threads;
+    int reps;
+    fast::KernelPath resolved;
+    bool streaming;
+};
+
+// Prints the --cpu report, JSON or text; results[0] is the copy, [ours, …) PyTorch's.
+void report_kernel_bench(const Options& opt, const KernelSetup& k, const std::vector<KernelResult>& results,
+                         size_t ours, const TorchPeer* peer, const std::string& skipped) {
+    const double copy_gbps = results[0].gbps;
+    const auto ours_of = [&](const std::string& torch_name) {  // our result for "torch_<kernel>"
+        return *std::find_if(results.begin(), results.end(),
+                             [&](const KernelResult& r) { return "torch_" + r.name == torch_name; });
+    };
+    if (opt.flag("json")) {
+        nlohmann::ordered_json out = {{"rows", k.rows},
+                                      {"cols", k.cols},
+                                      {"threads", k.threads},
+                                      {"reps", k.reps},
+                                      {"path", std::string(fast::to_string(k.resolved))},
+                                      {"streaming_stores", k.streaming}};
+        for (size_t i = 0; i < ours; ++i) {
+            const KernelResult& r = results[i];
+            out[r.name] = {{"ms", r.ms}, {"gbps", r.gbps}, {"of_copy", r.gbps / copy_gbps}, {"bytes", r.bytes}};
+        }
+        if (opt.flag("torch")) {
+            nlohmann::ordered_json t = torch_json(peer, skipped);
+            for (size_t i = ours; i < results.size(); ++i) {
+                const KernelResult& r = results[i];
+                t[r.name.substr(6)] = {{"ms", r.ms},
+                                       {"gbps", r.gbps},
+                                       {"of_copy", r.gbps / copy_gbps},
+                                       {"ours_over_torch", ours_of(r.name).gbps / r.gbps}};
+            }
+            out["torch"] = t;
+        }
+        std::cout << out.dump() << '\n';
+        return;
+    }
+    std::printf("float32, %zu × %zu, %u thread%s, %s path%s, median of %d reps\n\n", k.rows, k.cols, k.threads,
+                k.threads == 1 ? "" : "s", std::string(fast::to_string(k.resolved)).c_str(),
+                k.streaming ? ", streaming stores" : "", k.reps);
+    std::printf("%-26s %8s %10s %9s %10s %11s\n", "kernel", "B/elem", "ms", "GB/s", "% of copy",
+                peer ? "ours/torch" : "");
+    for (size_t i = 0; i < results.size(); ++i) {
+        std::printf("%-26s %8.0f %10.3f %9.2f %9.1f%%", results[i].name.c_str(), results[i].bytes_per_element,
+                    results[i].ms, results[i].gbps, 100.0 * results[i].gbps / copy_gbps);
+        if (i >= ours) std::printf(" %10.2f×", ours_of(results[i].name).gbps / results[i].gbps);
+        std::printf("\n");
+    }
+    print_torch_line(peer, skipped);
+}
 
 int run_kernel_bench(const Options& opt) {
     const auto rows = static_cast<size_t>(opt.integer("rows", 8192, 1, 1L << 28));
@@ -184,48 +235,18 @@ int run_kernel_bench(const Options& opt) {
     const float eps = 1e-5f;
     const unsigned threads = fast::num_threads();
 
-    // Buffers, allocated once. Inputs x, dy; outputs y (forward), dx (backward), the copy's dst.
-    fast::FloatBuffer x(n), dy(n), y(n), dx(n), g(cols), b(cols), dg(cols), db(cols), mean(rows), rstd(rows),
-        rms_rstd(rows);
-    fill(x, 1, -2.0f, 2.0f);
-    fill(dy, 2, -1.0f, 1.0f);
-    fill(g, 3, 0.5f, 1.5f);
-    fill(b, 4, -0.5f, 0.5f);
-
+    // Buffers, allocated once (bench_buffers.hpp, as the GPU lab and bench/ use them).
+    BenchBuffers buf(rows, cols);
+    const auto timed = [&](const char* name, double bytes, BenchKernel kernel) {
+        return Timed{name, bytes, [&buf, kernel, eps, path] { return ms_of([&] { buf.run(kernel, eps, path); }); }, {}};
+    };
     std::vector<Timed> kernels = {
-        {"copy", 8, [&] { return ms_of([&] { fast::copy(y.data(), x.data(), n, path); }); }, {}},
-        {"memcpy", 8, [&] { return ms_of([&] { std::memcpy(dx.data(), x.data(), n * sizeof(float)); }); }, {}},
-        {"layernorm_forward", 8,
-         [&] {
-             return ms_of([&] {
-                 fast::layernorm_forward(y.data(), mean.data(), rstd.data(), x.data(), g.data(), b.data(), rows, cols,
-                                         eps, path);
-             });
-         },
-         {}},
-        {"layernorm_backward", 12,
-         [&] {
-             return ms_of([&] {
-                 fast::layernorm_backward(dx.data(), dg.data(), db.data(), dy.data(), x.data(), g.data(), mean.data(),
-                                          rstd.data(), rows, cols, path);
-             });
-         },
-         {}},
-        {"rmsnorm_forward", 8,
-         [&] {
-             return ms_of([&] {
-                 fast::rmsnorm_forward(y.data(), rms_rstd.data(), x.data(), g.data(), nullptr, rows, cols, eps, path);
-             });
-         },
-         {}},
-        {"rmsnorm_backward", 12,
-         [&] {
-             return ms_of([&] {
-                 fast::rmsnorm_backward(dx.data(), dg.data(), nullptr, dy.data(), x.data(), g.data(), rms_rstd.data(),
-                                        rows, cols, path);
-             });
-         },
-         {}},
+        timed("copy", 8, BenchKernel::Copy),
+        {"memcpy", 8, [&] { return ms_of([&] { std::memcpy(buf.dx.data(), buf.x.data(), n * sizeof(float)); }); }, {}},
+        timed("layernorm_forward", 8, BenchKernel::LayerNormForward),
+        timed("layernorm_backward", 12, BenchKernel::LayerNormBackward),
+        timed("rmsnorm_forward", 8, BenchKernel::RMSNormForward),
+        timed("rmsnorm_backward", 12, BenchKernel::RMSNormBackward),
     };
     // PyTorch's four, after ours in every repetition, on the same shape and as many threads.
     std::string skipped;
@@ -241,60 +262,14 @@ int run_kernel_bench(const Options& opt) {
     // this order, each forward runs before its backward).
     time_interleaved(kernels, reps);
 
-    struct Result {
-        std::string name;
-        double bytes, ms, gbps;
-    };
-    std::vector<Result> results;
+    std::vector<KernelResult> results;
     for (const Timed& k : kernels) {
         const double bytes = k.bytes_per_element * static_cast<double>(n);
         const double ms = std::max(median(k.ms), 1e-9);  // a clock tick at least: GB/s stays finite
-        results.push_back({k.name, bytes, ms, bytes / (ms * 1e-3) / 1e9});
+        results.push_back({k.name, k.bytes_per_element, bytes, ms, bytes / (ms * 1e-3) / 1e9});
     }
-    const double copy_gbps = results[0].gbps;
-    const auto ours_of = [&](const std::string& torch_name) {  // our result for "torch_<kernel>"
-        return *std::find_if(results.begin(), results.end(),
-                             [&](const Result& r) { return "torch_" + r.name == torch_name; });
-    };
     const bool streaming = resolved == fast::KernelPath::Avx2 && n * sizeof(float) >= fast::kStreamingThresholdBytes;
-
-    if (opt.flag("json")) {
-        nlohmann::ordered_json out = {{"rows", rows},
-                                      {"cols", cols},
-                                      {"threads", threads},
-                                      {"reps", reps},
-                                      {"path", std::string(fast::to_string(resolved))},
-                                      {"streaming_stores", streaming}};
-        for (size_t i = 0; i < ours; ++i) {
-            const Result& r = results[i];
-            out[r.name] = {{"ms", r.ms}, {"gbps", r.gbps}, {"of_copy", r.gbps / copy_gbps}, {"bytes", r.bytes}};
-        }
-        if (opt.flag("torch")) {
-            nlohmann::ordered_json t = torch_json(peer.get(), skipped);
-            for (size_t i = ours; i < results.size(); ++i) {
-                const Result& r = results[i];
-                t[r.name.substr(6)] = {{"ms", r.ms},
-                                       {"gbps", r.gbps},
-                                       {"of_copy", r.gbps / copy_gbps},
-                                       {"ours_over_torch", ours_of(r.name).gbps / r.gbps}};
-            }
-            out["torch"] = t;
-        }
-        std::cout << out.dump() << '\n';
-        return 0;
-    }
-    std::printf("float32, %zu × %zu, %u thread%s, %s path%s, median of %d reps\n\n", rows, cols, threads,
-                threads == 1 ? "" : "s", std::string(fast::to_string(resolved)).c_str(),
-                streaming ? ", streaming stores" : "", reps);
-    std::printf("%-26s %8s %10s %9s %10s %11s\n", "kernel", "B/elem", "ms", "GB/s", "% of copy",
-                peer ? "ours/torch" : "");
-    for (size_t i = 0; i < results.size(); ++i) {
-        std::printf("%-26s %8.0f %10.3f %9.2f %9.1f%%", results[i].name.c_str(), kernels[i].bytes_per_element,
-                    results[i].ms, results[i].gbps, 100.0 * results[i].gbps / copy_gbps);
-        if (i >= ours) std::printf(" %10.2f×", ours_of(results[i].name).gbps / results[i].gbps);
-        std::printf("\n");
-    }
-    print_torch_line(peer.get(), skipped);
+    report_kernel_bench(opt, {rows, cols, threads, reps, resolved, streaming}, results, ours, peer.get(), skipped);
     return 0;
 }
 
@@ -324,6 +299,26 @@ nlohmann::json torch_train_request(const Dataset& data, const TrainConfig& c) {
             {"k", partial_k(c.model.width, c.model.norm.p, c.model.norm.rounding)},
             {"seed", c.seed},
             {"threads", 1}};
+}
+
+// With --torch, the PyTorch peer holding the models of every norm, in float64 and float32; null
+// without it or when it cannot run (why in `skipped`).
+std::unique_ptr<TorchPeer> start_train_peer(const Options& opt, const Dataset& data, DatasetKind kind,
+                                            std::string& skipped) {
+    if (!opt.flag("torch")) return nullptr;
+    std::unique_ptr<TorchPeer> peer =
+        start_peer(opt, torch_train_request(data, default_train_config(kind, kTrainNorms[0])), skipped);
+    for (size_t i = 1; peer && i < 2 * std::size(kTrainNorms); ++i) {   // 0 came with the hello
+        nlohmann::json req = torch_train_request(data, default_train_config(kind, kTrainNorms[i % std::size(kTrainNorms)]));
+        if (i >= std::size(kTrainNorms)) req["dtype"] = "float32";
+        try {
+            peer->request(req);
+        } catch (const std::exception& e) {
+            skipped = e.what();
+            peer.reset();
+        }
+    }
+    return peer;
 }
 
 int run_train_bench(const Options& opt) {
@@ -360,20 +355,7 @@ int run_train_bench(const Options& opt) {
     }
     const TrainConfig shown = default_train_config(kind, Norm::LayerNorm);
     std::string skipped;
-    std::unique_ptr<TorchPeer> peer;
-    if (opt.flag("torch")) {
-        peer = start_peer(opt, torch_train_request(data, default_train_config(kind, kTrainNorms[0])), skipped);
-        for (size_t i = 1; peer && i < 2 * std::size(kTrainNorms); ++i) {   // 0 came with the hello
-            nlohmann::json req = torch_train_request(data, default_train_config(kind, kTrainNorms[i % std::size(kTrainNorms)]));
-            if (i >= std::size(kTrainNorms)) req["dtype"] = "float32";
-            try {
-                peer->request(req);
-            } catch (const std::exception& e) {
-                skipped = e.what();
-                peer.reset();
-            }
-        }
-    }
+    std::unique_ptr<TorchPeer> peer = start_train_peer(opt, data, kind, skipped);
     const size_t ours = timed.size();
     if (peer)
         for (const char* suffix : {"", ":float32"})

@@ -252,15 +252,9 @@ void bind(GLuint binding, GLuint buffer, long long bytes) {
 // Fills `bytes` of `buffer` with a fixed pattern of values in [lo, hi): one megabyte uploaded,
 // then doubled on the GPU (glCopyBufferSubData), so that filling a gigabyte costs the CPU nothing.
 void fill_pattern(GLuint buffer, long long bytes, float lo, float hi, std::uint32_t seed) {
-    constexpr long long kChunk = 1 << 20;
+    constexpr long long kChunk = 4 * static_cast<long long>(kBenchPatternValues);   // bytes
     std::vector<float> pattern(static_cast<std::size_t>(std::min(bytes, kChunk) / 4));
-    std::uint32_t state = seed * 2654435761u + 1u;
-    for (float& v : pattern) {   // xorshift32: any well-spread values do
-        state ^= state << 13;
-        state ^= state >> 17;
-        state ^= state << 5;
-        v = lo + (hi - lo) * static_cast<float>(state >> 8) * (1.0f / 16777216.0f);
-    }
+    bench_fill(pattern.data(), pattern.size(), lo, hi, seed);   // the CPU's values (bench_buffers.hpp)
     const long long first = static_cast<long long>(pattern.size()) * 4;
     glBindBuffer(GL_COPY_WRITE_BUFFER, buffer);
     glBufferSubData(GL_COPY_WRITE_BUFFER, 0, static_cast<GLsizeiptr>(first), pattern.data());

@@ -36,12 +36,6 @@ int tag_of(int shape, BenchKernel kernel) { return shape * kBenchKernelCount + s
 
 }  // namespace
 
-bool has_cpu_kernel(BenchKernel kernel) {
-    return kernel == BenchKernel::Copy || kernel == BenchKernel::LayerNormForward ||
-           kernel == BenchKernel::LayerNormBackward || kernel == BenchKernel::RMSNormForward ||
-           kernel == BenchKernel::RMSNormBackward;
-}
-
 // [SECTION] Plan → steps --------------------------------------------------------------------
 
 GpuSweep::GpuSweep(GpuRunner& runner, SweepPlan plan) : runner_(runner), plan_(std::move(plan)) {
@@ -84,59 +78,9 @@ GpuSweep::GpuSweep(GpuRunner& runner, SweepPlan plan) : runner_(runner), plan_(s
 
 // [SECTION] CPU buffers and kernels ---------------------------------------------------------
 
-struct GpuSweep::CpuBuffers {
-    int rows = 0, cols = 0;
-    fast::FloatBuffer x, y, dy, dx, g, b, dg, db, mean, rstd_ln, rstd_rms;
-
-    CpuBuffers(int r, int c) : rows(r), cols(c) {
-        const std::size_t n = static_cast<std::size_t>(r) * static_cast<std::size_t>(c);
-        x = fast::FloatBuffer(n);
-        y = fast::FloatBuffer(n);
-        dy = fast::FloatBuffer(n);
-        dx = fast::FloatBuffer(n);
-        for (fast::FloatBuffer* v : {&g, &b, &dg, &db}) *v = fast::FloatBuffer(static_cast<std::size_t>(c));
-        for (fast::FloatBuffer* v : {&mean, &rstd_ln, &rstd_rms}) *v = fast::FloatBuffer(static_cast<std::size_t>(r));
-        fill(x, -2.0f, 2.0f, 1);
-        fill(dy, -1.0f, 1.0f, 2);
-        fill(g, 0.5f, 1.5f, 3);
-        fill(b, -0.5f, 0.5f, 4);
-    }
-
-    // The GPU runner's pattern: 1 MB of xorshift values, repeated.
-    static void fill(fast::FloatBuffer& v, float lo, float hi, std::uint32_t seed) {
-        const std::size_t chunk = std::min<std::size_t>(v.size(), 1 << 18);
-        std::uint32_t state = seed * 2654435761u + 1u;
-        for (std::size_t i = 0; i < chunk; ++i) {
-            state ^= state << 13;
-            state ^= state >> 17;
-            state ^= state << 5;
-            v[i] = lo + (hi - lo) * static_cast<float>(state >> 8) * (1.0f / 16777216.0f);
-        }
-        for (std::size_t i = chunk; i < v.size(); i += chunk)
-            std::memcpy(v.data() + i, v.data(), std::min(chunk, v.size() - i) * sizeof(float));
-    }
-
-    void run(BenchKernel kernel, float eps) {
-        const auto R = static_cast<std::size_t>(rows), C = static_cast<std::size_t>(cols);
-        switch (kernel) {
-            case BenchKernel::Copy: fast::copy(y.data(), x.data(), R * C); break;
-            case BenchKernel::LayerNormForward:
-                fast::layernorm_forward(y.data(), mean.data(), rstd_ln.data(), x.data(), g.data(), b.data(), R, C, eps);
-                break;
-            case BenchKernel::LayerNormBackward:
-                fast::layernorm_backward(dx.data(), dg.data(), db.data(), dy.data(), x.data(), g.data(), mean.data(),
-                                         rstd_ln.data(), R, C);
-                break;
-            case BenchKernel::RMSNormForward:
-                fast::rmsnorm_forward(y.data(), rstd_rms.data(), x.data(), g.data(), b.data(), R, C, eps);
-                break;
-            case BenchKernel::RMSNormBackward:
-                fast::rmsnorm_backward(dx.data(), dg.data(), db.data(), dy.data(), x.data(), g.data(), rstd_rms.data(),
-                                       R, C);
-                break;
-            default: break;   // no fast CPU pRMSNorm
-        }
-    }
+// The CPU's buffers of the sweep's current shape: core's benchmark set (bench_buffers.hpp).
+struct GpuSweep::CpuBuffers : BenchBuffers {
+    CpuBuffers(int r, int c) : BenchBuffers(static_cast<std::size_t>(r), static_cast<std::size_t>(c)) {}
 };
 
 GpuSweep::~GpuSweep() = default;
@@ -190,7 +134,7 @@ bool GpuSweep::gpu_step(const Step& step, const SweepBudget& budget, double& gpu
 void GpuSweep::cpu_step(const Step& step) {
     Shape& shape = shapes_[static_cast<std::size_t>(step.shape)];
     if (shape.cpu_failed) return;
-    if (!cpu_ || cpu_->rows != shape.rows || cpu_->cols != shape.cols) {
+    if (!cpu_ || cpu_->rows != static_cast<std::size_t>(shape.rows) || cpu_->cols != static_cast<std::size_t>(shape.cols)) {
         cpu_.reset();
         try {
             cpu_ = std::make_unique<CpuBuffers>(shape.rows, shape.cols);

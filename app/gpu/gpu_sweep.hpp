@@ -106,7 +106,6 @@ private:
 };
 
 // The kernels fast_norm has (copy, LayerNorm and RMSNorm forward and backward; no pRMSNorm).
-bool has_cpu_kernel(BenchKernel kernel);
 
 // [SECTION] One shape, for other labs -------------------------------------------------------
 

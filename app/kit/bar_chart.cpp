@@ -44,6 +44,24 @@ AxisRange nice_range(std::initializer_list<const Vec*> series) {
     return {std::floor(lo / step) * step, std::ceil(hi / step) * step};
 }
 
+// Index labels 1..n below the bars (slot px apart from x0, at y), thinned to every k-th
+// (k = 1, 2, 5, 10, ...) so that they never touch.
+void draw_index_labels(ImDrawList* dl, ImFont* font, float x0, float y, float slot, int n, ImU32 col) {
+    const float fs = font->FontSize;
+    const auto text_size = [&](const std::string& s) { return font->CalcTextSizeA(fs, FLT_MAX, 0.0f, s.c_str()); };
+    const float index_w = text_size("64").x + 10.0f;
+    int every = 1;
+    for (int k : {1, 2, 5, 10, 20, 50}) {
+        every = k;
+        if (static_cast<float>(k) * slot >= index_w) break;
+    }
+    for (int i = every - 1; i < n; i += every) {
+        const std::string label = std::to_string(i + 1);
+        const float x = x0 + (static_cast<float>(i) + 0.5f) * slot - 0.5f * text_size(label).x;
+        dl->AddText(font, fs, ImVec2(x, y), col, label.c_str());
+    }
+}
+
 void draw_bar_chart(const BarChart& chart, ImVec2 size) {
     const Vec& values = *chart.values;
     const auto n = static_cast<int>(values.size());
@@ -132,18 +150,7 @@ void draw_bar_chart(const BarChart& chart, ImVec2 size) {
     dl->PopClipRect();
     dl->AddLine(ImVec2(a0.x, a0.y), ImVec2(a0.x, a1.y), dim_col);
 
-    // Index labels 1..n, thinned to every k-th (k = 1, 2, 5, 10, ...) so that they never touch.
-    const float index_w = text_size("64").x + 10.0f;
-    int every = 1;
-    for (int k : {1, 2, 5, 10, 20, 50}) {
-        every = k;
-        if (static_cast<float>(k) * slot >= index_w) break;
-    }
-    for (int i = every - 1; i < n; i += every) {
-        const std::string label = std::to_string(i + 1);
-        const float x = a0.x + (static_cast<float>(i) + 0.5f) * slot - 0.5f * text_size(label).x;
-        dl->AddText(font, fs, ImVec2(x, a1.y + 4.0f), dim_col, label.c_str());
-    }
+    draw_index_labels(dl, font, a0.x, a1.y + 4.0f, slot, n, dim_col);
 
     if (hovered_bar >= 0) {
         ImGui::BeginTooltip();

@@ -30,7 +30,7 @@ namespace normlab::ui {
 namespace {
 
 void set_x(LabContext& ctx, const Vec& x) {
-    explorer_set_x(ctx.session.explorer, x, ctx.uis.explorer.square_W);
+    explorer_set_x(ctx.session.explorer, x);
     ctx.uis.explorer.x_text_error.clear();
 }
 
@@ -141,7 +141,7 @@ void draw_x_section(LabContext& ctx, ExplorerState& s, ExplorerUi& ui, const Fon
     int m = static_cast<int>(s.x.size());
     ImGui::SetNextItemWidth(size_slider_width());
     if (ImGui::SliderInt("m (inputs)", &m, 2, 64, "%d", ImGuiSliderFlags_AlwaysClamp)) {
-        explorer_resize(s, m, ui.square_W ? m : s.W.rows());
+        explorer_set_m(s, m);
         changed = true;
     }
     tooltip("Length m of x (2..64). Existing entries are kept; new ones start at 0.");
@@ -155,7 +155,7 @@ void draw_x_section(LabContext& ctx, ExplorerState& s, ExplorerUi& ui, const Fon
     if (ImGui::IsItemDeactivatedAfterEdit()) {
         const ParsedList parsed = parse_number_list(ui.x_text, kExplorerMinSize, kExplorerMaxSize, kExplorerEntryRule);
         ui.x_text_error = parsed.error;
-        if (parsed.values) explorer_set_x(s, *parsed.values, ui.square_W);
+        if (parsed.values) explorer_set_x(s, *parsed.values);
     }
     tooltip("Type or paste 2 to 64 numbers separated by commas, semicolons or spaces "
             "(\"[2, 4, 6, 8]\" works too); Enter applies them as x.");
@@ -175,7 +175,7 @@ void draw_W_section(LabContext& ctx, ExplorerState& s, ExplorerUi& ui, const Fon
     ImGui::SameLine();
     action_row(ctx, kIdentityW, kRandomW);
 
-    ImGui::BeginDisabled(ui.square_W);
+    ImGui::BeginDisabled(s.square_W);
     int n = static_cast<int>(s.W.rows());
     ImGui::SetNextItemWidth(size_slider_width());
     if (ImGui::SliderInt("n (outputs)", &n, 2, 64, "%d", ImGuiSliderFlags_AlwaysClamp))
@@ -183,7 +183,8 @@ void draw_W_section(LabContext& ctx, ExplorerState& s, ExplorerUi& ui, const Fon
     tooltip("Number n of rows of W, the layer's outputs (2..64). Existing entries are kept.");
     ImGui::EndDisabled();
     ImGui::SameLine();
-    if (ImGui::Checkbox("n = m", &ui.square_W) && ui.square_W) explorer_resize(s, s.x.size(), s.x.size());
+    bool square_W = s.square_W;
+    if (ImGui::Checkbox("n = m", &square_W)) explorer_set_square_W(s, square_W);
     tooltip("Keep W square: n follows m.");
 
     const float width = ImGui::GetContentRegionAvail().x;

@@ -28,7 +28,6 @@ inline constexpr LabInfo kExplorerInfo{
 
 // Display-only state of the Explorer; the numbers live in ExplorerState.
 struct ExplorerUi {
-    bool square_W = true;          // n follows m
     std::string x_text;            // the paste field
     std::string x_text_error;      // why the last paste was rejected; empty when it was accepted
     bool x_text_editing = false;   // the paste field has the keyboard

@@ -63,8 +63,7 @@ namespace {
 // The results for the session as it is now: computed when the lab's state or the Explorer's
 // layer changed since the last call (a compare of small matrices), reused otherwise.
 // Null when they cannot be computed; ui.error then says why.
-const GradientLabResults* current_results(Session& session, GradientsUi& ui) {
-    gradient_lab_fit(session.gradients, explorer_outputs(session.explorer));
+const GradientLabResults* current_results(const Session& session, GradientsUi& ui) {
     GradientLabInputs inputs;
     try {
         inputs = {session.gradients, gradient_lab_probe(session.gradients, session.explorer)};
@@ -148,9 +147,9 @@ void draw_layer_section(LabContext& ctx) {
     tooltip("Switch to the Explorer tab: every change to x, W, g or b there is measured here.");
 }
 
-void draw_target_field(GradientLabState& s, GradientsUi& ui) {
-    const Index n = s.target.size();
-    if (!ui.target_editing && ui.target_error.empty()) ui.target_text = format_number_list(s.target);
+// t for the Explorer's n outputs (gradient_lab_target); an edit sets all n.
+void draw_target_field(GradientLabState& s, Index n, GradientsUi& ui) {
+    if (!ui.target_editing && ui.target_error.empty()) ui.target_text = format_number_list(gradient_lab_target(s, n));
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("t");
     ImGui::SameLine();
@@ -186,7 +185,7 @@ void draw_loss_section(LabContext& ctx, GradientLabState& s, GradientsUi& ui, co
         s.loss = GradientLoss::RandomUpstream;
     tooltip("A fixed random upstream gradient: ∂L/∂y = dy ~ N(0, 1), as if a network sat on top. (key L switches)");
     if (s.loss == GradientLoss::SquaredError) {
-        draw_target_field(s, ui);
+        draw_target_field(s, explorer_outputs(ctx.session.explorer), ui);
     } else {
         action_button(ctx, kActions[kNewSeed]);
         ImGui::SameLine();
@@ -512,7 +511,7 @@ void draw_gradients_lab(LabContext& ctx) {
         draw_layer_section(ctx);
         draw_loss_section(ctx, s, ui, fonts);
         draw_eps_section(ctx, s, fonts);
-        draw_curves_section(s, s.target.size(), fonts);
+        draw_curves_section(s, explorer_outputs(ctx.session.explorer), fonts);
         draw_check_section(s, r, fonts);
         ImGui::EndChild();
         ImGui::SameLine();

@@ -248,19 +248,11 @@ void draw_measured_cell(const InvarianceLabState& s, const CheckedTable& t, int 
     if (ImGui::IsItemHovered()) tooltip(cell_tooltip(s, check, r, c).c_str());
 }
 
-// Row labels, the measured table and the paper's, drawn as one grid of cells.
-void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts& fonts) {
-    const float em = ImGui::GetFontSize();
+// The measured cells' width: never narrower than their widest header line, formula or value
+// (the panel scrolls sideways instead).
+float measured_fit_width(const CheckedTable& t, const Fonts& fonts) {
     ImFont* small = fonts.small;
     const auto text_w = [](ImFont* f, const char* text) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text).x; };
-
-    float label_w = 0.0f;
-    for (Norm n : kTableNorms) label_w = std::max(label_w, text_w(fonts.bold, std::string(display_name(n)).c_str()));
-    label_w += 0.8f * em + 1.2f * em;                 // swatch, padding
-    const float paper_w = 2.3f * em;
-    const float gap = 1.2f * em;
-    const float avail = ImGui::GetContentRegionAvail().x;
-    // Never narrower than its widest header line, formula or value: the panel scrolls sideways instead.
     float fit_w = 0.0f;
     for (int c = 0; c < kNumTransforms; ++c) {
         const std::string_view name = display_name(kAllTransforms[c]), f = formula(kAllTransforms[c]);
@@ -274,7 +266,22 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
                                         (t.badge[r][c] > 0 ? 2.0f * small->FontSize : 0.0f));
         }
     }
-    fit_w = std::ceil(fit_w + 0.6f * em);
+    return std::ceil(fit_w + 0.6f * ImGui::GetFontSize());
+}
+
+// Row labels, the measured table and the paper's, drawn as one grid of cells.
+void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts& fonts) {
+    const float em = ImGui::GetFontSize();
+    ImFont* small = fonts.small;
+    const auto text_w = [](ImFont* f, const char* text) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text).x; };
+
+    float label_w = 0.0f;
+    for (Norm n : kTableNorms) label_w = std::max(label_w, text_w(fonts.bold, std::string(display_name(n)).c_str()));
+    label_w += 0.8f * em + 1.2f * em;                 // swatch, padding
+    const float paper_w = 2.3f * em;
+    const float gap = 1.2f * em;
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float fit_w = measured_fit_width(t, fonts);
     const float cell_w = std::max(std::clamp(std::floor((avail - label_w - gap - kNumTransforms * paper_w) / kNumTransforms),
                                              4.5f * em, 7.5f * em), fit_w);
     const float row_h = std::round(1.75f * em);

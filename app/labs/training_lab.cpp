@@ -29,6 +29,7 @@
 #include <cstdio>
 #include <initializer_list>
 #include <string>
+#include <utility>
 
 namespace normlab::ui {
 
@@ -826,12 +827,12 @@ std::vector<Plot> training_lab_plots(LabContext& ctx) {
     TrainingUi& ui = ctx.uis.training;
     if (!ui.shown) return normlab::training_lab_plots(run_training_lab(s), s);
     std::vector<Plot> plots = normlab::training_lab_plots(*ui.shown, s);
-    // The two on screen as the lecturer left them: zoom and legend switches.
-    const std::size_t loss = s.axis == TrainingAxis::Step ? 0 : 2, accuracy = loss + 1;
-    plots[loss] = plot_as_shown(loss_figure(ui, s), ui.loss_view);
-    plots[accuracy] = plot_as_shown(accuracy_figure(ui, s), ui.accuracy_view);
-    plots[4] = plot_as_shown(grad_figure(ui, s), ui.grad_view);
-    plots[5] = plot_as_shown(time_figure(ui), ui.time_view);
+    // Those on screen as the lecturer left them (zoom and legend switches), found by name.
+    const std::pair<const Plot*, const PlotView*> shown[] = {{&loss_figure(ui, s), &ui.loss_view},
+                                                             {&accuracy_figure(ui, s), &ui.accuracy_view},
+                                                             {&grad_figure(ui, s), &ui.grad_view},
+                                                             {&time_figure(ui), &ui.time_view}};
+    for (const auto& [figure, view] : shown) plot_named(plots, figure->name) = plot_as_shown(*figure, *view);
     return plots;
 }
 

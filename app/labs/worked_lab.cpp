@@ -35,7 +35,7 @@ using Index = Eigen::Index;
 
 void apply_worked_preset(LabContext& ctx, int i) {
     const WorkedPreset& preset = kWorkedPresets[i];
-    explorer_set_x(ctx.session.explorer, preset_x(preset), ctx.uis.explorer.square_W);
+    explorer_set_x(ctx.session.explorer, preset_x(preset));
     ctx.uis.explorer.x_text_error.clear();
     apply_preset(ctx.session.worked, preset);
 }

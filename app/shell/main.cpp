@@ -176,6 +176,15 @@ void print_open_error(const std::string& error) {
     std::fprintf(stderr, "normlab: %s%s\n", says_cannot ? "" : "cannot open ", error.c_str());
 }
 
+// "640,360" → 640, 360 (window pixels).
+bool parse_point(const char* text, float& x, float& y) {
+    char* end = nullptr;
+    x = std::strtof(text, &end);
+    const bool comma = end != text && *end == ',';
+    if (comma) y = std::strtof(end + 1, &end);
+    return comma && *end == '\0';
+}
+
 // "1280x720" → 1280, 720 (each 200 to 16384).
 bool parse_size(const char* text, int& w, int& h) {
     char* end = nullptr;
@@ -189,130 +198,32 @@ bool parse_size(const char* text, int& w, int& h) {
     return true;
 }
 
-// Returns -1 to run the app, otherwise the exit code (0 after --help/--version, 2 on bad usage).
-int parse_args(int argc, char** argv, Options& opt) {
-    for (int i = 1; i < argc; ++i) {
-        const std::string arg = argv[i];
-        const bool has_value = i + 1 < argc;
-        if (arg == "--help" || arg == "-h") {
-            std::printf(kUsage, ui::lab_ids().c_str());
-            return 0;
-        }
-        if (arg == "--version") {
-            std::printf("normlab %s\n", NORMLAB_VERSION);
-            return 0;
-        }
-        if (arg == "--lab" && has_value) {
-            opt.lab = ui::find_lab(argv[++i]);
-            opt.lab_given = true;
-            if (opt.lab < 0) {
-                std::fprintf(stderr, "normlab: unknown lab '%s' (labs: %s)\n", argv[i], ui::lab_ids().c_str());
-                return 2;
-            }
-        } else if (arg == "--scene" && has_value) {
-            opt.scene = argv[++i];
-        } else if (arg == "--lecture" && has_value) {
-            opt.lecture = argv[++i];
-        } else if (arg == "--slide" && has_value) {
-            if (!parse_positive(argv[++i], opt.slide)) {
-                std::fprintf(stderr, "normlab: --slide needs a positive whole number, got '%s'\n", argv[i]);
-                return 2;
-            }
-        } else if (arg == "--presenter") {
-            opt.presenter = true;
-        } else if (arg == "--fullscreen") {
-            opt.fullscreen = true;
-        } else if (arg == "--theme" && has_value) {
-            opt.theme = argv[++i];
-            if (opt.theme != "light" && opt.theme != "dark" && opt.theme != "projector") {
-                std::fprintf(stderr, "normlab: unknown theme '%s' (themes: light, dark, projector)\n", argv[i]);
-                return 2;
-            }
-        } else if (arg == "--font-scale" && has_value) {
-            int percent = 0;
-            if (!parse_positive(argv[++i], percent) || percent < 80 || percent > 250) {
-                std::fprintf(stderr, "normlab: --font-scale needs a percentage from 80 to 250, got '%s'\n", argv[i]);
-                return 2;
-            }
-            opt.font_px = (ui::kDefaultFontPx * percent + 50) / 100;
-            opt.font_given = true;
-        } else if (arg == "--size" && has_value) {
-            if (!parse_size(argv[++i], opt.width, opt.height)) {
-                std::fprintf(stderr, "normlab: --size needs WxH in pixels, each 200 to 16384 (e.g. 1280x720), got '%s'\n",
-                             argv[i]);
-                return 2;
-            }
-        } else if (arg == "--scale-ui" && has_value) {
-            char* end = nullptr;
-            opt.scale_ui = std::strtof(argv[++i], &end);
-            if (end == argv[i] || *end != '\0' || !(opt.scale_ui >= 1.0f && opt.scale_ui <= 4.0f)) {
-                std::fprintf(stderr, "normlab: --scale-ui needs a number from 1 to 4, got '%s'\n", argv[i]);
-                return 2;
-            }
-        } else if (arg == "--check-layout") {
-            opt.check_layout = true;
-        } else if (arg == "--json") {
-            opt.json = true;
-        } else if (arg == "--autosave" && has_value) {
-            opt.autosave = argv[++i];
-        } else if (arg == "--frame-stats") {
-            opt.frame_stats = true;
-        } else if (arg == "--probe-controls") {
-            opt.probe_controls = true;
-        } else if (arg == "--frame-delay" && has_value) {
-            if (!parse_positive(argv[++i], opt.frame_delay_ms) || opt.frame_delay_ms > 5000) {
-                std::fprintf(stderr, "normlab: --frame-delay needs milliseconds from 1 to 5000, got '%s'\n", argv[i]);
-                return 2;
-            }
-        } else if (arg == "--loop-stats") {
-            opt.loop_stats = true;
-        } else if (arg == "--all-labs") {
-            opt.all_labs = true;
-        } else if (arg == "--replace") {
-            opt.replace = true;
-        } else if (arg == "--dump-session") {
-            opt.dump_session = true;
-        } else if (arg == "--text-log" && has_value) {
-            opt.text_log = argv[++i];
-        } else if (arg == "--pointer" && has_value) {
-            char* end = nullptr;
-            const char* text = argv[++i];
-            opt.pointer_x = std::strtof(text, &end);
-            const bool comma = end != text && *end == ',';
-            if (comma) opt.pointer_y = std::strtof(end + 1, &end);
-            if (!comma || *end != '\0') {
-                std::fprintf(stderr, "normlab: --pointer needs X,Y in window pixels, got '%s'\n", text);
-                return 2;
-            }
-            opt.pointer = true;
-        } else if (arg == "--screenshot" && has_value) {
-            opt.screenshot = argv[++i];
-        } else if (arg == "--frames" && has_value) {
-            if (!parse_positive(argv[++i], opt.frames)) {
-                std::fprintf(stderr, "normlab: --frames needs a positive whole number, got '%s'\n", argv[i]);
-                return 2;
-            }
-        } else if (arg == "--export-plot" && has_value) {
-            opt.export_plot = argv[++i];
-        } else if (arg == "--scale" && has_value) {
-            if (!parse_positive(argv[++i], opt.scale) || opt.scale > ui::kMaxExportScale) {
-                std::fprintf(stderr, "normlab: --scale needs a whole number from 1 to %d, got '%s'\n",
-                             ui::kMaxExportScale, argv[i]);
-                return 2;
-            }
-        } else if (arg == "--out" && has_value) {
-            opt.out = argv[++i];
-        } else if (arg == "--lab" || arg == "--screenshot" || arg == "--frames" || arg == "--export-plot" ||
-                   arg == "--scale" || arg == "--out" || arg == "--scene" || arg == "--lecture" || arg == "--slide" ||
-                   arg == "--theme" || arg == "--font-scale" || arg == "--autosave" || arg == "--pointer" ||
-                   arg == "--size" || arg == "--scale-ui" || arg == "--frame-delay") {
-            std::fprintf(stderr, "normlab: %s needs a value (see normlab --help)\n", arg.c_str());
-            return 2;
-        } else {
-            std::fprintf(stderr, "normlab: unknown argument '%s' (see normlab --help)\n", arg.c_str());
-            return 2;
-        }
-    }
+// Flags that set a switch, and flags that take a text as it is.
+constexpr std::pair<const char*, bool Options::*> kSwitches[] = {
+    {"--presenter", &Options::presenter},
+    {"--fullscreen", &Options::fullscreen},
+    {"--check-layout", &Options::check_layout},
+    {"--json", &Options::json},
+    {"--frame-stats", &Options::frame_stats},
+    {"--probe-controls", &Options::probe_controls},
+    {"--loop-stats", &Options::loop_stats},
+    {"--all-labs", &Options::all_labs},
+    {"--replace", &Options::replace},
+    {"--dump-session", &Options::dump_session},
+};
+const std::pair<const char*, std::string Options::*> kTexts[] = {
+    {"--scene", &Options::scene},
+    {"--lecture", &Options::lecture},
+    {"--autosave", &Options::autosave},
+    {"--text-log", &Options::text_log},
+    {"--screenshot", &Options::screenshot},
+    {"--export-plot", &Options::export_plot},
+    {"--out", &Options::out},
+};
+
+// The flags' combinations, and the scene or lecture named (refused here, before a window opens:
+// one line, exit 2). -1: run the app.
+int check_args(Options& opt) {
     if (!opt.screenshot.empty() && opt.frames == 0) opt.frames = kDefaultScreenshotFrames;
     if (opt.probe_controls && opt.frames == 0) opt.frames = kDefaultScreenshotFrames;
     if (opt.frame_stats && opt.frames == 0) {
@@ -357,6 +268,104 @@ int parse_args(int argc, char** argv, Options& opt) {
         return 2;
     }
     return -1;
+}
+
+// Returns -1 to run the app, otherwise the exit code (0 after --help/--version, 2 on bad usage).
+int parse_args(int argc, char** argv, Options& opt) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string arg = argv[i];
+        const bool has_value = i + 1 < argc;
+        if (arg == "--help" || arg == "-h") {
+            std::printf(kUsage, ui::lab_ids().c_str());
+            return 0;
+        }
+        if (arg == "--version") {
+            std::printf("normlab %s\n", NORMLAB_VERSION);
+            return 0;
+        }
+        if (const auto flag = std::find_if(std::begin(kSwitches), std::end(kSwitches), [&](const auto& s) { return arg == s.first; });
+            flag != std::end(kSwitches)) {
+            opt.*flag->second = true;
+            continue;
+        }
+        if (const auto flag = std::find_if(std::begin(kTexts), std::end(kTexts), [&](const auto& s) { return arg == s.first; });
+            flag != std::end(kTexts) && has_value) {
+            opt.*flag->second = argv[++i];
+            continue;
+        }
+        if (arg == "--lab" && has_value) {
+            opt.lab = ui::find_lab(argv[++i]);
+            opt.lab_given = true;
+            if (opt.lab < 0) {
+                std::fprintf(stderr, "normlab: unknown lab '%s' (labs: %s)\n", argv[i], ui::lab_ids().c_str());
+                return 2;
+            }
+        } else if (arg == "--slide" && has_value) {
+            if (!parse_positive(argv[++i], opt.slide)) {
+                std::fprintf(stderr, "normlab: --slide needs a positive whole number, got '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (arg == "--theme" && has_value) {
+            opt.theme = argv[++i];
+            if (opt.theme != "light" && opt.theme != "dark" && opt.theme != "projector") {
+                std::fprintf(stderr, "normlab: unknown theme '%s' (themes: light, dark, projector)\n", argv[i]);
+                return 2;
+            }
+        } else if (arg == "--font-scale" && has_value) {
+            int percent = 0;
+            if (!parse_positive(argv[++i], percent) || percent < 80 || percent > 250) {
+                std::fprintf(stderr, "normlab: --font-scale needs a percentage from 80 to 250, got '%s'\n", argv[i]);
+                return 2;
+            }
+            opt.font_px = (ui::kDefaultFontPx * percent + 50) / 100;
+            opt.font_given = true;
+        } else if (arg == "--size" && has_value) {
+            if (!parse_size(argv[++i], opt.width, opt.height)) {
+                std::fprintf(stderr, "normlab: --size needs WxH in pixels, each 200 to 16384 (e.g. 1280x720), got '%s'\n",
+                             argv[i]);
+                return 2;
+            }
+        } else if (arg == "--scale-ui" && has_value) {
+            char* end = nullptr;
+            opt.scale_ui = std::strtof(argv[++i], &end);
+            if (end == argv[i] || *end != '\0' || !(opt.scale_ui >= 1.0f && opt.scale_ui <= 4.0f)) {
+                std::fprintf(stderr, "normlab: --scale-ui needs a number from 1 to 4, got '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (arg == "--frame-delay" && has_value) {
+            if (!parse_positive(argv[++i], opt.frame_delay_ms) || opt.frame_delay_ms > 5000) {
+                std::fprintf(stderr, "normlab: --frame-delay needs milliseconds from 1 to 5000, got '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (arg == "--pointer" && has_value) {
+            if (!parse_point(argv[++i], opt.pointer_x, opt.pointer_y)) {
+                std::fprintf(stderr, "normlab: --pointer needs X,Y in window pixels, got '%s'\n", argv[i]);
+                return 2;
+            }
+            opt.pointer = true;
+        } else if (arg == "--frames" && has_value) {
+            if (!parse_positive(argv[++i], opt.frames)) {
+                std::fprintf(stderr, "normlab: --frames needs a positive whole number, got '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (arg == "--scale" && has_value) {
+            if (!parse_positive(argv[++i], opt.scale) || opt.scale > ui::kMaxExportScale) {
+                std::fprintf(stderr, "normlab: --scale needs a whole number from 1 to %d, got '%s'\n",
+                             ui::kMaxExportScale, argv[i]);
+                return 2;
+            }
+        } else if (arg == "--lab" || arg == "--screenshot" || arg == "--frames" || arg == "--export-plot" ||
+                   arg == "--scale" || arg == "--out" || arg == "--scene" || arg == "--lecture" || arg == "--slide" ||
+                   arg == "--theme" || arg == "--font-scale" || arg == "--autosave" || arg == "--pointer" ||
+                   arg == "--size" || arg == "--scale-ui" || arg == "--frame-delay") {
+            std::fprintf(stderr, "normlab: %s needs a value (see normlab --help)\n", arg.c_str());
+            return 2;
+        } else {
+            std::fprintf(stderr, "normlab: unknown argument '%s' (see normlab --help)\n", arg.c_str());
+            return 2;
+        }
+    }
+    return check_args(opt);
 }
 
 // [SECTION] Window and GL context -----------------------------------------------------------
@@ -710,6 +719,20 @@ private:
     std::string path_, last_;
 };
 
+// What the command line asks of the app's and the lecture's display state (after the start scene).
+void apply_options(const Options& opt, ui::AppUi& ui, ui::LectureUi& lecture) {
+    if (opt.lab_given) ui.select_lab = opt.lab;
+    ui.presenter = opt.presenter;
+    ui.dark = opt.theme == "dark";
+    ui.projector = opt.theme == "projector";
+    ui.font_px = ui.projector && !opt.font_given ? ui::kProjectorFontPx : opt.font_px;
+    lecture.want_fullscreen = opt.fullscreen;
+    if (opt.pointer) {
+        lecture.pointer = true;
+        lecture.pointer_at = ImVec2(opt.pointer_x, opt.pointer_y);
+    }
+}
+
 // Runs until the window closes, Quit, or opt.frames frames; returns the exit code.
 int run(GLFWwindow* window, const Options& opt, ui::InputQueue& input) {
     ImGuiIO& io = ImGui::GetIO();
@@ -732,16 +755,7 @@ int run(GLFWwindow* window, const Options& opt, ui::InputQueue& input) {
         print_open_error(open_error);
         return 2;
     }
-    if (opt.lab_given) ui.select_lab = opt.lab;
-    ui.presenter = opt.presenter;
-    ui.dark = opt.theme == "dark";
-    ui.projector = opt.theme == "projector";
-    ui.font_px = ui.projector && !opt.font_given ? ui::kProjectorFontPx : opt.font_px;
-    lecture.want_fullscreen = opt.fullscreen;
-    if (opt.pointer) {
-        lecture.pointer = true;
-        lecture.pointer_at = ImVec2(opt.pointer_x, opt.pointer_y);
-    }
+    apply_options(opt, ui, lecture);
     if (!opt.export_plot.empty()) return export_plot(ctx, opt);
     if (opt.check_layout) return check_layout(window, opt, ctx, fonts, look);
 

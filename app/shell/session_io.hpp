@@ -8,8 +8,8 @@
 //
 // Undo: core's SessionHistory (normlab/scene_history.hpp) snapshots the session when an edit ends —
 // in a frame after user input in which no widget is active and no mouse button is down — so a
-// slider drag, a typed number or a dragged point is one step. Changes the labs make by themselves
-// (a lab fitting its state to another's) do not make steps of their own.
+// slider drag, a typed number or a dragged point is one step. Labs draw from the session and
+// never change it by themselves (docs/ARCHITECTURE.md, Data flow).
 // Autosave: every kAutosaveSeconds, when the scene's text differs from what was last written,
 // and on exit; atomically (temp file + rename), so a crash or kill -9 loses at most a few seconds.
 #pragma once

@@ -14,7 +14,7 @@
 #include "normlab/norm/eval.hpp"
 #include "normlab/base/file_io.hpp"
 #include "normlab/scene/scene.hpp"
-#include "normlab/scene/scene_json.hpp"
+#include "normlab/labs/state_json.hpp"
 #include "temp_dir.hpp"
 
 #include <gtest/gtest.h>

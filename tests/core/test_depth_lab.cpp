@@ -6,7 +6,7 @@
 
 #include "normlab/norm/eval.hpp"
 #include "normlab/scene/scene.hpp"
-#include "normlab/scene/scene_json.hpp"
+#include "normlab/labs/state_json.hpp"
 
 #include <gtest/gtest.h>
 

@@ -13,11 +13,7 @@
 namespace normlab {
 namespace {
 
-GradientLabState default_state() {
-    GradientLabState s;
-    gradient_lab_fit(s, explorer_outputs(ExplorerState{}));
-    return s;
-}
+GradientLabState default_state() { return GradientLabState{}; }
 
 TEST(GradientLab, SlopesFromTheExplorersDefaultDataMatchThePaper) {
     for (const GradientLoss loss : {GradientLoss::SquaredError, GradientLoss::RandomUpstream}) {
@@ -155,17 +151,18 @@ TEST(GradientLab, ProbeTakesTheExplorersLayer) {
     EXPECT_FALSE(probe.dy == gradient_lab_probe(state, explorer).dy);
 }
 
-TEST(GradientLab, FitKeepsTheUsersTargetEntries) {
+TEST(GradientLab, TheTargetKeepsTheUsersEntriesWhateverN) {
     GradientLabState state;
-    gradient_lab_fit(state, 3);
-    state.target(0) = 0.5;
-    gradient_lab_fit(state, 5);
-    ASSERT_EQ(state.target.size(), 5);
-    EXPECT_EQ(state.target(0), 0.5);
-    EXPECT_EQ(state.target(3), -1.0);
-    EXPECT_EQ(state.target(4), 1.0);
-    gradient_lab_fit(state, 2);
-    EXPECT_EQ(state.target.size(), 2);
+    EXPECT_EQ(gradient_lab_target(state, 3), (Vec(3) << 1, -1, 1).finished());
+    state.target = (Vec(3) << 0.5, 2, 3).finished();
+    const Vec five = gradient_lab_target(state, 5);
+    ASSERT_EQ(five.size(), 5);
+    EXPECT_EQ(five(0), 0.5);
+    EXPECT_EQ(five(2), 3.0);
+    EXPECT_EQ(five(3), -1.0);
+    EXPECT_EQ(five(4), 1.0);
+    EXPECT_EQ(gradient_lab_target(state, 2), (Vec(2) << 0.5, 2).finished());
+    EXPECT_EQ(state.target.size(), 3) << "n going 3 → 2 → 5 loses none of the user's entries";
 }
 
 TEST(GradientLab, InputsCompareForTheCache) {

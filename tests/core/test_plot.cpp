@@ -1007,7 +1007,6 @@ TEST(PlotAnnotations, LabelsKeepClearOfReferenceLineLabels) {
 // heights) at the sizes they are seen: the app's default figure, a small panel, a 3× PNG.
 TEST(PlotAnnotations, GradientLabSweepLabelsDoNotOverlap) {
     GradientLabState state;
-    gradient_lab_fit(state, explorer_outputs(ExplorerState{}));
     const GradientLabResults r = compute_gradient_lab(state, gradient_lab_probe(state, ExplorerState{}));
     for (const Scaling scaling : {Scaling::Input, Scaling::Weight}) {
         const Plot p = gradient_sweep_plot(r, scaling);
@@ -1102,7 +1101,6 @@ TEST(PlotFaded, GradientSweepLabelsKeepOffTheWholeLegend) {
     // The Gradients lab's sweep with each labelled series switched off in turn: the slope labels
     // keep clear of the legend box as drawn, faded rows included.
     GradientLabState state;
-    gradient_lab_fit(state, explorer_outputs(ExplorerState{}));
     const GradientLabResults r = compute_gradient_lab(state, gradient_lab_probe(state, ExplorerState{}));
     const Plot base = gradient_sweep_plot(r, Scaling::Weight);
     int faded_entries = 0;

@@ -107,13 +107,21 @@ TEST(ExplorerSession, WithoutWTheOutputsFollowM) {
 
 TEST(ExplorerSession, SetXResizesW) {
     ExplorerState s;
-    explorer_set_x(s, explorer_large_x().head(3), true);
+    explorer_set_x(s, explorer_large_x().head(3));   // square_W: n follows m
     EXPECT_EQ(s.x, vec({200, 300, 150}));
     EXPECT_EQ(s.W, Mat::Identity(3, 3));
-    explorer_set_x(s, vec({1, 2, 3, 4, 5}), false);   // n stays 3
+    explorer_set_square_W(s, false);
+    explorer_set_x(s, vec({1, 2, 3, 4, 5}));   // n stays 3
     EXPECT_EQ(s.W.rows(), 3);
     EXPECT_EQ(s.W.cols(), 5);
-    EXPECT_THROW(explorer_set_x(s, vec({1}), true), std::invalid_argument);
+    explorer_set_m(s, 2);
+    EXPECT_EQ(s.W.rows(), 3);
+    EXPECT_EQ(s.W.cols(), 2);
+    explorer_set_square_W(s, true);   // square at once
+    EXPECT_EQ(s.W, Mat::Identity(2, 2));
+    explorer_set_m(s, 6);
+    EXPECT_EQ(s.W.rows(), 6);
+    EXPECT_THROW(explorer_set_x(s, vec({1})), std::invalid_argument);
 }
 
 TEST(ExplorerSession, RandomPresetsAreSeededRoundedAndAdvanceTheSeed) {

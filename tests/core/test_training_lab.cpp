@@ -4,7 +4,7 @@
 // No test measures or waits on wall-clock time: the worker is joined to step counts.
 #include "normlab/labs/training_lab.hpp"
 
-#include "normlab/scene/scene_json.hpp"
+#include "normlab/labs/state_json.hpp"
 
 #include <gtest/gtest.h>
 

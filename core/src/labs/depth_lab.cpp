@@ -11,7 +11,7 @@
 #include "normlab/labs/depth_lab.hpp"
 
 #include "normlab/norm/eval.hpp"
-#include "normlab/scene/scene_json.hpp"
+#include "normlab/labs/state_json.hpp"
 
 #include <algorithm>
 #include <cmath>

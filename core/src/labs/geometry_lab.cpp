@@ -7,7 +7,7 @@
 #include "normlab/labs/geometry_lab.hpp"
 
 #include "normlab/base/random.hpp"
-#include "normlab/scene/scene_json.hpp"
+#include "normlab/labs/state_json.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -12,8 +12,7 @@
 #include "normlab/labs/invariance_lab.hpp"
 #include "normlab/base/random.hpp"
 #include "normlab/plot/plot.hpp"
-#include "normlab/scene/scene_json.hpp"
-#include "normlab/scene/session.hpp"
+#include "normlab/labs/state_json.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -100,12 +99,11 @@ Vec gradient_lab_default_target(Index n) {
     return t;
 }
 
-void gradient_lab_fit(GradientLabState& state, Index n) {
-    if (state.target.size() == n) return;
+Vec gradient_lab_target(const GradientLabState& state, Index n) {
     Vec t = gradient_lab_default_target(n);
     const Index keep = std::min(n, state.target.size());
     t.head(keep) = state.target.head(keep);
-    state.target = std::move(t);
+    return t;
 }
 
 NormSpec gradient_lab_spec(const GradientLabState& state, int k) {
@@ -118,17 +116,6 @@ NormSpec gradient_lab_spec(const GradientLabState& state, int k) {
 }
 
 // [SECTION] The probe -----------------------------------------------------------------------
-
-namespace {
-
-Vec fitted_target(const GradientLabState& state, Index n) {
-    GradientLabState copy;
-    copy.target = state.target;
-    gradient_lab_fit(copy, n);
-    return copy.target;
-}
-
-}  // namespace
 
 GradientProbe gradient_lab_probe(const GradientLabState& state, const ExplorerState& explorer) {
     const Index m = explorer.x.size();
@@ -144,7 +131,7 @@ GradientProbe gradient_lab_probe(const GradientLabState& state, const ExplorerSt
     probe.dy.resize(1, n);                                         // 1×n
     Rng rng(state.seed);
     for (Index i = 0; i < n; ++i) probe.dy(0, i) = rng.normal();
-    if (state.loss == GradientLoss::SquaredError) probe.target = Mat(fitted_target(state, n).transpose());
+    if (state.loss == GradientLoss::SquaredError) probe.target = Mat(gradient_lab_target(state, n).transpose());
     return probe;
 }
 
@@ -315,7 +302,7 @@ GradientLabResults compute_gradient_lab(const GradientLabState& state, const Gra
 
     // SGD always minimizes ½‖y − t‖² (a linear loss Σ dy ⊙ y has no minimum to walk towards).
     GradientProbe sgd_probe = probe;
-    sgd_probe.target = Mat(fitted_target(state, probe.W.rows()).transpose());   // 1×n
+    sgd_probe.target = Mat(gradient_lab_target(state, probe.W.rows()).transpose());   // 1×n
     const NormSpec spec = gradient_lab_spec(state, state.sgd_norm);
     r.sgd_from_W = sgd_trace(spec, sgd_probe, 1.0, state.learning_rate, state.sgd_steps);
     r.sgd_from_dW = sgd_trace(spec, sgd_probe, state.sgd_delta, state.learning_rate, state.sgd_steps);
@@ -551,7 +538,7 @@ Plot sgd_output_plot(const GradientLabResults& r) {
     const std::vector<double> steps = step_axis(r.sgd_from_W.output.size());
     const Index n = r.inputs.probe.W.rows();
     const Index shown = std::min<Index>(n, kSgdPlotOutputs);
-    const Vec t = fitted_target(r.inputs.state, n);
+    const Vec t = gradient_lab_target(r.inputs.state, n);
     for (Index i = 0; i < shown; ++i) {
         for (const bool scaled : {false, true}) {
             const SgdTrace& tr = scaled ? r.sgd_from_dW : r.sgd_from_W;

@@ -7,8 +7,7 @@
 #include "normlab/labs/invariance_lab.hpp"
 
 #include "normlab/base/random.hpp"
-#include "normlab/scene/scene_json.hpp"
-#include "normlab/scene/session.hpp"
+#include "normlab/labs/state_json.hpp"
 
 #include <algorithm>
 #include <cmath>

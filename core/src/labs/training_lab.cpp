@@ -10,7 +10,7 @@
 
 #include "normlab/base/stats.hpp"
 
-#include "normlab/scene/scene_json.hpp"
+#include "normlab/labs/state_json.hpp"
 
 #include <algorithm>
 #include <cctype>

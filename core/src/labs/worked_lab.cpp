@@ -6,7 +6,7 @@
 // [SECTION] Verdicts
 #include "normlab/labs/worked_lab.hpp"
 
-#include "normlab/scene/scene_json.hpp"
+#include "normlab/labs/state_json.hpp"
 
 #include <algorithm>
 #include <cmath>

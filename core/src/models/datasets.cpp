@@ -312,28 +312,45 @@ std::string plural(std::size_t n, const char* word) {
     return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
 }
 
+// Physical lines (1-based numbers for messages), blank ones skipped.
+struct CsvLine {
+    std::size_t number;
+    std::string_view text;
+};
+
+std::vector<CsvLine> csv_lines(std::string_view text) {
+    std::vector<CsvLine> lines;
+    std::size_t start = 0, number = 1;
+    while (start <= text.size()) {
+        std::size_t at = text.find('\n', start);
+        if (at == std::string_view::npos) at = text.size();
+        const std::string_view line = text.substr(start, at - start);
+        if (!trim(line).empty()) lines.push_back({number, line});
+        start = at + 1;
+        ++number;
+    }
+    return lines;
+}
+
+// The cells of a header line: a first line of two or more cells without a single number; else none.
+std::vector<std::string> csv_header_cells(std::string_view first, char delimiter) {
+    const std::vector<std::string_view> cells = split_cells(first, delimiter);
+    bool any_number = false;
+    for (std::string_view c : cells) {
+        double v;
+        const CellKind k = parse_cell(c, v);
+        any_number = any_number || k == CellKind::Number || k == CellKind::NotFinite;
+    }
+    if (any_number || cells.size() < 2) return {};
+    return std::vector<std::string>(cells.begin(), cells.end());
+}
+
 }  // namespace
 
 Samples parse_csv(std::string_view text, std::string_view source) {
     const std::string src(source);
     if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);   // a UTF-8 byte-order mark (Excel writes one)
-    // Physical lines (1-based numbers for messages), blank ones skipped.
-    struct Line {
-        std::size_t number;
-        std::string_view text;
-    };
-    std::vector<Line> lines;
-    {
-        std::size_t start = 0, number = 1;
-        while (start <= text.size()) {
-            std::size_t at = text.find('\n', start);
-            if (at == std::string_view::npos) at = text.size();
-            const std::string_view line = text.substr(start, at - start);
-            if (!trim(line).empty()) lines.push_back({number, line});
-            start = at + 1;
-            ++number;
-        }
-    }
+    const std::vector<CsvLine> lines = csv_lines(text);
     if (lines.empty()) throw InputError(src + " is empty: expected rows of numbers, each ending with an integer class label");
 
     const std::string_view first = lines.front().text;
@@ -345,22 +362,8 @@ Samples parse_csv(std::string_view text, std::string_view source) {
         return src + " line " + std::to_string(line) + ", column " + std::to_string(column);
     };
 
-    // A first line without a single numeric cell is a header.
-    std::vector<std::string> header;
-    std::size_t begin = 0;
-    {
-        const std::vector<std::string_view> cells = split_cells(first, delimiter);
-        bool any_number = false;
-        for (std::string_view c : cells) {
-            double v;
-            const CellKind k = parse_cell(c, v);
-            any_number = any_number || k == CellKind::Number || k == CellKind::NotFinite;
-        }
-        if (!any_number && cells.size() >= 2) {
-            for (std::string_view c : cells) header.emplace_back(c);
-            begin = 1;
-        }
-    }
+    const std::vector<std::string> header = csv_header_cells(first, delimiter);
+    const std::size_t begin = header.empty() ? 0 : 1;
     if (begin == lines.size()) throw InputError(src + " has a header line but no data rows");
 
     const std::size_t rows = lines.size() - begin;
@@ -369,7 +372,7 @@ Samples parse_csv(std::string_view text, std::string_view source) {
     std::vector<long long> raw_labels(rows);
     std::vector<double> cells_value;
     for (std::size_t r = 0; r < rows; ++r) {
-        const Line& line = lines[begin + r];
+        const CsvLine& line = lines[begin + r];
         const std::vector<std::string_view> cells = split_cells(line.text, delimiter);
         if (r == 0) {
             if (cells.size() < 2)

@@ -19,6 +19,7 @@
 #include <initializer_list>
 #include <limits>
 #include <optional>
+#include <stdexcept>
 
 namespace normlab {
 
@@ -58,6 +59,12 @@ Series palette_series(int i, std::string label, std::vector<double> x, std::vect
     s.marker = palette_marker(i);
     s.kind = kind;
     return s;
+}
+
+Plot& plot_named(std::vector<Plot>& plots, std::string_view name) {
+    for (Plot& p : plots)
+        if (p.name == name) return p;
+    throw std::invalid_argument("no figure named \"" + std::string(name) + "\"");
 }
 
 // [SECTION] Axis ranges and mapping ---------------------------------------------------------
@@ -808,6 +815,35 @@ std::vector<std::string> wrap_words(const std::string& text, double width, doubl
     return lines;
 }
 
+// Annotations (right of and above their point, flipped left near the right edge) and the
+// reference lines' labels, in L's data area at tick font size tf, `off` from their anchor.
+void place_annotations(const Plot& plot, const Measure& measure, double tf, double off, PlotLayout& L) {
+    const Rect& d = L.view.px;
+    for (const Annotation& a : plot.annotations) {
+        const Point2 p = L.view.to_px({a.x, a.y});
+        if (!finite(p) || !d.contains(p) || a.text.empty()) continue;
+        const double w = measure(a.text, tf);
+        const bool flip = p.x + off + w > d.x1;
+        L.annotations.push_back({a.text, {flip ? p.x - off : p.x + off, std::max(p.y - off, d.y0 + kAscent * tf)},
+                                 flip ? TextAnchor::End : TextAnchor::Start, tf, 0.0});
+    }
+    for (const RefLine& r : plot.ref_lines) {
+        if (r.label.empty()) continue;
+        if (r.orientation == RefLine::Orientation::Horizontal) {
+            const double y = L.view.to_px({0.5 * (L.view.x.lo + L.view.x.hi), r.value}).y;
+            if (!std::isfinite(y) || y < d.y0 || y > d.y1) continue;
+            const double base = y - off - kAscent * tf < d.y0 ? y + off + kAscent * tf : y - off;
+            L.ref_labels.push_back({r.label, {d.x1 - off, base}, TextAnchor::End, tf, 0.0});
+        } else {
+            const double x = d.x0 + L.view.x.to_unit(r.value) * d.width();
+            if (!std::isfinite(x) || x < d.x0 || x > d.x1) continue;
+            const bool flip = x + off + measure(r.label, tf) > d.x1;
+            L.ref_labels.push_back({r.label, {flip ? x - off : x + off, d.y0 + off + kAscent * tf},
+                                    flip ? TextAnchor::End : TextAnchor::Start, tf, 0.0});
+        }
+    }
+}
+
 // Everything but the legend, for the given ranges: margins from the text sizes, the data area,
 // ticks, tick and axis labels, title, annotations and reference-line labels.
 PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& style, const AxisRange& x_range,
@@ -901,30 +937,7 @@ PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& st
         t.at.x = std::clamp(0.5 * (d.x0 + d.x1), outer.x0 + pad + half, outer.x1 - pad - half);
     }
 
-    // Annotations: right of and above their point, flipped left near the right edge.
-    for (const Annotation& a : plot.annotations) {
-        const Point2 p = L.view.to_px({a.x, a.y});
-        if (!finite(p) || !d.contains(p) || a.text.empty()) continue;
-        const double w = measure(a.text, tf);
-        const bool flip = p.x + off + w > d.x1;
-        L.annotations.push_back({a.text, {flip ? p.x - off : p.x + off, std::max(p.y - off, d.y0 + kAscent * tf)},
-                                 flip ? TextAnchor::End : TextAnchor::Start, tf, 0.0});
-    }
-    for (const RefLine& r : plot.ref_lines) {
-        if (r.label.empty()) continue;
-        if (r.orientation == RefLine::Orientation::Horizontal) {
-            const double y = L.view.to_px({0.5 * (L.view.x.lo + L.view.x.hi), r.value}).y;
-            if (!std::isfinite(y) || y < d.y0 || y > d.y1) continue;
-            const double base = y - off - kAscent * tf < d.y0 ? y + off + kAscent * tf : y - off;
-            L.ref_labels.push_back({r.label, {d.x1 - off, base}, TextAnchor::End, tf, 0.0});
-        } else {
-            const double x = d.x0 + L.view.x.to_unit(r.value) * d.width();
-            if (!std::isfinite(x) || x < d.x0 || x > d.x1) continue;
-            const bool flip = x + off + measure(r.label, tf) > d.x1;
-            L.ref_labels.push_back({r.label, {flip ? x - off : x + off, d.y0 + off + kAscent * tf},
-                                    flip ? TextAnchor::End : TextAnchor::Start, tf, 0.0});
-        }
-    }
+    place_annotations(plot, measure, tf, off, L);
     return L;
 }
 

@@ -127,39 +127,9 @@ void line(std::string& o, Point2 a, Point2 b) {
     o += "<line x1=\"" + num(a.x) + "\" y1=\"" + num(a.y) + "\" x2=\"" + num(b.x) + "\" y2=\"" + num(b.y) + "\"/>\n";
 }
 
-}  // namespace
-
-// [SECTION] to_svg --------------------------------------------------------------------------
-
-std::string to_svg(const Plot& plot, double width_px, double height_px) {
-    const double W = std::isfinite(width_px) && width_px >= 50.0 ? width_px : 720.0;
-    const double H = std::isfinite(height_px) && height_px >= 50.0 ? height_px : 450.0;
-    const PlotStyle style;
-    const PlotLayout L = layout_plot(plot, Rect{0.0, 0.0, W, H}, style);
+// The data, clipped to the data area: reference lines, bars, lines, markers.
+void svg_data(std::string& o, const Plot& plot, const PlotLayout& L, const std::string& id) {
     const Rect& d = L.view.px;
-    const std::string id = svg_id(plot.name);
-
-    std::string o;
-    o.reserve(16384);
-    o += "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n";
-    o += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" + num(W) + "\" height=\"" + num(H) +
-         "\" viewBox=\"0 0 " + num(W) + " " + num(H) + "\" font-family=\"" + kFont + "\">\n";
-    const std::string& title = plot.title.empty() ? plot.name : plot.title;
-    if (!title.empty()) o += "<title>" + xml_escape(title) + "</title>\n";
-    if (!plot.caption.empty()) o += "<desc>" + xml_escape(plot.caption) + "</desc>\n";
-    o += "<defs><clipPath id=\"" + id + "-data\"><rect x=\"" + num(d.x0) + "\" y=\"" + num(d.y0) + "\" width=\"" +
-         num(d.width()) + "\" height=\"" + num(d.height()) + "\"/></clipPath></defs>\n";
-    o += "<rect x=\"0\" y=\"0\" width=\"" + num(W) + "\" height=\"" + num(H) + "\" fill=\"#ffffff\"/>\n";
-
-    // Grid at the major ticks.
-    o += "<g class=\"grid\" stroke=\"#e3e3e3\" stroke-width=\"1\" fill=\"none\">\n";
-    for (const PlacedTick& t : L.x_ticks)
-        if (t.tick.major) line(o, {t.pos, d.y0}, {t.pos, d.y1});
-    for (const PlacedTick& t : L.y_ticks)
-        if (t.tick.major) line(o, {d.x0, t.pos}, {d.x1, t.pos});
-    o += "</g>\n";
-
-    // The data, clipped to the data area.
     o += "<g class=\"data\" clip-path=\"url(#" + id + "-data)\">\n";
     for (const RefLine& r : plot.ref_lines) {
         const bool horiz = r.orientation == RefLine::Orientation::Horizontal;
@@ -213,6 +183,72 @@ std::string to_svg(const Plot& plot, double width_px, double height_px) {
         o += "</g>\n";
     }
     o += "</g>\n";
+}
+
+// The legend. Entries of faded series (hidden by a viewer) are grey, in a <g class="faded">.
+void svg_legend(std::string& o, const Plot& plot, const PlotLayout& L) {
+    if (!L.has_legend) return;
+    const Rect& b = L.legend_box;
+    o += "<g class=\"legend\">\n";
+    o += "<rect x=\"" + num(b.x0) + "\" y=\"" + num(b.y0) + "\" width=\"" + num(b.width()) + "\" height=\"" +
+         num(b.height()) + "\" fill=\"#ffffff\" fill-opacity=\"0.9\" stroke=\"#b0b0b0\" stroke-width=\"0.8\"/>\n";
+    for (const LegendEntry& e : L.legend) {
+        const Series& s = plot.series[e.series];
+        const std::string color = e.faded ? kFadedColor : to_hex(s.color);
+        if (e.faded) o += "<g class=\"faded\">\n";
+        const Point2 mid{0.5 * (e.swatch_from.x + e.swatch_to.x), e.swatch_from.y};
+        if (s.kind == SeriesKind::Bars) {
+            const double h = 0.5 * L.legend.front().label.font_px;
+            o += "<rect x=\"" + num(mid.x - h) + "\" y=\"" + num(mid.y - h) + "\" width=\"" + num(2 * h) +
+                 "\" height=\"" + num(2 * h) + "\" fill=\"" + color + "\"/>\n";
+        } else {
+            if (s.kind == SeriesKind::Line) {
+                const double w = stroke_width(s.width);
+                o += "<g stroke=\"" + color + "\" stroke-width=\"" + num(w) + "\"" + dash_attr(s.line, w) + ">";
+                line(o, e.swatch_from, e.swatch_to);
+                o += "</g>\n";
+            }
+            marker(o, effective_marker(s), mid, s.marker_size, color);
+        }
+        text(o, e.label, (" fill=\"" + (e.faded ? std::string(kFadedColor) : "#000000") + "\"").c_str());
+        if (e.faded) o += "</g>\n";
+    }
+    o += "</g>\n";
+}
+
+}  // namespace
+
+// [SECTION] to_svg --------------------------------------------------------------------------
+
+std::string to_svg(const Plot& plot, double width_px, double height_px) {
+    const double W = std::isfinite(width_px) && width_px >= 50.0 ? width_px : 720.0;
+    const double H = std::isfinite(height_px) && height_px >= 50.0 ? height_px : 450.0;
+    const PlotStyle style;
+    const PlotLayout L = layout_plot(plot, Rect{0.0, 0.0, W, H}, style);
+    const Rect& d = L.view.px;
+    const std::string id = svg_id(plot.name);
+
+    std::string o;
+    o.reserve(16384);
+    o += "<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n";
+    o += "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" + num(W) + "\" height=\"" + num(H) +
+         "\" viewBox=\"0 0 " + num(W) + " " + num(H) + "\" font-family=\"" + kFont + "\">\n";
+    const std::string& title = plot.title.empty() ? plot.name : plot.title;
+    if (!title.empty()) o += "<title>" + xml_escape(title) + "</title>\n";
+    if (!plot.caption.empty()) o += "<desc>" + xml_escape(plot.caption) + "</desc>\n";
+    o += "<defs><clipPath id=\"" + id + "-data\"><rect x=\"" + num(d.x0) + "\" y=\"" + num(d.y0) + "\" width=\"" +
+         num(d.width()) + "\" height=\"" + num(d.height()) + "\"/></clipPath></defs>\n";
+    o += "<rect x=\"0\" y=\"0\" width=\"" + num(W) + "\" height=\"" + num(H) + "\" fill=\"#ffffff\"/>\n";
+
+    // Grid at the major ticks.
+    o += "<g class=\"grid\" stroke=\"#e3e3e3\" stroke-width=\"1\" fill=\"none\">\n";
+    for (const PlacedTick& t : L.x_ticks)
+        if (t.tick.major) line(o, {t.pos, d.y0}, {t.pos, d.y1});
+    for (const PlacedTick& t : L.y_ticks)
+        if (t.tick.major) line(o, {d.x0, t.pos}, {d.x1, t.pos});
+    o += "</g>\n";
+
+    svg_data(o, plot, L, id);
 
     // Frame and ticks (outward; minor ticks shorter).
     o += "<rect class=\"frame\" x=\"" + num(d.x0) + "\" y=\"" + num(d.y0) + "\" width=\"" + num(d.width()) +
@@ -240,35 +276,7 @@ std::string to_svg(const Plot& plot, double width_px, double height_px) {
     for (const PlacedText& t : L.ref_labels)
         text(o, t, (std::string(" class=\"ref-label\" fill=\"#444444\"") + halo).c_str());
 
-    // Legend. Entries of faded series (hidden by a viewer) are grey, in a <g class="faded">.
-    if (L.has_legend) {
-        const Rect& b = L.legend_box;
-        o += "<g class=\"legend\">\n";
-        o += "<rect x=\"" + num(b.x0) + "\" y=\"" + num(b.y0) + "\" width=\"" + num(b.width()) + "\" height=\"" +
-             num(b.height()) + "\" fill=\"#ffffff\" fill-opacity=\"0.9\" stroke=\"#b0b0b0\" stroke-width=\"0.8\"/>\n";
-        for (const LegendEntry& e : L.legend) {
-            const Series& s = plot.series[e.series];
-            const std::string color = e.faded ? kFadedColor : to_hex(s.color);
-            if (e.faded) o += "<g class=\"faded\">\n";
-            const Point2 mid{0.5 * (e.swatch_from.x + e.swatch_to.x), e.swatch_from.y};
-            if (s.kind == SeriesKind::Bars) {
-                const double h = 0.5 * L.legend.front().label.font_px;
-                o += "<rect x=\"" + num(mid.x - h) + "\" y=\"" + num(mid.y - h) + "\" width=\"" + num(2 * h) +
-                     "\" height=\"" + num(2 * h) + "\" fill=\"" + color + "\"/>\n";
-            } else {
-                if (s.kind == SeriesKind::Line) {
-                    const double w = stroke_width(s.width);
-                    o += "<g stroke=\"" + color + "\" stroke-width=\"" + num(w) + "\"" + dash_attr(s.line, w) + ">";
-                    line(o, e.swatch_from, e.swatch_to);
-                    o += "</g>\n";
-                }
-                marker(o, effective_marker(s), mid, s.marker_size, color);
-            }
-            text(o, e.label, (" fill=\"" + (e.faded ? std::string(kFadedColor) : "#000000") + "\"").c_str());
-            if (e.faded) o += "</g>\n";
-        }
-        o += "</g>\n";
-    }
+    svg_legend(o, plot, L);
     o += "</svg>\n";
     return o;
 }

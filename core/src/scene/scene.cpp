@@ -9,7 +9,7 @@
 
 #include "normlab/norm/eval.hpp"
 #include "normlab/base/file_io.hpp"
-#include "normlab/scene/scene_json.hpp"
+#include "normlab/labs/state_json.hpp"
 
 #include <algorithm>
 #include <array>

@@ -133,17 +133,15 @@ void SessionHistory::reset(const Session& session) {
     start(session);
 }
 
-void SessionHistory::record(const Session& session, std::string text, bool step) {
-    if (step) {
-        undo_names_.push_back(describe_change(session_to_json(current_), session_to_json(session), lab_on_screen_));
-        undo_.push_back(std::move(current_));
-        while (undo_.size() > limit_) {
-            undo_.pop_front();
-            undo_names_.pop_front();
-        }
-        redo_.clear();
-        redo_names_.clear();
+void SessionHistory::record(const Session& session, std::string text) {
+    undo_names_.push_back(describe_change(session_to_json(current_), session_to_json(session), lab_on_screen_));
+    undo_.push_back(std::move(current_));
+    while (undo_.size() > limit_) {
+        undo_.pop_front();
+        undo_names_.pop_front();
     }
+    redo_.clear();
+    redo_names_.clear();
     current_ = session;
     current_text_ = std::move(text);
 }
@@ -157,12 +155,11 @@ bool SessionHistory::observe(const Session& session, bool input, bool editing, d
     ignore_input_ = false;
     if (editing || (!input_since_step_ && now < next_check_)) return false;
     next_check_ = now + kHistoryCheckSeconds;
-    const bool step = input_since_step_;
     input_since_step_ = false;
     std::string text = text_of(session);
     if (text == current_text_) return false;
-    record(session, std::move(text), step);
-    return step;
+    record(session, std::move(text));
+    return true;
 }
 
 void SessionHistory::flush_pending(const Session& session) {
@@ -171,7 +168,7 @@ void SessionHistory::flush_pending(const Session& session) {
         return;
     }
     std::string text = text_of(session);
-    if (text != current_text_) record(session, std::move(text), true);
+    if (text != current_text_) record(session, std::move(text));
 }
 
 void SessionHistory::restore(Session& session, Session snapshot) {

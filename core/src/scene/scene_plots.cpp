@@ -29,10 +29,8 @@ std::vector<Table> invariance_tables(const Session& session) {
     return {invariance_measured_table(session.invariance), invariance_paper_table()};
 }
 
-// As the app computes them: the lab's target t fitted to the Explorer's layer first.
 std::vector<Plot> gradient_figures(const Session& session) {
-    GradientLabState state = session.gradients;
-    gradient_lab_fit(state, explorer_outputs(session.explorer));
+    const GradientLabState& state = session.gradients;
     return gradient_lab_plots(compute_gradient_lab(state, gradient_lab_probe(state, session.explorer)));
 }
 

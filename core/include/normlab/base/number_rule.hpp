@@ -2,7 +2,7 @@
 // file — and the one message that says why a value is refused. The GUI shows it under the field
 // ("δ = 0 is out of range [0.001, 1000]"), a scene file names the key
 // ("labs.invariance.p = 0 is out of range (0, 1]"): one rule, one wording, wherever the number
-// comes from. Each lab's rules sit next to its state (session.hpp, invariance_lab.hpp, …).
+// comes from. Each lab's rules sit next to its state (explorer_lab.hpp, invariance_lab.hpp, …).
 #pragma once
 
 #include <limits>

@@ -44,7 +44,7 @@
 
 namespace normlab {
 
-class SceneReader;   // scene_json.hpp
+class SceneReader;   // state_json.hpp
 
 // [SECTION] State ---------------------------------------------------------------------------
 
@@ -110,7 +110,7 @@ struct DepthLabState {
 bool operator==(const DepthLabState& a, const DepthLabState& b);
 inline bool operator!=(const DepthLabState& a, const DepthLabState& b) { return !(a == b); }
 
-// Scene file (scene.hpp, scene_json.hpp): every field by name; missing keys keep `state`'s values.
+// Scene file (scene.hpp, state_json.hpp): every field by name; missing keys keep `state`'s values.
 nlohmann::json state_to_json(const DepthLabState& state);
 void state_from_json(SceneReader& in, DepthLabState& state);
 

@@ -20,7 +20,7 @@
 
 namespace normlab {
 
-class SceneReader;   // scene_json.hpp
+class SceneReader;   // state_json.hpp
 
 // [SECTION] State ---------------------------------------------------------------------------
 
@@ -60,7 +60,7 @@ struct GeometryLabState {
 // n, the dimension: 2 or 3.
 Eigen::Index geometry_dimension(const GeometryLabState& state);
 
-// Scene file (scene.hpp, scene_json.hpp): every field by name; missing keys keep `state`'s values
+// Scene file (scene.hpp, state_json.hpp): every field by name; missing keys keep `state`'s values
 // (a g of the wrong length then becomes ones).
 nlohmann::json state_to_json(const GeometryLabState& state);
 void state_from_json(SceneReader& in, GeometryLabState& state);

@@ -14,6 +14,7 @@
 // GB/s is therefore shown against a plain copy's, the ceiling it cannot beat.
 #pragma once
 
+#include "normlab/norm/bench_buffers.hpp"
 #include "normlab/norm/norm.hpp"
 #include "normlab/plot/plot.hpp"
 #include "normlab/base/stats.hpp"   // median, for the sweeps' samples
@@ -27,15 +28,7 @@ namespace normlab {
 
 // [SECTION] Kernels -------------------------------------------------------------------------
 
-enum class BenchKernel {
-    Copy,
-    LayerNormForward,
-    LayerNormBackward,
-    RMSNormForward,
-    RMSNormBackward,
-    PRMSNormForward,
-    PRMSNormBackward,
-};
+// BenchKernel and the CPU's buffers: norm/bench_buffers.hpp.
 inline constexpr BenchKernel kBenchKernels[] = {
     BenchKernel::Copy,           BenchKernel::LayerNormForward, BenchKernel::LayerNormBackward,
     BenchKernel::RMSNormForward, BenchKernel::RMSNormBackward,  BenchKernel::PRMSNormForward,

@@ -14,6 +14,7 @@
 #pragma once
 
 #include "normlab/norm/gradients.hpp"
+#include "normlab/labs/explorer_lab.hpp"
 #include "normlab/norm/norm.hpp"
 #include "normlab/base/number_rule.hpp"
 #include "normlab/plot/plot.hpp"
@@ -28,8 +29,7 @@
 
 namespace normlab {
 
-struct ExplorerState;   // session.hpp (which includes this header for Session)
-class SceneReader;      // scene_json.hpp
+class SceneReader;   // state_json.hpp
 
 // [SECTION] State ---------------------------------------------------------------------------
 
@@ -56,7 +56,7 @@ inline constexpr NumberRule kSgdLearningRateRule{1e-3, 1.0};    // η
 
 struct GradientLabState {
     GradientLoss loss = GradientLoss::SquaredError;
-    Vec target = Vec();                 // t (n); resized to the layer's n by gradient_lab_fit
+    Vec target = Vec();                 // t as the user set it; read through gradient_lab_target
     std::uint64_t seed = 1;             // the random upstream gradient dy ~ N(0, 1)
     double eps = 1e-5;                  // ε ∈ (0, 1] of the three norms (the Explorer's default)
     EpsMode eps_mode = EpsMode::InsideSqrt;
@@ -74,7 +74,7 @@ struct GradientLabState {
 bool operator==(const GradientLabState& a, const GradientLabState& b);
 inline bool operator!=(const GradientLabState& a, const GradientLabState& b) { return !(a == b); }
 
-// Scene file (scene.hpp, scene_json.hpp): every field by name; missing keys keep `state`'s values.
+// Scene file (scene.hpp, state_json.hpp): every field by name; missing keys keep `state`'s values.
 nlohmann::json state_to_json(const GradientLabState& state);
 void state_from_json(SceneReader& in, GradientLabState& state);
 
@@ -82,8 +82,10 @@ void state_from_json(SceneReader& in, GradientLabState& state);
 // the squared-error gradient does not vanish (t = 0 or t ∝ ā would make ∂L/∂a ≈ 0).
 Vec gradient_lab_default_target(Eigen::Index n);
 
-// Resizes state.target to n entries: existing entries kept, new ones from the default pattern.
-void gradient_lab_fit(GradientLabState& state, Eigen::Index n);
+// The target t for a layer of n outputs: state.target's first n entries, the default pattern
+// after them. The state keeps what the user set (the Explorer's n may change back), so nothing
+// is written when the Explorer changes n: everything reads t through this.
+Vec gradient_lab_target(const GradientLabState& state, Eigen::Index n);
 
 // The norm spec of norm index k (0..2) with the state's ε, ε placement and p.
 NormSpec gradient_lab_spec(const GradientLabState& state, int k);

@@ -8,6 +8,7 @@
 // The measurement itself is invariance.hpp's: residual = ‖y′ − y‖ / ‖y‖ for y = norm(x Wᵀ) ⊙ g + b.
 #pragma once
 
+#include "normlab/labs/explorer_lab.hpp"
 #include "normlab/norm/invariance.hpp"
 #include "normlab/base/number_rule.hpp"
 #include "normlab/plot/plot.hpp"
@@ -22,8 +23,7 @@
 
 namespace normlab {
 
-struct ExplorerState;   // session.hpp
-class SceneReader;      // scene_json.hpp
+class SceneReader;   // state_json.hpp
 
 // [SECTION] State ---------------------------------------------------------------------------
 
@@ -54,7 +54,7 @@ struct InvarianceLabState {
     std::array<bool, kNumTransforms> curve_transforms{true, false, false, false, false, false};
 };
 
-// Scene file (scene.hpp, scene_json.hpp): every field by name; missing keys keep `state`'s values.
+// Scene file (scene.hpp, state_json.hpp): every field by name; missing keys keep `state`'s values.
 nlohmann::json state_to_json(const InvarianceLabState& state);
 void state_from_json(SceneReader& in, InvarianceLabState& state);
 

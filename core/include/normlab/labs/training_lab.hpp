@@ -39,7 +39,7 @@
 
 namespace normlab {
 
-class SceneReader;   // scene_json.hpp
+class SceneReader;   // state_json.hpp
 
 // [SECTION] State ---------------------------------------------------------------------------
 
@@ -98,7 +98,7 @@ struct TrainingLabState {
     int grad_variant = 2;              // index into kTrainingNorms: whose per-layer gradient norms are plotted
 };
 
-// Scene file (scene.hpp, scene_json.hpp): every field by name; missing keys keep `state`'s values.
+// Scene file (scene.hpp, state_json.hpp): every field by name; missing keys keep `state`'s values.
 nlohmann::json state_to_json(const TrainingLabState& state);
 void state_from_json(SceneReader& in, TrainingLabState& state);
 

@@ -33,9 +33,9 @@ struct WorkedState {
     std::string claimed_steps = "mean = 5\nstd = 2.58";          // "lhs = rhs", one per line (or ';')
 };
 
-class SceneReader;   // scene_json.hpp
+class SceneReader;   // state_json.hpp
 
-// Scene file (scene.hpp, scene_json.hpp): every field by name; missing keys keep `state`'s values.
+// Scene file (scene.hpp, state_json.hpp): every field by name; missing keys keep `state`'s values.
 // claimed_name: "layernorm", "layernorm_sample", "rmsnorm", "l2norm", or null (the write-up names none).
 nlohmann::json state_to_json(const WorkedState& state);
 void state_from_json(SceneReader& in, WorkedState& state);

@@ -119,6 +119,10 @@ struct Plot {
     LegendCorner legend_corner = LegendCorner::Auto;
 };
 
+// The figure of `plots` named `name` (Plot::name): figures are found by name, never by their
+// place in a list. Throws std::invalid_argument when none has it.
+Plot& plot_named(std::vector<Plot>& plots, std::string_view name);
+
 // [SECTION] Palette -------------------------------------------------------------------------
 
 // Series i gets colour i mod 8 from the Okabe–Ito palette (base/palette.hpp),

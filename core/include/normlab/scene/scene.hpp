@@ -11,7 +11,7 @@
 //    "labs": {"explorer": {"x": [2, 4, 6, 8], …}, "invariance": {…}, …}}
 // Every key but "format" and "version" may be left out: a missing lab section, or a missing key
 // in one, keeps that lab's default. Each lab's section is written and read by the
-// state_to_json / state_from_json pair next to its state (scene_json.hpp); scene.cpp lists the
+// state_to_json / state_from_json pair next to its state (state_json.hpp); scene.cpp lists the
 // sections, one line per lab (kLabSections).
 #pragma once
 

@@ -5,9 +5,9 @@
 // in progress (a widget held, a mouse button down). A change is recorded
 //   - as a new step when there was input since the last step and the edit has ended, so a slider
 //     drag, a typed number or a dragged point is one step, however many frames it took;
-//   - folded into the last step when there was no input: what the labs change by themselves (a
-//     lab fitting its state to another's after an undo) is part of the state the user sees, not
-//     an edit of theirs. Without input the session is compared only every kHistoryCheckSeconds.
+//   - as a new step too when there was no input (none is expected: no lab changes the session by
+//     itself, docs/ARCHITECTURE.md, Data flow), but found only by a comparison every
+//     kHistoryCheckSeconds.
 // Snapshots are compared by their JSON (session_to_json), so every lab with a scene section
 // takes part without code of its own. Each step is named by what changed (describe_change), so
 // that Edit ▸ Undo can say what it undoes and in which lab.
@@ -78,7 +78,7 @@ public:
 
 private:
     void start(const Session& session);
-    void record(const Session& session, std::string text, bool step);
+    void record(const Session& session, std::string text);
     void restore(Session& session, Session snapshot);
 
     std::size_t limit_;

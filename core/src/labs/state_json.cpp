@@ -1,9 +1,9 @@
-// NormLab core: the JSON writers and SceneReader of scene_json.hpp.
+// NormLab core: the JSON writers and SceneReader of state_json.hpp.
 //
 // [SECTION] Writing
 // [SECTION] Reading — values with their paths
 // [SECTION] Reading — choices and sets of names
-#include "normlab/scene/scene_json.hpp"
+#include "normlab/labs/state_json.hpp"
 
 #include <cmath>
 #include <limits>

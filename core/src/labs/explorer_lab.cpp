@@ -1,15 +1,14 @@
-// NormLab core: the session and the Explorer lab's computation.
+// NormLab core: the Explorer lab's edits and computation (labs/explorer_lab.hpp).
 //
 // [SECTION] Explorer edits
 // [SECTION] Explorer results
 // [SECTION] Number lists
 // [SECTION] Scene file
-#include "normlab/scene/session.hpp"
-
-#include "normlab/base/text.hpp"
+#include "normlab/labs/explorer_lab.hpp"
 
 #include "normlab/base/random.hpp"
-#include "normlab/scene/scene_json.hpp"
+#include "normlab/base/text.hpp"
+#include "normlab/labs/state_json.hpp"
 
 #include <algorithm>
 #include <charconv>
@@ -68,12 +67,21 @@ void explorer_set_use_W(ExplorerState& state, bool use_W) {
     explorer_resize(state, state.x.size(), state.W.rows());
 }
 
-void explorer_set_x(ExplorerState& state, const Vec& x, bool square_W) {
+void explorer_set_m(ExplorerState& state, Index m) {
+    explorer_resize(state, m, state.square_W ? m : state.W.rows());
+}
+
+void explorer_set_square_W(ExplorerState& state, bool square_W) {
+    state.square_W = square_W;
+    if (square_W) explorer_resize(state, state.x.size(), state.x.size());
+}
+
+void explorer_set_x(ExplorerState& state, const Vec& x) {
     if (x.size() < kExplorerMinSize || x.size() > kExplorerMaxSize) {
         throw std::invalid_argument("explorer_set_x: x needs 2 to 64 entries, got " +
                                     std::to_string(x.size()));
     }
-    explorer_resize(state, x.size(), square_W ? x.size() : state.W.rows());
+    explorer_set_m(state, x.size());
     state.x = x;
 }
 
@@ -237,6 +245,7 @@ nlohmann::json state_to_json(const ExplorerState& state) {
     return {{"x", vec_to_json(state.x)},
             {"W", mat_to_json(state.W)},
             {"use_W", state.use_W},
+            {"square_W", state.square_W},
             {"g", vec_to_json(state.g)},
             {"b", vec_to_json(state.b)},
             {"delta", state.delta},
@@ -247,7 +256,8 @@ nlohmann::json state_to_json(const ExplorerState& state) {
 }
 
 // A key the file leaves out takes a value that fits the keys it has: W the identity n×m with
-// n = m (as the Explorer's "square W"), g ones and b zeros of the outputs' number.
+// n = m (as the Explorer's "square W"), square_W whether W is square, g ones and b zeros of the
+// outputs' number.
 void state_from_json(SceneReader& in, ExplorerState& state) {
     const auto size_text = [](Index k) { return std::to_string(k) + (k == 1 ? " entry" : " entries"); };
     if (in.read("x", state.x) && (state.x.size() < kExplorerMinSize || state.x.size() > kExplorerMaxSize))
@@ -262,6 +272,7 @@ void state_from_json(SceneReader& in, ExplorerState& state) {
         state.W = Mat::Identity(m, m);
     }
     in.read("use_W", state.use_W);
+    if (!in.read("square_W", state.square_W)) state.square_W = state.W.rows() == state.W.cols();
     const Index n = explorer_outputs(state);
     const std::string expected = state.use_W ? "n = " + std::to_string(n) + " (the rows of W)"
                                              : "m = " + std::to_string(n) + " (the entries of x; use_W is false)";

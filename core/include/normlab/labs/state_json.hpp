@@ -4,7 +4,7 @@
 // [SECTION] Writing  — Vec and Mat as JSON lists (full double precision: they read back exactly)
 // [SECTION] Reading  — SceneReader: one JSON object, key by key, each error naming PATH.key
 //
-// Every lab state has a pair next to its struct (session.hpp's ExplorerState, invariance_lab.hpp, …):
+// Every lab state has a pair next to its struct (explorer_lab.hpp, invariance_lab.hpp, …):
 //     nlohmann::json state_to_json(const XxxState& state);     // every field, by name
 //     void state_from_json(SceneReader& in, XxxState& state);  // the keys present, checked
 // state_from_json reads only the keys the object has, so a field a file lacks (an older file, a
