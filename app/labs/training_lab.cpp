@@ -545,11 +545,14 @@ void draw_variant_card(const TrainingVariant& v, const std::vector<MapRect>& map
         std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * e.test_accuracy);
         if (ImGui::CalcTextSize(pct).x <= room) {
             ImGui::TextUnformatted(first_fitting({std::string("test ") + pct, pct}, room).c_str());
-        } else {   // narrow cards (six variants, large text): the number in the small font
+        } else if (fonts.small->CalcTextSizeA(fonts.small->FontSize, FLT_MAX, 0.0f, pct).x <= room) {
+            // narrow cards (six variants, large text): the number in the small font
             ImGui::PushFont(fonts.small);
             ImGui::AlignTextToFramePadding();
             ImGui::TextUnformatted(pct);
             ImGui::PopFont();
+        } else {   // a slide's grid of large maps: the name alone (the tooltip has the number)
+            ImGui::NewLine();
         }
         const std::string help = "Accuracy on the " + std::to_string(snap.data->test_x.rows()) +
                                  " test cases at the last evaluation (step " +
@@ -601,14 +604,15 @@ double slowest_step_ms(const TrainingLabSnapshot& snap) {
     return slowest;
 }
 
-// The narrowest card whose name and result fit on one line, both in the small font.
-float variant_card_min_width(const TrainingLabSnapshot& snap, const Fonts& fonts) {
+// The narrowest card whose name (and, with `result`, its result) fits on one line, in the small font.
+float variant_card_min_width(const TrainingLabSnapshot& snap, const Fonts& fonts, bool result = true) {
     const auto small = [&](const char* text) {
         return fonts.small->CalcTextSizeA(fonts.small->FontSize, FLT_MAX, 0.0f, text).x;
     };
     float name = 0.0f;
     for (const TrainingVariant& v : snap.variants) name = std::max(name, small(std::string(display_name(v.norm)).c_str()));
-    return 0.8f * ImGui::GetFontSize() + 2.0f * ImGui::GetStyle().ItemSpacing.x + name + small("100.0%") + 1.0f;
+    return 0.8f * ImGui::GetFontSize() + 2.0f * ImGui::GetStyle().ItemSpacing.x + name + (result ? small("100.0%") : 0.0f) +
+           1.0f;
 }
 
 // The variants side by side (in rows, where one row would leave a card too narrow for its name
@@ -648,7 +652,7 @@ void draw_variant_grid(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fo
     const float sp = ImGui::GetStyle().ItemSpacing.x, caption_h = variant_caption_height(fonts) + sp;
     int cols = 1;
     float side = 0.0f;
-    const float min_w = variant_card_min_width(snap, fonts);   // each card's name and result on one line
+    const float min_w = variant_card_min_width(snap, fonts, false);   // each card's name on one line
     for (int c = 1; c <= n; ++c) {
         if (c > 1 && (size.x - static_cast<float>(c - 1) * sp) / static_cast<float>(c) < min_w) break;
         const int r = (n + c - 1) / c;
