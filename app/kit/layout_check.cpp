@@ -24,6 +24,13 @@ constexpr float kSameText = 3.0f;   // px: the same text drawn again this close 
 bool g_recording = false;
 std::vector<TextBox> g_texts;
 
+// The slider grab drawn last (note_rect_filled), until the next text in its draw list.
+struct Grab {
+    const ImDrawList* list = nullptr;   // null: none pending
+    ImVec4 box;
+};
+Grab g_grab;
+
 ImVec4 intersect(const ImVec4& a, const ImVec4& b) {
     return {std::max(a.x, b.x), std::max(a.y, b.y), std::min(a.z, b.z), std::min(a.w, b.w)};
 }
@@ -75,27 +82,97 @@ void record_text(std::string_view text, ImVec4 box, ImVec4 clip, const ImVec4* f
     g_texts.push_back(std::move(t));
 }
 
-void record_draw_list_text(const ImDrawList& dl, const ImFont* font, float size, ImVec2 pos, ImU32 col,
-                           const char* begin, const char* end, float wrap_width, const ImVec4* fine_clip) {
-    if (!g_recording || (col & IM_COL32_A_MASK) == 0 || begin == nullptr) return;
+namespace {
+
+// The box of a text AddText draws (blank ends left out), and its non-blank part; false when it is blank.
+bool drawn_text_box(const ImDrawList& dl, const ImFont*& font, float& size, ImVec2 pos, const char* begin,
+                    const char*& end, float wrap_width, ImVec4& box, std::string_view& shown) {
+    if (begin == nullptr) return false;
     if (end == nullptr) end = begin + std::strlen(begin);
     if (font == nullptr) font = dl._Data->Font;
     if (size == 0.0f) size = dl._Data->FontSize;
-    if (font == nullptr) return;
+    if (font == nullptr) return false;
     // Blank ends draw nothing: leave them out of the box.
     const char* first = begin;
     while (first < end && (*first == ' ' || *first == '\n')) ++first;
     const char* last = end;
     while (last > first && (last[-1] == ' ' || last[-1] == '\n')) --last;
-    if (first == last) return;
+    if (first == last) return false;
     const float lead = first == begin ? 0.0f : font->CalcTextSizeA(size, FLT_MAX, 0.0f, begin, first).x;
     const bool one_line = std::memchr(begin, '\n', static_cast<std::size_t>(first - begin)) == nullptr;
     const ImVec2 at(pos.x + (one_line ? lead : 0.0f), pos.y);
     const ImVec2 sz = font->CalcTextSizeA(size, FLT_MAX, wrap_width, first, last);
+    box = ImVec4(at.x, at.y, at.x + sz.x, at.y + sz.y);
+    shown = std::string_view(first, static_cast<std::size_t>(last - first));
+    return true;
+}
+
+}  // namespace
+
+void record_draw_list_text(const ImDrawList& dl, const ImFont* font, float size, ImVec2 pos, ImU32 col,
+                           const char* begin, const char* end, float wrap_width, const ImVec4* fine_clip) {
+    if (!g_recording || (col & IM_COL32_A_MASK) == 0) return;
+    ImVec4 box;
+    std::string_view shown;
+    if (!drawn_text_box(dl, font, size, pos, begin, end, wrap_width, box, shown)) return;
     ImVec4 clip = dl._ClipRectStack.Size > 0 ? dl._ClipRectStack.back() : ImVec4(-FLT_MAX, -FLT_MAX, FLT_MAX, FLT_MAX);
     if (fine_clip != nullptr) clip = intersect(clip, *fine_clip);
-    record_text(std::string_view(first, static_cast<std::size_t>(last - first)),
-                ImVec4(at.x, at.y, at.x + sz.x, at.y + sz.y), clip);
+    record_text(shown, box, clip);
+}
+
+void before_draw_list_text(ImDrawList& dl, const ImFont* font, float size, ImVec2 pos, const char* begin,
+                           const char* end, float wrap_width) {
+    if (g_grab.list == nullptr) return;
+    ImVec4 box;
+    std::string_view shown;
+    if (drawn_text_box(dl, font, size, pos, begin, end, wrap_width, box, shown)) backdrop_over_grab(dl, box);
+}
+
+// [SECTION] Slider grabs --------------------------------------------------------------------
+
+namespace {
+
+
+constexpr float kBackdropPad = 2.0f;     // px around the value's text
+constexpr float kBackdropAlpha = 0.9f;   // the grab shows faintly through it
+
+}  // namespace
+
+void note_rect_filled(const ImDrawList& dl, ImVec2 a, ImVec2 b, ImU32 col) {
+    if (GImGui == nullptr) return;
+    const bool grab = col == ImGui::GetColorU32(ImGuiCol_SliderGrab) || col == ImGui::GetColorU32(ImGuiCol_SliderGrabActive);
+    g_grab = grab ? Grab{&dl, ImVec4(a.x, a.y, b.x, b.y)} : Grab{};
+    if (!grab || !g_recording) return;
+    TextBox t;
+    t.text = "[slider grab]";
+    t.box = t.visible = ImVec4(a.x, a.y, b.x, b.y);
+    if (dl._ClipRectStack.Size > 0) t.visible = intersect(t.box, dl._ClipRectStack.back());
+    t.grab = true;
+    t.window = GImGui->CurrentWindow != nullptr ? GImGui->CurrentWindow->Name : "";
+    g_texts.push_back(std::move(t));
+}
+
+void backdrop_over_grab(ImDrawList& dl, ImVec4 box) {
+    const Grab grab = g_grab;
+    g_grab = {};
+    if (grab.list != &dl) return;
+    const ImVec4 both = intersect(box, grab.box);
+    if (both.z - both.x <= 0.0f || both.w - both.y <= 0.0f) return;
+    const ImVec4 back(box.x - kBackdropPad, std::max(box.y, grab.box.y), box.z + kBackdropPad, std::min(box.w, grab.box.w));
+    ImVec4 frame = ImGui::GetStyleColorVec4(ImGuiCol_FrameBg);
+    if (frame.w < 1.0f) {   // a see-through frame colour (the dark theme's) over the window's
+        const ImVec4 bg = ImGui::GetStyleColorVec4(ImGuiCol_WindowBg);
+        frame = ImVec4(frame.x * frame.w + bg.x * (1.0f - frame.w), frame.y * frame.w + bg.y * (1.0f - frame.w),
+                       frame.z * frame.w + bg.z * (1.0f - frame.w), 1.0f);
+    }
+    frame.w = kBackdropAlpha;
+    dl.AddRectFilled(ImVec2(back.x, back.y), ImVec2(back.z, back.w), ImGui::GetColorU32(frame), 0.0f);
+    if (!g_recording) return;
+    TextBox t;
+    t.text = "[value backdrop]";
+    t.box = t.visible = back;
+    t.backdrop = true;
+    g_texts.push_back(std::move(t));
 }
 
 // [SECTION] Windows whose content runs off --------------------------------------------------
@@ -150,14 +227,34 @@ std::vector<TextBox> stop_text_record() {
 
 // [SECTION] Checking ------------------------------------------------------------------------
 
+namespace {
+
+// Whether a backdrop lies under all of the text's visible part that meets `grab`.
+bool backdropped(const std::vector<TextBox>& texts, const ImVec4& text, const ImVec4& grab) {
+    const ImVec4 both = intersect(text, grab);
+    for (const TextBox& t : texts)
+        if (t.backdrop && t.box.x <= both.x + kSlack && t.box.y <= both.y + kSlack && t.box.z >= both.z - kSlack &&
+            t.box.w >= both.w - kSlack)
+            return true;
+    return false;
+}
+
+}  // namespace
+
 std::vector<std::pair<std::size_t, std::size_t>> overlapping_texts(const std::vector<TextBox>& texts) {
     std::vector<std::pair<std::size_t, std::size_t>> out;
     for (std::size_t i = 0; i < texts.size(); ++i) {
         const ImVec4& a = texts[i].visible;
-        if (a.z - a.x <= kSlack || a.w - a.y <= kSlack || texts[i].whole_window) continue;
+        if (a.z - a.x <= kSlack || a.w - a.y <= kSlack || texts[i].whole_window || texts[i].backdrop) continue;
         for (std::size_t j = i + 1; j < texts.size(); ++j) {
             const ImVec4& b = texts[j].visible;
-            if (texts[j].whole_window) continue;
+            if (texts[j].whole_window || texts[j].backdrop || (texts[i].grab && texts[j].grab)) continue;
+            if (texts[i].grab || texts[j].grab) {   // a grab and a text: a problem where no backdrop separates them
+                const ImVec4 both = intersect(a, b);
+                const bool meet = both.z - both.x > kSlack && both.w - both.y > kSlack;
+                if (meet && !backdropped(texts, texts[i].grab ? b : a, texts[i].grab ? a : b)) out.emplace_back(i, j);
+                continue;
+            }
             const ImVec4 both = intersect(a, b);
             if (both.z - both.x <= kSlack || both.w - both.y <= kSlack) continue;
             const bool echo = texts[i].text == texts[j].text && std::fabs(a.x - b.x) <= kSameText &&

@@ -11,7 +11,15 @@
 // A text ImGui never draws (an item culled wholly outside its window) cannot be recorded, so
 // windows whose content runs past an edge that no scroll bar reaches are reported too.
 //
+// Slider grabs: Dear ImGui 1.86 draws a slider's grab, then its value centred over the frame,
+// where the grab can sit under the digits. The same hook wraps ImDrawList::AddRectFilled: a
+// rect in the style's grab colours is remembered, and when the next text drawn in that draw list
+// meets it, a backdrop (the frame's colour, nearly opaque) is drawn under the text first, so
+// every slider's value stays readable; the checker reports any text over a grab that no
+// backdrop separates from it.
+//
 // [SECTION] Recording
+// [SECTION] Slider grabs
 // [SECTION] Checking
 // [SECTION] Report
 #pragma once
@@ -33,6 +41,8 @@ struct TextBox {
     bool cut = false;      // part of it is outside that clip rect where no scroll bar reaches it
     std::string window;    // the ImGui window it was drawn in
     bool whole_window = false;   // not a text: a window whose content runs off (stop_text_record)
+    bool grab = false;           // not a text: a slider's grab ("[slider grab]")
+    bool backdrop = false;       // not a text: a backdrop drawn under a slider's value over its grab
 };
 
 // Between start and stop (of one frame: stop after the last ImGui::End, before ImGui::Render)
@@ -53,10 +63,26 @@ void record_text(std::string_view text, ImVec4 box, ImVec4 clip, const ImVec4* f
 void record_draw_list_text(const ImDrawList& dl, const ImFont* font, float size, ImVec2 pos, ImU32 col,
                            const char* begin, const char* end, float wrap_width, const ImVec4* fine_clip);
 
+// [SECTION] Slider grabs --------------------------------------------------------------------
+
+// What ImDrawList::AddRectFilled is about to draw (a, b: its corners; col its colour): a rect
+// in the style's slider-grab colours is remembered as the grab (and recorded while a frame is).
+void note_rect_filled(const ImDrawList& dl, ImVec2 a, ImVec2 b, ImU32 col);
+
+// Before a text is drawn at `box` (screen px) in `dl`: where it meets the grab just drawn there,
+// draws the backdrop under it (and records it). Forgets the grab either way.
+void backdrop_over_grab(ImDrawList& dl, ImVec4 box);
+
+// What ImDrawList::AddText is about to draw (as record_draw_list_text takes it): its box goes to
+// backdrop_over_grab when a grab was just drawn in `dl`.
+void before_draw_list_text(ImDrawList& dl, const ImFont* font, float size, ImVec2 pos, const char* begin,
+                           const char* end, float wrap_width);
+
 // [SECTION] Checking ------------------------------------------------------------------------
 
 // Pairs of texts whose visible parts overlap by more than a pixel each way (the same text drawn
-// twice within 3 px, a shadow or halo, is one text), as indices into `texts`.
+// twice within 3 px, a shadow or halo, is one text), and each text that a slider grab overlaps
+// where no backdrop lies under the whole text, as indices into `texts`.
 std::vector<std::pair<std::size_t, std::size_t>> overlapping_texts(const std::vector<TextBox>& texts);
 
 // [SECTION] Report --------------------------------------------------------------------------

@@ -478,7 +478,8 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool wor
         ImGui::Spacing();
     }
 
-    // The image fills what is left above one hint line, on whole pixels (the texture maps 1:1).
+    // The image fills what is left above one hint line, on whole pixels (the texture maps 1:1),
+    // at least 12 text heights in the lab (its window scrolls), what the slide gives it on a slide.
     // The colour key sits in its top left corner, or under it where it would cover more than
     // kKeyOverViewMax of the view's width (a narrow window, large text).
     const std::vector<KeyItem> key = key_items(s, px);
@@ -489,7 +490,7 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool wor
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const bool key_under = key_sz.x + 2.0f * ImGui::GetStyle().WindowPadding.x > kKeyOverViewMax * avail.x;
     const float key_h = key_under ? key_sz.y + ImGui::GetStyle().ItemSpacing.y : 0.0f;
-    const ImVec2 size(std::floor(avail.x), std::floor(std::max(avail.y - hint_h - key_h, 12.0f * ImGui::GetFontSize())));
+    const ImVec2 size(std::floor(avail.x), std::floor(std::max(avail.y - hint_h - key_h, (words ? 12.0f : 4.0f) * ImGui::GetFontSize())));
     const Eigen::Vector2f view_size(size.x, size.y);
 
     if (ui.dragging < 0) ui.framing = framing_radius(s);   // held while a point is dragged

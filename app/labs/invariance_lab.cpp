@@ -371,7 +371,18 @@ void draw_slide_table(const InvarianceLabState& s, const CheckedTable& t, const 
     for (Norm n : kTableNorms) label_w = std::max(label_w, width_of(fonts.bold, std::string(display_name(n))));
     label_w += sw + 2.0f * pad;
     const float cell_w = std::floor((size.x - label_w) / kNumTransforms);
-    const float header_h = std::round(1.5f * small->FontSize);
+    // Each column's formula, or its short form where the formula is wider than the column; where
+    // even a short form is, the headers alternate between two rows (each then has two columns).
+    std::string heads[kNumTransforms];
+    bool stagger = false;
+    for (int c = 0; c < kNumTransforms; ++c) {
+        const std::string_view f = formula(kAllTransforms[c]);   // "x′ = δx (all cases)": the formula only
+        heads[c] = std::string(f.substr(0, f.find(" (")));
+        if (width_of(small, heads[c]) + pad > cell_w) heads[c] = kShortFormula[c];
+        stagger = stagger || width_of(small, heads[c]) + pad > cell_w;
+    }
+    const float header_row = std::round(1.5f * small->FontSize);
+    const float header_h = stagger ? 2.0f * header_row : header_row;
     const float row_h = std::floor(std::min(1.6f * fonts.regular->FontSize, (size.y - header_h) / kNumTableNorms));
 
     float widest = 0.0f;   // the widest "✓ 1.8×10⁻⁶" in the regular font
@@ -388,10 +399,8 @@ void draw_slide_table(const InvarianceLabState& s, const CheckedTable& t, const 
     const ImU32 text_col = ImGui::GetColorU32(ImGuiCol_Text);
     for (int c = 0; c < kNumTransforms; ++c) {
         const float x0 = p0.x + label_w + static_cast<float>(c) * cell_w;
-        const std::string_view f = formula(kAllTransforms[c]);   // "x′ = δx (all cases)": the formula only
-        std::string head(f.substr(0, f.find(" (")));
-        if (width_of(small, head) + pad > cell_w) head = kShortFormula[c];
-        centered_text(dl, small, ImVec2(x0, p0.y), ImVec2(x0 + cell_w, p0.y + header_h), text_col, head);
+        const float half = stagger ? 0.5f * cell_w : 0.0f, y = p0.y + (stagger && c % 2 == 1 ? header_row : 0.0f);
+        centered_text(dl, small, ImVec2(x0 - half, y), ImVec2(x0 + cell_w + half, y + header_row), text_col, heads[c]);
     }
     for (int r = 0; r < kNumTableNorms; ++r) {
         const float y0 = p0.y + header_h + static_cast<float>(r) * row_h, y1 = y0 + row_h;

@@ -545,11 +545,14 @@ void draw_variant_card(const TrainingVariant& v, const std::vector<MapRect>& map
         std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * e.test_accuracy);
         if (ImGui::CalcTextSize(pct).x <= room) {
             ImGui::TextUnformatted(first_fitting({std::string("test ") + pct, pct}, room).c_str());
-        } else {   // narrow cards (six variants, large text): the number in the small font
+        } else if (fonts.small->CalcTextSizeA(fonts.small->FontSize, FLT_MAX, 0.0f, pct).x <= room) {
+            // narrow cards (six variants, large text): the number in the small font
             ImGui::PushFont(fonts.small);
             ImGui::AlignTextToFramePadding();
             ImGui::TextUnformatted(pct);
             ImGui::PopFont();
+        } else {   // a slide's grid of large maps: the name alone (the tooltip has the number)
+            ImGui::NewLine();
         }
         const std::string help = "Accuracy on the " + std::to_string(snap.data->test_x.rows()) +
                                  " test cases at the last evaluation (step " +
@@ -601,14 +604,15 @@ double slowest_step_ms(const TrainingLabSnapshot& snap) {
     return slowest;
 }
 
-// The narrowest card whose name and result fit on one line, both in the small font.
-float variant_card_min_width(const TrainingLabSnapshot& snap, const Fonts& fonts) {
+// The narrowest card whose name (and, with `result`, its result) fits on one line, in the small font.
+float variant_card_min_width(const TrainingLabSnapshot& snap, const Fonts& fonts, bool result = true) {
     const auto small = [&](const char* text) {
         return fonts.small->CalcTextSizeA(fonts.small->FontSize, FLT_MAX, 0.0f, text).x;
     };
     float name = 0.0f;
     for (const TrainingVariant& v : snap.variants) name = std::max(name, small(std::string(display_name(v.norm)).c_str()));
-    return 0.8f * ImGui::GetFontSize() + 2.0f * ImGui::GetStyle().ItemSpacing.x + name + small("100.0%") + 1.0f;
+    return 0.8f * ImGui::GetFontSize() + 2.0f * ImGui::GetStyle().ItemSpacing.x + name + (result ? small("100.0%") : 0.0f) +
+           1.0f;
 }
 
 // The variants side by side (in rows, where one row would leave a card too narrow for its name
@@ -646,9 +650,11 @@ void draw_variant_grid(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fo
     const int n = static_cast<int>(snap.variants.size());
     if (n == 0 || !snap.data || snap.data->features() != 2) return draw_variant_row(snap, ui, fonts, size.y);
     const float sp = ImGui::GetStyle().ItemSpacing.x, caption_h = variant_caption_height(fonts) + sp;
-    int cols = n;
+    int cols = 1;
     float side = 0.0f;
+    const float min_w = variant_card_min_width(snap, fonts, false);   // each card's name on one line
     for (int c = 1; c <= n; ++c) {
+        if (c > 1 && (size.x - static_cast<float>(c - 1) * sp) / static_cast<float>(c) < min_w) break;
         const int r = (n + c - 1) / c;
         const float s = std::min((size.x - static_cast<float>(c - 1) * sp) / static_cast<float>(c),
                                  (size.y - static_cast<float>(r - 1) * sp) / static_cast<float>(r) - caption_h);
@@ -749,7 +755,7 @@ void draw_figures(const TrainingLabState& s, TrainingUi& ui, const Fonts& fonts)
     const ImGuiStyle& style = ImGui::GetStyle();
     const float w = std::floor(0.5f * (ImGui::GetContentRegionAvail().x - style.ItemSpacing.x));
     const float h = std::max(std::floor(0.5f * (ImGui::GetContentRegionAvail().y - style.ItemSpacing.y)),
-                             12.0f * ImGui::GetFontSize());   // else: scroll
+                             16.0f * ImGui::GetFontSize());   // else: scroll (the legends fit inside)
     draw_plot(ui.loss_view, loss_figure(ui, s), fonts, ImVec2(w, h));
     tooltip("Cross-entropy on the whole test set (solid) and training set (dashed), evaluated 100 times per run; "
             "click a name in the legend to hide that variant.");

@@ -8,6 +8,7 @@
 
 #include "labs.hpp"
 #include "lecture.hpp"
+#include "plot_view.hpp"
 #include "session_io.hpp"
 #include "ui_util.hpp"
 
@@ -71,7 +72,7 @@ std::string check_slide_names(const Lecture& lecture) {
 
 // [SECTION] Layout --------------------------------------------------------------------------
 
-std::vector<SlideRect> figure_cells(SlideRect area, const std::vector<float>& aspects, float gap) {
+std::vector<SlideRect> figure_cells(SlideRect area, const std::vector<float>& aspects, float gap, ImVec2 min_cell) {
     if (aspects.size() < 2) return {area};
     const float w = area.width(), h = area.height();
     const float half_w = std::floor(0.5f * (w - gap)), half_h = std::floor(0.5f * (h - gap));
@@ -79,7 +80,9 @@ std::vector<SlideRect> figure_cells(SlideRect area, const std::vector<float>& as
     const auto fitted = [](float cw, float ch, float a) { return cw / ch > a ? ch * a * ch : cw * cw / a; };
     const float side = std::min(fitted(half_w, h, aspects[0]), fitted(half_w, h, aspects[1]));
     const float stacked = std::min(fitted(w, half_h, aspects[0]), fitted(w, half_h, aspects[1]));
-    if (side >= stacked)
+    // An arrangement whose cells are below a figure's least size crushes it: the other wins.
+    const bool side_ok = half_w >= min_cell.x && h >= min_cell.y, stacked_ok = w >= min_cell.x && half_h >= min_cell.y;
+    if (side_ok != stacked_ok ? side_ok : side >= stacked)
         return {{area.min, ImVec2(area.min.x + half_w, area.max.y)}, {ImVec2(area.max.x - half_w, area.min.y), area.max}};
     return {{area.min, ImVec2(area.max.x, area.min.y + half_h)}, {ImVec2(area.min.x, area.max.y - half_h), area.max}};
 }
@@ -205,7 +208,10 @@ void draw_figures(LabContext& ctx, const SlideParts& parts, const std::vector<st
     }
     const ImVec2 at = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
     const float gap = 1.5f * ImGui::GetStyle().ItemSpacing.x;
-    const std::vector<SlideRect> cells = figure_cells({at, ImVec2(at.x + avail.x, at.y + avail.y)}, aspects, gap);
+    const float em = ImGui::GetFontSize();
+    const ImVec2 min_cell(kMinFigureWidthEm * em, kMinFigureHeightEm * em + ImGui::GetTextLineHeightWithSpacing());
+    const std::vector<SlideRect> cells =
+        figure_cells({at, ImVec2(at.x + avail.x, at.y + avail.y)}, aspects, gap, min_cell);
     constexpr ImGuiWindowFlags kFigure = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
     for (std::size_t i = 0; i < figures.size() && i < cells.size(); ++i) {
         const std::string& id = figures[i];

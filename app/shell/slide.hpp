@@ -37,8 +37,9 @@ struct SlideRect {
 
 // The cells of `aspects.size()` figures (1 or 2) in `area`, `gap` apart: side by side or one
 // above the other, whichever gives the smaller figure, fitted at its aspect (width ÷ height)
-// in its cell, the larger area.
-std::vector<SlideRect> figure_cells(SlideRect area, const std::vector<float>& aspects, float gap);
+// in its cell, the larger area; but where only one of the two keeps each cell at least
+// `min_cell` (a plot's least size, kMinFigure*Em), that one.
+std::vector<SlideRect> figure_cells(SlideRect area, const std::vector<float>& aspects, float gap, ImVec2 min_cell);
 
 // [SECTION] Slide ---------------------------------------------------------------------------
 

@@ -604,6 +604,58 @@ TEST(PlotLayout, LongYLabelShrinksToTheHeightUnderTheTitle) {
     EXPECT_DOUBLE_EQ(layout_plot(p, {0, 0, 720, 450}).y_label.font_px, PlotStyle{}.label_font_px);
 }
 
+// Data in every corner and fixed y ends (no room can be grown): the legend goes right of the
+// data area in a wide figure, under it in a narrow tall one, never over a curve or a tick label.
+Plot crowded_plot() {
+    Plot p;
+    p.y.min = 0.0;
+    p.y.max = 1.0;
+    for (int i = 0; i < 4; ++i) {
+        const double level = 0.05 + 0.3 * i;
+        p.series.push_back(palette_series(i, "level " + std::to_string(i), {0, 1}, {level, level}));
+    }
+    p.series.push_back(palette_series(4, "rising", {0, 1}, {0, 1}));
+    return p;
+}
+
+TEST(PlotLegendPlace, EveryCornerCrowdedPutsTheLegendRightOfTheData) {
+    const Rect outer{0, 0, 900, 400};
+    const PlotLayout L = layout_plot(crowded_plot(), outer);
+    ASSERT_TRUE(L.has_legend);
+    EXPECT_TRUE(L.legend_outside);
+    EXPECT_GE(L.legend_box.x0, L.view.px.x1);                   // right of the data area
+    EXPECT_LE(L.legend_box.x1, outer.x1 + 1e-9);                // inside the figure
+    EXPECT_DOUBLE_EQ(L.legend_box.y0, L.view.px.y0);            // level with the data's top
+    Plot without = crowded_plot();
+    without.legend = false;
+    EXPECT_GE(L.view.px.width(), 0.6 * layout_plot(without, outer).view.px.width() - 1e-9);
+    EXPECT_LT(L.view.px.width(), layout_plot(without, outer).view.px.width());
+    EXPECT_DOUBLE_EQ(L.outer.x1, outer.x1);
+    for (const PlacedText& t : L.x_tick_labels) EXPECT_LT(t.at.x, L.legend_box.x0);
+}
+
+TEST(PlotLegendPlace, NarrowFigurePutsItUnderTheData) {
+    const Rect outer{0, 0, 260, 520};
+    const PlotLayout L = layout_plot(crowded_plot(), outer);
+    ASSERT_TRUE(L.has_legend);
+    EXPECT_TRUE(L.legend_outside);
+    for (const PlacedText& t : L.x_tick_labels) EXPECT_LT(t.at.y, L.legend_box.y0);   // under the tick labels
+    EXPECT_LE(L.legend_box.y1, outer.y1 + 1e-9);
+    EXPECT_GE(L.legend_box.x0, outer.x0);
+}
+
+// A legend taller than the data area (a short figure, fixed corner) would cover the x tick
+// labels inside a corner: it goes outside; with a free corner it stays inside.
+TEST(PlotLegendPlace, BoxTallerThanTheDataGoesOutsideEvenInAFixedCorner) {
+    Plot p = crowded_plot();
+    p.legend_corner = LegendCorner::TopRight;
+    const PlotLayout shortfig = layout_plot(p, {0, 0, 900, 130});
+    EXPECT_TRUE(shortfig.legend_outside);
+    EXPECT_GE(shortfig.legend_box.x0, shortfig.view.px.x1);
+    const PlotLayout tall = layout_plot(p, {0, 0, 900, 600});
+    EXPECT_FALSE(tall.legend_outside);
+}
+
 TEST(PlotLegendRoom, CrowdedCornersGrowTheFreeTopUntilTheLegendIsClear) {
     const Plot p = gpu_like_plot();
     const AxisRange plain = auto_range(p, AxisId::Y);   // 0 … data max + 5%

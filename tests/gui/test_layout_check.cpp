@@ -9,6 +9,7 @@
 #include <imgui.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <functional>
 #include <string>
 #include <vector>
@@ -95,9 +96,43 @@ TEST_F(LayoutCheck, SliderLabelAndValueCount) {
         ImGui::SetNextItemWidth(150.0f);
         ImGui::SliderFloat("delta", &v, 0.0f, 1.0f, "%.2f");
     });
-    ASSERT_EQ(texts.size(), 2u);
-    EXPECT_EQ(texts[0].text, "0.50");
-    EXPECT_EQ(texts[1].text, "delta");
+    std::vector<std::string> words;
+    for (const TextBox& t : texts)
+        if (!t.grab && !t.backdrop) words.push_back(t.text);
+    EXPECT_EQ(words, (std::vector<std::string>{"0.50", "delta"}));
+}
+
+TEST_F(LayoutCheck, ASliderGrabUnderItsValueGetsABackdrop) {
+    // At 0.5 the grab sits in the middle of the frame, under the centred value: the hook draws
+    // a backdrop between them, so the checker finds nothing.
+    const std::vector<TextBox> texts = record([] {
+        static float v = 0.5f;
+        ImGui::SetNextItemWidth(150.0f);
+        ImGui::SliderFloat("delta", &v, 0.0f, 1.0f, "%.2f");
+    });
+    const auto count = [&](bool TextBox::*kind) {
+        return std::count_if(texts.begin(), texts.end(), [&](const TextBox& t) { return t.*kind; });
+    };
+    EXPECT_EQ(count(&TextBox::grab), 1);
+    EXPECT_EQ(count(&TextBox::backdrop), 1);
+    EXPECT_TRUE(overlapping_texts(texts).empty());
+}
+
+TEST_F(LayoutCheck, AGrabOverATextWithoutBackdropIsAnOverlap) {
+    // A grab-coloured rect, then something else drawn (the grab is no longer the last thing),
+    // then a text over it: no backdrop, so the checker reports the grab and the text.
+    const std::vector<TextBox> texts = record([] {
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        dl->AddRectFilled(p, ImVec2(p.x + 20.0f, p.y + 20.0f), ImGui::GetColorU32(ImGuiCol_SliderGrab));
+        dl->AddRectFilled(ImVec2(p.x + 100.0f, p.y), ImVec2(p.x + 110.0f, p.y + 10.0f), IM_COL32(1, 2, 3, 255));
+        dl->AddText(p, ImGui::GetColorU32(ImGuiCol_Text), "hidden");
+        ImGui::Dummy(ImVec2(120.0f, 20.0f));
+    });
+    const auto pairs = overlapping_texts(texts);
+    ASSERT_EQ(pairs.size(), 1u);
+    EXPECT_EQ(texts[pairs[0].first].text, "[slider grab]");
+    EXPECT_EQ(texts[pairs[0].second].text, "hidden");
 }
 
 TEST_F(LayoutCheck, TextPastAChildWithoutScrollBarIsClipped) {

@@ -1103,6 +1103,9 @@ std::vector<double> grid_beyond(const AxisRange& r, const std::vector<PlacedTick
     return out;
 }
 
+// The least share of the data area's width (height) a legend outside it may leave.
+constexpr double kOutsideMinShare = 0.6;
+
 // A layout whose y range was grown to make room for the legend.
 struct Headroom {
     PlotLayout layout;
@@ -1125,6 +1128,30 @@ std::optional<Headroom> grow_for_legend(const Plot& plot, const Rect& outer, con
                 : least_covered(plot, G, box, k, Measure{style}, {LegendCorner::BottomRight, LegendCorner::BottomLeft});
         if (c.data == 0.0)
             return Headroom{std::move(G), c.corner, std::fabs(fwd(y.scale, v) - fwd(y.scale, top ? y.hi : y.lo)) / span};
+    }
+    return std::nullopt;
+}
+
+// A layout with the legend outside the data area: right of it, or, where that leaves the data
+// narrower than kOutsideMinShare of their width, under the x label (where that leaves them
+// kOutsideMinShare of their height); nothing when neither does. The box is the legend's.
+std::optional<std::pair<PlotLayout, Rect>> legend_outside(const Plot& plot, const Rect& outer, const PlotStyle& style,
+                                                          const PlotLayout& L, const LegendBox& box) {
+    const double pad = style.pad;
+    Rect right = outer;
+    right.x1 -= box.width + pad;
+    PlotLayout R = layout_frame(plot, right, style, L.view.x, L.view.y);
+    if (R.view.px.width() >= kOutsideMinShare * L.view.px.width() && R.view.px.y0 + box.height <= outer.y1 - pad) {
+        const Rect at{right.x1, R.view.px.y0, right.x1 + box.width, R.view.px.y0 + box.height};
+        return std::pair{std::move(R), at};
+    }
+    Rect below = outer;
+    below.y1 -= box.height + pad;
+    PlotLayout B = layout_frame(plot, below, style, L.view.x, L.view.y);
+    if (B.view.px.height() >= kOutsideMinShare * L.view.px.height() && box.width <= outer.x1 - outer.x0 - 2.0 * pad) {
+        const double x0 = std::clamp(B.view.px.x0, outer.x0 + pad, outer.x1 - pad - box.width);
+        const Rect at{x0, below.y1, x0 + box.width, below.y1 + box.height};
+        return std::pair{std::move(B), at};
     }
     return std::nullopt;
 }
@@ -1345,6 +1372,7 @@ PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotSt
     box.inset = 0.67 * tf;
 
     LegendCorner corner = plot.legend_corner;
+    bool hides = false;   // the corner chosen hides data
     if (corner == LegendCorner::Auto) {
         const CornerChoice least = least_covered(plot, L, box, k, measure, {LegendCorner::TopRight, LegendCorner::TopLeft,
                                                                       LegendCorner::BottomRight, LegendCorner::BottomLeft});
@@ -1361,11 +1389,25 @@ PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotSt
                 L = std::move(up->layout);
                 corner = up->corner;
             }
+            hides = !up;
         }
     }
 
     L.has_legend = true;
     L.legend_box = box.at(L.view.px, corner);
+    // A box that hides data in every corner, or that does not fit inside the data area (it would
+    // cover the tick labels), goes outside the data area where the figure has room for it.
+    const Rect& d = L.view.px;
+    const bool fits = box.width + 2.0 * box.inset <= d.width() && box.height + 2.0 * box.inset <= d.height();
+    if (hides || !fits) {
+        if (auto out = legend_outside(plot, outer, style, L, box)) {
+            L = std::move(out->first);
+            L.outer = outer;   // laid out in the part of it beside (or above) the legend
+            L.has_legend = true;
+            L.legend_box = out->second;
+            L.legend_outside = true;
+        }
+    }
     double row_y = L.legend_box.y0 + inner + 0.5 * tf;   // centre line of the first row
     for (std::size_t j : entries) {
         LegendEntry e;

@@ -132,7 +132,8 @@ struct RefLine {
 
 // Auto: the inside corner of the data area whose legend box hides the least data (line segments
 // crossing it, markers and bars touching it). When every corner hides some, layout_plot grows a
-// free end of the y axis to make room: see there. The fixed corners never change the ranges.
+// free end of the y axis to make room, and where that is not enough puts the legend outside the
+// data area: see there. The fixed corners never change the ranges.
 enum class LegendCorner { Auto, TopRight, TopLeft, BottomRight, BottomLeft };
 
 struct Plot {
@@ -333,6 +334,7 @@ struct PlotLayout {
     PlacedText x_label, y_label;
     bool has_legend = false;
     Rect legend_box;
+    bool legend_outside = false;      // the box is right of (or under) the data area, not in a corner
     std::vector<LegendEntry> legend;
     std::vector<PlacedText> annotations;   // only those inside the data area and not dropped
     std::vector<PlacedText> ref_labels;
@@ -360,7 +362,11 @@ struct RangeOverride {
 // which the legend, in a corner on that side, hides nothing. The top is preferred; the bottom is
 // grown only when it needs less than half the top's growth and, on a linear axis, not across 0
 // from above. The span may at most double (log: and grow by one decade at most); when that is
-// not enough, the ranges stay and the legend goes to the least crowded corner.
+// not enough, the ranges stay and the legend goes outside the data area (PlotLayout::
+// legend_outside): right of it, its top level with the data's, where the data keep 60% of their
+// width, else under the x label where they keep 60% of their height, else in the least crowded
+// corner. A box (Auto or fixed corner) too large to fit inside the data area goes outside the
+// same way rather than over the tick labels.
 //
 // Annotations last, so that every output shows the same readable labels: in the order of
 // Plot::annotations (earlier ones stay, later ones move), each text's box (its measured width;
