@@ -45,6 +45,17 @@ void set_modifiers(ImGuiIO& io) {
     io.KeySuper = io.KeysDown[GLFW_KEY_LEFT_SUPER] || io.KeysDown[GLFW_KEY_RIGHT_SUPER];
 }
 
+// A letter, digit or punctuation key pressed without Ctrl, Alt or Super (or released while
+// ImGui does not hold it down): typing. Its text comes as Char events; Dear ImGui 1.86 reads such
+// keys' state only with Ctrl (a text field's Ctrl+A, C, V, X, Z, Y), and the app's shortcuts read
+// this frame's presses. So its state is not fed to ImGui and it does not end the frame's events:
+// a typed word goes in within a frame or two, not two frames per character.
+bool typing_key(const InputEvent& e, bool held_in_imgui) {
+    if (e.code < GLFW_KEY_SPACE || e.code > GLFW_KEY_GRAVE_ACCENT) return false;
+    if (e.action == GLFW_RELEASE) return !held_in_imgui;
+    return (e.mods & (GLFW_MOD_CONTROL | GLFW_MOD_ALT | GLFW_MOD_SUPER)) == 0;
+}
+
 }  // namespace
 
 void InputQueue::install(GLFWwindow* window) {
@@ -121,6 +132,8 @@ bool InputQueue::feed_imgui() {
             const bool in_range = e.code < IM_ARRAYSIZE(io.KeysDown);
             if (e.action == GLFW_REPEAT) {
                 presses_.push_back({e.code, e.mods, true});
+            } else if (typing_key(e, in_range && io.KeysDown[e.code])) {
+                if (e.action == GLFW_PRESS) presses_.push_back({e.code, e.mods, false});
             } else {
                 const bool down = e.action == GLFW_PRESS;
                 if (in_range && c.key_changed[e.code]) break;

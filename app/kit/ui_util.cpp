@@ -141,6 +141,8 @@ bool accept_number(ImGuiID slot, std::string_view name, bool changed, double edi
     return moved;
 }
 
+void push_wrap_at_edge() { ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x + ImGui::GetScrollX()); }
+
 bool begin_panel(const char* id, ImVec2 size, bool border) {
     return ImGui::BeginChild(id, size, border, ImGuiWindowFlags_HorizontalScrollbar);
 }

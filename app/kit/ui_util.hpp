@@ -75,6 +75,12 @@ void field_message(ImGuiID slot, float width = 0.0f);
 // The slot's message as text ("" when it has none), for tests.
 std::string field_message_text(ImGuiID slot);
 
+// ImGui::PushTextWrapPos at the right edge of what the window shows (a table cell's, in a
+// table). Dear ImGui 1.86's PushTextWrapPos(0.0f) wraps at the window's work rect, which in a
+// window with a horizontal scroll bar (begin_panel) is as wide as its widest content so far: text
+// wrapped there keeps the window wider than its view, under its vertical scroll bar.
+void push_wrap_at_edge();
+
 // A lab's panel (a child window `size` big, 0: the rest of the space; `border`): it scrolls
 // down and sideways, so that what does not fit can be scrolled to instead of being cut off
 // (app/layout_check.hpp reports what is cut). Ends with ImGui::EndChild().

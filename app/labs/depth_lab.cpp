@@ -441,7 +441,7 @@ void draw_claims(const DepthLabSnapshot& snap, const DepthFigures& f, const Font
     tooltip("Optimizer steps every ticked placement has done, the extra seeds' runs done (for the claims' spread), "
             "and the learning-rate sweep's trainings done.");
     ImGui::SameLine();
-    ImGui::PushTextWrapPos(0.0f);
+    push_wrap_at_edge();
     ImGui::TextUnformatted(f.conditions.c_str());
     ImGui::PopTextWrapPos();
     tooltip("The settings of the numbers below. The papers measured much larger models on real text; change the "
@@ -456,7 +456,7 @@ void draw_claims(const DepthLabSnapshot& snap, const DepthFigures& f, const Font
     for (const DepthClaim& c : f.claims) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::PushTextWrapPos(0.0f);
+        push_wrap_at_edge();
         ImGui::TextUnformatted(c.claim.c_str());
         ImGui::PushFont(fonts.small);
         ImGui::TextDisabled("%s", c.source.c_str());
@@ -465,7 +465,7 @@ void draw_claims(const DepthLabSnapshot& snap, const DepthFigures& f, const Font
         ImGui::TableNextColumn();
         flow_text(c.measured, ImGui::GetStyleColorVec4(ImGuiCol_Text));   // never "1." / "72"
         ImGui::TableNextColumn();
-        ImGui::PushTextWrapPos(0.0f);   // "… provisional (3 of 5 seeds)" wraps in a narrow column
+        push_wrap_at_edge();   // "… provisional (3 of 5 seeds)" wraps in a narrow column
         verdict_cell(c);
         ImGui::PopTextWrapPos();
     }
@@ -475,7 +475,7 @@ void draw_claims(const DepthLabSnapshot& snap, const DepthFigures& f, const Font
 // Problems worth a line above the figures: nothing to train, a run whose loss left the finite range.
 void draw_problems(const DepthLabSnapshot& snap) {
     if (!snap.error.empty()) {
-        ImGui::PushTextWrapPos(0.0f);
+        push_wrap_at_edge();
         ImGui::TextColored(kErrorText, "✗ Nothing to train: %s%s", snap.error.c_str(),
                            snap.state.task == TaskKind::Text ? ". Check the path, or press Bundled." : ".");
         ImGui::PopTextWrapPos();
@@ -566,7 +566,7 @@ void draw_run_samples(const DepthRunView& r, const Fonts& fonts, float width, fl
                                       "step (ln of the vocabulary size: guessing).");
     }
     if (!r.sample_error.empty()) {
-        ImGui::PushTextWrapPos(0.0f);
+        push_wrap_at_edge();
         ImGui::TextColored(kErrorText, "✗ %s", r.sample_error.c_str());
         ImGui::PopTextWrapPos();
     }
@@ -583,7 +583,7 @@ void draw_run_samples(const DepthRunView& r, const Fonts& fonts, float width, fl
             }
         } else {   // the prompt (dimmed), then the generated text: its first line beside the prompt
             const std::size_t newline = std::min(sample.output.find('\n'), sample.output.size());
-            ImGui::PushTextWrapPos(0.0f);
+            push_wrap_at_edge();
             ImGui::TextDisabled("%s", sample.prompt.c_str());
             ImGui::SameLine(0.0f, 0.0f);
             ImGui::TextUnformatted(sample.output.c_str(), sample.output.c_str() + newline);

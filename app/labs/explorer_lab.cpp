@@ -257,14 +257,16 @@ void draw_delta_row(LabContext& ctx, ExplorerState& s, const Fonts& fonts) {
                          action_button_width(kExplorerActions[kDeltaOne]) + style.ItemSpacing.x + 3.0f * style.ItemSpacing.x;
     const float slider_w = std::clamp(ImGui::GetContentRegionAvail().x - others, 6.0f * em, 16.0f * em);
 
+    // What does not fit beside the slider goes on the next line.
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     delta_slider(s, fonts, slider_w);
-    ImGui::SameLine();
+    same_line_if_fits(radio_w + ImGui::CalcTextSize(scale_x).x, right);
     if (ImGui::RadioButton(scale_x, s.target == ScaleTarget::X)) s.target = ScaleTarget::X;
     tooltip("Dataset re-scaling: the input becomes δx, so a becomes δa.");
-    ImGui::SameLine();
+    same_line_if_fits(radio_w + ImGui::CalcTextSize(scale_W).x, right);
     if (ImGui::RadioButton(scale_W, s.target == ScaleTarget::W)) s.target = ScaleTarget::W;
     tooltip("Weight-matrix re-scaling: W becomes δW, so a becomes δa (without W, the same as scaling x).");
-    ImGui::SameLine();
+    same_line_if_fits(action_button_width(kExplorerActions[kDeltaOne]), right);
     action_button(ctx, kExplorerActions[kDeltaOne]);
 }
 
@@ -300,7 +302,7 @@ void draw_norm_panel(const NormPanel& p, double delta, const ExplorerUi& ui, con
     ImGui::PopFont();
     same_line_if_fits(ImGui::CalcTextSize(p.stats.c_str()).x, ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x);
     ImGui::TextUnformatted(p.stats.c_str());
-    ImGui::PushTextWrapPos(0.0f);
+    push_wrap_at_edge();
     ImGui::TextDisabled("%s", p.formula);
     ImGui::PopTextWrapPos();
     ImGui::EndGroup();
@@ -316,7 +318,7 @@ void draw_norm_panel(const NormPanel& p, double delta, const ExplorerUi& ui, con
     }
     const float width = ImGui::GetContentRegionAvail().x;
     const float status_h = ImGui::CalcTextSize(status.c_str(), nullptr, false, width).y + 2.0f * ImGui::GetStyle().ItemSpacing.y;
-    const float chart_h = std::max(3.0f * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().y - status_h);
+    const float chart_h = std::max(5.0f * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().y - status_h);
 
     BarChart chart;
     chart.id = p.id;
@@ -329,7 +331,7 @@ void draw_norm_panel(const NormPanel& p, double delta, const ExplorerUi& ui, con
     chart.value_labels = ui.value_labels;
     chart.small_font = fonts.small;
     draw_bar_chart(chart, ImVec2(width, chart_h));
-    ImGui::PushTextWrapPos(0.0f);
+    push_wrap_at_edge();
     ImGui::TextColored(status_color, "%s", status.c_str());
     ImGui::PopTextWrapPos();
 }
@@ -402,6 +404,8 @@ void draw_norm_columns(const ExplorerState& s, const ExplorerUi& ui, const Explo
 
 // [SECTION] The lab ------------------------------------------------------------------
 
+constexpr float kOutputsMinEm = 26.0f;   // the outputs' height, in text heights, below which the panel scrolls
+
 void draw_explorer_lab(LabContext& ctx) {
     ExplorerState& state = ctx.session.explorer;
     ExplorerUi& ui = ctx.uis.explorer;
@@ -418,9 +422,14 @@ void draw_explorer_lab(LabContext& ctx) {
         ImGui::EndChild();
         ImGui::SameLine();
     }
+    // Charts keep a legible height: a short window scrolls down to them rather than crushing them.
+    const float min_h = kOutputsMinEm * font;
+    if (ImGui::GetContentRegionAvail().y < min_h) ImGui::SetNextWindowContentSize(ImVec2(0.0f, min_h));
     begin_panel("outputs");
     draw_delta_row(ctx, state, fonts);
+    push_wrap_at_edge();
     ImGui::TextDisabled("y = ā ⊙ g + b.  Bars: outputs at this δ; outlines: at δ = 1.  Hover a bar for its value.");
+    ImGui::PopTextWrapPos();
     std::optional<ExplorerResults> results;
     std::string error;
     try {
@@ -448,7 +457,7 @@ void draw_explorer_figure(LabContext& ctx, const std::string& id, ImVec2) {
     try {
         r = compute_explorer(s);
     } catch (const std::exception& e) {
-        ImGui::PushTextWrapPos(0.0f);
+        push_wrap_at_edge();
         ImGui::TextColored(kErrorColor, "Cannot compute: %s", e.what());
         ImGui::PopTextWrapPos();
         return;

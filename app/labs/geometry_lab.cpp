@@ -297,12 +297,12 @@ std::string point_summary(const GeometryResults& r, Index i) {
 
 // Axis names, point numbers and, for n = 2, LayerNorm's two points, at their projections.
 void draw_labels(const GeometryLabState& s, const GeometryUi& ui, const GeometryResults& r, const ViewTransform& t,
-                 ImVec2 origin, const Fonts& fonts, const Sizes& px, const ImVec4& key_box) {
+                 ImVec2 origin, ImVec2 end, const Fonts& fonts, const Sizes& px, const ImVec4& key_box) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
     const Index n = geometry_dimension(s);
     // Each label's box; a point's number that would cover an earlier label or the colour key
-    // (key_box) is left out (two points seen one behind the other: the tooltip names each).
+    // (key_box), or not lie wholly inside the view, is left out (two points seen one behind the other: the tooltip names each).
     std::vector<ImVec4> placed = {key_box};
     const auto centred_text = [&](ImFont* font, const Vec3& world, const std::string& text, ImVec2 nudge, ImU32 col,
                                   bool optional = false) {
@@ -310,16 +310,21 @@ void draw_labels(const GeometryLabState& s, const GeometryUi& ui, const Geometry
         if (p.z() <= 0.0f) return;
         const ImVec2 sz = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text.c_str());
         const ImVec2 q = at(origin, p);
-        const ImVec2 a(q.x - 0.5f * sz.x + nudge.x, q.y - 0.5f * sz.y + nudge.y);
+        ImVec2 a(q.x - 0.5f * sz.x + nudge.x, q.y - 0.5f * sz.y + nudge.y);
+        if (!optional) {   // an axis name stays inside the view, beside its axis' end where that is near the edge
+            a.x = std::clamp(a.x, origin.x, std::max(origin.x, end.x - sz.x));
+            a.y = std::clamp(a.y, origin.y, std::max(origin.y, end.y - sz.y));
+        }
         const ImVec4 box(a.x, a.y, a.x + sz.x, a.y + sz.y);
         const auto meets = [&](const ImVec4& b) { return box.x < b.z && b.x < box.z && box.y < b.w && b.y < box.w; };
-        if (optional && std::any_of(placed.begin(), placed.end(), meets)) return;
+        const bool inside = box.x >= origin.x && box.y >= origin.y && box.z <= end.x && box.w <= end.y;
+        if (optional && (!inside || std::any_of(placed.begin(), placed.end(), meets))) return;
         placed.push_back(box);
         dl->AddText(font, font->FontSize, a, col, text.c_str());
     };
     for (Index k = 0; k < n; ++k) {
-        const float end = (kAxisPerFraming + 0.1f) * ui.framing;
-        centred_text(fonts.heading, Vec3::Unit(static_cast<int>(k)) * end, "x" + subscript(k + 1),
+        const float reach = (kAxisPerFraming + 0.1f) * ui.framing;
+        centred_text(fonts.heading, Vec3::Unit(static_cast<int>(k)) * reach, "x" + subscript(k + 1),
                      ImVec2(0, 0), ink);
     }
     if (n == 2 && ui.show_circle) {
@@ -342,20 +347,21 @@ void draw_labels(const GeometryLabState& s, const GeometryUi& ui, const Geometry
     }
 }
 
-// The colour key, in a box at the view's top left; returns the box.
-ImVec4 draw_legend(const GeometryLabState& s, ImVec2 origin, const Fonts& fonts, const Sizes& px) {
+// One row of the colour key: its marker (as in the view) and words.
+struct KeyItem {
+    float radius;
+    ImU32 fill, outline;
+    std::string text;
+};
+
+std::vector<KeyItem> key_items(const GeometryLabState& s, const Sizes& px) {
     const Index n = geometry_dimension(s);
     const bool flat = n == 2;
     const std::string root = n == 3 ? "√3" : "√2";
     const bool unit_gain = gain_is_one(s.g);
     const Rgba bg = theme_color(ImGuiCol_WindowBg);
     const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
-    struct Item {
-        float radius;
-        ImU32 fill, outline;   // as in the view
-        std::string text;
-    };
-    const Item items[] = {
+    return {
         {px.input(), to_u32(kInputColor), ink, s.shrink < 1.0 ? "input  s·x  (drag it)" : "input  x  (drag it)"},
         {px.image(), to_u32(palette::kRmsNormBar), rgba_u32(edge_of(palette::kRmsNormBar)),
          std::string("RMSNorm image: on the ") +
@@ -368,19 +374,32 @@ ImVec4 draw_legend(const GeometryLabState& s, ImVec2 origin, const Fonts& fonts,
         {px.foot(), rgba_u32(bg), to_u32(palette::kLayerNormBar),
          flat ? "x − μ: on the line x₁ + x₂ = 0" : "x − μ: LayerNorm's step onto the plane Σ = 0"},
     };
+}
+
+// The colour key's box size, padding included.
+ImVec2 key_size(const std::vector<KeyItem>& items, const Sizes& px) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    float text_w = 0.0f;
+    for (const KeyItem& item : items) text_w = std::max(text_w, ImGui::CalcTextSize(item.text.c_str()).x);
+    const float rows_h = ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(items.size()) - style.ItemSpacing.y;
+    return {2.0f * style.WindowPadding.x + 2.0f * px.input() + style.ItemInnerSpacing.x + text_w,
+            2.0f * style.WindowPadding.y + rows_h};
+}
+
+// The colour key in a box with its top left at p0; returns the box.
+ImVec4 draw_legend(const std::vector<KeyItem>& items, ImVec2 p0, const Fonts& fonts, const Sizes& px) {
+    const Rgba bg = theme_color(ImGuiCol_WindowBg);
+    const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImGuiStyle& style = ImGui::GetStyle();
     const float line = ImGui::GetTextLineHeightWithSpacing();
     const float marker_w = 2.0f * px.input() + style.ItemInnerSpacing.x;
-    float text_w = 0.0f;
-    for (const Item& item : items) text_w = std::max(text_w, ImGui::CalcTextSize(item.text.c_str()).x);
-    const ImVec2 p0(origin.x + style.WindowPadding.x, origin.y + style.WindowPadding.y);
-    const float rows_h = line * static_cast<float>(std::size(items)) - style.ItemSpacing.y;
-    const ImVec2 p1(p0.x + 2.0f * style.WindowPadding.x + marker_w + text_w, p0.y + 2.0f * style.WindowPadding.y + rows_h);
+    const ImVec2 size = key_size(items, px);
+    const ImVec2 p1(p0.x + size.x, p0.y + size.y);
     dl->AddRectFilled(p0, p1, rgba_u32(Rgba{bg.r, bg.g, bg.b, 0.88f}), style.ChildRounding);
     dl->AddRect(p0, p1, ImGui::GetColorU32(ImGuiCol_Border), style.ChildRounding);
-    for (std::size_t k = 0; k < std::size(items); ++k) {
-        const Item& item = items[k];
+    for (std::size_t k = 0; k < items.size(); ++k) {
+        const KeyItem& item = items[k];
         const float y = p0.y + style.WindowPadding.y + line * static_cast<float>(k);
         const ImVec2 c(p0.x + style.WindowPadding.x + px.input(), y + 0.5f * ImGui::GetTextLineHeight());
         legend_marker(dl, c, item.radius, px.outline(), item.fill, item.outline);
@@ -394,7 +413,7 @@ ImVec4 draw_legend(const GeometryLabState& s, ImVec2 origin, const Fonts& fonts,
 void draw_caption(const GeometryLabState& s, const GeometryResults& r, const Fonts& fonts) {
     const Index n = geometry_dimension(s);
     ImGui::PushFont(fonts.bold);
-    ImGui::PushTextWrapPos(0.0f);
+    push_wrap_at_edge();
     if (n == 3) {
         ImGui::TextUnformatted("RMSNorm maps every input onto the sphere of radius √n (here √3 ≈ 1.732); LayerNorm "
                                "first projects onto the plane Σx = 0, then onto the circle of radius √n in it.");
@@ -434,6 +453,8 @@ void draw_caption(const GeometryLabState& s, const GeometryResults& r, const Fon
     ImGui::PopTextWrapPos();
 }
 
+constexpr float kKeyOverViewMax = 0.45f;
+
 // The view with, when `words`, the caption above it and the mouse and keys under it (a slide
 // has its own caption, and no keys).
 void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool words) {
@@ -458,11 +479,17 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool wor
     }
 
     // The image fills what is left above one hint line, on whole pixels (the texture maps 1:1).
+    // The colour key sits in its top left corner, or under it where it would cover more than
+    // kKeyOverViewMax of the view's width (a narrow window, large text).
+    const std::vector<KeyItem> key = key_items(s, px);
+    const ImVec2 key_sz = key_size(key, px);
     const float hint_h = words ? ImGui::GetTextLineHeightWithSpacing() : 0.0f;
     const ImVec2 cursor = ImGui::GetCursorScreenPos();
     const ImVec2 origin(std::floor(cursor.x), std::floor(cursor.y));
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const ImVec2 size(std::floor(avail.x), std::floor(std::max(avail.y - hint_h, 8.0f * ImGui::GetFontSize())));
+    const bool key_under = key_sz.x + 2.0f * ImGui::GetStyle().WindowPadding.x > kKeyOverViewMax * avail.x;
+    const float key_h = key_under ? key_sz.y + ImGui::GetStyle().ItemSpacing.y : 0.0f;
+    const ImVec2 size(std::floor(avail.x), std::floor(std::max(avail.y - hint_h - key_h, 12.0f * ImGui::GetFontSize())));
     const Eigen::Vector2f view_size(size.x, size.y);
 
     if (ui.dragging < 0) ui.framing = framing_radius(s);   // held while a point is dragged
@@ -483,11 +510,14 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool wor
         ImDrawListSplitter layers;   // the key over the labels, placed first so that they can keep off it
         layers.Split(dl, 2);
         layers.SetCurrentChannel(dl, 1);
-        const ImVec4 key_box = draw_legend(s, origin, fonts, px);
+        const ImVec2 pad = ImGui::GetStyle().WindowPadding;
+        const ImVec4 key_box = key_under ? ImVec4(0, 0, 0, 0)
+                                         : draw_legend(key, ImVec2(origin.x + pad.x, origin.y + pad.y), fonts, px);
         layers.SetCurrentChannel(dl, 0);
-        draw_labels(s, ui, *results, t, origin, fonts, px, key_box);
+        draw_labels(s, ui, *results, t, origin, end, fonts, px, key_box);
         layers.Merge(dl);
         dl->PopClipRect();
+        if (key_under) draw_legend(key, ImVec2(origin.x, end.y + ImGui::GetStyle().ItemSpacing.y), fonts, px);
     } else {
         dl->AddRect(origin, end, ImGui::GetColorU32(ImGuiCol_Border));
         ImGui::SetCursorScreenPos(ImVec2(origin.x + 10.0f, origin.y + 10.0f));
@@ -507,7 +537,7 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool wor
         }
     }
     if (!words) return;
-    ImGui::SetCursorScreenPos(ImVec2(origin.x, end.y + ImGui::GetStyle().ItemSpacing.y));
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, end.y + key_h + ImGui::GetStyle().ItemSpacing.y));
     const std::string keys = "double-click or " + key_of(kResetView) + ": reset view · " + key_of(kRandomise) +
                              ": randomise · " + key_of(kSwitchN) + ": switch to n = " + (flat ? "3" : "2");
     const std::string hint = std::string(flat ? "Drag a grey point: move it · wheel: zoom · "
@@ -690,8 +720,8 @@ void draw_geometry_lab(LabContext& ctx) {
         ImGui::EndChild();
         ImGui::SameLine();
     }
-    ImGui::BeginChild("view", ImVec2(0.0f, 0.0f), false,
-                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    // The wheel zooms the view; a window too short for the view, its key and hint scrolls by its bar.
+    ImGui::BeginChild("view", ImVec2(0.0f, 0.0f), false, ImGuiWindowFlags_NoScrollWithMouse);
     draw_view(state, ui, fonts, true);
     ImGui::EndChild();
 }

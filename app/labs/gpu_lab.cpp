@@ -139,7 +139,7 @@ const Plot& saved_plot(GpuUi& ui, const BenchResults& r, int rows) {
 
 void draw_renderer_section(LabContext& ctx, const GpuRunner* runner) {
     heading(ctx.fonts.heading, "Renderer");
-    ImGui::PushTextWrapPos(0.0f);
+    push_wrap_at_edge();
     ImGui::Text("%s", ctx.info.renderer.c_str());
     ImGui::TextDisabled("OpenGL %s", ctx.info.gl_version.c_str());
     if (runner != nullptr) {
@@ -224,7 +224,7 @@ void draw_sweep_section(LabContext& ctx, GpuRunner* runner) {
         tooltip("Stop; what was measured so far stays on screen.");
         ImGui::SameLine();
         ImGui::ProgressBar(static_cast<float>(ui.sweep->progress()), ImVec2(-1.0f, 0.0f));
-        ImGui::PushTextWrapPos(0.0f);  // "GPU RMSNorm forward at 1024 × 4096 (warm-up)" is wider than the panel
+        push_wrap_at_edge();  // "GPU RMSNorm forward at 1024 × 4096 (warm-up)" is wider than the panel
         ImGui::TextDisabled("%s", ui.sweep->status().c_str());
         ImGui::PopTextWrapPos();
     }
@@ -269,7 +269,7 @@ std::string short_name(BenchKernel k) {
 
 std::string cell(double v, int digits) { return std::isfinite(v) ? format_number(v, digits) : "—"; }
 
-void draw_table(GpuUi& ui, const BenchResults& r, int rows) {
+void draw_table(GpuUi& ui, const BenchResults& r, int rows, const Fonts& fonts) {
     const std::vector<int> widths = widths_at(r.gpu, rows);
     if (widths.empty()) return;
     const int cols = table_cols(ui, r, rows);
@@ -284,12 +284,21 @@ void draw_table(GpuUi& ui, const BenchResults& r, int rows) {
     }
     tooltip("The width C the table shows.");
 
-    // As wide as its widest cells at least (the panel around it scrolls sideways): a kernel's
-    // name and six numbers or headers.
+    // As wide as its widest cells at least: a kernel's name and six numbers or headers; in the
+    // small font where the panel is narrower than that, and where it still is, the panel
+    // scrolls sideways.
     constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
     const float cell_pad = 2.0f * ImGui::GetStyle().CellPadding.x + 1.0f;
-    const float natural = ImGui::CalcTextSize("pRMSNorm bwd").x + 6.0f * ImGui::CalcTextSize("0.00000").x + 7.0f * cell_pad;
-    if (!ImGui::BeginTable("times", 7, kFlags, ImVec2(std::max(natural, ImGui::GetContentRegionAvail().x), 0.0f))) return;
+    const auto natural_width = [&] {
+        return ImGui::CalcTextSize("pRMSNorm bwd").x + 6.0f * ImGui::CalcTextSize("0.00000").x + 7.0f * cell_pad;
+    };
+    const bool small = natural_width() > ImGui::GetContentRegionAvail().x;
+    if (small) ImGui::PushFont(fonts.small);
+    const float natural = natural_width();
+    if (!ImGui::BeginTable("times", 7, kFlags, ImVec2(std::max(natural, ImGui::GetContentRegionAvail().x), 0.0f))) {
+        if (small) ImGui::PopFont();
+        return;
+    }
     for (const char* h : {"kernel", "GPU ms", "GB/s", "% copy", "CPU ms", "GB/s", "% copy"})
         ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
@@ -317,6 +326,7 @@ void draw_table(GpuUi& ui, const BenchResults& r, int rows) {
         }
     }
     ImGui::EndTable();
+    if (small) ImGui::PopFont();
     tooltip("Median time of each kernel at this shape, its GB/s (copy and forward 2·R·C·4 bytes, backward 3·R·C·4) "
             "and that in percent of the same device's plain copy: the ceiling a memory-bound kernel can reach. "
             "— : not measured (there is no fast CPU pRMSNorm).");
@@ -393,7 +403,7 @@ void draw_results(LabContext& ctx, const BenchResults* r) {
     draw_plot(ui.backward_view, bandwidth_plot(ui, *r, rows, true, cpu), ctx.fonts, ImVec2(w, top_h));
     const float bottom_h = std::max(ImGui::GetContentRegionAvail().y, 14.0f * em);
     begin_panel("table", ImVec2(w, bottom_h));
-    draw_table(ui, *r, rows);
+    draw_table(ui, *r, rows, ctx.fonts);
     for (const std::string& note : r->notes) ImGui::TextColored(kErrorText, "⚠ %s", note.c_str());
     draw_claim(ctx, r);
     ImGui::EndChild();
@@ -411,7 +421,11 @@ void draw_gpu_lab(LabContext& ctx) {
     std::string why;
     GpuRunner* runner = lab_runner(ctx, &why);
     if (runner != nullptr && !ui.started) start_sweep(*runner, s, ui);   // the first visit measures at once
-    if (running(ui)) {
+    // A scripted run (screenshots, --check-layout) sees the sweep whole from its first frame, so
+    // that what it draws does not depend on the machine's speed; a user's fills in frame by frame.
+    if (running(ui) && ctx.info.scripted) {
+        while (running(ui)) ui.sweep->advance(kFrameBudget);
+    } else if (running(ui)) {
         ui.sweep->advance(kFrameBudget);
         ctx.app.animate = true;
     }
@@ -434,7 +448,7 @@ void draw_gpu_lab(LabContext& ctx) {
     if (!show_controls(ctx.app) && runner != nullptr) {   // what the panel would have said: where, how, how far
         std::string line = runner->renderer() + " · " + std::string(describe(runner->timing()));
         if (running(ui)) line += " · measuring: " + ui.sweep->status();
-        ImGui::TextDisabled("%s", line.c_str());
+        flow_text(line, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     }
     if (runner == nullptr) {
         draw_off(ctx, why);

@@ -462,7 +462,7 @@ void draw_sgd_controls(GradientLabState& s, const Fonts& fonts) {
 void draw_sgd(GradientLabState& s, const GradientLabResults* r, GradientsUi& ui, const Fonts& fonts) {
     draw_sgd_controls(s, fonts);
     const std::string delta = format_number(s.sgd_delta, 3), ratio = format_number(1.0 / (s.sgd_delta * s.sgd_delta), 3);
-    ImGui::PushTextWrapPos(0.0f);
+    push_wrap_at_edge();
     ImGui::Text("From %s·W: the same outputs, ∂L/∂W ÷ δ (eq. 8) and ‖W‖ × δ, so relative to ‖W‖ each step is "
                 "1/δ² = %s times as large.", delta.c_str(), ratio.c_str());
     ImGui::PopTextWrapPos();
@@ -536,7 +536,7 @@ void draw_gradients_figure(LabContext& ctx, const std::string& id, ImVec2 size) 
     GradientsUi& ui = ctx.uis.gradients;
     const GradientLabResults* r = current_results(ctx.session, ui);
     if (r == nullptr) {
-        ImGui::PushTextWrapPos(0.0f);
+        push_wrap_at_edge();
         ImGui::TextColored(kErrorText, "Cannot compute: %s", ui.error.c_str());
         ImGui::PopTextWrapPos();
         return;

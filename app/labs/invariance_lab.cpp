@@ -626,6 +626,10 @@ std::vector<Plot> invariance_lab_plots(LabContext& ctx) {
     return plots;
 }
 
+constexpr float kCurvesMinEm = 16.0f;     // the curves' least height, in text heights
+constexpr float kCurvesBesideEm = 48.0f;  // the least width for the Explorer panel beside the curves
+constexpr float kExplorerPanelEm = 12.0f; // its height under the curves
+
 void draw_invariance_lab(LabContext& ctx) {
     InvarianceLabState& s = ctx.session.invariance;
     InvarianceUi& ui = ctx.uis.invariance;
@@ -664,12 +668,17 @@ void draw_invariance_lab(LabContext& ctx) {
     draw_notes(s, checked, fonts);
     ImGui::Spacing();
 
-    const float explorer_w = std::clamp(0.3f * ImGui::GetContentRegionAvail().x, 16.0f * em, 24.0f * em);
-    ImGui::BeginChild("curves", ImVec2(ImGui::GetContentRegionAvail().x - explorer_w - style.ItemSpacing.x, 0.0f));
+    // The curves and the Explorer panel side by side in what is left, or, in a narrow window, one
+    // above the other; never shorter than kCurvesMinEm (the results scroll down to them instead).
+    const float avail_w = ImGui::GetContentRegionAvail().x;
+    const bool beside = avail_w >= kCurvesBesideEm * em;
+    const float explorer_w = beside ? std::clamp(0.3f * avail_w, 16.0f * em, 24.0f * em) : avail_w;
+    const float curves_h = std::max(ImGui::GetContentRegionAvail().y, kCurvesMinEm * em);
+    ImGui::BeginChild("curves", ImVec2(beside ? avail_w - explorer_w - style.ItemSpacing.x : avail_w, curves_h));
     draw_curves(s, ui, fonts);
     ImGui::EndChild();
-    ImGui::SameLine();
-    ImGui::BeginChild("explorer", ImVec2(0.0f, 0.0f), true);
+    if (beside) ImGui::SameLine();
+    ImGui::BeginChild("explorer", ImVec2(explorer_w, beside ? curves_h : kExplorerPanelEm * em), true);
     draw_explorer_panel(ctx, ui);
     ImGui::EndChild();
     ImGui::EndChild();
@@ -688,7 +697,7 @@ void draw_invariance_figure(LabContext& ctx, const std::string& id, ImVec2 size)
     try {
         draw_slide_table(s, check_table(s, invariance_lab_table(s)), ctx.fonts, size);
     } catch (const std::exception& err) {
-        ImGui::PushTextWrapPos(0.0f);
+        push_wrap_at_edge();
         ImGui::TextColored(kErrorText, "Cannot compute the table: %s", err.what());
         ImGui::PopTextWrapPos();
     }

@@ -318,7 +318,7 @@ void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) 
         }
         tooltip("Read the file now (also after editing it).");
         if (ui.shown && !ui.shown->error.empty()) {
-            ImGui::PushTextWrapPos(0.0f);
+            push_wrap_at_edge();
             ImGui::TextColored(kErrorText, "✗ %s", ui.shown->error.c_str());
             ImGui::PopTextWrapPos();
         }
@@ -601,20 +601,34 @@ double slowest_step_ms(const TrainingLabSnapshot& snap) {
     return slowest;
 }
 
-// The variants side by side, maps at most max_side pixels square.
+// The narrowest card whose name and result fit on one line, both in the small font.
+float variant_card_min_width(const TrainingLabSnapshot& snap, const Fonts& fonts) {
+    const auto small = [&](const char* text) {
+        return fonts.small->CalcTextSizeA(fonts.small->FontSize, FLT_MAX, 0.0f, text).x;
+    };
+    float name = 0.0f;
+    for (const TrainingVariant& v : snap.variants) name = std::max(name, small(std::string(display_name(v.norm)).c_str()));
+    return 0.8f * ImGui::GetFontSize() + 2.0f * ImGui::GetStyle().ItemSpacing.x + name + small("100.0%") + 1.0f;
+}
+
+// The variants side by side (in rows, where one row would leave a card too narrow for its name
+// and result), maps at most max_side pixels square.
 void draw_variant_row(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fonts& fonts, float max_side) {
     const std::size_t n = snap.variants.size();
     if (n == 0 || !snap.data) return;
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
-    const float width = std::floor((ImGui::GetContentRegionAvail().x - static_cast<float>(n - 1) * spacing) /
-                                   static_cast<float>(n));
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const auto fit = static_cast<std::size_t>(std::floor((avail + spacing) / (variant_card_min_width(snap, fonts) + spacing)));
+    const std::size_t rows = (n + std::max<std::size_t>(fit, 1) - 1) / std::max<std::size_t>(fit, 1);
+    const std::size_t cols = (n + rows - 1) / rows;   // rows as even as they can be: 2 + 2, not 3 + 1
+    const float width = std::floor((avail - static_cast<float>(cols - 1) * spacing) / static_cast<float>(cols));
     const bool maps = snap.data->features() == 2;
     const float side = maps ? std::min(width, max_side) : 0.0f;
     const double slowest = slowest_step_ms(snap);
     const float caption_h = variant_caption_height(fonts);
     const ImVec2 size(width, side + (maps ? ImGui::GetStyle().ItemSpacing.y : 0.0f) + caption_h);
     for (std::size_t i = 0; i < n; ++i) {
-        if (i > 0) ImGui::SameLine();
+        if (i % cols != 0) ImGui::SameLine();
         ImGui::PushID(static_cast<int>(i));
         draw_variant_card(snap.variants[i], i < ui.maps.size() ? ui.maps[i] : std::vector<MapRect>{}, snap,
                           slowest, size, side, ui.show_test_points, fonts);
@@ -789,7 +803,7 @@ void draw_training_lab(LabContext& ctx) {
     } else if (!ui.shown) {
         ImGui::TextDisabled("Preparing the data and the variants…");
     } else if (!ui.shown->error.empty()) {
-        ImGui::PushTextWrapPos(0.0f);
+        push_wrap_at_edge();
         ImGui::TextColored(kErrorText, "✗ Cannot train: %s", ui.shown->error.c_str());
         ImGui::PopTextWrapPos();
     } else {
@@ -827,7 +841,7 @@ void update_training_slide(LabContext& ctx) {
 void draw_training_figure(LabContext& ctx, const std::string& id, ImVec2 size) {
     const TrainingLabState& s = ctx.session.training;
     TrainingUi& ui = ctx.uis.training;
-    ImGui::PushTextWrapPos(0.0f);
+    push_wrap_at_edge();
     if (!ui.problem.empty()) {
         ImGui::TextColored(kErrorText, "✗ %s", ui.problem.c_str());
     } else if (!ui.shown) {

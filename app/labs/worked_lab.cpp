@@ -165,14 +165,39 @@ struct StepRow {
     bool result = false;   // the outputs: bold, in the norm's colour
 };
 
+// The norm's name, then its equation beside it where it fits, else on the lines below (wrapped).
 void norm_heading(const char* name, const char* equation, palette::Rgb color, const Fonts& fonts) {
     swatch(color);
     ImGui::PushFont(fonts.heading);
     ImGui::TextUnformatted(name);
     ImGui::PopFont();
-    ImGui::SameLine();
-    ImGui::AlignTextToFramePadding();
-    ImGui::TextDisabled("%s", equation);
+    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+    same_line_if_fits(ImGui::CalcTextSize(equation).x, right);
+    flow_text(equation, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+}
+
+// The height norm_heading takes in `width` px.
+float norm_heading_height(const char* name, const char* equation, const Fonts& fonts, float width) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float name_w = fonts.heading->CalcTextSizeA(fonts.heading->FontSize, FLT_MAX, 0.0f, name).x +
+                         0.8f * ImGui::GetFontSize() + 2.0f * style.ItemSpacing.x;
+    const float line = std::max(fonts.heading->FontSize, ImGui::GetTextLineHeight()) + style.ItemSpacing.y;
+    if (name_w + ImGui::CalcTextSize(equation).x <= width) return line;
+    return line + flow_text_height(equation, width) + style.ItemSpacing.y;
+}
+
+// The width a step table needs to show each row on one line (its value unwrapped), padding included.
+float step_table_width(const std::vector<StepRow>& rows, const Fonts& fonts) {
+    const auto width = [](ImFont* font, const std::string& text) {
+        return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text.c_str()).x;
+    };
+    float step = 0.0f, formula = 0.0f, value = 0.0f;
+    for (const StepRow& r : rows) {
+        step = std::max(step, width(r.dim ? fonts.regular : fonts.bold, r.step));
+        formula = std::max(formula, width(fonts.regular, r.formula));
+        value = std::max(value, width(r.result ? fonts.bold : fonts.regular, r.value));
+    }
+    return step + formula + value + 8.0f * ImGui::GetStyle().CellPadding.x;
 }
 
 void step_table(const char* id, const std::vector<StepRow>& rows, palette::Rgb color, const Fonts& fonts) {
@@ -213,12 +238,14 @@ std::string quotient(double num, Index den, double value, int digits, int exp2) 
     return number(num, digits, exp2) + " / " + std::to_string(den) + " = " + number(value, digits, exp2);
 }
 
-void draw_layernorm_steps(const Explanation& e, int d, const Fonts& fonts) {
-    norm_heading("LayerNorm", "paper eq. 2–3:  ā = (x − μ) / σ", palette::kLayerNormBar, fonts);
+constexpr const char* kLayerNormEquation = "paper eq. 2–3:  ā = (x − μ) / σ";
+constexpr const char* kRmsNormEquation = "paper eq. 4:  ā = x / RMS(x), no mean subtracted";
+
+std::vector<StepRow> layernorm_rows(const Explanation& e, int d) {
     const Index n = e.x.size();
     const int p1 = e.exp2, p2 = 2 * e.exp2;  // the steps' units: x-like values, squares
     const std::string sample = n > 1 ? quotient(e.sum_deviation_sq, n - 1, e.var_sample, d, p2) : "undefined for n = 1";
-    const std::vector<StepRow> rows = {
+    return {
         {"1  mean μ", "Σx / n", quotient(e.sum, n, e.mean, d, p1)},
         {"2  deviations", "x − μ", list(e.deviation, d, p1)},
         {"3  squares", "(x − μ)²", list(e.deviation_sq, d, p2) + ",  sum " + number(e.sum_deviation_sq, d, p2)},
@@ -227,15 +254,12 @@ void draw_layernorm_steps(const Explanation& e, int d, const Fonts& fonts) {
         {"5  σ", e.eps > 0.0 ? "√(σ₀² + ε)" : "√σ₀²", root_of(e.var_population, e.eps, e.sigma, d, p1)},
         {"6  outputs ā", "(x − μ) / σ", list(e.layernorm, d), false, true},
     };
-    step_table("ln_steps", rows, palette::kLayerNormBar, fonts);
-    if (e.sigma == 0.0) ImGui::TextDisabled("σ = 0: every deviation is 0, and each output is 0 (the limit ε → 0⁺).");
 }
 
-void draw_rmsnorm_steps(const Explanation& e, int d, const Fonts& fonts) {
-    norm_heading("RMSNorm", "paper eq. 4:  ā = x / RMS(x), no mean subtracted", palette::kRmsNormBar, fonts);
+std::vector<StepRow> rmsnorm_rows(const Explanation& e, int d) {
     const Index n = e.x.size();
     const int p1 = e.exp2, p2 = 2 * e.exp2;
-    const std::vector<StepRow> rows = {
+    return {
         {"1  squares", "x²", list(e.square, d, p2) + ",  sum " + number(e.sum_square, d, p2)},
         {"2  mean square", "Σx² / n", quotient(e.sum_square, n, e.mean_square, d, p2)},
         {"3  RMS", e.eps > 0.0 ? "√(mean(x²) + ε)" : "√mean(x²)", root_of(e.mean_square, e.eps, e.rms, d, p1)},
@@ -244,7 +268,17 @@ void draw_rmsnorm_steps(const Explanation& e, int d, const Fonts& fonts) {
         {"    L2-Norm", "x / ‖x‖ = ā / √" + std::to_string(n), list(e.l2norm, d), true},
         {"    LayerNorm, n − 1", "(x − μ) / sample std", list(e.layernorm_sample, d), true},
     };
-    step_table("rms_steps", rows, palette::kRmsNormBar, fonts);
+}
+
+void draw_layernorm_steps(const Explanation& e, int d, const Fonts& fonts) {
+    norm_heading("LayerNorm", kLayerNormEquation, palette::kLayerNormBar, fonts);
+    step_table("ln_steps", layernorm_rows(e, d), palette::kLayerNormBar, fonts);
+    if (e.sigma == 0.0) ImGui::TextDisabled("σ = 0: every deviation is 0, and each output is 0 (the limit ε → 0⁺).");
+}
+
+void draw_rmsnorm_steps(const Explanation& e, int d, const Fonts& fonts) {
+    norm_heading("RMSNorm", kRmsNormEquation, palette::kRmsNormBar, fonts);
+    step_table("rms_steps", rmsnorm_rows(e, d), palette::kRmsNormBar, fonts);
     if (e.rms == 0.0) ImGui::TextDisabled("RMS = 0: x is all zeros, and each output is 0 (the limit ε → 0⁺).");
 }
 
@@ -333,7 +367,7 @@ void draw_fits(const Explanation& e, const ClaimVerdict& v, const Fonts& fonts, 
 
 void draw_steps_verdicts(const WorkedResults& r) {
     for (const StepCheck& step : r.steps) {
-        ImGui::PushTextWrapPos(0.0f);
+        push_wrap_at_edge();
         if (!step.verdict) {
             ImGui::TextColored(kErrorText, "⚠ Cannot read \"%s\": %s", step.text.c_str(), step.error.c_str());
         } else if (step.verdict->holds) {
@@ -348,13 +382,13 @@ void draw_steps_verdicts(const WorkedResults& r) {
 void draw_verdict(const WorkedResults& r, const Fonts& fonts, bool outputs) {
     switch (r.status) {
         case ClaimStatus::Empty:
-            ImGui::PushTextWrapPos(0.0f);
+            push_wrap_at_edge();
             ImGui::TextDisabled("Type the outputs a write-up claims for this x (left), or pick an example: NormLab "
                                 "says which formula reproduces them at their printed precision.");
             ImGui::PopTextWrapPos();
             break;
         case ClaimStatus::Invalid:
-            ImGui::PushTextWrapPos(0.0f);
+            push_wrap_at_edge();
             ImGui::TextColored(kErrorText, "⚠ %s", r.error.c_str());
             ImGui::PopTextWrapPos();
             break;
@@ -396,30 +430,43 @@ void draw_worked_lab(LabContext& ctx) {
         return;
     }
 
+    // The two step tables side by side where each fits unwrapped in half the width, else one
+    // above the other (the lab scrolls down rather than crushing their values into a column).
     const ImGuiStyle& style = ImGui::GetStyle();
     const float em = ImGui::GetFontSize();
-    const float half = std::floor(0.5f * (ImGui::GetContentRegionAvail().x - style.ItemSpacing.x));
-    // Both step tables whole: their heading, kStepRows rows, and a line for a remark when σ or RMS is 0.
     const Explanation& e = results->explanation;
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float chrome = 2.0f * style.WindowPadding.x + style.ScrollbarSize + 2.0f * style.ChildBorderSize;
+    const float need = chrome + std::max(step_table_width(layernorm_rows(e, ui.digits), fonts),
+                                         step_table_width(rmsnorm_rows(e, ui.digits), fonts));
+    const float half = std::floor(0.5f * (avail - style.ItemSpacing.x));
+    const bool stacked = half < need;
+    const float panel_w = stacked ? avail : half;
+    // Each table whole: its heading, kStepRows rows, and a line for a remark when σ or RMS is 0.
+    const float text_w = panel_w - chrome;
+    const float heading_h = std::max(norm_heading_height("LayerNorm", kLayerNormEquation, fonts, text_w),
+                                     norm_heading_height("RMSNorm", kRmsNormEquation, fonts, text_w));
     const float remark_h = e.sigma == 0.0 || e.rms == 0.0 ? ImGui::GetTextLineHeightWithSpacing() : 0.0f;
-    const float steps_h = ImGui::GetFrameHeightWithSpacing() + kStepRows * kStepRowEm * em + remark_h +
-                          2.0f * style.WindowPadding.y + style.ItemSpacing.y;
-    begin_panel("layernorm", ImVec2(half, steps_h), true);
+    const float steps_h = heading_h + kStepRows * kStepRowEm * em + remark_h + 2.0f * style.WindowPadding.y +
+                          style.ItemSpacing.y;
+    begin_panel("layernorm", ImVec2(panel_w, steps_h), true);
     draw_layernorm_steps(e, ui.digits, fonts);
     ImGui::EndChild();
-    ImGui::SameLine();
-    begin_panel("rmsnorm", ImVec2(0.0f, steps_h), true);
+    if (!stacked) ImGui::SameLine();
+    begin_panel("rmsnorm", ImVec2(panel_w, steps_h), true);
     draw_rmsnorm_steps(e, ui.digits, fonts);
     ImGui::EndChild();
 
+    // The claim and the verdict: the rest of the height, at least room for the banner and its table.
+    const float bottom_h = std::max(ImGui::GetContentRegionAvail().y, 16.0f * em);
     if (show_controls(ctx.app)) {   // presenter view, or the panel collapsed: the steps and the verdict alone
         const float inputs_w = std::clamp(0.4f * ImGui::GetContentRegionAvail().x, 20.0f * em, 30.0f * em);
-        begin_panel("claim", ImVec2(inputs_w, 0.0f), true);
+        begin_panel("claim", ImVec2(inputs_w, bottom_h), true);
         draw_claim_inputs(ctx);
         ImGui::EndChild();
         ImGui::SameLine();
     }
-    begin_panel("verdict", ImVec2(0.0f, 0.0f), true);
+    begin_panel("verdict", ImVec2(0.0f, bottom_h), true);
     heading(fonts.heading, "NormLab's verdict");
     draw_verdict(*results, fonts, true);
     ImGui::EndChild();
@@ -434,7 +481,7 @@ void draw_worked_figure(LabContext& ctx, const std::string& id, ImVec2) {
     try {
         r = compute_worked(ctx.session.worked, ctx.session.explorer.x);
     } catch (const std::exception& err) {
-        ImGui::PushTextWrapPos(0.0f);
+        push_wrap_at_edge();
         ImGui::TextColored(kErrorText, "Cannot work through x: %s", err.what());
         ImGui::PopTextWrapPos();
         return;

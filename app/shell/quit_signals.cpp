@@ -18,7 +18,9 @@ namespace {
 volatile std::sig_atomic_t g_signal = 0;
 sem_t g_wake;
 std::atomic<bool> g_stop{false};
-std::thread g_watcher;
+// On the heap and never destroyed: an exit() from elsewhere (Xlib's handler of a lost X
+// connection) must not destroy a joinable std::thread, which would call std::terminate.
+std::thread* g_watcher = nullptr;
 
 extern "C" void on_quit_signal(int signal) {
     if (g_signal == 0) g_signal = signal;
@@ -28,10 +30,10 @@ extern "C" void on_quit_signal(int signal) {
 }  // namespace
 
 void install_quit_signals() {
-    if (g_watcher.joinable()) return;
+    if (g_watcher != nullptr) return;
     sem_init(&g_wake, 0, 0);
     g_stop = false;
-    g_watcher = std::thread([] {
+    g_watcher = new std::thread([] {
         for (;;) {
             while (sem_wait(&g_wake) != 0 && errno == EINTR) {
             }
@@ -50,10 +52,12 @@ void install_quit_signals() {
 int quit_signal() { return static_cast<int>(g_signal); }
 
 void stop_quit_signals() {
-    if (!g_watcher.joinable()) return;
+    if (g_watcher == nullptr) return;
     g_stop = true;
     sem_post(&g_wake);
-    g_watcher.join();
+    g_watcher->join();
+    delete g_watcher;
+    g_watcher = nullptr;
 }
 
 const char* signal_name(int signal) {

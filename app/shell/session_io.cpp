@@ -619,7 +619,7 @@ void draw_outside_files_dialog(LabContext& ctx) {
     if (!ImGui::IsPopupOpen(name)) ImGui::OpenPopup(name);
     if (!begin_centered_modal(name, 40.0f)) return;
     const float em = ImGui::GetFontSize();
-    ImGui::PushTextWrapPos(0.0f);
+    push_wrap_at_edge();
     ImGui::TextUnformatted(("The scene " + io.pending_scene + " asks NormLab to read:").c_str());
     for (const SceneDataFile& f : io.pending_files) ImGui::BulletText("%s  (%s)", f.path.c_str(), f.key.c_str());
     ImGui::TextUnformatted("These lie outside the scene's folder. Read them only if you know what they are; "
@@ -650,7 +650,7 @@ void draw_quit_dialog(LabContext& ctx) {
     if (!ImGui::IsPopupOpen(name)) ImGui::OpenPopup(name);
     if (!begin_centered_modal(name, 40.0f)) return;
     const float em = ImGui::GetFontSize();
-    ImGui::PushTextWrapPos(0.0f);
+    push_wrap_at_edge();
     ImGui::TextUnformatted(("The session could not be saved: " + io.autosave_error).c_str());
     ImGui::TextUnformatted("Quitting now loses the changes since the last save.");
     ImGui::PopTextWrapPos();
@@ -705,7 +705,7 @@ void draw_session_dialogs(LabContext& ctx) {
         ImGui::InputTextMultiline("caption", &io.caption, ImVec2(-8.0f * em, 3.2f * ImGui::GetTextLineHeight()));
     }
     if (!io.dialog_error.empty()) {
-        ImGui::PushTextWrapPos(0.0f);
+        push_wrap_at_edge();
         ImGui::TextColored(kErrorText, "%s", io.dialog_error.c_str());
         ImGui::PopTextWrapPos();
     }

@@ -577,6 +577,33 @@ bool on_tick_grid(const PlotLayout& L, double v) {
     return std::fabs(steps - std::round(steps)) < 1e-9;
 }
 
+// A y label longer than the height under a wrapped title (a short, narrow figure: the GPU lab's
+// "time saved" at 1024 × 768) is set smaller to fit beside the data area, inside the figure.
+TEST(PlotLayout, LongYLabelShrinksToTheHeightUnderTheTitle) {
+    Plot p;
+    p.title = "Time saved";
+    p.y.label = "time saved vs LayerNorm (%)";
+    p.series.push_back(palette_series(0, "fwd", {1, 2, 3}, {10, 20, 15}));
+    const Rect outer{0, 0, 400, 200};
+    const PlotLayout L = layout_plot(p, outer);
+    const double length = estimate_text_width(p.y.label, L.y_label.font_px);
+    EXPECT_LT(L.y_label.font_px, PlotStyle{}.label_font_px);            // it had to shrink
+    EXPECT_GE(L.y_label.font_px, 0.7 * PlotStyle{}.label_font_px - 1e-9);
+    EXPECT_GE(L.y_label.at.y - 0.5 * length, outer.y0 - 1e-9);           // wholly inside the figure
+    EXPECT_LE(L.y_label.at.y + 0.5 * length, outer.y1 + 1e-9);
+    EXPECT_GE(L.y_label.at.y - 0.5 * length, L.view.px.y0 - 1e-6);      // and beside the data, under the title
+    // Where even 70% is too long (a title wrapped over four lines), it rises beside the title but
+    // stays inside the figure.
+    p.title = "Time saved by RMSNorm over LayerNorm, per row width, forward and backward";
+    const PlotLayout narrow = layout_plot(p, {0, 0, 240, 200});
+    const double narrow_length = estimate_text_width(p.y.label, narrow.y_label.font_px);
+    EXPECT_DOUBLE_EQ(narrow.y_label.font_px, 0.7 * PlotStyle{}.label_font_px);
+    EXPECT_GE(narrow.y_label.at.y - 0.5 * narrow_length, 0.0 - 1e-9);
+    EXPECT_LE(narrow.y_label.at.y + 0.5 * narrow_length, 200.0 + 1e-9);
+    // A tall figure keeps the label's size.
+    EXPECT_DOUBLE_EQ(layout_plot(p, {0, 0, 720, 450}).y_label.font_px, PlotStyle{}.label_font_px);
+}
+
 TEST(PlotLegendRoom, CrowdedCornersGrowTheFreeTopUntilTheLegendIsClear) {
     const Plot p = gpu_like_plot();
     const AxisRange plain = auto_range(p, AxisId::Y);   // 0 … data max + 5%

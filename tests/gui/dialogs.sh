@@ -40,9 +40,19 @@ if [ "${1:-}" = "--inner" ]; then
     save_as() {   # opens Save scene as… and types $1 in its path field
         xdotool key ctrl+shift+s
         wait_for "Save scene as" "$log" || fail "Ctrl+Shift+S opened no dialog: $(cat "$log")"
-        xdotool key ctrl+a
-        xdotool type --delay 20 "$1"
-        sleep 1
+        # Ctrl+A selects the field's text once the field has focus (a frame after the dialog
+        # shows): under load that frame can come late, so select and type until the field holds
+        # exactly the path.
+        for _ in 1 2 3 4 5; do
+            sleep 0.5
+            xdotool key ctrl+a
+            xdotool type --delay 20 "$1"
+            for _ in $(seq 1 25); do
+                grep -qxF -- "$1" "$log" && return 0
+                sleep 0.2
+            done
+        done
+        fail "the path field does not show $1 alone: $(cat "$log")"
     }
     case "$name" in
         save)

@@ -791,6 +791,7 @@ PlotStyle scaled(PlotStyle style, double k) {
 namespace {
 
 constexpr double kBoldWidth = 1.12;   // DejaVu Sans Bold's width over DejaVu Sans's, at most
+constexpr double kMinYLabelScale = 0.7;   // the least a y label longer than its figure is scaled
 
 // `text` broken at spaces into lines no wider than `width` (a word wider than that is a line
 // of its own).
@@ -919,10 +920,16 @@ PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& st
         L.x_label = {plot.x.label, {0.5 * (d.x0 + d.x1), d.y1 + tick + tick_gap + tf + 0.5 * pad + kAscent * lf},
                      TextAnchor::Middle, lf, 0.0};
     if (!plot.y.label.empty()) {
-        // Centred on the data area; one longer than it is moved down, clear of the title.
-        const double half = 0.5 * measure(plot.y.label, lf);
-        const double mid = std::min(std::max(0.5 * (d.y0 + d.y1), d.y0 + half), std::max(d.y0 + half, outer.y1 - pad - half));
-        L.y_label = {plot.y.label, {outer.x0 + pad + kAscent * lf, mid}, TextAnchor::Middle, lf, -90.0};
+        // Centred on the data area; one longer than it is moved down, clear of the title; one
+        // longer than the height below the title is set smaller to fit there, down to
+        // kMinYLabelScale of its size, and never leaves the figure.
+        const double room = outer.y1 - pad - d.y0;
+        const double full = measure(plot.y.label, lf);
+        const double yf = full > room && room > 0.0 ? std::max(kMinYLabelScale, room / full) * lf : lf;
+        const double half = 0.5 * measure(plot.y.label, yf);
+        const double mid = std::max(outer.y0 + pad + half,
+                                    std::min(std::max(0.5 * (d.y0 + d.y1), d.y0 + half), outer.y1 - pad - half));
+        L.y_label = {plot.y.label, {outer.x0 + pad + kAscent * lf, mid}, TextAnchor::Middle, yf, -90.0};
     }
     // Each title line centred over the data area, moved in where that would cross the figure's edge.
     for (PlacedText& t : L.title) {

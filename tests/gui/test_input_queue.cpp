@@ -1,0 +1,103 @@
+// The input queue (app/kit/input_queue.hpp) with Dear ImGui headless: which events one frame
+// takes. Typed text goes in at once (a slow frame must not make typing slow); a tap of a key that
+// ImGui reads (Ctrl+Z, Backspace) still spans two frames, so ImGui sees it down once.
+#include "input_queue.hpp"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <gtest/gtest.h>
+#include <imgui.h>
+
+#include <string>
+
+namespace normlab::ui {
+namespace {
+
+using T = InputEvent::Type;
+
+class Queue : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ImGui::CreateContext();
+        ImGuiIO& io = ImGui::GetIO();
+        io.DisplaySize = ImVec2(800.0f, 600.0f);
+        io.DeltaTime = 1.0f / 60.0f;
+        io.IniFilename = nullptr;
+        unsigned char* pixels = nullptr;
+        int w = 0, h = 0;
+        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+    }
+    void TearDown() override { ImGui::DestroyContext(); }
+
+    // One key stroke as GLFW reports it: press, its character (if any), release.
+    void stroke(int key, unsigned ch, int mods = 0) {
+        queue.push({T::Key, key, GLFW_PRESS, mods});
+        if (ch != 0) queue.push({T::Char, 0, 0, 0, ch});
+        queue.push({T::Key, key, GLFW_RELEASE, mods});
+    }
+    // Feeds one frame and returns the text ImGui received in it.
+    std::string frame() {
+        queue.feed_imgui();
+        std::string text;
+        for (ImWchar c : ImGui::GetIO().InputQueueCharacters) text += static_cast<char>(c);
+        ImGui::NewFrame();
+        ImGui::EndFrame();   // clears the frame's characters
+        return text;
+    }
+
+    InputQueue queue;
+};
+
+TEST_F(Queue, TypedWordGoesInInOneFrame) {
+    for (char c : std::string("delta")) stroke(GLFW_KEY_A + (c - 'a'), static_cast<unsigned>(c));
+    EXPECT_EQ(frame(), "delta");
+    EXPECT_EQ(queue.presses().size(), 5u);   // the app's shortcuts still see each press
+    EXPECT_FALSE(queue.pending());
+    EXPECT_FALSE(ImGui::GetIO().KeysDown[GLFW_KEY_D]);
+}
+
+TEST_F(Queue, CtrlTapIsDownForOneFrame) {
+    queue.push({T::Key, GLFW_KEY_LEFT_CONTROL, GLFW_PRESS, 0});
+    stroke(GLFW_KEY_Z, 0, GLFW_MOD_CONTROL);
+    queue.push({T::Key, GLFW_KEY_LEFT_CONTROL, GLFW_RELEASE, GLFW_MOD_CONTROL});
+    queue.feed_imgui();
+    EXPECT_TRUE(ImGui::GetIO().KeysDown[GLFW_KEY_Z]);
+    EXPECT_TRUE(ImGui::GetIO().KeyCtrl);
+    ASSERT_EQ(queue.presses().size(), 2u);
+    EXPECT_EQ(queue.presses()[1].key, GLFW_KEY_Z);
+    EXPECT_EQ(queue.presses()[1].mods, GLFW_MOD_CONTROL);
+    ImGui::NewFrame();
+    ImGui::EndFrame();
+    frame();
+    EXPECT_FALSE(ImGui::GetIO().KeysDown[GLFW_KEY_Z]);
+    EXPECT_FALSE(ImGui::GetIO().KeyCtrl);
+}
+
+// A key pressed with Ctrl and released after it: the release still reaches ImGui.
+TEST_F(Queue, LetterHeldWithCtrlIsReleased) {
+    queue.push({T::Key, GLFW_KEY_LEFT_CONTROL, GLFW_PRESS, 0});
+    queue.push({T::Key, GLFW_KEY_A, GLFW_PRESS, GLFW_MOD_CONTROL});
+    frame();
+    EXPECT_TRUE(ImGui::GetIO().KeysDown[GLFW_KEY_A]);
+    queue.push({T::Key, GLFW_KEY_LEFT_CONTROL, GLFW_RELEASE, GLFW_MOD_CONTROL});
+    queue.push({T::Key, GLFW_KEY_A, GLFW_RELEASE, 0});
+    frame();
+    EXPECT_FALSE(ImGui::GetIO().KeysDown[GLFW_KEY_A]);
+}
+
+// Backspace between letters: ImGui 1.86 reads the text before the keys, so Backspace gets a frame
+// of its own and the letter after it waits (else "a", Backspace, "c" could read as "c", Backspace).
+TEST_F(Queue, TextAfterBackspaceWaitsForTheNextFrame) {
+    stroke(GLFW_KEY_A, 'a');
+    stroke(GLFW_KEY_BACKSPACE, 0);
+    stroke(GLFW_KEY_C, 'c');
+    EXPECT_EQ(frame(), "a");
+    EXPECT_EQ(frame(), "");   // Backspace down, alone
+    EXPECT_TRUE(ImGui::GetIO().KeysDown[GLFW_KEY_BACKSPACE]);
+    EXPECT_EQ(frame(), "c");
+    EXPECT_FALSE(ImGui::GetIO().KeysDown[GLFW_KEY_BACKSPACE]);
+    EXPECT_FALSE(queue.pending());
+}
+
+}  // namespace
+}  // namespace normlab::ui
