@@ -78,4 +78,19 @@ const std::vector<LabEntry>& lab_registry() {
     return labs;
 }
 
+namespace {
+
+template <class Hook>
+std::vector<const LabEntry*> labs_with(Hook LabEntry::*hook) {
+    std::vector<const LabEntry*> out;
+    for (const LabEntry& l : lab_registry())
+        if (l.*hook != nullptr) out.push_back(&l);
+    return out;
+}
+
+}  // namespace
+
+std::vector<const LabEntry*> section_labs() { return labs_with(&LabEntry::write); }
+std::vector<const LabEntry*> figure_labs() { return labs_with(&LabEntry::build); }
+
 }  // namespace normlab

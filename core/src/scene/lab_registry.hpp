@@ -27,4 +27,8 @@ struct LabEntry {
 // Every lab, in the app's tab order.
 const std::vector<LabEntry>& lab_registry();
 
+// The labs with a section in scene files (write set), and those with figures (build set).
+std::vector<const LabEntry*> section_labs();
+std::vector<const LabEntry*> figure_labs();
+
 }  // namespace normlab

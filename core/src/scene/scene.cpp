@@ -25,18 +25,6 @@ using nlohmann::json;
 
 // [SECTION] Lab sections --------------------------------------------------------------------
 
-namespace {
-
-// The labs with a section in scene files (lab_registry.hpp), in tab order.
-std::vector<const LabEntry*> section_labs() {
-    std::vector<const LabEntry*> out;
-    for (const LabEntry& l : lab_registry())
-        if (l.write != nullptr) out.push_back(&l);
-    return out;
-}
-
-}  // namespace
-
 std::vector<std::string_view> scene_lab_sections() {
     std::vector<std::string_view> out;
     for (const LabEntry* s : section_labs()) out.push_back(s->id);

@@ -27,14 +27,6 @@ std::vector<Plot> gradient_lab_plots(const GradientLabResults& r, const std::vec
 
 namespace {
 
-// The labs with figures (lab_registry.hpp), in tab order.
-std::vector<const LabEntry*> figure_labs() {
-    std::vector<const LabEntry*> out;
-    for (const LabEntry& l : lab_registry())
-        if (l.build != nullptr) out.push_back(&l);
-    return out;
-}
-
 const LabEntry* find_lab(std::string_view lab) {
     for (const LabEntry* l : figure_labs())
         if (l->id == lab) return l;
