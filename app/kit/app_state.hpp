@@ -3,9 +3,12 @@
 
 #include "theme_fonts.hpp"
 
+#include <memory>
 #include <string>
 
 namespace normlab::ui {
+
+class FigureExport;   // plot_export.hpp
 
 // Below this width (in text heights: 1200 px at 20 px text) the labs' areas start without their
 // control panels, and a lab whose panel is shown anyway scrolls sideways instead of crushing.
@@ -40,6 +43,8 @@ struct AppUi {
     std::string autosave_warning;   // why the autosave fails; shown until it works again or the reason changes
     int lab = 0;                    // index into kLabs of the lab on screen
     int select_lab = -1;            // ≥ 0: bring that lab's tab forward next frame
+    // File ▸ Export all figures in progress: one figure per frame, a progress bar in the menu bar.
+    std::shared_ptr<FigureExport> export_job;
     bool animate = false;           // set during a frame by a lab that works on this thread: the
                                     // next frame comes at once (frame_pacer.hpp), not at the next event
 };

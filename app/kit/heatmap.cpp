@@ -3,6 +3,8 @@
 #include "palette.hpp"
 #include "ui_util.hpp"
 
+#include <normlab/plot/plot.hpp>
+
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -12,19 +14,8 @@ namespace normlab::ui {
 
 namespace {
 
-ImU32 lerp(palette::Rgb a, palette::Rgb b, double t) {
-    const auto mix = [t](unsigned char u, unsigned char v) {
-        return static_cast<int>(std::lround(u + (v - u) * t));
-    };
-    return IM_COL32(mix(a.r, b.r), mix(a.g, b.g), mix(a.b, b.b), 255);
-}
-
-// The diverging map at t = v / max|W| ∈ [−1, 1].
-ImU32 diverging(double t) {
-    t = std::clamp(t, -1.0, 1.0);
-    return t >= 0.0 ? lerp(palette::kHeatZero, palette::kHeatPositive, t)
-                    : lerp(palette::kHeatZero, palette::kHeatNegative, -t);
-}
+// The figures' diverging map (core's diverging_color) at t = v / max|W| ∈ [−1, 1].
+ImU32 diverging(double t) { return to_u32(diverging_color(t)); }
 
 }  // namespace
 

@@ -33,6 +33,7 @@ void on_scroll(GLFWwindow*, double dx, double dy) { push({T::Scroll, 0, 0, 0, 0,
 struct FrameChanges {
     bool key_changed[512] = {};
     bool key_pressed = false;   // some key went down
+    bool other_pressed = false; // some key other than Shift, Ctrl, Alt, Super went down
     bool any_key = false;
     int buttons = 0;            // bit b: button b changed
     bool moved = false, wheeled = false, text = false;
@@ -50,6 +51,12 @@ void set_modifiers(ImGuiIO& io) {
 // keys' state only with Ctrl (a text field's Ctrl+A, C, V, X, Z, Y), and the app's shortcuts read
 // this frame's presses. So its state is not fed to ImGui and it does not end the frame's events:
 // a typed word goes in within a frame or two, not two frames per character.
+bool modifier_key(int code) {
+    return code == GLFW_KEY_LEFT_SHIFT || code == GLFW_KEY_RIGHT_SHIFT || code == GLFW_KEY_LEFT_CONTROL ||
+           code == GLFW_KEY_RIGHT_CONTROL || code == GLFW_KEY_LEFT_ALT || code == GLFW_KEY_RIGHT_ALT ||
+           code == GLFW_KEY_LEFT_SUPER || code == GLFW_KEY_RIGHT_SUPER;
+}
+
 bool typing_key(const InputEvent& e, bool held_in_imgui) {
     if (e.code < GLFW_KEY_SPACE || e.code > GLFW_KEY_GRAVE_ACCENT) return false;
     if (e.action == GLFW_RELEASE) return !held_in_imgui;
@@ -138,12 +145,16 @@ bool InputQueue::feed_imgui() {
                 const bool down = e.action == GLFW_PRESS;
                 if (in_range && c.key_changed[e.code]) break;
                 if ((down && c.text) || c.buttons != 0) break;
+                // A modifier that changes after a key went down waits: a 10 ms Ctrl+A tap comes as
+                // Ctrl down, A down, Ctrl up, A up, and ImGui must see A with Ctrl held.
+                if (modifier_key(e.code) && c.other_pressed) break;
                 if (in_range) {
                     io.KeysDown[e.code] = down;
                     c.key_changed[e.code] = true;
                 }
                 if (down) presses_.push_back({e.code, e.mods, false});
                 c.key_pressed |= down;
+                c.other_pressed |= down && !modifier_key(e.code);
                 c.any_key = true;
                 set_modifiers(io);
             }

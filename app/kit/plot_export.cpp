@@ -4,7 +4,7 @@
 // [SECTION] Offscreen rendering — export fonts, a private ImGui context, FBO, read-back
 // [SECTION] PNG files
 // [SECTION] A lab's figures — the export folder, every figure of a lab at once
-// [SECTION] Tables        — the right-click menu of a table
+// [SECTION] Menus         — the right-click menus of a figure drawn by its own widget, of a table
 #include "plot_export.hpp"
 
 #include "plot_view.hpp"
@@ -82,8 +82,15 @@ bool build_export_fonts(ExportFonts& out, const Plot& plot, const PlotStyle& sty
     builder.AddRanges(ascii);
     builder.AddText(kNumberGlyphs);
     for (const std::string* t : {&plot.title, &plot.x.label, &plot.y.label}) builder.AddText(t->c_str());
-    for (const Series& s : plot.series) builder.AddText(s.label.c_str());
+    for (const Series& s : plot.series) {
+        builder.AddText(s.label.c_str());
+        for (const std::string& t : s.bar_labels) builder.AddText(t.c_str());
+    }
     for (const Annotation& a : plot.annotations) builder.AddText(a.text.c_str());
+    if (plot.heat) {
+        for (const std::string& t : plot.heat->labels) builder.AddText(t.c_str());
+        for (const std::string* t : {&plot.heat->bar_top, &plot.heat->bar_middle, &plot.heat->bar_bottom}) builder.AddText(t->c_str());
+    }
     for (const RefLine& r : plot.ref_lines) builder.AddText(r.label.c_str());
     builder.BuildRanges(&out.ranges);
 
@@ -293,29 +300,73 @@ std::string g_export_folder;   // the session's export folder (set_export_folder
 void set_export_folder(std::string dir) { g_export_folder = std::move(dir); }
 const std::string& export_folder() { return g_export_folder; }
 
-std::string export_figures(const std::vector<Plot>& plots, const std::string& folder, int scale) {
-    if (plots.empty()) return "⚠ This lab has no figures to save";
-    const std::string dir = folder.empty() ? "." : folder;
-    std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
-    if (ec) return "⚠ Not saved: cannot create the folder \"" + dir + "\": " + ec.message();
-    const std::vector<std::string> names = unique_figure_names(plots);
-    for (std::size_t i = 0; i < plots.size(); ++i) {
-        const std::string png = unused_file_name(figure_path(dir, names[i], "png"));
-        const std::string svg = unused_file_name(figure_path(dir, names[i], "svg"));
-        const std::string csv = unused_file_name(figure_path(dir, names[i], "csv"));
-        std::string error = save_plot_png(plots[i], kDefaultFigureWidth, kDefaultFigureHeight, scale, png, IfExists::Refuse);
-        if (error.empty())
-            error = save_text_file(svg, to_svg(plots[i], kDefaultFigureWidth, kDefaultFigureHeight), IfExists::Refuse);
-        if (error.empty()) error = save_text_file(csv, to_csv(plots[i]), IfExists::Refuse);
-        if (!error.empty()) return "⚠ Not saved: " + names[i] + ": " + error;
-    }
-    const std::filesystem::path abs = std::filesystem::absolute(dir, ec);
-    return "Saved " + std::to_string(plots.size()) + (plots.size() == 1 ? " figure" : " figures") + " (PNG " +
-           std::to_string(scale) + "× + SVG + CSV) to " + (ec ? dir : abs.string());
+FigureExport::FigureExport(std::vector<Plot> plots, std::string dir, int scale)
+    : plots_(std::move(plots)), names_(unique_figure_names(plots_)), dir_(dir.empty() ? "." : std::move(dir)), scale_(scale) {
+    if (plots_.empty()) error_ = "⚠ This lab has no figures to save";
 }
 
-// [SECTION] Tables --------------------------------------------------------------------------
+void FigureExport::step() {
+    if (done()) return;
+    if (next_ == 0) {
+        std::error_code ec;
+        std::filesystem::create_directories(dir_, ec);
+        if (ec) {
+            error_ = "⚠ Not saved: cannot create the folder \"" + dir_ + "\": " + ec.message();
+            return;
+        }
+    }
+    const Plot& plot = plots_[next_];
+    const std::string& name = names_[next_];
+    const std::string png = unused_file_name(figure_path(dir_, name, "png"));
+    const std::string svg = unused_file_name(figure_path(dir_, name, "svg"));
+    const std::string csv = unused_file_name(figure_path(dir_, name, "csv"));
+    std::string error = save_plot_png(plot, kDefaultFigureWidth, kDefaultFigureHeight, scale_, png, IfExists::Refuse);
+    if (error.empty()) error = save_text_file(svg, to_svg(plot, kDefaultFigureWidth, kDefaultFigureHeight), IfExists::Refuse);
+    if (error.empty()) error = save_text_file(csv, to_csv(plot), IfExists::Refuse);
+    if (!error.empty()) {
+        error_ = "⚠ Not saved: " + name + ": " + error;
+        return;
+    }
+    ++next_;
+}
+
+std::string FigureExport::status() const {
+    if (!error_.empty()) return error_;
+    std::error_code ec;
+    const std::filesystem::path abs = std::filesystem::absolute(dir_, ec);
+    return "Saved " + std::to_string(plots_.size()) + (plots_.size() == 1 ? " figure" : " figures") + " (PNG " +
+           std::to_string(scale_) + "× + SVG + CSV) to " + (ec ? dir_ : abs.string());
+}
+
+std::string export_figures(const std::vector<Plot>& plots, const std::string& folder, int scale) {
+    FigureExport job(plots, folder, scale);
+    while (!job.done()) job.step();
+    return job.status();
+}
+
+// [SECTION] Menus ---------------------------------------------------------------------------
+
+std::string figure_context_menu(const char* id, const std::function<Plot()>& figure) {
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenOverlapped) && ImGui::IsMouseReleased(ImGuiMouseButton_Right))
+        ImGui::OpenPopup(id);
+    if (!ImGui::BeginPopup(id)) return {};
+    std::string status;
+    for (const char* ext : {"png", "svg", "csv"}) {
+        const std::string label = std::string("Save ") + (ext[0] == 'p' ? "PNG (2×)" : ext[0] == 's' ? "SVG" : "CSV");
+        if (!ImGui::MenuItem(label.c_str())) continue;
+        const Plot plot = figure();
+        const std::string path = unused_file_name(figure_path(export_folder(), plot.name, ext));
+        const std::string error =
+            ext[0] == 'p' ? save_plot_png(plot, kDefaultFigureWidth, kDefaultFigureHeight, 2, path, IfExists::Refuse)
+                          : save_text_file(path, ext[0] == 's' ? to_svg(plot, kDefaultFigureWidth, kDefaultFigureHeight) : to_csv(plot),
+                                           IfExists::Refuse);
+        status = error.empty() ? "Saved " + path : "⚠ Not saved: " + error;
+    }
+    ImGui::Separator();
+    ImGui::TextDisabled("Files go to %s  (File ▸ Export folder…)", export_folder().empty() ? "." : export_folder().c_str());
+    ImGui::EndPopup();
+    return status;
+}
 
 std::string table_context_menu(const char* id, const std::function<std::vector<Table>()>& tables) {
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenOverlapped) && ImGui::IsMouseReleased(ImGuiMouseButton_Right))

@@ -58,6 +58,33 @@ const std::string& export_folder();
 // figures (PNG 2× + SVG + CSV) to DIR" or "⚠ …" with the first error.
 std::string export_figures(const std::vector<Plot>& plots, const std::string& dir, int scale);
 
+// The same export one figure at a time, so that it can run over frames (File ▸ Export all
+// figures: the window stays responsive and a progress bar shows how far it is). step() writes
+// the next figure's three files; it stops at the first error.
+class FigureExport {
+public:
+    FigureExport(std::vector<Plot> plots, std::string dir, int scale);
+    void step();
+    bool done() const { return !error_.empty() || next_ >= plots_.size(); }
+    std::size_t written() const { return next_; }
+    std::size_t total() const { return plots_.size(); }
+    std::string status() const;   // export_figures' message, once done()
+
+private:
+    std::vector<Plot> plots_;
+    std::vector<std::string> names_;
+    std::string dir_;
+    int scale_;
+    std::size_t next_ = 0;
+    std::string error_;
+};
+
+// The right-click menu of a figure drawn by its own widget as the last item (e.g. the Explorer's
+// W editor, drawn from the same colours as its Plot): Save PNG (2×), SVG or CSV of `figure()`
+// (computed when chosen) into export_folder(), never over a file. Returns the status line, as
+// table_context_menu does.
+std::string figure_context_menu(const char* id, const std::function<Plot()>& figure);
+
 // The right-click menu of a table drawn as the last item (its whole area): Save SVG, CSV,
 // Markdown or LaTeX of each of `tables()` (computed when chosen) into export_folder(), never over
 // a file. Returns the status line ("Saved DIR/NAME.md", "⚠ Not saved: …"), "" when nothing was

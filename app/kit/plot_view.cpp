@@ -229,6 +229,24 @@ void draw_marker(ImDrawList& dl, Marker m, Point2 p, double size, ImU32 color) {
 
 namespace {
 
+void draw_legend(ImDrawList& dl, const Plot& plot, const PlotLayout& L, double k, const FigureFonts& fonts,
+                 const FigureColors& colors);
+
+// A heat map's cell labels (white on dark cells) and its colour bar: colours top to bottom, frame, labels.
+void draw_heat_texts(ImDrawList& dl, const Plot& plot, const PlotLayout& L, const FigureFonts& fonts,
+                     const FigureColors& colors, double hair) {
+    for (const HeatCell& c : L.heat_cells)
+        draw_text(dl, c.label, pick_font(fonts, c.label.font_px), is_dark(c.color) ? IM_COL32(255, 255, 255, 255) : IM_COL32(30, 30, 30, 255));
+    if (!plot.heat || plot.heat->bar.empty() || L.color_bar.height() <= 0.0) return;
+    const std::vector<Color>& bar = plot.heat->bar;
+    const Rect& b = L.color_bar;
+    const double step = b.height() / static_cast<double>(bar.size());
+    for (std::size_t i = 0; i < bar.size(); ++i)
+        dl.AddRectFilled(to_im({b.x0, b.y0 + double(i) * step}), to_im({b.x1, b.y0 + double(i + 1) * step}), to_u32(bar[i]));
+    dl.AddRect(to_im({b.x0, b.y0}), to_im({b.x1, b.y1}), colors.frame, 0.0f, 0, static_cast<float>(hair));
+    for (const PlacedText& t : L.color_bar_labels) draw_text(dl, t, pick_font(fonts, t.font_px), colors.text);
+}
+
 // Every text of a laid-out figure, for the layout checker (layout_check.hpp), with the fonts
 // draw_figure() paints them in; `clip`: the window's clip rect around the figure.
 void record_figure_texts(const PlotLayout& L, const FigureFonts& fonts, const ImVec4& clip) {
@@ -236,8 +254,10 @@ void record_figure_texts(const PlotLayout& L, const FigureFonts& fonts, const Im
     const ImVec4 frame(static_cast<float>(o.x0), static_cast<float>(o.y0), static_cast<float>(o.x1),
                        static_cast<float>(o.y1));
     const auto record = [&](const PlacedText& t, ImFont* font) { record_placed(t, font, clip, frame); };
-    for (const auto* texts : {&L.x_tick_labels, &L.y_tick_labels, &L.annotations, &L.ref_labels})
+    for (const auto* texts : {&L.x_tick_labels, &L.y_tick_labels, &L.annotations, &L.ref_labels, &L.bar_labels,
+                              &L.color_bar_labels})
         for (const PlacedText& t : *texts) record(t, pick_font(fonts, t.font_px));
+    for (const HeatCell& c : L.heat_cells) record(c.label, pick_font(fonts, c.label.font_px));
     for (const PlacedText* t : {&L.x_label, &L.y_label}) record(*t, pick_font(fonts, t->font_px));
     for (const PlacedText& t : L.title) record(t, fonts.bold != nullptr ? fonts.bold : pick_font(fonts, t.font_px));
     if (L.has_legend)
@@ -259,8 +279,9 @@ void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& L, const Pl
     for (const PlacedTick& t : L.y_ticks)
         if (t.tick.major) hline(dl, t.pos, d.x0, d.x1, colors.grid, hair);
 
-    // The data, clipped to the data area: reference lines, bars, lines, markers.
+    // The data, clipped to the data area: a heat map, reference lines, bars, lines, markers.
     dl.PushClipRect(to_im({d.x0, d.y0}), to_im({d.x1, d.y1}), true);
+    for (const HeatCell& c : L.heat_cells) dl.AddRectFilled(to_im({c.rect.x0, c.rect.y0}), to_im({c.rect.x1, c.rect.y1}), to_u32(c.color));
     for (const RefLine& r : plot.ref_lines) {
         const bool horizontal = r.orientation == RefLine::Orientation::Horizontal;
         const double u = (horizontal ? L.view.y : L.view.x).to_unit(r.value);
@@ -274,7 +295,13 @@ void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& L, const Pl
     for (std::size_t i = 0; i < plot.series.size(); ++i) {
         const Series& s = plot.series[i];
         if (!drawn(s) || s.kind != SeriesKind::Bars) continue;
-        for (const Rect& b : series_bars(plot, i, L.view)) dl.AddRectFilled(to_im({b.x0, b.y0}), to_im({b.x1, b.y1}), to_u32(s.color));
+        for (const Rect& b : series_bars(plot, i, L.view)) {
+            if (s.overlay) {
+                dl.AddRect(to_im({b.x0, b.y0}), to_im({b.x1, b.y1}), to_u32(s.color), 0.0f, 0, static_cast<float>(2.0 * k));
+            } else {
+                dl.AddRectFilled(to_im({b.x0, b.y0}), to_im({b.x1, b.y1}), to_u32(s.color));
+            }
+        }
     }
     for (const Series& s : plot.series) {
         if (!drawn(s) || s.kind != SeriesKind::Line) continue;
@@ -297,7 +324,7 @@ void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& L, const Pl
     for (const PlacedTick& t : L.x_ticks) vline(dl, t.pos, d.y1, d.y1 + (t.tick.major ? major : minor), colors.frame, hair);
     for (const PlacedTick& t : L.y_ticks) hline(dl, t.pos, d.x0 - (t.tick.major ? major : minor), d.x0, colors.frame, hair);
 
-    // Texts: tick labels, axis labels, title, annotations and reference-line labels.
+    // Texts: tick labels, axis labels, title, annotations, reference-line and bar labels.
     for (const auto* labels : {&L.x_tick_labels, &L.y_tick_labels})
         for (const PlacedText& t : *labels) draw_text(dl, t, pick_font(fonts, t.font_px), colors.text);
     draw_text(dl, L.x_label, pick_font(fonts, L.x_label.font_px), colors.text);
@@ -308,7 +335,15 @@ void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& L, const Pl
         draw_haloed_text(dl, t, pick_font(fonts, t.font_px), colors.annotation, colors.halo, k);
     for (const PlacedText& t : L.ref_labels)
         draw_haloed_text(dl, t, pick_font(fonts, t.font_px), colors.ref_label, colors.halo, k);
+    for (const PlacedText& t : L.bar_labels) draw_haloed_text(dl, t, pick_font(fonts, t.font_px), colors.text, colors.halo, k);
+    draw_heat_texts(dl, plot, L, fonts, colors, hair);
+    draw_legend(dl, plot, L, k, fonts, colors);
+}
 
+namespace {
+
+void draw_legend(ImDrawList& dl, const Plot& plot, const PlotLayout& L, double k, const FigureFonts& fonts,
+                 const FigureColors& colors) {
     // Legend: a line sample (with its marker) or a square patch for bars, and the label.
     if (!L.has_legend) return;
     const Rect& b = L.legend_box;
@@ -320,7 +355,11 @@ void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& L, const Pl
         const Point2 mid{0.5 * (e.swatch_from.x + e.swatch_to.x), e.swatch_from.y};
         if (s.kind == SeriesKind::Bars) {
             const double h = 0.5 * e.label.font_px;
-            dl.AddRectFilled(to_im({mid.x - h, mid.y - h}), to_im({mid.x + h, mid.y + h}), color);
+            if (s.overlay) {
+                dl.AddRect(to_im({mid.x - h, mid.y - h}), to_im({mid.x + h, mid.y + h}), color, 0.0f, 0, static_cast<float>(2.0 * k));
+            } else {
+                dl.AddRectFilled(to_im({mid.x - h, mid.y - h}), to_im({mid.x + h, mid.y + h}), color);
+            }
         } else {
             if (s.kind == SeriesKind::Line) stroke(dl, {e.swatch_from, e.swatch_to}, s.line, stroke_width(s.width) * k, color);
             draw_marker(dl, effective_marker(s), mid, s.marker_size * k, color);
@@ -328,6 +367,8 @@ void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& L, const Pl
         draw_text(dl, e.label, pick_font(fonts, e.label.font_px), e.faded ? colors.faded : colors.text);
     }
 }
+
+}  // namespace
 
 namespace {
 
@@ -574,18 +615,28 @@ void draw_plot(PlotView& view, const Plot& plot, const Fonts& fonts, ImVec2 size
     const float message_h = view.message.empty() ? 0.0f : ImGui::GetFrameHeightWithSpacing();
     // Never smaller than kMinFigure*Em: the window around it scrolls instead.
     const float em = fonts.regular->FontSize;
-    const ImVec2 fig(std::max(size.x, kMinFigureWidthEm * em), std::max(size.y - message_h, kMinFigureHeightEm * em));
+    const float min_h = view.compact ? kMinCompactHeightEm : kMinFigureHeightEm;
+    const ImVec2 fig(std::max(size.x, kMinFigureWidthEm * em), std::max(size.y - message_h, min_h * em));
 
     ImGui::PushID(&view);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("figure", fig, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
     ImGui::SetItemUsingMouseWheel();   // the wheel zooms the plot instead of scrolling the window
 
-    const ScreenFigure f = screen_figure(fonts);
+    ScreenFigure f = screen_figure(fonts);
+    if (view.compact) f.style.pad *= 0.4;   // a chart in a panel: the panel's own margins suffice
     const Rect outer{origin.x, origin.y, origin.x + fig.x, origin.y + fig.y};
-    ScreenLayout s = layout_screen(plot, view, outer, f.style);
+    Plot unlabelled;
+    if (view.compact) {
+        unlabelled = plot;
+        unlabelled.title.clear();
+        unlabelled.x.label.clear();
+        unlabelled.y.label.clear();
+    }
+    const Plot& on_screen = view.compact ? unlabelled : plot;
+    ScreenLayout s = layout_screen(on_screen, view, outer, f.style);
     bool opens_menu = false;
-    if (interact(view, plot, s.layout, opens_menu)) s = layout_screen(plot, view, outer, f.style);
+    if (interact(view, on_screen, s.layout, opens_menu)) s = layout_screen(on_screen, view, outer, f.style);
 
     ImDrawList& dl = *ImGui::GetWindowDrawList();
     if (text_recording()) record_figure_texts(s.layout, f.fonts, dl._ClipRectStack.back());

@@ -43,6 +43,9 @@ struct PlotView {
     std::vector<std::string> hidden; // labels of series the user switched off in the legend
     std::string export_dir;          // where Save … writes (default: export_folder(), plot_export.hpp)
     std::string message;             // last export's result, shown under the plot until dismissed
+    // Compact (a small chart in a panel that names it): on screen no title and no axis labels,
+    // and at least kMinCompactHeightEm high; exports keep them all.
+    bool compact = false;
     // Gesture in progress (set and cleared by draw_plot).
     bool box_zooming = false;
     ImVec2 box_from{};               // screen position where the box zoom started
@@ -69,7 +72,7 @@ struct CachedFigure {
 
 // The smallest figure on screen, in text heights: 14 × 9 em (280 × 180 px at 20 px text) holds
 // a title, ticks, axis labels and a legend of two rows without crushing the data.
-inline constexpr float kMinFigureWidthEm = 14.0f, kMinFigureHeightEm = 9.0f;
+inline constexpr float kMinFigureWidthEm = 14.0f, kMinFigureHeightEm = 9.0f, kMinCompactHeightEm = 4.5f;
 
 // Draws `plot` in a region of `size` at the cursor (size.x or size.y ≤ 0: the available space;
 // never less than kMinFigure*Em),

@@ -9,9 +9,12 @@
 #include "explorer_lab.hpp"
 #include "labs.hpp"
 
-#include "bar_chart.hpp"
 #include "palette.hpp"
+#include "plot_export.hpp"
+#include "plot_view.hpp"
 #include "ui_util.hpp"
+
+#include <normlab/scene/explorer_figures.hpp>
 
 #include <imgui_stdlib.h>
 
@@ -186,7 +189,9 @@ void draw_W_section(LabContext& ctx, ExplorerState& s, ExplorerUi& ui, const Fon
 
     const float width = ImGui::GetContentRegionAvail().x;
     heatmap_editor("W", s.W, ui.heatmap, width, 3.0f * ImGui::GetFontSize(), fonts.small,
-                   "a = W x:  aᵢ = Σⱼ Wᵢⱼ xⱼ  (paper eq. 1).");
+                   "a = W x:  aᵢ = Σⱼ Wᵢⱼ xⱼ  (paper eq. 1).  Right-click: save it as a figure.");
+    if (std::string saved = figure_context_menu("W figure", [&s] { return explorer_weights_plot(s); }); !saved.empty())
+        ctx.app.status = std::move(saved);
 
     const std::string cell = "W" + subscript(ui.heatmap.row + 1) + "," + subscript(ui.heatmap.col + 1);
     ImGui::AlignTextToFramePadding();
@@ -272,8 +277,6 @@ void draw_delta_row(LabContext& ctx, ExplorerState& s, const Fonts& fonts) {
 
 // [SECTION] Outputs panel -------------------------------------------------------------------
 
-Vec row_of(const Mat& m) { return m.row(0).transpose(); }
-
 const char* summed_input_formula(const ExplorerState& s) {
     if (!s.use_W) return s.delta == 1.0 ? "a = x" : "a = δx";
     if (s.delta == 1.0) return "a = W x";
@@ -288,13 +291,13 @@ struct NormPanel {
     const char* formula;
     const char* help;
     palette::Rgb color;
-    const Vec* y;        // n: outputs at δ
-    const Vec* y_ref;    // n: outputs at δ = 1, or null: no outlines
-    double shift;        // max |y − y(δ = 1)|
+    const Plot* plot;         // its bars (explorer_plots)
+    PlotView* view;
+    double shift;             // max |y − y(δ = 1)|
 };
 
 // Fills the current window: the words wrap in its width, the chart takes the height they leave.
-void draw_norm_panel(const NormPanel& p, double delta, const ExplorerUi& ui, const Fonts& fonts, AxisRange range) {
+void draw_norm_panel(const NormPanel& p, double delta, const Fonts& fonts) {
     ImGui::BeginGroup();
     swatch(p.color);
     ImGui::PushFont(fonts.bold);
@@ -319,18 +322,8 @@ void draw_norm_panel(const NormPanel& p, double delta, const ExplorerUi& ui, con
     const float width = ImGui::GetContentRegionAvail().x;
     const float status_h = ImGui::CalcTextSize(status.c_str(), nullptr, false, width).y + 2.0f * ImGui::GetStyle().ItemSpacing.y;
     const float chart_h = std::max(5.0f * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().y - status_h);
-
-    BarChart chart;
-    chart.id = p.id;
-    chart.symbol = "y";
-    chart.color = p.color;
-    chart.range = range;
-    chart.values = p.y;
-    chart.reference = p.y_ref;
-    chart.reference_name = "δ = 1";
-    chart.value_labels = ui.value_labels;
-    chart.small_font = fonts.small;
-    draw_bar_chart(chart, ImVec2(width, chart_h));
+    p.view->compact = true;   // the caption above names it
+    draw_plot(*p.view, *p.plot, fonts, ImVec2(width, chart_h));
     push_wrap_at_edge();
     ImGui::TextColored(status_color, "%s", status.c_str());
     ImGui::PopTextWrapPos();
@@ -338,8 +331,8 @@ void draw_norm_panel(const NormPanel& p, double delta, const ExplorerUi& ui, con
 
 // a = W x, the summed inputs both norms start from: its words, then its chart `chart_h` high
 // (≤ 0: what the window has left).
-void draw_summed_inputs(const ExplorerState& s, const ExplorerUi& ui, const ExplorerResults& r, const Fonts& fonts,
-                        float chart_h) {
+void draw_summed_inputs(const ExplorerState& s, ExplorerUi& ui, const ExplorerResults& r, const Plot& plot,
+                        const Fonts& fonts, float chart_h) {
     ImGui::BeginGroup();
     swatch(palette::kSummedInputBar);
     ImGui::PushFont(fonts.bold);
@@ -352,27 +345,15 @@ void draw_summed_inputs(const ExplorerState& s, const ExplorerUi& ui, const Expl
     ImGui::EndGroup();
     tooltip("aᵢ = Σⱼ Wᵢⱼ xⱼ (paper eq. 1), with its mean μ, standard deviation σ₀ = √mean((a − μ)²) "
             "and RMS = √mean(a²), before ε.");
-    const Vec a = row_of(r.layernorm.a);
-    BarChart a_chart;
-    a_chart.id = "a";
-    a_chart.symbol = "a";
-    a_chart.color = palette::kSummedInputBar;
-    a_chart.range = nice_range({&a});
-    a_chart.values = &a;
-    a_chart.value_labels = ui.value_labels;
-    a_chart.small_font = fonts.small;
-    draw_bar_chart(a_chart, ImVec2(ImGui::GetContentRegionAvail().x, chart_h > 0.0f ? chart_h : ImGui::GetContentRegionAvail().y));
+    ui.summed_view.compact = true;
+    draw_plot(ui.summed_view, plot, fonts,
+              ImVec2(ImGui::GetContentRegionAvail().x, chart_h > 0.0f ? chart_h : ImGui::GetContentRegionAvail().y));
 }
 
-// LayerNorm | RMSNorm side by side on one shared value axis, so that their bars compare; they
-// fill what the window has left.
-void draw_norm_columns(const ExplorerState& s, const ExplorerUi& ui, const ExplorerResults& r, const Fonts& fonts) {
-    const bool outline = ui.show_reference && s.delta != 1.0;
-    const Vec ln = row_of(r.layernorm.y), rms = row_of(r.rmsnorm.y);
-    const Vec ln_ref = row_of(r.layernorm_ref.y), rms_ref = row_of(r.rmsnorm_ref.y);
-    const Vec* ln_outline = outline ? &ln_ref : nullptr;
-    const Vec* rms_outline = outline ? &rms_ref : nullptr;
-    const AxisRange range = nice_range({&ln, &rms, ln_outline, rms_outline});
+// LayerNorm | RMSNorm side by side on one shared value axis (explorer_plots), so that their bars
+// compare; they fill what the window has left.
+void draw_norm_columns(const ExplorerState& s, ExplorerUi& ui, const ExplorerResults& r, const std::vector<Plot>& plots,
+                       const Fonts& fonts) {
     const bool inside = s.eps_mode == EpsMode::InsideSqrt;
     const GroupStats& ln_stats = r.layernorm.cache.groups.front();
     const GroupStats& rms_stats = r.rmsnorm.cache.groups.front();
@@ -383,26 +364,45 @@ void draw_norm_columns(const ExplorerState& s, const ExplorerUi& ui, const Explo
          inside ? "ā = (a − μ) / σ,   σ = √(mean((a − μ)²) + ε)" : "ā = (a − μ) / σ,   σ = √mean((a − μ)²) + ε",
          "LayerNorm re-centres and re-scales (paper eq. 2–3); σ includes ε as shown. "
          "Computed by normlab::layer_forward (core/src/norm.cpp).",
-         palette::kLayerNormBar, &ln, ln_outline, r.layernorm_shift},
+         palette::kLayerNormBar, &plots[1], &ui.layernorm_view, r.layernorm_shift},
         {"rmsnorm", "RMSNorm", "   RMS = " + fmt_value(rms_stats.denom),
          inside ? "ā = a / RMS(a),   RMS(a) = √(mean(a²) + ε)" : "ā = a / RMS(a),   RMS(a) = √mean(a²) + ε",
          "RMSNorm only re-scales, no re-centring (paper eq. 4); RMS includes ε as shown. "
          "Computed by normlab::layer_forward (core/src/norm.cpp).",
-         palette::kRmsNormBar, &rms, rms_outline, r.rmsnorm_shift},
+         palette::kRmsNormBar, &plots[2], &ui.rmsnorm_view, r.rmsnorm_shift},
     };
     const float col_w = std::floor(0.5f * (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x));
     const float col_h = ImGui::GetContentRegionAvail().y;
     for (const NormPanel& p : panels) {
         if (&p != panels) ImGui::SameLine();
         ImGui::BeginChild(p.id, ImVec2(col_w, col_h), false, ImGuiWindowFlags_NoScrollbar);
-        draw_norm_panel(p, s.delta, ui, fonts, range);
+        draw_norm_panel(p, s.delta, fonts);
         ImGui::EndChild();
     }
+}
+
+// The Explorer's figures as the viewer set them up (value labels, outlines).
+std::vector<Plot> shown_plots(const ExplorerState& s, const ExplorerUi& ui, const ExplorerResults& r) {
+    return explorer_plots(s, r, {ui.value_labels, ui.show_reference});
 }
 
 }  // namespace
 
 // [SECTION] The lab ------------------------------------------------------------------
+
+std::vector<Plot> explorer_lab_plots(LabContext& ctx) {
+    const ExplorerUi& ui = ctx.uis.explorer;
+    std::optional<ExplorerResults> r;
+    try {
+        r = compute_explorer(ctx.session.explorer);
+    } catch (const std::exception&) {
+        return {};   // the lab says why on screen
+    }
+    std::vector<Plot> plots = shown_plots(ctx.session.explorer, ui, *r);
+    const PlotView* views[] = {&ui.summed_view, &ui.layernorm_view, &ui.rmsnorm_view};
+    for (std::size_t i = 0; i < 3; ++i) plots[i] = plot_as_shown(plots[i], *views[i]);   // the bars; W as it is
+    return plots;
+}
 
 constexpr float kOutputsMinEm = 26.0f;   // the outputs' height, in text heights, below which the panel scrolls
 
@@ -438,9 +438,10 @@ void draw_explorer_lab(LabContext& ctx) {
         error = e.what();
     }
     if (results) {
-        draw_summed_inputs(state, ui, *results, fonts, std::floor(0.26f * ImGui::GetContentRegionAvail().y));
+        const std::vector<Plot> plots = shown_plots(state, ui, *results);
+        draw_summed_inputs(state, ui, *results, plots[0], fonts, std::floor(0.26f * ImGui::GetContentRegionAvail().y));
         ImGui::Spacing();
-        draw_norm_columns(state, ui, *results, fonts);
+        draw_norm_columns(state, ui, *results, plots, fonts);
     } else {
         ImGui::TextColored(kErrorColor, "Cannot compute: %s", error.c_str());
     }
@@ -462,10 +463,11 @@ void draw_explorer_figure(LabContext& ctx, const std::string& id, ImVec2) {
         ImGui::PopTextWrapPos();
         return;
     }
+    const std::vector<Plot> plots = shown_plots(s, ctx.uis.explorer, *r);
     if (id == "explorer_summed_inputs")
-        draw_summed_inputs(s, ctx.uis.explorer, *r, ctx.fonts, 0.0f);
+        draw_summed_inputs(s, ctx.uis.explorer, *r, plots[0], ctx.fonts, 0.0f);
     else
-        draw_norm_columns(s, ctx.uis.explorer, *r, ctx.fonts);
+        draw_norm_columns(s, ctx.uis.explorer, *r, plots, ctx.fonts);
 }
 
 void draw_explorer_control(LabContext& ctx, const std::string&) {   // "delta"

@@ -5,6 +5,7 @@
 #include "action_table.hpp"
 #include "heatmap.hpp"
 #include "lab.hpp"
+#include "plot_view.hpp"
 #include "theme_fonts.hpp"
 #include "ui_util.hpp"
 
@@ -13,6 +14,7 @@
 #include <imgui.h>
 
 #include <string>
+#include <vector>
 
 namespace normlab::ui {
 
@@ -33,7 +35,11 @@ struct ExplorerUi {
     HeatmapUi heatmap;
     bool show_reference = true;    // outline the outputs at δ = 1 while δ ≠ 1
     bool value_labels = true;      // print values on the bars when they fit
+    PlotView summed_view, layernorm_view, rmsnorm_view;   // explorer_plots' three bar charts
 };
+
+// The lab's figures as they are now (Lab::plots): its three bar charts, as shown (explorer_plots).
+std::vector<Plot> explorer_lab_plots(LabContext& ctx);
 
 // The Explorer's presets, reached by a button and a key (action_table.hpp); the worked example
 // shows the first three (the ones that set x) too.

@@ -9,11 +9,11 @@
 #include "invariance_lab.hpp"
 #include "labs.hpp"
 
-#include "bar_chart.hpp"
 #include "palette.hpp"
 #include "plot_export.hpp"
 #include "ui_util.hpp"
 
+#include <normlab/scene/explorer_figures.hpp>
 #include <normlab/scene/scene_plots.hpp>
 #include <normlab/scene/session.hpp>
 
@@ -575,25 +575,27 @@ void draw_explorer_panel(LabContext& ctx, InvarianceUi& ui) {
     // Bars: the Explorer's outputs now; outlines: before the last transform. One value axis for both.
     const ExplorerTransformResult* r = ui.last_apply && ui.last_apply->applied ? &*ui.last_apply : nullptr;
     const Vec ln = now->layernorm.y.row(0).transpose(), rms = now->rmsnorm.y.row(0).transpose();   // n each
-    const AxisRange range = nice_range({&ln, &rms, r ? &r->layernorm_before : nullptr, r ? &r->rmsnorm_before : nullptr});
     const float caption_h = ImGui::GetTextLineHeightWithSpacing();
     const float chart_h = std::max(3.0f * ImGui::GetFontSize(),
                                    0.5f * (ImGui::GetContentRegionAvail().y - 2.0f * caption_h) -
                                        ImGui::GetStyle().ItemSpacing.y);
+    const bool labels = chart_h >= 7.0f * ImGui::GetFontSize();   // they crowd a shorter chart
+    Plot plots[] = {norm_bar_plot("invariance_explorer_layernorm", Norm::LayerNorm, ln, r ? &r->layernorm_before : nullptr,
+                                  "before", labels),
+                    norm_bar_plot("invariance_explorer_rmsnorm", Norm::RMSNorm, rms, r ? &r->rmsnorm_before : nullptr,
+                                  "before", labels)};
+    share_y_range({&plots[0], &plots[1]});
     const struct {
-        const char* id;
         const char* name;
         palette::Rgb color;
-        const Vec* now;
-        const Vec* before;   // null: no transform applied yet
         double change;
-    } charts[] = {{"ln_now", "LayerNorm", palette::kLayerNormBar, &ln, r ? &r->layernorm_before : nullptr,
-                   r ? r->layernorm_change : 0.0},
-                  {"rms_now", "RMSNorm", palette::kRmsNormBar, &rms, r ? &r->rmsnorm_before : nullptr,
-                   r ? r->rmsnorm_change : 0.0}};
-    for (const auto& c : charts) {
+        PlotView* view;
+    } charts[] = {{"LayerNorm", palette::kLayerNormBar, r ? r->layernorm_change : 0.0, &ui.layernorm_view},
+                  {"RMSNorm", palette::kRmsNormBar, r ? r->rmsnorm_change : 0.0, &ui.rmsnorm_view}};
+    for (int i = 0; i < 2; ++i) {
+        const auto& c = charts[i];
         swatch(c.color);
-        if (c.before == nullptr) {
+        if (r == nullptr) {
             ImGui::Text("%s outputs y", c.name);
         } else {
             const bool still = std::isfinite(c.change) && c.change <= s.tolerance;
@@ -602,17 +604,8 @@ void draw_explorer_panel(LabContext& ctx, InvarianceUi& ui) {
             tooltip("Δ = ‖y′ − y‖ / ‖y‖, the relative change of the Explorer's outputs (the table's measure): "
                     "✓ when within the tolerance. Outlines: the outputs before the transform.");
         }
-        BarChart chart;
-        chart.id = c.id;
-        chart.symbol = "y";
-        chart.color = c.color;
-        chart.range = range;
-        chart.values = c.now;
-        chart.reference = c.before;
-        chart.reference_name = "before";
-        chart.value_labels = chart_h >= 7.0f * ImGui::GetFontSize();   // they crowd a shorter chart
-        chart.small_font = ctx.fonts.small;
-        draw_bar_chart(chart, ImVec2(ImGui::GetContentRegionAvail().x, chart_h));
+        c.view->compact = true;   // the line above names it
+        draw_plot(*c.view, plots[i], ctx.fonts, ImVec2(ImGui::GetContentRegionAvail().x, chart_h));
     }
 }
 

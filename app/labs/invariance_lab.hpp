@@ -31,6 +31,7 @@ inline constexpr LabInfo kInvarianceInfo{
 struct InvarianceUi {
     HeatmapUi x_map, W_map;      // the selected cells of the batch's x and W
     PlotView plot_view;
+    PlotView layernorm_view, rmsnorm_view;   // the Explorer's outputs, now and before a transform
     Plot curves;                 // invariance_curve_plot(curves_for), kept while the inputs stay the same
     std::optional<InvarianceLabState> curves_for;
     std::optional<ExplorerTransformResult> last_apply;   // the last transform applied to the Explorer

@@ -5,7 +5,7 @@ namespace normlab::ui {
 
 const Lab kLabs[] = {
     // id           tab               Help ▸ This lab    draw                 figures                actions                 slides
-    {"explorer",   "Explorer",       &kExplorerInfo,    draw_explorer_lab,   nullptr,               explorer_lab_actions,   &kExplorerSlide},
+    {"explorer",   "Explorer",       &kExplorerInfo,    draw_explorer_lab,   explorer_lab_plots,    explorer_lab_actions,   &kExplorerSlide},
     {"invariance", "Invariance",     &kInvarianceInfo,  draw_invariance_lab, invariance_lab_plots,  invariance_lab_actions, &kInvarianceSlide},
     {"worked",     "Worked example", &kWorkedInfo,      draw_worked_lab,     nullptr,               worked_lab_actions,     &kWorkedSlide},
     {"gradients",  "Gradients",      &kGradientsInfo,   draw_gradients_lab,  gradients_lab_plots,   gradients_lab_actions,  &kGradientsSlide},

@@ -93,16 +93,17 @@ void draw_export_items(LabContext& ctx) {
     const std::string choose = "Export folder…  (" + folder + ")";
     if (ImGui::MenuItem(choose.c_str()) && ctx.io != nullptr) ctx.io->open_request = SessionIo::Dialog::ExportFolder;
     const Lab& lab = kLabs[ui.lab];
-    if (ImGui::MenuItem("Export all figures of this lab", nullptr, false, lab.plots != nullptr))
-        ui.status = export_figures(lab.plots(ctx), export_folder(), 2);
+    const bool idle = ui.export_job == nullptr;
+    if (ImGui::MenuItem("Export all figures of this lab", nullptr, false, lab.plots != nullptr && idle))
+        ui.export_job = std::make_shared<FigureExport>(lab.plots(ctx), export_folder(), 2);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Every figure of the lab on screen as PNG (2×), SVG and CSV, named after the figures");
-    if (ImGui::MenuItem("Export all figures of every lab")) {
+    if (ImGui::MenuItem("Export all figures of every lab", nullptr, false, idle)) {
         std::vector<Plot> all;
         for (int i = 0; i < kLabCount; ++i)
             if (kLabs[i].plots != nullptr)
                 for (Plot& p : kLabs[i].plots(ctx)) all.push_back(std::move(p));
-        ui.status = export_figures(all, export_folder(), 2);
+        ui.export_job = std::make_shared<FigureExport>(std::move(all), export_folder(), 2);
     }
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Every lab's figures as they are on screen now, PNG (2×), SVG and CSV");
@@ -192,7 +193,29 @@ std::string fit_text(const std::string& text, float width) {
 // Right-aligned: warnings first (what cannot be done: the autosave, GL, fonts), then the last
 // status message; what does not fit between the menus and the bar's edge ends in "…", and
 // the whole text shows on hover.
-void draw_status(const AppUi& ui, const AppInfo& info) {
+void draw_status(AppUi& ui, const AppInfo& info);
+
+// An export running over frames (FigureExport): one figure written per frame, its progress as a
+// bar at the right of the menu bar; when it is done its message becomes the status line.
+bool step_export(AppUi& ui) {
+    if (ui.export_job == nullptr) return false;
+    ui.export_job->step();
+    ui.animate = true;
+    if (ui.export_job->done()) {
+        ui.status = ui.export_job->status();
+        ui.export_job.reset();
+        return false;
+    }
+    const float width = 14.0f * ImGui::GetFontSize(), pad = ImGui::GetStyle().WindowPadding.x;
+    const std::string label = "Exporting " + std::to_string(ui.export_job->written()) + " / " +
+                              std::to_string(ui.export_job->total()) + " figures";
+    ImGui::SetCursorPosX(ImGui::GetWindowWidth() - width - pad);
+    ImGui::ProgressBar(static_cast<float>(ui.export_job->written()) / static_cast<float>(ui.export_job->total()),
+                       ImVec2(width, 0.0f), label.c_str());
+    return true;
+}
+
+void draw_status(AppUi& ui, const AppInfo& info) {
     std::string warning;
     if (!ui.autosave_warning.empty()) warning += "⚠ " + ui.autosave_warning + "   ";
     if (!info.has_gl43) warning += "⚠ GPU lab needs OpenGL 4.3 (this context: " + info.gl_version + ")   ";
@@ -352,7 +375,7 @@ void draw_main_menu(LabContext& ctx) {
     if (ctx.app.presenter) return;   // presenter view: the slide's header takes the menu bar's place
     if (ImGui::BeginMainMenuBar()) {
         draw_menus(ctx);
-        draw_status(ctx.app, ctx.info);
+        if (!step_export(ctx.app)) draw_status(ctx.app, ctx.info);
         ImGui::EndMainMenuBar();
     }
 }

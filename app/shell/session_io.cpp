@@ -682,6 +682,7 @@ void draw_session_dialogs(LabContext& ctx) {
         io.open_request = SessionIo::Dialog::None;
         io.path_field = initial_field(io, io.dialog);
         io.dialog_error.clear();
+        ++io.dialog_opened;
         ImGui::OpenPopup(dialog_text(io.dialog).name);
     }
     if (io.dialog == SessionIo::Dialog::None) return;
@@ -696,8 +697,10 @@ void draw_session_dialogs(LabContext& ctx) {
     bool go = false;
     ImGui::SetNextItemWidth(-FLT_MIN);
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+    ImGui::PushID(io.dialog_opened);
     if (ImGui::InputTextWithHint("##path", "path/to/file.json", &io.path_field, ImGuiInputTextFlags_EnterReturnsTrue))
         go = true;
+    ImGui::PopID();
     folder_buttons(io);
     if (folder_list(io, 11.0f * ImGui::GetTextLineHeightWithSpacing())) go = true;
     if (io.dialog == SessionIo::Dialog::SaveScene) {

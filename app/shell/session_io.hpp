@@ -40,6 +40,9 @@ struct SessionIo {
     Dialog open_request = Dialog::None;   // honoured by draw_session_dialogs
     Dialog dialog = Dialog::None;         // the one on screen
     std::string path_field;
+    int dialog_opened = 0;                // counts openings: the path field's ImGui ID, so that each
+                                          // opening starts with its text selected (ImGui keeps a
+                                          // field's cursor for an ID it saw last)
     std::string dialog_error;             // why the last try failed, shown in the dialog
 
     std::vector<std::string> recent;      // absolute paths, most recent first

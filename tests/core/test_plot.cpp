@@ -1083,7 +1083,8 @@ TEST(PlotFaded, NothingOfItsDataIsDrawnHoveredOrExported) {
     // No hover on its points; no CSV rows.
     const Plot faded_c = faded_copy(p, 2);
     ASSERT_TRUE(nearest_point(p, unit_view(), {10, 10}, 8.0).has_value());   // (1, 9)
-    EXPECT_FALSE(nearest_point(faded_c, unit_view(), {10, 10}, 8.0).has_value());
+    const std::optional<PointHit> hit_c = nearest_point(faded_c, unit_view(), {10, 10}, 8.0);
+    EXPECT_TRUE(!hit_c || hit_c->series != 2);   // a bar's column may still be hovered
     EXPECT_EQ(to_csv(faded_c), to_csv(without(p, 2)));
     EXPECT_EQ(to_csv(faded_b), to_csv(minus_b));
 }

@@ -577,20 +577,22 @@ TEST(ScenePlots, TheScenesOwnLabFirstThenTheOthers) {
     Scene scene;
     scene.lab = "gradients";
     std::vector<std::string> want = gradients;
-    want.push_back("invariance_vs_delta");
+    want.push_back("explorer_summed_inputs");
     const std::vector<std::string> got = names(scene_plot_names(scene));
     ASSERT_GE(got.size(), want.size());
     EXPECT_EQ(std::vector<std::string>(got.begin(), got.begin() + static_cast<long>(want.size())), want);
 
     scene.lab = "invariance";
     EXPECT_EQ(names(scene_plot_names(scene)).front(), "invariance_vs_delta");
-    scene.lab = "explorer";   // a lab without figures: every lab's, in table order
+    scene.lab = "worked";   // a lab without figures: every lab's, in table order
     const std::vector<std::string> all = names(scene_plot_names(scene));
-    EXPECT_EQ(all.front(), "invariance_vs_delta");
+    EXPECT_EQ(all.front(), "explorer_summed_inputs");
     EXPECT_EQ(all.back(), "depth_lr_sweep");
     EXPECT_EQ(std::set<std::string>(all.begin(), all.end()).size(), all.size()) << "names are unique";
     EXPECT_EQ(names(lab_plots(scene.session, "gradients")), gradients);
-    EXPECT_TRUE(lab_plots(scene.session, "explorer").empty());
+    EXPECT_EQ(names(lab_plots(scene.session, "explorer")),
+              (std::vector<std::string>{"explorer_summed_inputs", "explorer_layernorm", "explorer_rmsnorm", "explorer_weights"}));
+    EXPECT_TRUE(lab_plots(scene.session, "worked").empty());
     EXPECT_TRUE(lab_plots(scene.session, "nosuchlab").empty());
     EXPECT_TRUE(lab_plot_names("nosuchlab").empty());
 }
@@ -650,7 +652,7 @@ TEST(ScenePlots, OneFigureByNameOrAListOfThem) {
         FAIL() << "accepted";
     } catch (const InputError& e) {
         const std::string m = e.what();
-        EXPECT_EQ(m.rfind("unknown plot \"nope\" (plots: invariance_vs_delta, ", 0), 0u) << m;
+        EXPECT_EQ(m.rfind("unknown plot \"nope\" (plots: explorer_summed_inputs, ", 0), 0u) << m;
     }
 }
 

@@ -25,6 +25,15 @@ wait_for() {
     return 1
 }
 
+# wait_gone TEXT FILE: no line of the window's text log contains TEXT within 20 s.
+wait_gone() {
+    for _ in $(seq 1 100); do
+        grep -qF -- "$1" "$2" 2>/dev/null || return 0
+        sleep 0.2
+    done
+    return 1
+}
+
 # Inside the X server: --inner APP DIR NAME ARGS… runs one scripted session.
 if [ "${1:-}" = "--inner" ]; then
     app=$2 dir=$3 name=$4
@@ -38,8 +47,10 @@ if [ "${1:-}" = "--inner" ]; then
     xdotool mousemove --sync 5 300   # the pointer over the window: it gets the keys (no window manager)
     wait_for "Explorer" "$log" || fail "no text log from the window"
     save_as() {   # opens Save scene as… and types $1 in its path field
+        wait_gone "Save scene as" "$log" || fail "the last dialog did not close"
         xdotool key ctrl+shift+s
         wait_for "Save scene as" "$log" || fail "Ctrl+Shift+S opened no dialog: $(cat "$log")"
+        sleep 1   # the path field takes focus a frame after the dialog shows
         # Ctrl+A selects the field's text once the field has focus (a frame after the dialog
         # shows): under load that frame can come late, so select and type until the field holds
         # exactly the path.
@@ -47,7 +58,7 @@ if [ "${1:-}" = "--inner" ]; then
             sleep 0.5
             xdotool key ctrl+a
             xdotool type --delay 20 "$1"
-            for _ in $(seq 1 25); do
+            for _ in $(seq 1 50); do
                 grep -qxF -- "$1" "$log" && return 0
                 sleep 0.2
             done
@@ -61,20 +72,20 @@ if [ "${1:-}" = "--inner" ]; then
             grep -qx "Replace" "$log" || fail "the button for a taken name does not say Replace"
             echo "ok: a taken name shows Replace and (foo.json exists)"
             xdotool key Escape
-            sleep 1
+            wait_gone "Save scene as" "$log" || fail "Esc did not close the dialog"
             [ "$(cat "$dir/files/foo.json")" = "ORIGINAL" ] || fail "Esc changed foo.json"
             save_as "$dir/files/fresh"
             grep -qx "Save" "$log" || fail "the button for a new name does not say Save"
             grep -qx "Replace" "$log" && fail "a new name shows Replace"
             xdotool key Return
-            for _ in $(seq 1 50); do [ -s "$dir/files/fresh.json" ] && break; sleep 0.2; done
+            for _ in $(seq 1 150); do [ -s "$dir/files/fresh.json" ] && break; sleep 0.2; done
             python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['format'] == 'normlab-scene'" \
                 "$dir/files/fresh.json" || fail "Save did not write fresh.json as a scene"
             echo "ok: Esc keeps foo.json; a new name says Save and writes fresh.json"
             save_as "$dir/files/foo"
             wait_for "(foo.json exists)" "$log" || fail "the taken name is not shown as taken the second time"
             xdotool key Return
-            for _ in $(seq 1 50); do [ "$(head -c 8 "$dir/files/foo.json")" != "ORIGINAL" ] && break; sleep 0.2; done
+            for _ in $(seq 1 150); do [ "$(head -c 8 "$dir/files/foo.json")" != "ORIGINAL" ] && break; sleep 0.2; done
             python3 -c "import json,sys; assert json.load(open(sys.argv[1]))['format'] == 'normlab-scene'" \
                 "$dir/files/foo.json" || fail "Enter on Replace did not replace foo.json with the scene"
             echo "ok: Enter on Replace replaces foo.json"

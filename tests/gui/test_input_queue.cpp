@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <cstdio>
 #include <string>
 
 namespace normlab::ui {
@@ -26,6 +27,12 @@ protected:
         unsigned char* pixels = nullptr;
         int w = 0, h = 0;
         io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+        // As Dear ImGui 1.86's GLFW backend maps them.
+        io.KeyMap[ImGuiKey_Backspace] = GLFW_KEY_BACKSPACE;
+        io.KeyMap[ImGuiKey_Enter] = GLFW_KEY_ENTER;
+        io.KeyMap[ImGuiKey_Escape] = GLFW_KEY_ESCAPE;
+        io.KeyMap[ImGuiKey_A] = GLFW_KEY_A;
+        io.KeyMap[ImGuiKey_Z] = GLFW_KEY_Z;
     }
     void TearDown() override { ImGui::DestroyContext(); }
 
@@ -97,6 +104,58 @@ TEST_F(Queue, TextAfterBackspaceWaitsForTheNextFrame) {
     EXPECT_EQ(frame(), "c");
     EXPECT_FALSE(ImGui::GetIO().KeysDown[GLFW_KEY_BACKSPACE]);
     EXPECT_FALSE(queue.pending());
+}
+
+}  // namespace
+}  // namespace normlab::ui
+
+namespace normlab::ui {
+namespace {
+
+// A text field as the Save dialog has it: focused by code, then typed into through the queue.
+class Field : public Queue {
+protected:
+    std::string text;
+    void draw() {
+        queue.feed_imgui();
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos(ImVec2(0.0f, 0.0f));
+        ImGui::SetNextWindowSize(ImVec2(400.0f, 200.0f));
+        ImGui::Begin("dialog");
+        if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+        char buf[256];
+        std::snprintf(buf, sizeof buf, "%s", text.c_str());
+        if (ImGui::InputText("##path", buf, sizeof buf)) text = buf;
+        ImGui::End();
+        ImGui::EndFrame();
+    }
+};
+
+// xdotool's `key ctrl+a` (and a quick hand) releases Ctrl before A: A must still count with Ctrl.
+TEST_F(Field, CtrlATapSelectsAllWhicheverKeyComesUpFirst) {
+    text = "old";
+    for (int i = 0; i < 3; ++i) draw();
+    queue.push({T::Key, GLFW_KEY_LEFT_CONTROL, GLFW_PRESS, 0});
+    queue.push({T::Key, GLFW_KEY_A, GLFW_PRESS, GLFW_MOD_CONTROL});
+    queue.push({T::Key, GLFW_KEY_LEFT_CONTROL, GLFW_RELEASE, GLFW_MOD_CONTROL});
+    queue.push({T::Key, GLFW_KEY_A, GLFW_RELEASE, 0});
+    stroke(GLFW_KEY_X, 'x');
+    for (int i = 0; i < 4; ++i) draw();
+    EXPECT_EQ(text, "x");
+}
+
+TEST_F(Field, CtrlATapSelectsAll) {
+    text = "old";
+    for (int i = 0; i < 3; ++i) draw();
+    for (char c : std::string("abc")) stroke(GLFW_KEY_A + (c - 'a'), static_cast<unsigned>(c));
+    for (int i = 0; i < 3; ++i) draw();
+    EXPECT_EQ(text, "abc");
+    queue.push({T::Key, GLFW_KEY_LEFT_CONTROL, GLFW_PRESS, 0});
+    stroke(GLFW_KEY_A, 0, GLFW_MOD_CONTROL);
+    queue.push({T::Key, GLFW_KEY_LEFT_CONTROL, GLFW_RELEASE, GLFW_MOD_CONTROL});
+    stroke(GLFW_KEY_X, 'x');
+    for (int i = 0; i < 4; ++i) draw();
+    EXPECT_EQ(text, "x");
 }
 
 }  // namespace

@@ -48,6 +48,14 @@ Color palette_color(int i) { return kOkabeIto[wrap(i, kPaletteSize)]; }
 LineStyle palette_dash(int i) { return kDashes[wrap(i, 3)]; }
 Marker palette_marker(int i) { return kMarkers[wrap(i, 4)]; }
 
+Color diverging_color(double t) {
+    t = std::clamp(std::isfinite(t) ? t : 0.0, -1.0, 1.0);
+    const Color a = colors::kHeatZero, b = t >= 0.0 ? colors::kHeatPositive : colors::kHeatNegative;
+    const double u = std::fabs(t);
+    const auto mix = [u](std::uint8_t p, std::uint8_t q) { return static_cast<std::uint8_t>(std::lround(p + (q - p) * u)); };
+    return {mix(a.r, b.r), mix(a.g, b.g), mix(a.b, b.b)};
+}
+
 Series palette_series(int i, std::string label, std::vector<double> x, std::vector<double> y,
                       SeriesKind kind) {
     Series s;
@@ -73,12 +81,13 @@ bool AxisRange::accepts(double v) const { return std::isfinite(v) && (scale == S
 
 double AxisRange::to_unit(double v) const {
     if (!accepts(v)) return kNaN;
-    if (scale == Scale::Linear) return (v - lo) / (hi - lo);
-    const double llo = std::log10(lo);
-    return (std::log10(v) - llo) / (std::log10(hi) - llo);
+    const double llo = scale == Scale::Linear ? lo : std::log10(lo);
+    const double t = scale == Scale::Linear ? (v - lo) / (hi - lo) : (std::log10(v) - llo) / (std::log10(hi) - llo);
+    return reversed ? 1.0 - t : t;
 }
 
 double AxisRange::from_unit(double t) const {
+    if (reversed) t = 1.0 - t;
     if (scale == Scale::Linear) return lo + t * (hi - lo);
     const double llo = std::log10(lo);
     return std::pow(10.0, llo + t * (std::log10(hi) - llo));
@@ -89,6 +98,8 @@ namespace {
 // The axis's transform f: identity or log10 (ranges are padded and widened in f-space).
 double fwd(Scale s, double v) { return s == Scale::Linear ? v : std::log10(v); }
 double inv(Scale s, double f) { return s == Scale::Linear ? f : std::pow(10.0, f); }
+
+bool own_axis_accepts(Scale s, double v) { return std::isfinite(v) && (s == Scale::Linear || v > 0.0); }
 
 bool usable(Scale s, const std::optional<double>& v) {
     return v && std::isfinite(*v) && (s == Scale::Linear || *v > 0.0);
@@ -140,6 +151,12 @@ AxisRange auto_range(const Plot& plot, AxisId which) {
     }
     for (const Annotation& a : plot.annotations)
         if (xa.accepts(a.x) && ya.accepts(a.y)) e.add(fwd(sc, which == AxisId::X ? a.x : a.y));
+    if (plot.heat && plot.heat->rows > 0 && plot.heat->cols > 0) {
+        const HeatMap& h = *plot.heat;
+        const double ends[2] = {which == AxisId::X ? h.x0 : h.y0, which == AxisId::X ? h.x1 : h.y1};
+        for (double v : ends)
+            if (own_axis_accepts(sc, v)) e.add(fwd(sc, v));
+    }
     if (!bar_x.empty()) {
         std::sort(bar_x.begin(), bar_x.end());
         double gap = std::numeric_limits<double>::infinity();
@@ -194,7 +211,7 @@ AxisRange auto_range(const Plot& plot, AxisId which) {
             hi = c + h;
         }
     }
-    AxisRange r{sc, inv(sc, lo), inv(sc, hi)};
+    AxisRange r{sc, inv(sc, lo), inv(sc, hi), axis.reversed};
     // Last resort for spans a double cannot hold after transforming back (|v| near DBL_MAX,
     // 10^±400 on log axes): the default range rather than inf or 0.
     if (!(r.lo < r.hi) || !std::isfinite(r.hi - r.lo) || !r.accepts(r.lo) || !r.accepts(r.hi)) {
@@ -218,14 +235,18 @@ AxisRange zoomed(const AxisRange& r, double anchor, double factor) {
     if (!(factor > 0.0) || !std::isfinite(factor)) return r;
     const double ta = r.accepts(anchor) ? r.to_unit(anchor) : 0.5;
     const double t0 = ta - ta * factor, t1 = ta + (1.0 - ta) * factor;
-    AxisRange z{r.scale, r.from_unit(t0), r.from_unit(t1)};
+    AxisRange z = r;
+    z.lo = std::min(r.from_unit(t0), r.from_unit(t1));
+    z.hi = std::max(r.from_unit(t0), r.from_unit(t1));
     if (!(z.lo < z.hi) || !z.accepts(z.lo) || !z.accepts(z.hi) || !std::isfinite(z.hi - z.lo)) return r;
     return z;
 }
 
 AxisRange panned(const AxisRange& r, double dt) {
     if (!std::isfinite(dt)) return r;
-    AxisRange p{r.scale, r.from_unit(dt), r.from_unit(1.0 + dt)};
+    AxisRange p = r;
+    p.lo = std::min(r.from_unit(dt), r.from_unit(1.0 + dt));
+    p.hi = std::max(r.from_unit(dt), r.from_unit(1.0 + dt));
     if (!(p.lo < p.hi) || !p.accepts(p.lo) || !p.accepts(p.hi) || !std::isfinite(p.hi - p.lo)) return r;
     return p;
 }
@@ -289,7 +310,8 @@ std::vector<Tick> linear_ticks(double lo, double hi, int target, double min_step
             double i0, i1;
             index_range(lo, hi, step, i0, i1);
             const double count = i1 - i0 + 1.0;
-            const double err = std::fabs(count - target);
+            // A lone tick says nothing about the scale: never chosen while two fit.
+            const double err = std::fabs(count - target) + (count < 2.0 ? 1000.0 : 0.0);
             if (err < best_err || (err == best_err && step > best_mult * pow10i(best_k))) {
                 best_err = err;
                 best_mult = mult;
@@ -532,20 +554,21 @@ std::vector<Point2> series_markers(const Series& s, const Viewport& view) {
     return out;
 }
 
-std::vector<Rect> series_bars(const Plot& plot, std::size_t index, const Viewport& view) {
-    std::vector<Rect> out;
+std::vector<PlacedBar> series_placed_bars(const Plot& plot, std::size_t index, const Viewport& view) {
+    std::vector<PlacedBar> out;
     if (index >= plot.series.size()) return out;
     const Series& s = plot.series[index];
     if (s.kind != SeriesKind::Bars || !drawn(s)) return out;
 
-    // Slot: shared by all drawn bar series; this series' place in it.
+    // Slot: shared by all drawn bar series but overlays; this series' place in it (an overlay:
+    // that of the bar series before it).
     std::size_t nbar = 0, slot_index = 0;
     std::vector<double> xs;
     for (std::size_t k = 0; k < plot.series.size(); ++k) {
         const Series& b = plot.series[k];
         if (!drawn(b) || b.kind != SeriesKind::Bars) continue;
-        if (k == index) slot_index = nbar;
-        ++nbar;
+        if (k <= index && !b.overlay) slot_index = nbar;
+        if (!b.overlay) ++nbar;
         for (std::size_t i = 0; i < point_count(b); ++i) {
             const double px = view.px.x0 + view.x.to_unit(b.x[i]) * view.px.width();
             if (std::isfinite(px)) xs.push_back(px);
@@ -570,8 +593,14 @@ std::vector<Rect> series_bars(const Plot& plot, std::size_t index, const Viewpor
         r.x1 = std::min(r.x1, view.px.x1);
         r.y0 = std::max(r.y0, view.px.y0);
         r.y1 = std::min(r.y1, view.px.y1);
-        if (r.x1 > r.x0 && r.y1 >= r.y0) out.push_back(r);
+        if (r.x1 > r.x0 && r.y1 >= r.y0) out.push_back({i, r});
     }
+    return out;
+}
+
+std::vector<Rect> series_bars(const Plot& plot, std::size_t index, const Viewport& view) {
+    std::vector<Rect> out;
+    for (const PlacedBar& b : series_placed_bars(plot, index, view)) out.push_back(b.rect);
     return out;
 }
 
@@ -632,6 +661,14 @@ std::optional<PointHit> nearest_point(const Plot& plot, const Viewport& view, Po
     for (std::size_t k = 0; k < plot.series.size(); ++k) {
         const Series& s = plot.series[k];
         if (!drawn(s)) continue;
+        if (s.kind == SeriesKind::Bars) {
+            if (s.overlay || !view.px.contains(p)) continue;
+            for (const PlacedBar& b : series_placed_bars(plot, k, view)) {
+                const double d = p.x < b.rect.x0 ? b.rect.x0 - p.x : p.x > b.rect.x1 ? p.x - b.rect.x1 : 0.0;
+                if (d <= max_px && (!best || d < best->distance_px)) best = PointHit{k, b.index, d};
+            }
+            continue;
+        }
         for (std::size_t i = 0; i < point_count(s); ++i) {
             const Point2 q = point_px(s, i, view);
             if (!finite(q) || !view.px.contains(q)) continue;
@@ -725,6 +762,16 @@ std::vector<PlacedTick> fit_ticks(const AxisRange& r, double p0, double p1, int 
     return placed;
 }
 
+// Whether the plot's heat map has cells one unit wide (or high) centred on whole numbers: a
+// matrix's columns (rows), whose ticks are then whole.
+bool unit_cells(const Plot& plot, AxisId which) {
+    if (!plot.heat) return false;
+    const HeatMap& h = *plot.heat;
+    const double lo = which == AxisId::X ? h.x0 : h.y0, hi = which == AxisId::X ? h.x1 : h.y1;
+    const int count = which == AxisId::X ? h.cols : h.rows;
+    return count > 0 && hi - lo == count && lo + 0.5 == std::round(lo + 0.5);
+}
+
 // Whether the plot shows bars and every drawn bar sits at a whole x (categories 0, 1, 2, …).
 bool bars_at_integers(const Plot& plot) {
     bool any = false;
@@ -792,6 +839,20 @@ namespace {
 
 constexpr double kBoldWidth = 1.12;   // DejaVu Sans Bold's width over DejaVu Sans's, at most
 constexpr double kMinYLabelScale = 0.7;   // the least a y label longer than its figure is scaled
+
+// A heat map's colour bar: kColorBarEm wide, kColorBarGapEm from the data area and from its labels.
+constexpr double kColorBarEm = 1.2, kColorBarGapEm = 0.4;
+
+bool has_color_bar(const Plot& plot) { return plot.heat && !plot.heat->bar.empty(); }
+
+// The width the colour bar and its labels take right of the data area (0: none).
+double color_bar_room(const Plot& plot, const Measure& measure, double tf, double pad) {
+    if (!has_color_bar(plot)) return 0.0;
+    const HeatMap& h = *plot.heat;
+    double w = 0.0;
+    for (const std::string* t : {&h.bar_top, &h.bar_middle, &h.bar_bottom}) w = std::max(w, measure(*t, tf));
+    return pad + (kColorBarEm + kColorBarGapEm) * tf + w;
+}
 
 // `text` broken at spaces into lines no wider than `width` (a word wider than that is a line
 // of its own).
@@ -881,7 +942,10 @@ PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& st
     L.view.px.y1 = bottom;
 
     // y ticks depend only on the height; their labels' width sets the left margin.
-    L.y_ticks = fit_ticks(L.view.y, bottom, top, tick_target(bottom - top, style.y_tick_spacing), 0.0,
+    const bool y_whole = unit_cells(plot, AxisId::Y);
+    int y_target = tick_target(bottom - top, style.y_tick_spacing);
+    if (y_whole) y_target = std::max(y_target, std::min(50, plot.heat->rows));
+    L.y_ticks = fit_ticks(L.view.y, bottom, top, y_target, y_whole ? 1.0 : 0.0,
                           [&](const std::vector<PlacedTick>& t) { return y_labels_collide(t, tf); });
     double ylab_w = 0.0;
     for (const PlacedTick& t : L.y_ticks)
@@ -891,12 +955,15 @@ PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& st
     left += ylab_w + tick_gap + tick;
     L.view.px.x0 = left;
 
-    // x ticks; then shrink the right edge so that the last label stays inside the figure.
-    double right = std::max(left + 1.0, outer.x1 - pad);
+    // x ticks; then shrink the right edge so that the last label stays inside the figure (and
+    // leaves room for a heat map's colour bar).
+    double right = std::max(left + 1.0, outer.x1 - pad - color_bar_room(plot, measure, tf, pad));
     L.view.px.x1 = right;
-    const int x_target = tick_target(right - left, style.x_tick_spacing);
+    int x_target = tick_target(right - left, style.x_tick_spacing);
     auto x_collide = [&](const std::vector<PlacedTick>& t) { return x_labels_collide(t, measure, tf); };
-    const double x_min_step = bars_at_integers(plot) ? 1.0 : 0.0;
+    const double x_min_step = bars_at_integers(plot) || unit_cells(plot, AxisId::X) ? 1.0 : 0.0;
+    // Categories (bars at whole x): a label for each while they do not collide (short labels).
+    if (x_min_step > 0.0) x_target = std::max(x_target, std::min(50, static_cast<int>(std::floor(x_range.hi - x_range.lo))));
     L.x_ticks = fit_ticks(L.view.x, left, right, x_target, x_min_step, x_collide);
     double overflow = 0.0;
     for (const PlacedTick& t : L.x_ticks)
@@ -1051,7 +1118,7 @@ std::optional<Headroom> grow_for_legend(const Plot& plot, const Rect& outer, con
     const AxisRange& y = L.view.y;
     const double span = fwd(y.scale, y.hi) - fwd(y.scale, y.lo);
     for (double v : grid_beyond(y, L.y_ticks, top)) {
-        const AxisRange grown_y{y.scale, top ? y.lo : v, top ? v : y.hi};
+        const AxisRange grown_y{y.scale, top ? y.lo : v, top ? v : y.hi, y.reversed};
         PlotLayout G = layout_frame(plot, outer, style, L.view.x, grown_y);
         const CornerChoice c =
             top ? least_covered(plot, G, box, k, Measure{style}, {LegendCorner::TopRight, LegendCorner::TopLeft})
@@ -1168,8 +1235,90 @@ void resolve_annotation_overlaps(PlotLayout& L, const PlotStyle& style) {
 
 }  // namespace
 
+namespace {
+
+// Series::bar_labels at their bars' ends (see there), in the tick font; a label wider than its
+// bar less 0.3 em is left out.
+void place_bar_labels(const Plot& plot, PlotLayout& L, const PlotStyle& style) {
+    const Measure measure{style};
+    const double f = style.tick_font_px, gap = 0.2 * f;
+    const Rect& d = L.view.px;
+    for (std::size_t k = 0; k < plot.series.size(); ++k) {
+        const Series& s = plot.series[k];
+        if (s.kind != SeriesKind::Bars || s.bar_labels.empty()) continue;
+        for (const PlacedBar& b : series_placed_bars(plot, k, L.view)) {
+            if (b.index >= s.bar_labels.size() || s.bar_labels[b.index].empty()) continue;
+            const std::string& text = s.bar_labels[b.index];
+            if (measure(text, f) > b.rect.width() - 0.3 * f) continue;
+            const bool up = !(s.y[b.index] < 0.0);
+            double base = up ? b.rect.y0 - gap - (1.0 - kAscent) * f : b.rect.y1 + gap + kAscent * f;
+            const bool outside = up ? base - kAscent * f >= d.y0 : base + (1.0 - kAscent) * f <= d.y1;
+            if (!outside && b.rect.height() < f + 2.0 * gap) continue;   // no room outside, nor inside the bar
+            if (!outside) base = up ? b.rect.y0 + gap + kAscent * f : b.rect.y1 - gap - (1.0 - kAscent) * f;
+            L.bar_labels.push_back({text, {0.5 * (b.rect.x0 + b.rect.x1), base}, TextAnchor::Middle, f, 0.0});
+        }
+    }
+}
+
+// Everything but the bar labels: the frame, the legend and the annotations (below).
+PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotStyle& style,
+                               const RangeOverride& override_ranges);
+
+}  // namespace
+
+bool is_dark(Color c) { return 0.299 * c.r + 0.587 * c.g + 0.114 * c.b < 140.0; }
+
+namespace {
+
+// Plot::heat's cells in pixels (clipped to the data area), their labels where they fit, and its
+// colour bar right of the data area (room made by layout_frame) with its three labels.
+void place_heat_map(const Plot& plot, PlotLayout& L, const PlotStyle& style) {
+    if (!plot.heat) return;
+    const HeatMap& h = *plot.heat;
+    const std::size_t n = static_cast<std::size_t>(std::max(0, h.rows)) * static_cast<std::size_t>(std::max(0, h.cols));
+    if (n == 0 || h.colors.size() < n) return;
+    const Measure measure{style};
+    const double f = style.tick_font_px;
+    const Rect& d = L.view.px;
+    const double dx = (h.x1 - h.x0) / h.cols, dy = (h.y1 - h.y0) / h.rows;
+    for (int r = 0; r < h.rows; ++r)
+        for (int c = 0; c < h.cols; ++c) {
+            const Point2 a = L.view.to_px({h.x0 + c * dx, h.y0 + r * dy});
+            const Point2 b = L.view.to_px({h.x0 + (c + 1) * dx, h.y0 + (r + 1) * dy});
+            if (!finite(a) || !finite(b)) continue;
+            Rect cell{std::max(std::min(a.x, b.x), d.x0), std::max(std::min(a.y, b.y), d.y0),
+                      std::min(std::max(a.x, b.x), d.x1), std::min(std::max(a.y, b.y), d.y1)};
+            if (!(cell.x1 > cell.x0 && cell.y1 > cell.y0)) continue;
+            const std::size_t i = static_cast<std::size_t>(r) * h.cols + c;
+            HeatCell out{cell, h.colors[i], {}, r, c};
+            if (i < h.labels.size() && !h.labels[i].empty() && measure(h.labels[i], f) <= cell.width() - 0.3 * f &&
+                f <= cell.height())
+                out.label = {h.labels[i], {0.5 * (cell.x0 + cell.x1), 0.5 * (cell.y0 + cell.y1) + kMidline * f},
+                             TextAnchor::Middle, f, 0.0};
+            L.heat_cells.push_back(std::move(out));
+        }
+    if (h.bar.empty()) return;
+    const double x0 = d.x1 + style.pad, x1 = x0 + kColorBarEm * f, tx = x1 + kColorBarGapEm * f;
+    L.color_bar = {x0, d.y0, x1, d.y1};
+    L.color_bar_labels = {{h.bar_top, {tx, d.y0 + kAscent * f}, TextAnchor::Start, f, 0.0},
+                          {h.bar_middle, {tx, 0.5 * (d.y0 + d.y1) + kMidline * f}, TextAnchor::Start, f, 0.0},
+                          {h.bar_bottom, {tx, d.y1}, TextAnchor::Start, f, 0.0}};
+}
+
+}  // namespace
+
 PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& style,
                        const RangeOverride& override_ranges) {
+    PlotLayout L = layout_series_frame(plot, outer, style, override_ranges);
+    place_bar_labels(plot, L, style);
+    place_heat_map(plot, L, style);
+    return L;
+}
+
+namespace {
+
+PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotStyle& style,
+                               const RangeOverride& override_ranges) {
     const AxisRange x = override_ranges.x ? *override_ranges.x : auto_range(plot, AxisId::X);
     const AxisRange y = override_ranges.y ? *override_ranges.y : auto_range(plot, AxisId::Y);
     PlotLayout L = layout_frame(plot, outer, style, x, y);
@@ -1203,7 +1352,7 @@ PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& sty
         // Every corner hides data: where the caller left an end of y free (no Axis::min/max, no
         // override: a zoomed or panned view passes its ranges and must not jump), grow that end
         // just enough for the legend to sit clear of all data. Beyond the cap, keep the corner.
-        if (least.data > 0.0 && !override_ranges.y) {
+        if (least.data > 0.0 && !override_ranges.y && !y.reversed) {
             std::optional<Headroom> up, down;
             if (!usable(y.scale, plot.y.max)) up = grow_for_legend(plot, outer, style, L, box, k, true);
             if (!usable(y.scale, plot.y.min)) down = grow_for_legend(plot, outer, style, L, box, k, false);
@@ -1234,5 +1383,7 @@ PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& sty
     resolve_annotation_overlaps(L, style);
     return L;
 }
+
+}  // namespace
 
 }  // namespace normlab

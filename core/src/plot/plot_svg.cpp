@@ -6,7 +6,7 @@
 // [SECTION] to_svg            — background, grid, clipped data, frame, ticks, labels, legend
 //
 // Paint order: background, grid, reference lines, bars, lines, markers (clipped to the data
-// area), frame, ticks, tick labels, axis labels, title, annotations, legend.
+// area), frame, ticks, tick labels, axis labels, title, annotations, bar labels, legend.
 #include "normlab/plot/plot.hpp"
 
 #include "normlab/base/text.hpp"
@@ -127,10 +127,40 @@ void line(std::string& o, Point2 a, Point2 b) {
     o += "<line x1=\"" + num(a.x) + "\" y1=\"" + num(a.y) + "\" x2=\"" + num(b.x) + "\" y2=\"" + num(b.y) + "\"/>\n";
 }
 
-// The data, clipped to the data area: reference lines, bars, lines, markers.
+void rect(std::string& o, const Rect& r, const std::string& attributes) {
+    o += "<rect x=\"" + num(r.x0) + "\" y=\"" + num(r.y0) + "\" width=\"" + num(r.width()) + "\" height=\"" +
+         num(r.height()) + "\" " + attributes + "/>\n";
+}
+
+// A heat map's cells (crispEdges: no hairline seams between them).
+void heat_map(std::string& o, const PlotLayout& L) {
+    if (L.heat_cells.empty()) return;
+    o += "<g class=\"heat-map\" shape-rendering=\"crispEdges\">\n";
+    for (const HeatCell& c : L.heat_cells) rect(o, c.rect, "fill=\"" + to_hex(c.color) + "\"");
+    o += "</g>\n";
+}
+
+// The cells' labels (white on dark cells), and the colour bar: its colours top to bottom, a frame, its labels.
+void heat_texts(std::string& o, const Plot& plot, const PlotLayout& L) {
+    for (const HeatCell& c : L.heat_cells)
+        text(o, c.label, is_dark(c.color) ? " class=\"cell-label\" fill=\"#ffffff\"" : " class=\"cell-label\" fill=\"#1e1e1e\"");
+    if (!plot.heat || plot.heat->bar.empty() || L.color_bar.height() <= 0.0) return;
+    const std::vector<Color>& bar = plot.heat->bar;
+    const Rect& b = L.color_bar;
+    const double step = b.height() / static_cast<double>(bar.size());
+    o += "<g class=\"color-bar\" shape-rendering=\"crispEdges\">\n";
+    for (std::size_t i = 0; i < bar.size(); ++i)
+        rect(o, {b.x0, b.y0 + double(i) * step, b.x1, b.y0 + double(i + 1) * step}, "fill=\"" + to_hex(bar[i]) + "\"");
+    rect(o, b, "fill=\"none\" stroke=\"#000000\" stroke-width=\"1\"");
+    for (const PlacedText& t : L.color_bar_labels) text(o, t, " fill=\"#000000\"");
+    o += "</g>\n";
+}
+
+// The data, clipped to the data area: a heat map, reference lines, bars, lines, markers.
 void svg_data(std::string& o, const Plot& plot, const PlotLayout& L, const std::string& id) {
     const Rect& d = L.view.px;
     o += "<g class=\"data\" clip-path=\"url(#" + id + "-data)\">\n";
+    heat_map(o, L);
     for (const RefLine& r : plot.ref_lines) {
         const bool horiz = r.orientation == RefLine::Orientation::Horizontal;
         const AxisRange& ax = horiz ? L.view.y : L.view.x;
@@ -152,7 +182,9 @@ void svg_data(std::string& o, const Plot& plot, const PlotLayout& L, const std::
         const Series& s = plot.series[k];
         if (!drawn(s) || s.kind != SeriesKind::Bars) continue;
         const std::vector<Rect> bars = series_bars(plot, k, L.view);
-        o += "<g class=\"series-bars\" data-series=\"" + std::to_string(k) + "\" fill=\"" + to_hex(s.color) + "\">\n";
+        const std::string paint = s.overlay ? "fill=\"none\" stroke=\"" + to_hex(s.color) + "\" stroke-width=\"2\""
+                                            : "fill=\"" + to_hex(s.color) + "\"";
+        o += "<g class=\"series-bars\" data-series=\"" + std::to_string(k) + "\" " + paint + ">\n";
         for (const Rect& b : bars)
             o += "<rect x=\"" + num(b.x0) + "\" y=\"" + num(b.y0) + "\" width=\"" + num(b.width()) + "\" height=\"" +
                  num(b.height()) + "\"/>\n";
@@ -200,7 +232,8 @@ void svg_legend(std::string& o, const Plot& plot, const PlotLayout& L) {
         if (s.kind == SeriesKind::Bars) {
             const double h = 0.5 * L.legend.front().label.font_px;
             o += "<rect x=\"" + num(mid.x - h) + "\" y=\"" + num(mid.y - h) + "\" width=\"" + num(2 * h) +
-                 "\" height=\"" + num(2 * h) + "\" fill=\"" + color + "\"/>\n";
+                 "\" height=\"" + num(2 * h) + "\" " +
+                 (s.overlay ? "fill=\"none\" stroke=\"" + color + "\" stroke-width=\"2\"" : "fill=\"" + color + "\"") + "/>\n";
         } else {
             if (s.kind == SeriesKind::Line) {
                 const double w = stroke_width(s.width);
@@ -275,6 +308,9 @@ std::string to_svg(const Plot& plot, double width_px, double height_px) {
         text(o, t, (std::string(" class=\"annotation\" fill=\"#222222\"") + halo).c_str());
     for (const PlacedText& t : L.ref_labels)
         text(o, t, (std::string(" class=\"ref-label\" fill=\"#444444\"") + halo).c_str());
+    for (const PlacedText& t : L.bar_labels)
+        text(o, t, (std::string(" class=\"bar-label\" fill=\"#000000\"") + halo).c_str());
+    heat_texts(o, plot, L);
 
     svg_legend(o, plot, L);
     o += "</svg>\n";

@@ -5,6 +5,7 @@
 #include "scene/lab_registry.hpp"
 
 #include "normlab/labs/state_json.hpp"
+#include "normlab/scene/explorer_figures.hpp"
 #include "normlab/scene/scene_plots.hpp"
 
 #include <stdexcept>
@@ -14,6 +15,10 @@ namespace normlab {
 namespace {
 
 // [SECTION] Figures -------------------------------------------------------------------------
+
+std::vector<Plot> explorer_figures(const Session& session) {
+    return explorer_plots(session.explorer, compute_explorer(session.explorer));
+}
 
 std::vector<Plot> invariance_figures(const Session& session) { return {invariance_curve_plot(session.invariance)}; }
 
@@ -58,7 +63,9 @@ LabEntry lab(std::string_view id, std::vector<std::string_view> names = {},
 // tests/core/test_scene.cpp checks that each lab's figure names are those its build returns.
 const std::vector<LabEntry>& lab_registry() {
     static const std::vector<LabEntry> labs = {
-        lab<&Session::explorer>("explorer"),
+        lab<&Session::explorer>("explorer",
+                                {"explorer_summed_inputs", "explorer_layernorm", "explorer_rmsnorm", "explorer_weights"},
+                                explorer_figures),
         lab<&Session::invariance>("invariance", {"invariance_vs_delta"}, invariance_figures,
                                   {"invariance_table_measured", "invariance_table_paper"}, invariance_tables),
         lab<&Session::worked>("worked"),

@@ -63,6 +63,14 @@ struct Series {
     // it can be shown again. Exports leave such series out (visible = false) instead.
     bool faded = false;
     SeriesKind kind = SeriesKind::Line;
+    // Bars only: drawn as outlines (no fill, 2 px at 1×) over the bars of the last non-overlay
+    // bar series before it, in their slot (a reference, e.g. the outputs at δ = 1); no slot of its own.
+    bool overlay = false;
+    // Bars only: a text at each bar's end, parallel to x and y (e.g. "1.342"): above a bar ≥ 0,
+    // below one < 0, inside its end where the data area leaves no room; left out where it is wider
+    // than the bar, or fits neither outside nor inside. Empty: none. Laid out by layout_plot
+    // (PlotLayout::bar_labels).
+    std::vector<std::string> bar_labels;
 };
 
 // Whether a series' data are drawn, ranged, avoided by the legend, hovered and exported: visible
@@ -77,6 +85,27 @@ struct Axis {
     std::string label;
     Scale scale = Scale::Linear;
     std::optional<double> min, max;
+    bool reversed = false;   // values grow leftward (x) or downward (y), e.g. a matrix's rows
+};
+
+// A grid of coloured cells under the series: a matrix (the Explorer's W) or a map over the plane
+// (a decision map). Cell (r, c) spans x ∈ [x0 + c·Δx, x0 + (c + 1)·Δx], y ∈ [y0 + r·Δy, …]
+// with Δx = (x1 − x0)/cols, Δy = (y1 − y0)/rows; cells are stored row-major (r·cols + c).
+struct HeatValues {
+    std::string name;              // a CSV column, e.g. "W" or "confidence"
+    std::vector<double> v;         // rows·cols
+};
+struct HeatMap {
+    int rows = 0, cols = 0;
+    double x0 = 0.0, x1 = 1.0, y0 = 0.0, y1 = 1.0;
+    std::vector<Color> colors;          // rows·cols: each cell's fill
+    std::vector<HeatValues> values;     // what the cells show, for data exports (CSV)
+    std::vector<std::string> labels;    // rows·cols texts drawn in the cells where they fit; empty: none
+    std::string name;                   // the cells' series name in the CSV (e.g. "W")
+    // A colour bar right of the data area: its colours from top to bottom and the labels at its
+    // top, middle and bottom (e.g. "+2.39", "0", "−2.39"). No colours: no bar.
+    std::vector<Color> bar;
+    std::string bar_top, bar_middle, bar_bottom;
 };
 
 // Text at data coordinates (x, y), e.g. a fitted slope "slope −1.00". Drawn from a small
@@ -116,6 +145,7 @@ struct Plot {
     std::vector<RefLine> ref_lines;
     bool legend = true;    // shown when at least one visible series (faded ones too) has a label
     LegendCorner legend_corner = LegendCorner::Auto;
+    std::optional<HeatMap> heat;   // drawn under the series, over the grid
 };
 
 // The figure of `plots` named `name` (Plot::name): figures are found by name, never by their
@@ -132,6 +162,10 @@ Plot& plot_named(std::vector<Plot>& plots, std::string_view name);
 Color palette_color(int i);
 LineStyle palette_dash(int i);
 Marker palette_marker(int i);
+
+// The heat maps' diverging colour map at t ∈ [−1, 1] (clamped; NaN: 0): purple at −1, near
+// white at 0, green at +1 (palette colors::kHeat*), linear in between.
+Color diverging_color(double t);
 
 // A series styled for index i (colour, dash, marker as above).
 Series palette_series(int i, std::string label, std::vector<double> x, std::vector<double> y,
@@ -156,6 +190,7 @@ struct Rect {
 struct AxisRange {
     Scale scale = Scale::Linear;
     double lo = 0.0, hi = 1.0;
+    bool reversed = false;   // t runs 0 at hi to 1 at lo (Axis::reversed); lo < hi still
 
     // Whether v can be placed on this axis: finite, and > 0 on a log axis.
     bool accepts(double v) const;
@@ -208,7 +243,8 @@ struct Tick {
 };
 
 // Linear ticks at multiples of a step from {1, 2, 5}·10^k, the step chosen so that the number
-// of ticks in [lo, hi] is closest to `target` (ties: fewer ticks). All are major and labelled
+// of ticks in [lo, hi] is closest to `target` (ties: fewer ticks; one alone only when no step
+// gives two). All are major and labelled
 // with just enough decimals for the step: [0, 1] → 0, 0.2, 0.4, 0.6, 0.8, 1. Values are exact
 // decimal multiples (0.6, not 0.6000000000000001); zero is +0. Steps below min_step are not
 // considered (layout_plot passes 1 for bars at integer x, so categories get whole ticks).
@@ -275,6 +311,16 @@ struct LegendEntry {
     bool faded = false;      // the series is Series::faded: draw the swatch and label dimmed
 };
 
+// A heat map's cell on screen: its rectangle, its fill and its label (empty where it does not
+// fit: wider than the cell less 0.3 em, or taller than the cell). Text on a dark fill is white.
+struct HeatCell {
+    Rect rect;
+    Color color;
+    PlacedText label;
+    int row = 0, col = 0;
+};
+bool is_dark(Color c);
+
 // Everything positioned, in pixels. `view` maps data to pixels inside `view.px`, the data area
 // (clip every series to it). Ticks lie inside the range; their labels are placed outside the
 // frame. Texts that are empty in the plot are absent (their `text` is empty).
@@ -290,6 +336,10 @@ struct PlotLayout {
     std::vector<LegendEntry> legend;
     std::vector<PlacedText> annotations;   // only those inside the data area and not dropped
     std::vector<PlacedText> ref_labels;
+    std::vector<PlacedText> bar_labels;    // Series::bar_labels that fit, drawn over the data with a halo
+    std::vector<HeatCell> heat_cells;      // Plot::heat's cells, clipped to the data area
+    Rect color_bar;                        // HeatMap::bar's rectangle (empty: none), its colours top to bottom
+    std::vector<PlacedText> color_bar_labels;
 };
 
 // Optional ranges that replace the plot's own (the ImGui view's pan/zoom state, kept outside
@@ -349,9 +399,17 @@ std::vector<Point2> series_markers(const Series& s, const Viewport& view);
 Marker effective_marker(const Series& s);
 
 // Bars of series `index` (a Bars series of `plot`) in pixels, clipped to the data area.
-// All drawn() bar series share each x slot side by side; slot width = 80% of the smallest
-// spacing between distinct x values in pixels (or 1/10 of the data area for a single x).
+// All drawn() bar series that are not overlays share each x slot side by side; slot width = 80%
+// of the smallest spacing between distinct x values in pixels (or 1/10 of the data area for a
+// single x). An overlay series' bars take the slot place of the bar series before it.
 std::vector<Rect> series_bars(const Plot& plot, std::size_t index, const Viewport& view);
+
+// The same bars with the index of the point each one draws (points that cannot be drawn have none).
+struct PlacedBar {
+    std::size_t index = 0;
+    Rect rect;
+};
+std::vector<PlacedBar> series_placed_bars(const Plot& plot, std::size_t index, const Viewport& view);
 
 // Dash pattern of a style at a stroke width: alternating on/off lengths in px, empty for solid
 // (the SVG writer's stroke-dasharray). Renderers without dashed strokes (ImGui's ImDrawList)
@@ -361,7 +419,8 @@ std::vector<std::vector<Point2>> apply_dashes(const std::vector<Point2>& polylin
                                               const std::vector<double>& pattern);
 
 // The drawn() point nearest to pixel p within max_px, for hover tooltips: series index, point
-// index, or nothing.
+// index, or nothing. A bar (not an overlay) is hit anywhere above or below it in the data area,
+// at its horizontal distance from the bar's centre (0 inside the bar).
 struct PointHit {
     std::size_t series = 0, index = 0;
     double distance_px = 0.0;
@@ -385,6 +444,9 @@ std::string to_svg(const Plot& plot, double width_px = 720, double height_px = 4
 // NaN/inf as empty fields. Fields are quoted (RFC 4180) when they contain a comma, quote, CR or
 // LF. Lines end with "\n". Every series that has data should have a name (data_name where the
 // legend shows none): tests/core/test_scene.cpp checks it for every shipped figure.
+// With a heat map: "series,row,col,x: LABEL,y: LABEL,NAME…" (one column per HeatValues), one
+// row per cell first (HeatMap::name, row and column from 1, the cell's centre, its values), then
+// the series' points with row, column and values empty.
 std::string csv_header(const Plot& plot);
 
 // The escapes the writers share: a CSV field, quoted as RFC 4180 asks when it holds a comma,
