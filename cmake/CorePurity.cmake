@@ -2,7 +2,7 @@
 # include only
 #   - the C++ standard library (<vector>, <cmath>: a bare lower-case name),
 #   - Eigen (<Eigen/...>) and nlohmann-json (<nlohmann/...>),
-#   - core's own headers ("normlab/<layer>/x.hpp", and "base/x.hpp" private to core/src),
+#   - core's own headers ("normlab/<layer>/x.hpp", and "<layer>/x.hpp" private to core/src),
 #   - the few system headers named in NORMLAB_CORE_SYSTEM_HEADERS, each for a stated reason.
 # Run as a script (cmake -DFILES=a;b -P CorePurity.cmake) it checks FILES and fails naming the
 # first include outside the list; core's build runs it whenever a core file changes, and ctest runs
@@ -13,7 +13,7 @@
 # chosen at run time.
 set(NORMLAB_CORE_SYSTEM_HEADERS "zlib|unistd|fcntl|dirent|signal|sys/stat|sys/file|immintrin")
 set(NORMLAB_CORE_ALLOWED
-    "<[a-z_]+>|<Eigen/[A-Za-z]+>|<nlohmann/[a-z_]+\\.hpp>|\"normlab/[a-z_]+/[a-z_]+\\.hpp\"|\"base/[a-z_]+\\.hpp\"|<(${NORMLAB_CORE_SYSTEM_HEADERS})\\.h>")
+    "<[a-z_]+>|<Eigen/[A-Za-z]+>|<nlohmann/[a-z_]+\\.hpp>|\"normlab/[a-z_]+/[a-z_]+\\.hpp\"|\"(base|norm|models|labs|plot|scene)/[a-z_]+\\.hpp\"|<(${NORMLAB_CORE_SYSTEM_HEADERS})\\.h>")
 
 if(CMAKE_SCRIPT_MODE_FILE)
   foreach(file IN LISTS FILES)

@@ -15,6 +15,7 @@
 
 #include <imgui.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,25 @@ struct PlotView {
     // Gesture in progress (set and cleared by draw_plot).
     bool box_zooming = false;
     ImVec2 box_from{};               // screen position where the box zoom started
+};
+
+// A figure rebuilt only when what it is built from changed: `Key` names that (the legend
+// switches, the results' generation, the axis it is drawn against, …). Building a figure places
+// its labels: more work than a frame should redo for nothing.
+template <class Key>
+struct CachedFigure {
+    Plot plot;
+    std::optional<Key> built_for;   // empty: stale (reset it when the results change)
+
+    // The figure for `key`, rebuilt by build() when the last build was for another key.
+    template <class Build>
+    const Plot& get(const Key& key, Build build) {
+        if (!built_for || *built_for != key) {
+            plot = build();
+            built_for = key;
+        }
+        return plot;
+    }
 };
 
 // The smallest figure on screen, in text heights: 14 × 9 em (280 × 180 px at 20 px text) holds

@@ -1,5 +1,7 @@
 #include "ui_util.hpp"
 
+#include <imgui_stdlib.h>
+
 #define GLFW_INCLUDE_NONE   // key codes only
 #include <GLFW/glfw3.h>
 
@@ -200,6 +202,16 @@ void field_message(ImGuiID slot, float width) {
 std::string field_message_text(ImGuiID slot) {
     const auto it = g_refused.find(slot);
     return it != g_refused.end() ? it->second.message : std::string();
+}
+
+bool text_field(const char* id, const char* hint, TextField& f, const std::string& shown) {
+    if (!f.error.empty() && shown != f.shown_for) f.error.clear();   // the value changed elsewhere
+    if (!f.editing && f.error.empty()) f.text = shown;
+    ImGui::InputTextWithHint(id, hint, &f.text);
+    f.editing = ImGui::IsItemActive();
+    if (!ImGui::IsItemDeactivatedAfterEdit()) return false;
+    f.shown_for = shown;
+    return true;
 }
 
 }  // namespace normlab::ui

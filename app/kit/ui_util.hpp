@@ -130,4 +130,19 @@ bool checked_number(const char* name, double& v, const NumberRule& rule, Edit&& 
     return accepted;
 }
 
+// A text field over a value the session holds (a list of numbers, a path, a prompt): it shows
+// the value's text unless the user is typing, or their last entry was refused (`error`, set by
+// the caller) and the value has not changed since.
+struct TextField {
+    std::string text;        // what the field holds
+    std::string error;       // why the last entry was refused; empty when it was taken
+    std::string shown_for;   // the value's text when the last entry was made
+    bool editing = false;    // the field has the keyboard
+};
+
+// Draws the field (its width from SetNextItemWidth; hint may be null) for the value whose text
+// is `shown`. True when the user made an entry (Enter, or the focus left after an edit): the
+// caller reads f.text, applies it or sets f.error.
+bool text_field(const char* id, const char* hint, TextField& f, const std::string& shown);
+
 }  // namespace normlab::ui

@@ -241,12 +241,9 @@ void draw_task_section(DepthLabState& s, DepthUi& ui, const Fonts& fonts) {
         tooltip(t.help);
     }
     if (s.task != TaskKind::Text) return;
-    if (!ui.text_path_editing) ui.text_path = s.text_path;
     const char* bundled = "Bundled";
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - button_width(bundled) - ImGui::GetStyle().ItemSpacing.x);
-    ImGui::InputTextWithHint("##text_path", "bundled lighthouse.txt", &ui.text_path);
-    ui.text_path_editing = ImGui::IsItemActive();
-    if (ImGui::IsItemDeactivatedAfterEdit()) s.text_path = ui.text_path;
+    if (text_field("##text_path", "bundled lighthouse.txt", ui.text_path, s.text_path)) s.text_path = ui.text_path.text;
     tooltip("A UTF-8 text file to learn from (at least a few hundred characters); Enter reads it. Empty: the bundled "
             "lighthouse.txt (4 KB of public-domain prose).");
     ImGui::SameLine();
@@ -522,11 +519,9 @@ void draw_sample_controls(LabContext& ctx, DepthLabState& s, DepthUi& ui) {
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("Samples");
     ImGui::SameLine();
-    if (!ui.prompt_editing) ui.prompt = s.prompt;
     ImGui::SetNextItemWidth(12.0f * em);
-    ImGui::InputTextWithHint("##prompt", synthetic ? "prompt, e.g. 314159" : "prompt, e.g. The lamp", &ui.prompt);
-    ui.prompt_editing = ImGui::IsItemActive();
-    if (ImGui::IsItemDeactivatedAfterEdit()) s.prompt = ui.prompt;
+    if (text_field("##prompt", synthetic ? "prompt, e.g. 314159" : "prompt, e.g. The lamp", ui.prompt, s.prompt))
+        s.prompt = ui.prompt.text;
     tooltip(synthetic ? "Six digits 0–9 for the models to sort or copy (“|” optional), then Enter; the other lines are "
                         "random problems. Empty: random problems only."
                       : "Text to continue, every character in the text's vocabulary, then Enter. Empty: the first "

@@ -6,6 +6,7 @@
 
 #include "lab.hpp"
 #include "plot_view.hpp"
+#include "ui_util.hpp"
 
 #include <normlab/labs/depth_lab.hpp>
 #include <normlab/plot/plot.hpp>
@@ -53,8 +54,7 @@ struct DepthUi {
     std::shared_ptr<const DepthLabSnapshot> shown;   // the snapshot on screen
     DepthFigures figures;
     PlotView loss_view, layers_view, evolution_view, sweep_view;   // depth_lab_plots order
-    std::string text_path, prompt;            // the two text fields (applied on Enter)
-    bool text_path_editing = false, prompt_editing = false;
+    TextField text_path, prompt;              // the two text fields (applied on Enter; ui_util.hpp)
 };
 
 // Lab::actions (labs.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.

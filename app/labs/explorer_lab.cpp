@@ -34,7 +34,7 @@ namespace {
 
 void set_x(LabContext& ctx, const Vec& x) {
     explorer_set_x(ctx.session.explorer, x);
-    ctx.uis.explorer.x_text_error.clear();
+    ctx.uis.explorer.x_field.error.clear();
 }
 
 }  // namespace
@@ -49,7 +49,7 @@ const Action kExplorerActions[kExplorerActionCount] = {
     {"Random", {'R'}, "random x", "xᵢ ~ N(1, 2²), rounded to 0.01, from a seed that advances on every use.",
      [](LabContext& ctx) {
          explorer_random_x(ctx.session.explorer);
-         ctx.uis.explorer.x_text_error.clear();
+         ctx.uis.explorer.x_field.error.clear();
      }},
     {"Identity", {'I'}, "W = identity", "Ones on the diagonal: a = x when n = m.",
      [](LabContext& ctx) { explorer_identity_W(ctx.session.explorer); }},
@@ -151,19 +151,16 @@ void draw_x_section(LabContext& ctx, ExplorerState& s, ExplorerUi& ui, const Fon
 
     changed |= entry_grid("x", "x", s.x, "Drag left/right to change this entry; double-click to type a value.");
 
-    if (!ui.x_text_editing && ui.x_text_error.empty()) ui.x_text = format_number_list(s.x);
     ImGui::SetNextItemWidth(-FLT_MIN);
-    ImGui::InputTextWithHint("##paste", "paste numbers: 2, 4, 6, 8", &ui.x_text);
-    ui.x_text_editing = ImGui::IsItemActive();
-    if (ImGui::IsItemDeactivatedAfterEdit()) {
-        const ParsedList parsed = parse_number_list(ui.x_text, kExplorerMinSize, kExplorerMaxSize, kExplorerEntryRule);
-        ui.x_text_error = parsed.error;
+    if (text_field("##paste", "paste numbers: 2, 4, 6, 8", ui.x_field, format_number_list(s.x))) {
+        const ParsedList parsed = parse_number_list(ui.x_field.text, kExplorerMinSize, kExplorerMaxSize, kExplorerEntryRule);
+        ui.x_field.error = parsed.error;
         if (parsed.values) explorer_set_x(s, *parsed.values);
     }
     tooltip("Type or paste 2 to 64 numbers separated by commas, semicolons or spaces "
             "(\"[2, 4, 6, 8]\" works too); Enter applies them as x.");
-    if (changed) ui.x_text_error.clear();
-    if (!ui.x_text_error.empty()) ImGui::TextColored(kErrorColor, "✗ %s", ui.x_text_error.c_str());
+    if (changed) ui.x_field.error.clear();
+    if (!ui.x_field.error.empty()) ImGui::TextColored(kErrorColor, "✗ %s", ui.x_field.error.c_str());
 }
 
 void draw_W_section(LabContext& ctx, ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {

@@ -7,6 +7,7 @@
 #include "lab.hpp"
 #include "plot_view.hpp"
 #include "theme_fonts.hpp"
+#include "ui_util.hpp"
 
 #include <normlab/scene/session.hpp>
 
@@ -30,9 +31,7 @@ inline constexpr LabInfo kExplorerInfo{
 
 // Display-only state of the Explorer; the numbers live in ExplorerState.
 struct ExplorerUi {
-    std::string x_text;            // the paste field
-    std::string x_text_error;      // why the last paste was rejected; empty when it was accepted
-    bool x_text_editing = false;   // the paste field has the keyboard
+    TextField x_field;             // the paste field (ui_util.hpp)
     HeatmapUi heatmap;
     bool show_reference = true;    // outline the outputs at δ = 1 while δ ≠ 1
     bool value_labels = true;      // print values on the bars when they fit

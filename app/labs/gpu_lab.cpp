@@ -124,11 +124,7 @@ const Plot& cached(GpuCachedPlot& cache, const GpuUi& ui, const PlotView& view, 
     std::string key = std::to_string(ui.generation) + "/" + std::to_string(r.gpu.size()) + "/" + std::to_string(r.cpu.size()) + "/" + std::to_string(rows) +
                       "/" + std::to_string(with_cpu);
     for (const std::string& h : view.hidden) key += "/" + h;
-    if (cache.built_for != key) {
-        cache.plot = build();
-        cache.built_for = key;
-    }
-    return cache.plot;
+    return cache.get(key, build);
 }
 
 const Plot& bandwidth_plot(GpuUi& ui, const BenchResults& r, int rows, bool backward, bool with_cpu) {

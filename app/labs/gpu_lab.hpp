@@ -33,11 +33,9 @@ inline constexpr LabInfo kGpuInfo{
     "by tests/gui/test_gpu_kernels.cpp; drawn by app/gpu_lab.cpp.",
 };
 
-// A figure rebuilt only when what it shows changed.
-struct GpuCachedPlot {
-    Plot plot;
-    std::string built_for;   // the results' size, the rows and the legend switches it was built for
-};
+// A figure rebuilt only when what it shows changed: the key names the results' generation and
+// size, the rows and the legend switches it was built for.
+using GpuCachedPlot = CachedFigure<std::string>;
 
 // The GPU lab's display state and its GL objects (made on first use, with the context current;
 // destroyed with LabUis, before the window).

@@ -77,7 +77,7 @@ const GradientLabResults* current_results(const Session& session, GradientsUi& u
     ui.results.reset();
     ui.error.clear();
     for (CachedPlot* p : {&ui.input_plot, &ui.weight_plot, &ui.outputs_plot, &ui.weight_norm_plot, &ui.step_plot})
-        p->built_with.reset();
+        p->built_for.reset();
     try {
         ui.results = compute_gradient_lab(inputs.state, inputs.probe);
     } catch (const std::exception& e) {
@@ -90,11 +90,7 @@ const GradientLabResults* current_results(const Session& session, GradientsUi& u
 // The figure of `cache`, rebuilt by build(hidden) when the results or view.hidden changed.
 template <class Build>
 const Plot& cached_plot(CachedPlot& cache, const PlotView& view, Build build) {
-    if (!cache.built_with || *cache.built_with != view.hidden) {
-        cache.plot = build(view.hidden);
-        cache.built_with = view.hidden;
-    }
-    return cache.plot;
+    return cache.get(view.hidden, [&] { return build(view.hidden); });
 }
 
 const Plot& sweep_plot(GradientsUi& ui, const GradientLabResults& r, Scaling scaling) {
@@ -149,18 +145,15 @@ void draw_layer_section(LabContext& ctx) {
 
 // t for the Explorer's n outputs (gradient_lab_target); an edit sets all n.
 void draw_target_field(GradientLabState& s, Index n, GradientsUi& ui) {
-    if (!ui.target_editing && ui.target_error.empty()) ui.target_text = format_number_list(gradient_lab_target(s, n));
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("t");
     ImGui::SameLine();
     const char* const reset = "t = ±1";
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(reset).x -
                             2.0f * ImGui::GetStyle().FramePadding.x - ImGui::GetStyle().ItemSpacing.x);
-    ImGui::InputText("##t", &ui.target_text);
-    ui.target_editing = ImGui::IsItemActive();
-    if (ImGui::IsItemDeactivatedAfterEdit()) {
-        const ParsedList parsed = parse_number_list(ui.target_text, n, n, kExplorerEntryRule);
-        ui.target_error = parsed.error;
+    if (text_field("##t", nullptr, ui.target_field, format_number_list(gradient_lab_target(s, n)))) {
+        const ParsedList parsed = parse_number_list(ui.target_field.text, n, n, kExplorerEntryRule);
+        ui.target_field.error = parsed.error;
         if (parsed.values) s.target = *parsed.values;
     }
     const std::string help = "The target t of L = ½‖y − t‖², " + std::to_string(n) +
@@ -170,10 +163,10 @@ void draw_target_field(GradientLabState& s, Index n, GradientsUi& ui) {
     ImGui::SameLine();
     if (ImGui::Button(reset)) {
         s.target = gradient_lab_default_target(n);
-        ui.target_error.clear();
+        ui.target_field.error.clear();
     }
     tooltip("Reset the target to t = (1, −1, 1, −1, …).");
-    if (!ui.target_error.empty()) ImGui::TextColored(kErrorText, "✗ %s", ui.target_error.c_str());
+    if (!ui.target_field.error.empty()) ImGui::TextColored(kErrorText, "✗ %s", ui.target_field.error.c_str());
 }
 
 void draw_loss_section(LabContext& ctx, GradientLabState& s, GradientsUi& ui, const Fonts& fonts) {

@@ -5,6 +5,7 @@
 
 #include "lab.hpp"
 #include "plot_view.hpp"
+#include "ui_util.hpp"
 
 #include <normlab/labs/gradients_lab.hpp>
 #include <normlab/plot/plot.hpp>
@@ -30,21 +31,15 @@ inline constexpr LabInfo kGradientsInfo{
     "drawn by app/gradients_lab.cpp.",
 };
 
-// A figure built from the lab's results, rebuilt only when they or the legend switches change
-// (building one places a dozen labels: more work than a frame should redo for nothing).
-struct CachedPlot {
-    Plot plot;
-    std::optional<std::vector<std::string>> built_with;   // PlotView::hidden at build; empty: stale
-};
+// A figure built from the lab's results: rebuilt when they (reset) or the legend switches change.
+using CachedPlot = CachedFigure<std::vector<std::string>>;
 
 // Display-only state of the Gradient lab; the numbers live in GradientLabState.
 struct GradientsUi {
     PlotView input_view, weight_view;              // the two sweeps
     PlotView outputs_view, weight_norm_view, step_view;   // the SGD demonstration
     CachedPlot input_plot, weight_plot, outputs_plot, weight_norm_plot, step_plot;
-    std::string target_text;                       // the t field
-    std::string target_error;                      // why the last t was rejected; empty when accepted
-    bool target_editing = false;                   // the t field has the keyboard
+    TextField target_field;                        // the t field (ui_util.hpp)
     // The last results and what they were computed from: recomputed only when the inputs change.
     std::optional<GradientLabInputs> computed_for;
     std::optional<GradientLabResults> results;

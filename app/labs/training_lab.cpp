@@ -680,13 +680,7 @@ void draw_variant_grid(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fo
 // The figure of `f`, rebuilt by build(hidden) when the snapshot, `built_for` or the legend changed.
 template <class Build>
 const Plot& figure(TrainingFigure& f, const PlotView& view, int generation, int built_for, Build build) {
-    if (f.generation != generation || f.built_for != built_for || f.hidden != view.hidden) {
-        f.plot = build(view.hidden);
-        f.generation = generation;
-        f.built_for = built_for;
-        f.hidden = view.hidden;
-    }
-    return f.plot;
+    return f.get({generation, built_for, view.hidden}, [&] { return build(view.hidden); });
 }
 
 const Plot& loss_figure(TrainingUi& ui, const TrainingLabState& s) {

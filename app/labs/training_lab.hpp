@@ -15,6 +15,7 @@
 
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace normlab::ui {
@@ -37,14 +38,10 @@ inline constexpr LabInfo kTrainingInfo{
     "drawn by app/training_lab.cpp.",
 };
 
-// A figure built from the snapshot on screen, rebuilt only when a new snapshot arrives, the
-// legend switches change, or what it is drawn for (the x axis, the variant) changes.
-struct TrainingFigure {
-    Plot plot;
-    int generation = -1;                 // TrainingUi::generation it was built from
-    int built_for = -1;                  // the TrainingAxis, or the gradient variant, it was built for
-    std::vector<std::string> hidden;     // PlotView::hidden at the build
-};
+// A figure built from the snapshot on screen, rebuilt only when a new snapshot arrives
+// (TrainingUi::generation), what it is drawn for (the TrainingAxis, or the gradient variant)
+// or the legend switches (PlotView::hidden) change.
+using TrainingFigure = CachedFigure<std::tuple<int, int, std::vector<std::string>>>;
 
 // A rectangle of a decision map in cells of its G×G grid: columns [x0, x1), rows [y0, y1) (row 0
 // at the bottom), one colour.

@@ -35,8 +35,7 @@ using Index = Eigen::Index;
 
 void apply_worked_preset(LabContext& ctx, int i) {
     const WorkedPreset& preset = kWorkedPresets[i];
-    explorer_set_x(ctx.session.explorer, preset_x(preset));
-    ctx.uis.explorer.x_text_error.clear();
+    explorer_set_x(ctx.session.explorer, preset_x(preset));   // the Explorer's paste field follows x itself
     apply_preset(ctx.session.worked, preset);
 }
 

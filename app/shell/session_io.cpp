@@ -152,8 +152,8 @@ void add_recent(SessionIo& io, const std::string& path) {
 
 // Display state that holds text the session no longer has.
 void forget_rejected_text(LabContext& ctx) {
-    ctx.uis.explorer.x_text_error.clear();
-    ctx.uis.gradients.target_error.clear();
+    ctx.uis.explorer.x_field.error.clear();
+    ctx.uis.gradients.target_field.error.clear();
 }
 
 // Replaces what is on screen by the scene (nothing may fail from here on). Returns a warning

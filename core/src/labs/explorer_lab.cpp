@@ -163,21 +163,13 @@ ExplorerResults compute_explorer(const ExplorerState& state) {
 
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-    while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-    return s;
-}
-
 }  // namespace
 
 ParsedList parse_number_list(std::string_view text, Index min_count, Index max_count, const NumberRule& rule) {
     const std::string ascii = ascii_minus(text);
-    std::string_view rest = trim(ascii);
+    std::string_view rest = trim_spaces(ascii);
     if (rest.size() >= 2 && rest.front() == '[' && rest.back() == ']') {
-        rest = trim(rest.substr(1, rest.size() - 2));
+        rest = trim_spaces(rest.substr(1, rest.size() - 2));
     }
 
     std::vector<double> values;
@@ -189,7 +181,7 @@ ParsedList parse_number_list(std::string_view text, Index min_count, Index max_c
     // Hard separators (, ;) delimit fields; each field holds one or more space-separated numbers.
     while (true) {
         const std::size_t end = rest.find_first_of(",;");
-        std::string_view field = trim(rest.substr(0, end));
+        std::string_view field = trim_spaces(rest.substr(0, end));
         if (field.empty()) {
             if (end == std::string_view::npos && values.empty()) {
                 out.error = "no numbers given";
@@ -199,7 +191,7 @@ ParsedList parse_number_list(std::string_view text, Index min_count, Index max_c
         }
         while (!field.empty()) {
             std::size_t len = 0;
-            while (len < field.size() && !is_space(field[len])) ++len;
+            while (len < field.size() && !is_ascii_space(field[len])) ++len;
             const std::string_view token = field.substr(0, len);
             const std::string quoted = " (\"" + std::string(token) + "\")";
             const std::string_view digits = token.front() == '+' ? token.substr(1) : token;
@@ -214,7 +206,7 @@ ParsedList parse_number_list(std::string_view text, Index min_count, Index max_c
                 return out;
             }
             values.push_back(v);
-            field = trim(field.substr(len));
+            field = trim_spaces(field.substr(len));
         }
         if (end == std::string_view::npos) break;
         rest = rest.substr(end + 1);

@@ -7,6 +7,7 @@
 #include "normlab/labs/worked_lab.hpp"
 
 #include "normlab/labs/state_json.hpp"
+#include "normlab/base/text.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -74,21 +75,13 @@ Vec preset_x(const WorkedPreset& preset) { return Eigen::Map<const Vec>(preset.x
 
 namespace {
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-
-std::string_view trimmed(std::string_view s) {
-    while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-    while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-    return s;
-}
-
 // Pieces of text between any of the separators, trimmed, blank ones dropped.
 std::vector<std::string> split(std::string_view text, std::string_view separators) {
     std::vector<std::string> out;
     size_t start = 0;
     for (size_t i = 0; i <= text.size(); ++i) {
         if (i < text.size() && separators.find(text[i]) == std::string_view::npos) continue;
-        const std::string_view piece = trimmed(text.substr(start, i - start));
+        const std::string_view piece = trim_spaces(text.substr(start, i - start));
         if (!piece.empty()) out.emplace_back(piece);
         start = i + 1;
     }
@@ -116,7 +109,7 @@ std::string names_of(const std::vector<Formula>& matches) {
 }  // namespace
 
 std::vector<std::string> split_claimed_outputs(std::string_view text) {
-    text = trimmed(text);
+    text = trim_spaces(text);
     if (!text.empty() && text.front() == '[') text.remove_prefix(1);
     if (!text.empty() && text.back() == ']') text.remove_suffix(1);
     return split(text, ",; \t\r\n");

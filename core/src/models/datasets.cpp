@@ -11,6 +11,7 @@
 #include "normlab/base/random.hpp"
 
 #include "normlab/base/file_io.hpp"   // kMaxDataBytes, describe_size
+#include "normlab/base/text.hpp"
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -237,16 +238,10 @@ namespace {
 constexpr int kMaxClasses = 100;
 constexpr double kMaxLabel = 1e15;   // |label|: every integer up to here is exact in a double
 
-std::string_view trim(std::string_view s) {
-    while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-    return s;
-}
-
 // One cell without its surrounding spaces and one pair of double quotes.
 std::string_view cell_text(std::string_view raw) {
-    std::string_view c = trim(raw);
-    if (c.size() >= 2 && c.front() == '"' && c.back() == '"') c = trim(c.substr(1, c.size() - 2));
+    std::string_view c = trim_spaces(raw);
+    if (c.size() >= 2 && c.front() == '"' && c.back() == '"') c = trim_spaces(c.substr(1, c.size() - 2));
     return c;
 }
 
@@ -326,7 +321,7 @@ std::vector<CsvLine> csv_lines(std::string_view text) {
         std::size_t at = text.find('\n', start);
         if (at == std::string_view::npos) at = text.size();
         const std::string_view line = text.substr(start, at - start);
-        if (!trim(line).empty()) lines.push_back({number, line});
+        if (!trim_spaces(line).empty()) lines.push_back({number, line});
         start = at + 1;
         ++number;
     }

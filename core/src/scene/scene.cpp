@@ -1,11 +1,13 @@
 // NormLab core: scenes and lectures (see scene.hpp).
 //
-// [SECTION] Lab sections — one line per lab state in Session (the hooks for new labs are here)
+// [SECTION] Lab sections — the labs' states in Session (lab_registry.cpp names them)
 // [SECTION] Scene ⇄ JSON — format and version first, then title, caption, lab, labs
 // [SECTION] Data files   — the CSV and text files a scene names, relative to its folder
 // [SECTION] Files        — text, parse errors (empty, truncated), atomic save, load
 // [SECTION] Lectures
 #include "normlab/scene/scene.hpp"
+
+#include "scene/lab_registry.hpp"
 
 #include "normlab/norm/eval.hpp"
 #include "normlab/base/file_io.hpp"
@@ -23,54 +25,24 @@ using nlohmann::json;
 
 // [SECTION] Lab sections --------------------------------------------------------------------
 
-namespace {
-
-struct LabSection {
-    std::string_view id;                       // the key under "labs" (the app's lab id)
-    json (*write)(const Session& session);
-    void (*read)(SceneReader& in, Session& session);
-};
-
-// A section for the state Session::*Member, through the state_to_json / state_from_json
-// overloads declared next to that state's struct.
-template <auto Member>
-LabSection lab_section(std::string_view id) {
-    return {id, [](const Session& s) { return state_to_json(s.*Member); },
-            [](SceneReader& in, Session& s) { state_from_json(in, s.*Member); }};
-}
-
-// Every lab state in Session, in the app's tab order. A new lab adds one line here once its
-// state is a member of Session and has its state_to_json / state_from_json pair.
-const LabSection kLabSections[] = {
-    lab_section<&Session::explorer>("explorer"),
-    lab_section<&Session::invariance>("invariance"),
-    lab_section<&Session::worked>("worked"),
-    lab_section<&Session::gradients>("gradients"),
-    lab_section<&Session::geometry>("geometry"),
-    lab_section<&Session::training>("training"),
-    lab_section<&Session::depth>("depth"),
-};
-
-}  // namespace
-
 std::vector<std::string_view> scene_lab_sections() {
     std::vector<std::string_view> out;
-    for (const LabSection& s : kLabSections) out.push_back(s.id);
+    for (const LabEntry* s : section_labs()) out.push_back(s->id);
     return out;
 }
 
 json session_to_json(const Session& session) {
     json labs = json::object();
-    for (const LabSection& s : kLabSections) labs[std::string(s.id)] = s.write(session);
+    for (const LabEntry* s : section_labs()) labs[std::string(s->id)] = s->write(session);
     return labs;
 }
 
 void session_from_json(const json& labs, const std::string& path, Session& session, std::vector<std::string>* ignored) {
     const SceneReader sections(labs, path);   // checks that `labs` is an object
     for (const auto& item : labs.items()) {
-        const LabSection* section = nullptr;
-        for (const LabSection& s : kLabSections)
-            if (s.id == item.key()) section = &s;
+        const LabEntry* section = nullptr;
+        for (const LabEntry* s : section_labs())
+            if (s->id == item.key()) section = s;
         if (section == nullptr) {
             if (ignored != nullptr) ignored->push_back(sections.path_of(item.key()));
             continue;

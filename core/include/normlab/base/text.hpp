@@ -4,6 +4,7 @@
 // [SECTION] UTF-8          — one decoder (strict, with a lenient wrapper), one encoder, boundaries
 // [SECTION] Signs, scripts — U+2212 both ways, ₁₂ and ⁻³
 // [SECTION] Numbers        — format_number
+// [SECTION] Spaces         — ASCII white space, trimmed
 #pragma once
 
 #include <cstddef>
@@ -58,5 +59,17 @@ std::string decade_label(int exponent);
 // Compact, up to `significant` digits, no trailing zeros, U+2212 as the minus sign, "m×10ⁿ"
 // outside [1e-4, 1e6): 0.25 → "0.25", 1.5e-7 → "1.5×10⁻⁷"; "" for NaN and inf.
 std::string format_number(double v, int significant = 4);
+
+// [SECTION] Spaces --------------------------------------------------------------------------
+
+// Space, tab, CR or LF.
+inline bool is_ascii_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+// `s` without the ASCII white space at its ends.
+inline std::string_view trim_spaces(std::string_view s) {
+    while (!s.empty() && is_ascii_space(s.front())) s.remove_prefix(1);
+    while (!s.empty() && is_ascii_space(s.back())) s.remove_suffix(1);
+    return s;
+}
 
 }  // namespace normlab

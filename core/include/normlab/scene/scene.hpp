@@ -12,7 +12,7 @@
 // Every key but "format" and "version" may be left out: a missing lab section, or a missing key
 // in one, keeps that lab's default. Each lab's section is written and read by the
 // state_to_json / state_from_json pair next to its state (state_json.hpp); scene.cpp lists the
-// sections, one line per lab (kLabSections).
+// sections, one row per lab (core/src/scene/lab_registry.cpp).
 #pragma once
 
 #include "normlab/norm/eval.hpp"      // InputError, thrown by the readers below

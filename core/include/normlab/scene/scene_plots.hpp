@@ -1,7 +1,7 @@
 // NormLab core: the figures of a scene — every lab's plots built from the session by that lab's
 // own core builders (invariance_curve_plot, gradient_sweep_plot, …), without a window.
 //
-// One registry (kLabPlots in scene_plots.cpp) feeds `normlab-cli export --scene FILE`, the app's
+// One registry (core/src/scene/lab_registry.cpp) feeds `normlab-cli export --scene FILE`, the app's
 // File ▸ Export all figures and `normlab --export-plot NAME`: a figure has the same name, series
 // and data wherever it is saved from. (The app then applies what the lecturer did on screen:
 // the zoom and the series switched off in a legend.)

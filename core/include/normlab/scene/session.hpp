@@ -16,7 +16,7 @@ namespace normlab {
 // [SECTION] Session -------------------------------------------------------------------------
 
 // A lab's state is a member here and has a state_to_json / state_from_json pair next to its
-// struct; scene files (scene.hpp) list it with one line in kLabSections (core/src/scene.cpp).
+// struct; the lab registry (core/src/scene/lab_registry.cpp) names it with one row.
 struct Session {
     ExplorerState explorer;
     InvarianceLabState invariance;

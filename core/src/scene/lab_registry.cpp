@@ -1,0 +1,103 @@
+// NormLab core: the labs as one table (lab_registry.hpp).
+//
+// [SECTION] Figures  — each lab's figures from the session, through that lab's core builders
+// [SECTION] Registry — one row per lab: a new lab adds its row here
+#include "scene/lab_registry.hpp"
+
+#include "normlab/labs/state_json.hpp"
+#include "normlab/scene/explorer_figures.hpp"
+#include "normlab/scene/scene_plots.hpp"
+
+#include <stdexcept>
+
+namespace normlab {
+
+namespace {
+
+// [SECTION] Figures -------------------------------------------------------------------------
+
+std::vector<Plot> explorer_figures(const Session& session) {
+    return explorer_plots(session.explorer, compute_explorer(session.explorer));
+}
+
+std::vector<Plot> invariance_figures(const Session& session) { return {invariance_curve_plot(session.invariance)}; }
+
+std::vector<Table> invariance_tables(const Session& session) {
+    return {invariance_measured_table(session.invariance), invariance_paper_table()};
+}
+
+std::vector<Plot> gradient_figures(const Session& session) {
+    const GradientLabState& state = session.gradients;
+    return gradient_lab_plots(compute_gradient_lab(state, gradient_lab_probe(state, session.explorer)));
+}
+
+// A whole run of the lab's settings on this thread (the app exports its live run instead).
+std::vector<Plot> training_figures(const Session& session) {
+    const TrainingLabSnapshot run = run_training_lab(session.training);
+    if (!run.error.empty()) throw std::invalid_argument(run.error);
+    return training_lab_plots(run, session.training);
+}
+
+// The whole run and the learning-rate sweep on this thread (about a minute at the defaults).
+std::vector<Plot> depth_figures(const Session& session) {
+    const DepthLabSnapshot run = run_depth_lab(session.depth);
+    if (!run.error.empty()) throw std::invalid_argument(run.error);
+    return depth_lab_plots(run);
+}
+
+// [SECTION] Registry ------------------------------------------------------------------------
+
+// The lab `id` whose state is Session::*Member, in scene files through the state_to_json /
+// state_from_json pair declared next to that state's struct; its figures and tables, if any.
+template <auto Member>
+LabEntry lab(std::string_view id, std::vector<std::string_view> names = {},
+             std::vector<Plot> (*build)(const Session&) = nullptr, std::vector<std::string_view> table_names = {},
+             std::vector<Table> (*tables)(const Session&) = nullptr) {
+    return {id, [](const Session& s) { return nlohmann::json(state_to_json(s.*Member)); },
+            [](SceneReader& in, Session& s) { state_from_json(in, s.*Member); }, std::move(names), build,
+            std::move(table_names), tables};
+}
+
+}  // namespace
+
+// tests/core/test_scene.cpp checks that each lab's figure names are those its build returns.
+const std::vector<LabEntry>& lab_registry() {
+    static const std::vector<LabEntry> labs = {
+        lab<&Session::explorer>("explorer",
+                                {"explorer_summed_inputs", "explorer_layernorm", "explorer_rmsnorm", "explorer_weights"},
+                                explorer_figures),
+        lab<&Session::invariance>("invariance", {"invariance_vs_delta"}, invariance_figures,
+                                  {"invariance_table_measured", "invariance_table_paper"}, invariance_tables),
+        lab<&Session::worked>("worked"),
+        lab<&Session::gradients>("gradients",
+                                 {"gradients_input_scaling", "gradients_weight_scaling", "implicit_lr_outputs",
+                                  "implicit_lr_weight_norm", "implicit_lr_relative_step"},
+                                 gradient_figures),
+        lab<&Session::geometry>("geometry"),
+        lab<&Session::training>("training",
+                                {"training_loss_vs_step", "training_accuracy_vs_step", "training_loss_vs_time",
+                                 "training_accuracy_vs_time", "training_grad_norms", "training_step_time"},
+                                training_figures),
+        LabEntry{"gpu"},   // its sweep is in Session, not yet in scene files; its figures need a GPU
+        lab<&Session::depth>("depth", {"depth_loss", "depth_layer_grads", "depth_layer_grads_over_steps", "depth_lr_sweep"},
+                             depth_figures),
+    };
+    return labs;
+}
+
+namespace {
+
+template <class Hook>
+std::vector<const LabEntry*> labs_with(Hook LabEntry::*hook) {
+    std::vector<const LabEntry*> out;
+    for (const LabEntry& l : lab_registry())
+        if (l.*hook != nullptr) out.push_back(&l);
+    return out;
+}
+
+}  // namespace
+
+std::vector<const LabEntry*> section_labs() { return labs_with(&LabEntry::write); }
+std::vector<const LabEntry*> figure_labs() { return labs_with(&LabEntry::build); }
+
+}  // namespace normlab
