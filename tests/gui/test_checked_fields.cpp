@@ -6,6 +6,8 @@
 
 #include <normlab/scene/session.hpp>
 
+#include "headless_imgui.hpp"
+
 #include <gtest/gtest.h>
 #include <imgui.h>
 
@@ -20,14 +22,8 @@ namespace {
 class TypedSlider : public ::testing::Test {
 protected:
     void SetUp() override {
-        ImGui::CreateContext();
-        ImGuiIO& io = ImGui::GetIO();
-        io.DisplaySize = ImVec2(800.0f, 600.0f);
-        io.DeltaTime = 1.0f / 60.0f;
-        io.IniFilename = nullptr;
-        unsigned char* pixels = nullptr;
-        int w = 0, h = 0;
-        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);   // builds the atlas NewFrame needs
+        ImGuiIO& io = create_headless_imgui();
+        build_font_atlas(io);
         io.KeyMap[ImGuiKey_Enter] = kEnter;
         frame();   // lays the slider out: its rectangle is known from here on
     }

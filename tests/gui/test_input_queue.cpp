@@ -5,6 +5,8 @@
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
+#include "headless_imgui.hpp"
+
 #include <gtest/gtest.h>
 #include <imgui.h>
 
@@ -19,14 +21,8 @@ using T = InputEvent::Type;
 class Queue : public ::testing::Test {
 protected:
     void SetUp() override {
-        ImGui::CreateContext();
-        ImGuiIO& io = ImGui::GetIO();
-        io.DisplaySize = ImVec2(800.0f, 600.0f);
-        io.DeltaTime = 1.0f / 60.0f;
-        io.IniFilename = nullptr;
-        unsigned char* pixels = nullptr;
-        int w = 0, h = 0;
-        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+        ImGuiIO& io = create_headless_imgui();
+        build_font_atlas(io);
         // As Dear ImGui 1.86's GLFW backend maps them.
         io.KeyMap[ImGuiKey_Backspace] = GLFW_KEY_BACKSPACE;
         io.KeyMap[ImGuiKey_Enter] = GLFW_KEY_ENTER;

@@ -5,6 +5,8 @@
 #include "plot_view.hpp"
 #include "theme_fonts.hpp"
 
+#include "headless_imgui.hpp"
+
 #include <gtest/gtest.h>
 #include <imgui.h>
 #include <nlohmann/json.hpp>
@@ -20,15 +22,9 @@ namespace {
 class LayoutCheck : public ::testing::Test {
 protected:
     void SetUp() override {
-        ImGui::CreateContext();
-        ImGuiIO& io = ImGui::GetIO();
-        io.DisplaySize = ImVec2(800.0f, 600.0f);
-        io.DeltaTime = 1.0f / 60.0f;
-        io.IniFilename = nullptr;
+        ImGuiIO& io = create_headless_imgui();
         load_fonts(fonts, 20);
-        unsigned char* pixels = nullptr;
-        int w = 0, h = 0;
-        io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
+        build_font_atlas(io);
     }
     void TearDown() override { ImGui::DestroyContext(); }
 
