@@ -1342,6 +1342,17 @@ PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& sty
     return L;
 }
 
+PlotLayout layout_data(const Plot& plot, const Rect& area, const PlotStyle& style, const RangeOverride& override_ranges) {
+    PlotLayout L;
+    L.outer = area;
+    L.view = {override_ranges.x.value_or(auto_range(plot, AxisId::X)), override_ranges.y.value_or(auto_range(plot, AxisId::Y)),
+              area};
+    place_heat_map(plot, L, style);
+    L.color_bar = {};   // it would sit outside the area
+    L.color_bar_labels.clear();
+    return L;
+}
+
 namespace {
 
 PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotStyle& style,
