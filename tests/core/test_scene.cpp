@@ -689,11 +689,21 @@ TEST(ScenePlots, BuiltFromTheScenesState) {
     Scene scene;
     scene.session.invariance.curve_norms = {false, false, true, false, false};   // LayerNorm only
     scene.session.invariance.curve_transforms = {true, false, false, true, false, false};
-    const std::vector<Plot> plots = lab_plots(scene.session, "invariance");
-    ASSERT_EQ(plots.size(), 1u);
-    EXPECT_EQ(plots[0].series.size(), 2u);   // one norm × two transforms
+    std::vector<Plot> plots = lab_plots(scene.session, "invariance");
+    ASSERT_EQ(plots.size(), 3u);   // the curves, x and W
+    const Plot& curves = plot_named(plots, "invariance_vs_delta");
+    EXPECT_EQ(curves.series.size(), 2u);   // one norm × two transforms
     const Plot same = invariance_curve_plot(scene.session.invariance);
-    EXPECT_EQ(to_csv(plots[0]), to_csv(same));
+    EXPECT_EQ(to_csv(curves), to_csv(same));
+    // x and W as the editors show them: a cell per entry, row 1 on top, the entry's value.
+    const Plot& x = plot_named(plots, "invariance_x");
+    const Mat& bx = scene.session.invariance.data.x;
+    ASSERT_TRUE(x.heat);
+    EXPECT_EQ(x.heat->rows, bx.rows());
+    EXPECT_EQ(x.heat->cols, bx.cols());
+    EXPECT_TRUE(x.y.reversed);
+    EXPECT_EQ(x.heat->values[0].v[static_cast<std::size_t>(bx.cols() + 2)], bx(1, 2));
+    EXPECT_EQ(plot_named(plots, "invariance_weights").heat->rows, scene.session.invariance.data.W.rows());
 }
 
 // [SECTION] Undo / redo ---------------------------------------------------------------------

@@ -22,7 +22,11 @@ std::vector<Plot> explorer_figures(const Session& session) {
     return explorer_plots(session.explorer, compute_explorer(session.explorer));
 }
 
-std::vector<Plot> invariance_figures(const Session& session) { return {invariance_curve_plot(session.invariance)}; }
+std::vector<Plot> invariance_figures(const Session& session) {
+    std::vector<Plot> plots = {invariance_curve_plot(session.invariance)};
+    for (Plot& p : invariance_matrix_plots(session.invariance)) plots.push_back(std::move(p));
+    return plots;
+}
 
 std::vector<Table> invariance_tables(const Session& session) {
     return {invariance_measured_table(session.invariance), invariance_paper_table()};
@@ -100,7 +104,8 @@ const std::vector<LabEntry>& lab_registry() {
         lab<&Session::explorer>("explorer",
                                 {"explorer_summed_inputs", "explorer_layernorm", "explorer_rmsnorm", "explorer_weights"},
                                 explorer_figures),
-        lab<&Session::invariance>("invariance", {"invariance_vs_delta"}, invariance_figures,
+        lab<&Session::invariance>("invariance", {"invariance_vs_delta", "invariance_x", "invariance_weights"},
+                                  invariance_figures,
                                   {"invariance_table_measured", "invariance_table_paper"}, invariance_tables),
         lab<&Session::worked>("worked"),
         lab<&Session::gradients>("gradients",
