@@ -37,6 +37,10 @@ std::vector<Plot> gradient_figures(const Session& session) {
     return gradient_lab_plots(compute_gradient_lab(state, gradient_lab_probe(state, session.explorer)));
 }
 
+std::vector<Plot> geometry_figures(const Session& session) {
+    return {geometry_view_plot(session.geometry, compute_geometry(session.geometry))};
+}
+
 // A whole run of the lab's settings on this thread (the app exports its live run instead).
 std::vector<Plot> training_figures(const Session& session) {
     const TrainingLabSnapshot run = run_training_lab(session.training);
@@ -112,7 +116,7 @@ const std::vector<LabEntry>& lab_registry() {
                                  {"gradients_input_scaling", "gradients_weight_scaling", "implicit_lr_outputs",
                                   "implicit_lr_weight_norm", "implicit_lr_relative_step"},
                                  gradient_figures),
-        lab<&Session::geometry>("geometry"),
+        lab<&Session::geometry>("geometry", {"geometry_view"}, geometry_figures),
         lab<&Session::training>("training", training_names(), training_figures, {}, nullptr, training_shown),
         LabEntry{"gpu"},   // its sweep is in Session, not yet in scene files; its figures need a GPU
         lab<&Session::depth>("depth", {"depth_loss", "depth_layer_grads", "depth_layer_grads_over_steps", "depth_lr_sweep"},

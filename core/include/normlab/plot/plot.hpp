@@ -149,6 +149,9 @@ struct Plot {
     bool legend = true;    // shown when at least one visible series (faded ones too) has a label
     LegendCorner legend_corner = LegendCorner::Auto;
     std::optional<HeatMap> heat;   // drawn under the series, over the grid
+    // One data unit as long across as up (a projected 3D view, a circle that must look round):
+    // layout_plot widens the linear axis range that is short for its side of the data area.
+    bool equal_aspect = false;
 };
 
 // The figure of `plots` named `name` (Plot::name): figures are found by name, never by their
