@@ -15,6 +15,8 @@
 //   link        File ▸ Copy link's scene text round-trips: opened from its link, the page holds it
 //   lecture     ?lecture=rmsnorm_paper&presenter opens the lecture in presenter view
 //   autosave    an edit survives a reload (IndexedDB)
+//   idle        a page at rest draws no frames (frame_pacer.hpp), wakes on a key (Ctrl+2 switches
+//               the lab) and on a mouse move; a Training run keeps drawing while it plays
 // Prints one line per check and "N passed, M failed"; exits 1 when any failed.
 import {execFileSync} from "node:child_process";
 import {readFileSync, mkdirSync} from "node:fs";
@@ -41,7 +43,7 @@ const labColours = {
   gradients: {kLayerNormBar: 300, kRmsNormBar: 300},
   geometry: {kLayerNormBar: 200, kRmsNormBar: 200},
   training: {kLayerNormBar: 200, kRmsNormBar: 200},
-  gpu: {},
+  gpu: {kLayerNormBar: 300, kRmsNormBar: 300},   // the CPU kernels' curves (WebGL2 has no compute shaders)
   depth: {},
 };
 
@@ -73,6 +75,9 @@ async function countColours(page, png, wanted) {
 for (const [lab, colours] of Object.entries(labColours)) {
   const page = await open("?lab=" + lab);
   await sleep(lab === "training" || lab === "depth" ? 4000 : 1500);
+  if (lab === "gpu")   // its first visit starts the sweep, a few ms of it per frame
+    await page.waitForFunction(() => JSON.parse(Module.ccall("normlab_gpu_json", "string", [], []))?.running === false,
+                               {timeout: 120000, polling: 500});
   const view = await json(page, "normlab_view_json");
   check(`${lab}: ?lab=${lab} opens it`, view && view.lab === lab, view && view.lab);
   const png = await page.screenshot({path: join(outDir, `${lab}.png`)});
@@ -86,6 +91,17 @@ for (const [lab, colours] of Object.entries(labColours)) {
   if (lab === "gpu") {
     const text = page.logs.join("\n");
     check("gpu: says WebGL2 has no compute shaders", /WebGL2 has no compute shaders/.test(text));
+    // The CPU side ran in the page: the default sweep (256, 1024 rows × 256, 1024, 4096 wide), the
+    // copy and LayerNorm/RMSNorm forward and backward at each shape, no GPU points, and the note why.
+    const {results: r} = await json(page, "normlab_gpu_json");
+    const cpu = r.cpu ? r.cpu.results : [];
+    const shapes = new Set(cpu.map(p => `${p.rows}x${p.cols}`));
+    check("gpu: the CPU sweep ran in the page", cpu.length === 30 && shapes.size === 6 &&
+          cpu.every(p => p.ms > 0 && p.gbps > 0 && Number.isFinite(p.gbps)) && r.results.length === 0,
+          `${cpu.length} CPU points at ${shapes.size} shapes, ${r.results.length} GPU points; ` +
+          `copy at 1024×4096: ${cpu.find(p => p.kernel === "copy" && p.rows === 1024 && p.cols === 4096)?.gbps?.toFixed(1)} GB/s`);
+    check("gpu: the GPU columns say why they are empty", r.notes.some(n => /WebGL2 has no compute shaders/.test(n)),
+          JSON.stringify(r.notes));
   }
   if (args.checker && (lab === "explorer" || lab === "geometry")) {
     let ok = true, out = "";
@@ -155,6 +171,43 @@ scene.title = "web test scene";
   check("autosave: the session is restored on reload", JSON.stringify(ex.x) === JSON.stringify(scene.labs.explorer.x),
         `x = ${JSON.stringify(ex.x)}`);
   await ctx.close();
+}
+
+// [SECTION] idle: nothing drawn at rest; input and a run draw
+{
+  const page = await open("?lab=explorer");
+  const view = () => json(page, "normlab_view_json");
+  await sleep(3000);   // start-up, the settling frames, the first autosave
+  const v0 = await view(), c0 = (await page.metrics()).TaskDuration, t0 = Date.now();
+  await sleep(3000);
+  const v1 = await view(), c1 = (await page.metrics()).TaskDuration, t1 = Date.now();
+  const cpu = (100 * (c1 - c0) / ((t1 - t0) / 1000)).toFixed(1);
+  check("idle: a page at rest draws nothing", v1.frames - v0.frames <= 1 && v1.skipped - v0.skipped >= 30,
+        `${v1.frames - v0.frames} frames drawn, ${v1.skipped - v0.skipped} animation frames skipped in 3 s; main thread busy ${cpu}% of the time`);
+  await page.keyboard.down("Control");
+  await page.keyboard.press("2");
+  await page.keyboard.up("Control");
+  await sleep(1000);
+  const v2 = await view();
+  check("idle: a key wakes it (Ctrl+2: the Invariance lab)", v2.lab === "invariance" && v2.frames - v1.frames >= 2,
+        `${v2.lab}, ${v2.frames - v1.frames} frames`);
+  await sleep(1000);
+  const v3 = await view();
+  await page.mouse.move(300, 300);
+  await page.mouse.move(320, 310);
+  await sleep(500);
+  const v4 = await view();
+  check("idle: at rest again, then a mouse move wakes it", v4.frames - v3.frames >= 2,
+        `${v4.frames - v3.frames} frames after the move`);
+  await page.ctx.close();
+  const training = await open("?lab=training");
+  await sleep(2000);
+  const r0 = await json(training, "normlab_view_json");
+  await sleep(2000);
+  const r1 = await json(training, "normlab_view_json");
+  check("idle: a Training run draws while it plays", r1.training_step > r0.training_step && r1.frames - r0.frames >= 10,
+        `steps ${r0.training_step} → ${r1.training_step}, ${r1.frames - r0.frames} frames in 2 s`);
+  await training.ctx.close();
 }
 
 await browser.close();
