@@ -13,13 +13,16 @@
 //   explorer    a scene in the URL (#scene=…) takes effect, and the Explorer's numbers in the page
 //               equal normlab-cli eval's for the same input
 //   link        File ▸ Copy link's scene text round-trips: opened from its link, the page holds it
-//   lecture     ?lecture=rmsnorm_paper&presenter opens the lecture in presenter view
+//   lecture     ?lecture=rmsnorm_paper&presenter opens the lecture in presenter view; so does a
+//               user's lecture file carried in the link (#lecture=…)
+//   files       File ▸ Open scene from this computer… takes a file from the file chooser;
+//               File ▸ Download scene downloads the scene as its file holds it (the menus clicked)
 //   autosave    an edit survives a reload (IndexedDB)
 //   idle        a page at rest draws no frames (frame_pacer.hpp), wakes on a key (Ctrl+2 switches
 //               the lab) and on a mouse move; a Training run keeps drawing while it plays
 // Prints one line per check and "N passed, M failed"; exits 1 when any failed.
 import {execFileSync} from "node:child_process";
-import {readFileSync, mkdirSync} from "node:fs";
+import {readFileSync, writeFileSync, mkdirSync, existsSync, rmSync} from "node:fs";
 import {join} from "node:path";
 import {repo, parseArgs, launch, opener, call, json, sleep, encodeScene} from "./page.mjs";
 
@@ -156,6 +159,62 @@ scene.title = "web test scene";
   const page = await open("?lecture=rmsnorm_paper&presenter");
   const view = await json(page, "normlab_view_json");
   check("lecture: ?lecture=…&presenter opens presenter view", view.presenter === true, JSON.stringify(view));
+  await page.ctx.close();
+}
+
+// [SECTION] lecture: a user's lecture file in the link, on the shipped scenes
+{
+  const lecture = {format: "normlab-lecture", version: 1, title: "A lecture from a link",
+                   slides: [{scene: "../scenes/gradient_slopes.json", figures: ["gradients_input_scaling"]},
+                            {scene: "../scenes/seed_example.json", figures: ["explorer_outputs"]}]};
+  const page = await open("?presenter#lecture=" + encodeScene(JSON.stringify(lecture)));
+  const view = await json(page, "normlab_view_json");
+  check("lecture: a lecture file in the link (#lecture=) opens in presenter view",
+        view.presenter === true && view.lab === "gradients" && /^Slide 1 \/ 2 · A lecture from a link/.test(view.status),
+        JSON.stringify({lab: view.lab, presenter: view.presenter, status: view.status}));
+  await page.ctx.close();
+}
+
+// [SECTION] files: the File menu's upload and download, clicked as a user would (1280×720, the
+// default theme: File at the menu bar's left; below the desktop's scene and lecture items,
+// "Open scene from this computer…" and "Download scene", 27 px a row). A click that misses
+// shows as no file chooser or no download.
+const menuFile = {x: 27, y: 12}, menuOpen = {x: 100, y: 189}, menuDownload = {x: 100, y: 216};
+async function clickMenu(page, item) {
+  await page.mouse.click(menuFile.x, menuFile.y);
+  await sleep(500);
+  await page.mouse.click(item.x, item.y);
+}
+{
+  const page = await open("");
+  const mine = structuredClone(scene);
+  mine.labs.explorer.x = [1, 2, 3.5, -4, 5];
+  mine.title = "uploaded";
+  const file = join(outDir, "upload-scene.json");
+  writeFileSync(file, JSON.stringify(mine));
+  const [chooser] = await Promise.all([page.waitForFileChooser({timeout: 10000}), clickMenu(page, menuOpen)]);
+  await chooser.accept([file]);
+  let ex = null;
+  for (let i = 0; i < 50 && JSON.stringify(ex?.x) !== JSON.stringify(mine.labs.explorer.x); ++i) {
+    await sleep(200);
+    ex = await json(page, "normlab_explorer_json");
+  }
+  check("files: Open scene from this computer… opens the chosen file", JSON.stringify(ex.x) === JSON.stringify(mine.labs.explorer.x),
+        `x = ${JSON.stringify(ex.x)}`);
+
+  const downloads = join(outDir, "downloads");
+  rmSync(downloads, {recursive: true, force: true});
+  mkdirSync(downloads, {recursive: true});
+  const cdp = await browser.target().createCDPSession();
+  await cdp.send("Browser.setDownloadBehavior", {behavior: "allow", downloadPath: downloads, browserContextId: page.ctx.id});
+  await sleep(500);
+  await clickMenu(page, menuDownload);
+  const saved = join(downloads, "normlab-scene.json");
+  for (let i = 0; i < 50 && !existsSync(saved); ++i) await sleep(200);
+  const text = existsSync(saved) ? readFileSync(saved, "utf8") : "";
+  const expected = await call(page, "normlab_scene_text");
+  check("files: Download scene downloads the scene file", text !== "" && text === expected &&
+        JSON.parse(text).title === "uploaded", text ? `${text.length} bytes` : "no download");
   await page.ctx.close();
 }
 
