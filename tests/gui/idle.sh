@@ -13,6 +13,7 @@
 #   Ctrl+Q    quits.
 # Prints "ok: …" per check; exits 1 at the first failure.
 set -u
+. "$(dirname "$0")/window_lib.sh"
 if [ "${1:-}" = "--inner" ]; then   # inside the X server: --inner APP DIR
     app=$2 dir=$3
     start=$(date +%s.%N)
@@ -31,22 +32,12 @@ if [ "${1:-}" = "--inner" ]; then   # inside the X server: --inner APP DIR
     xdotool key --delay 10 ctrl+6
     sleep 5
     echo "quit $(since)" >>"$dir/times.txt"
-    xdotool key --delay 10 ctrl+q
-    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-    if kill -0 "$pid" 2>/dev/null; then
-        kill "$pid"
-        echo "FAIL: Ctrl+Q did not quit within 20 s"
-        exit 1
-    fi
-    wait "$pid" || { echo "FAIL: normlab exited $?: $(cat "$dir/stderr.txt")"; exit 1; }
-    exit 0
+    normlab_quit "$pid" "$dir/stderr.txt"
+    exit
 fi
 
 app=$1 xvfb=$2 dir=$3
-rm -rf "$dir"
-mkdir -p "$dir/home"
-export HOME="$dir/home"
-unset XDG_DATA_HOME XDG_CONFIG_HOME
+normlab_test_dir "$dir"
 "$xvfb" -a -s "-screen 0 1280x720x24" bash "$0" --inner "$app" "$dir" || exit 1
 python3 - "$dir" <<'PY' || exit 1
 import json, math, sys
