@@ -24,6 +24,8 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 
 namespace normlab::ui {
 
@@ -345,7 +347,28 @@ std::string export_figures(const std::vector<Plot>& plots, const std::string& fo
 
 // [SECTION] Menus ---------------------------------------------------------------------------
 
-std::string figure_context_menu(const char* id, const std::function<Plot()>& figure) {
+namespace {
+
+std::optional<std::set<std::string>>& export_notes() {
+    static std::optional<std::set<std::string>> notes;
+    return notes;
+}
+
+}  // namespace
+
+void start_export_notes() { export_notes().emplace(); }
+
+void note_exportable(const std::string& name) {
+    if (export_notes()) export_notes()->insert(name);
+}
+
+std::vector<std::string> exportable_noted() {
+    return export_notes() ? std::vector<std::string>(export_notes()->begin(), export_notes()->end())
+                          : std::vector<std::string>{};
+}
+
+std::string figure_context_menu(const char* id, const std::string& name, const std::function<Plot()>& figure) {
+    note_exportable(name);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenOverlapped) && ImGui::IsMouseReleased(ImGuiMouseButton_Right))
         ImGui::OpenPopup(id);
     if (!ImGui::BeginPopup(id)) return {};
@@ -367,7 +390,9 @@ std::string figure_context_menu(const char* id, const std::function<Plot()>& fig
     return status;
 }
 
-std::string table_context_menu(const char* id, const std::function<std::vector<Table>()>& tables) {
+std::string table_context_menu(const char* id, const std::vector<std::string>& names,
+                               const std::function<std::vector<Table>()>& tables) {
+    for (const std::string& n : names) note_exportable(n);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenOverlapped) && ImGui::IsMouseReleased(ImGuiMouseButton_Right))
         ImGui::OpenPopup(id);
     if (!ImGui::BeginPopup(id)) return {};
