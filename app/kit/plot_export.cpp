@@ -301,9 +301,22 @@ std::string g_export_folder;   // the session's export folder (set_export_folder
 void set_export_folder(std::string dir) { g_export_folder = std::move(dir); }
 const std::string& export_folder() { return g_export_folder; }
 
-FigureExport::FigureExport(std::vector<Plot> plots, std::string dir, int scale)
-    : plots_(std::move(plots)), names_(unique_figure_names(plots_)), dir_(dir.empty() ? "." : std::move(dir)), scale_(scale) {
-    if (plots_.empty()) error_ = "⚠ This lab has no figures to save";
+FigureExport::FigureExport(std::vector<Plot> plots, std::string dir, int scale, std::vector<Table> tables)
+    : plots_(std::move(plots)), tables_(std::move(tables)), names_(unique_figure_names(plots_)),
+      dir_(dir.empty() ? "." : std::move(dir)), scale_(scale) {
+    if (total() == 0) error_ = "⚠ This lab has no figures to save";
+}
+
+void FigureExport::write_table(const Table& table) {
+    for (const auto& [ext, write] : {std::pair{"svg", table_to_svg}, std::pair{"csv", table_to_csv},
+                                     std::pair{"md", table_to_markdown}, std::pair{"tex", table_to_latex}})
+        if (std::string error = save_text_file(unused_file_name(figure_path(dir_, table.name, ext)), write(table),
+                                               IfExists::Refuse);
+            !error.empty()) {
+            error_ = "⚠ Not saved: " + table.name + ": " + error;
+            return;
+        }
+    ++next_;
 }
 
 void FigureExport::step() {
@@ -316,6 +329,7 @@ void FigureExport::step() {
             return;
         }
     }
+    if (next_ >= plots_.size()) return write_table(tables_[next_ - plots_.size()]);
     const Plot& plot = plots_[next_];
     const std::string& name = names_[next_];
     const std::string png = unused_file_name(figure_path(dir_, name, "png"));
@@ -335,8 +349,11 @@ std::string FigureExport::status() const {
     if (!error_.empty()) return error_;
     std::error_code ec;
     const std::filesystem::path abs = std::filesystem::absolute(dir_, ec);
+    const std::string tables = tables_.empty() ? ""
+                               : " and " + std::to_string(tables_.size()) + (tables_.size() == 1 ? " table" : " tables") +
+                                     " (SVG + CSV + Markdown + LaTeX)";
     return "Saved " + std::to_string(plots_.size()) + (plots_.size() == 1 ? " figure" : " figures") + " (PNG " +
-           std::to_string(scale_) + "× + SVG + CSV) to " + (ec ? dir_ : abs.string());
+           std::to_string(scale_) + "× + SVG + CSV)" + tables + " to " + (ec ? dir_ : abs.string());
 }
 
 std::string export_figures(const std::vector<Plot>& plots, const std::string& folder, int scale) {

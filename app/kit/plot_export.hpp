@@ -60,18 +60,22 @@ std::string export_figures(const std::vector<Plot>& plots, const std::string& di
 
 // The same export one figure at a time, so that it can run over frames (File ▸ Export all
 // figures: the window stays responsive and a progress bar shows how far it is). step() writes
-// the next figure's three files; it stops at the first error.
+// the next figure's three files, then each of `tables` as SVG, CSV, Markdown and LaTeX (as
+// normlab-cli export --all does); it stops at the first error.
 class FigureExport {
 public:
-    FigureExport(std::vector<Plot> plots, std::string dir, int scale);
+    FigureExport(std::vector<Plot> plots, std::string dir, int scale, std::vector<Table> tables = {});
     void step();
-    bool done() const { return !error_.empty() || next_ >= plots_.size(); }
+    bool done() const { return !error_.empty() || next_ >= total(); }
     std::size_t written() const { return next_; }
-    std::size_t total() const { return plots_.size(); }
+    std::size_t total() const { return plots_.size() + tables_.size(); }
     std::string status() const;   // export_figures' message, once done()
 
 private:
+    void write_table(const Table& table);
+
     std::vector<Plot> plots_;
+    std::vector<Table> tables_;
     std::vector<std::string> names_;
     std::string dir_;
     int scale_;
