@@ -14,7 +14,7 @@ const Lab kLabs[] = {
     {"invariance", "Invariance",     &kInvarianceInfo,  draw_invariance_lab, invariance_lab_plots,  invariance_lab_actions, &kInvarianceSlide},
     {"worked",     "Worked example", &kWorkedInfo,      draw_worked_lab,     nullptr,               worked_lab_actions,     &kWorkedSlide},
     {"gradients",  "Gradients",      &kGradientsInfo,   draw_gradients_lab,  gradients_lab_plots,   gradients_lab_actions,  &kGradientsSlide},
-    {"geometry",   "Geometry",       &kGeometryInfo,    draw_geometry_lab,   nullptr,               geometry_lab_actions,   &kGeometrySlide},
+    {"geometry",   "Geometry",       &kGeometryInfo,    draw_geometry_lab,   geometry_lab_plots,    geometry_lab_actions,   &kGeometrySlide},
     {"training",   "Training",       &kTrainingInfo,    draw_training_lab,   training_lab_plots,    training_lab_actions,   &kTrainingSlide},
     {"gpu",        "GPU",            &kGpuInfo,         draw_gpu_lab,        gpu_lab_plots,         gpu_lab_actions},
     {"depth",      "Depth",          &kDepthInfo,       draw_depth_lab,      depth_lab_plots,       depth_lab_actions,      &kDepthSlide},
