@@ -401,9 +401,9 @@ constexpr const char* kDivergedHelp =
 // a dot's radius max(2, 1.2% of the side) pixels, as they read on a projector.
 void draw_map(ImDrawList* dl, ImVec2 p0, float side, const Plot& map) {
     const Rect area{p0.x, p0.y, p0.x + side, p0.y + side};
-    const double k = std::max(2.0, 0.012 * side) / 2.5;   // training_map_plot's dots are 5 px across at 1×
-    // Hundreds of dots per map, so few vertices each: no anti-aliased edges (a tenth of the
-    // vertices of ImGui's smooth circles; at a few pixels they look the same).
+    const double k = std::max(2.0, 0.012 * side) / (0.5 * kMapDotPx);
+    // Hundreds of dots per map: no anti-aliased edges (ImGui's smooth edges add a fringe of
+    // vertices to every dot; at a few pixels they look the same).
     const ImDrawListFlags flags = dl->Flags;
     dl->Flags &= ~(ImDrawListFlags_AntiAliasedFill | ImDrawListFlags_AntiAliasedLines);
     dl->PushClipRect(p0, ImVec2(p0.x + side, p0.y + side), true);
