@@ -356,7 +356,7 @@ nlohmann::json to_json(const DepthOptions& o, DepthTrainer& trainer, const Depth
 
     json out = {{"config", std::move(cfg)},
                 {"task", std::move(t)},
-                {"parameters", trainer.model().parameter_count()},
+                {"parameters", trainer.parameter_count()},
                 {"layer_grad_norms", r.layer_grad_means},
                 {"first_last_ratio", r.first_last_ratio},
                 {"curve", std::move(curve)},
@@ -571,7 +571,7 @@ int run_seeds(const DepthOptions& o) {
         cfg.erase("seed");
         cfg["seeds"] = o.seeds;
         json result = seeds_json(o.seeds, run_depth_seeds(c, o.seeds), c.steps);
-        result["parameters"] = first.model().parameter_count();
+        result["parameters"] = first.parameter_count();
         if (!o.ablation) {
             out = {{"config", std::move(cfg)}, {"task", std::move(t)}};
             out.update(result);

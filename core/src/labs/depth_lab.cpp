@@ -261,7 +261,7 @@ std::optional<double> divergence_lr(const DepthLabSnapshot& s, int p) {
 // [SECTION] Engine: configuration -----------------------------------------------------------
 
 struct DepthLab::Run {
-    explicit Run(const DepthConfig& c) : config(c), trainer(c), parameters(trainer.model().parameter_count()) {}
+    explicit Run(const DepthConfig& c) : config(c), trainer(c), parameters(trainer.parameter_count()) {}
     DepthConfig config;            // as built (steps: the target then)
     DepthTrainer trainer;
     Index parameters = 0;
