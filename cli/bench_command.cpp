@@ -21,6 +21,7 @@
 #include "normlab/norm/eval.hpp"
 #include "normlab/norm/fast_norm.hpp"
 #include "normlab/base/stats.hpp"
+#include "normlab/models/depth.hpp"
 #include "normlab/models/training.hpp"
 
 #include <nlohmann/json.hpp>
@@ -41,7 +42,8 @@ namespace normlab::cli {
 // [SECTION] Help ----------------------------------------------------------------------------
 
 const char kBenchHelp[] = R"(Usage: normlab-cli bench --cpu [--rows R] [--cols C] [--reps N] [--path P] [--threads T] [--torch] [--json]
-       normlab-cli bench --train [--dataset D] [--steps N] [--reps N] [--torch] [--json]
+       normlab-cli bench --train [--dataset D] [--steps N] [--reps N] [--precision P] [--path P] [--torch] [--json]
+       normlab-cli bench --depth [--steps N] [--reps N] [--json]
 
 --cpu: times the fast float32 kernels of core (LayerNorm and RMSNorm, forward and backward, one row per
 case, ε inside the square root) on a rows × cols batch, against the fastest plain copy of the same
@@ -59,6 +61,11 @@ spiral: 2 hidden layers × 32, ReLU, batch 32, Adam, float64) with each norm (no
 rmsnorm, prmsnorm), without evaluations, and reports training steps per second (the median over
 the repetitions of N steps each). A step is what normlab-cli train does per step: next mini-batch,
 forward, cross-entropy, backward, Adam update (plus the per-layer gradient norms it records).
+
+--depth: the Depth lab's model at its defaults (normlab-cli depth's: sort, 6 layers × 64, 4 heads,
+Pre-LN, LayerNorm, batch 32 × 12 tokens, Adam), training steps without evaluations, one thread: ms
+per step in float64 (the reference), float32 on the portable products (scalar: the build's own
+SSE2) and float32 on AVX2 + FMA (when the CPU has them), interleaved, the median over the reps.
 
 --torch: the same work in PyTorch, timed in the same run, each repetition right after ours; the
 report adds its numbers and ours/PyTorch. Kernels: float32, torch.nn.functional.layer_norm and an
@@ -82,8 +89,10 @@ Options:
   --reps N       timed repetitions of each kernel (default 20) or of N steps (default 10); the
                  median is reported
   --dataset D    --train: circle | xor | gauss | spiral (default) | moons | digits
-  --steps N      --train: steps per repetition (default 200)
-  --path P       auto (default: avx2 when the CPU has AVX2 and FMA), avx2 or scalar
+  --steps N      --train: steps per repetition (default 200); --depth: (default 5)
+  --precision P  --train: f64 (default) or f32, the models' scalar (normlab-cli train --precision)
+  --path P       auto (default: avx2 when the CPU has AVX2 and FMA), avx2 or scalar (--train: the
+                 float32 models' products)
   --threads T    threads to split rows over (default: the pool's, hardware threads or NORMLAB_THREADS)
   --json         {"rows": R, "cols": C, "threads": T, "copy": {"ms": t, "gbps": g, "of_copy": 1},
                   "layernorm_forward": {"ms": t, "gbps": g, "of_copy": f}, "layernorm_backward": ...,
@@ -94,6 +103,8 @@ Options:
                   "ours_over_torch", "torch_f32_steps_per_s", "ours_over_torch_f32"}},
                   "torch": {"version", "threads", "blas"}}; when PyTorch could not be run,
                   "torch": {"skipped": why}
+                 --depth: {"model", "batch", "threads", "steps", "reps", "results": {"f64" |
+                  "f32_scalar" | "f32_avx2": {"ms_per_step"}}, "f32_avx2_over_f64", "f32_scalar_over_f64"}
 )";
 
 // [SECTION] Timing: interleaved repetitions, medians -----------------------------------------
@@ -217,18 +228,22 @@ void report_kernel_bench(const Options& opt, const KernelSetup& k, const std::ve
     print_torch_line(peer, skipped);
 }
 
+// --path: auto (default), avx2 or scalar.
+fast::KernelPath kernel_path_option(const Options& opt) {
+    const auto p = opt.value("path");
+    if (!p) return fast::KernelPath::Auto;
+    const auto parsed = fast::parse_kernel_path(*p);
+    if (!parsed) throw InputError("--path must be auto, avx2 or scalar (got " + quote_for_message(*p) + ")");
+    return *parsed;
+}
+
 int run_kernel_bench(const Options& opt) {
     const auto rows = static_cast<size_t>(opt.integer("rows", 8192, 1, 1L << 28));
     const auto cols = static_cast<size_t>(opt.integer("cols", 4096, 1, 1L << 28));
     if (rows * cols > (size_t{1} << 28))
         throw InputError("--rows · --cols = " + std::to_string(rows * cols) + " is more than 2^28 values");
     const auto reps = static_cast<int>(opt.integer("reps", 20, 1, 100000));
-    fast::KernelPath path = fast::KernelPath::Auto;
-    if (const auto p = opt.value("path")) {
-        const auto parsed = fast::parse_kernel_path(*p);
-        if (!parsed) throw InputError("--path must be auto, avx2 or scalar (got " + quote_for_message(*p) + ")");
-        path = *parsed;
-    }
+    const fast::KernelPath path = kernel_path_option(opt);
     if (opt.value("threads")) fast::set_num_threads(static_cast<unsigned>(opt.integer("threads", 0, 1, 256)));
     const fast::KernelPath resolved = fast::resolve_path(path);
     const size_t n = rows * cols;
@@ -339,6 +354,8 @@ int run_train_bench(const Options& opt) {
         throw InputError("--steps × (--reps + 1) = " + std::to_string(total_steps) + " is over " +
                          std::to_string(kMaxTrainSteps) + " steps per trainer (each step is kept in its history)");
     const Dataset data = make_dataset(default_data_spec(kind));
+    const Precision precision = opt.choice("precision", parse_precision, "f32, f64", Precision::F64);
+    set_model_kernel_path(kernel_path_option(opt));
 
     // One trainer per norm, at normlab-cli train's defaults, set never to evaluate (evaluations
     // are not steps) and never to finish within the run.
@@ -348,6 +365,7 @@ int run_train_bench(const Options& opt) {
         TrainConfig c = default_train_config(kind, norm);
         c.steps = static_cast<int>(total_steps + 1);
         c.eval_every = INT_MAX;
+        c.precision = precision;
         trainers.push_back(std::make_unique<Trainer>(data, c));
         Trainer* t = trainers.back().get();
         timed.push_back({std::string(to_string(norm)), 0.0,
@@ -371,7 +389,9 @@ int run_train_bench(const Options& opt) {
                                   {"width", shown.model.width},
                                   {"batch", shown.batch_size},
                                   {"optimizer", "adam"},
-                                  {"dtype", "float64"},
+                                  {"dtype", precision == Precision::F32 ? "float32" : "float64"},
+                                  {"path", std::string(fast::to_string(precision == Precision::F32 ? model_kernel_path()
+                                                                                                    : fast::KernelPath::Scalar))},
                                   {"threads", 1},
                                   {"steps", steps},
                                   {"reps", reps}};
@@ -395,10 +415,10 @@ int run_train_bench(const Options& opt) {
         std::cout << out.dump() << '\n';
         return 0;
     }
-    std::printf("training steps of the %s MLP (%d hidden × %d, batch %d, Adam, float64, 1 thread), "
+    std::printf("training steps of the %s MLP (%d hidden × %d, batch %d, Adam, %s, 1 thread), "
                 "median of %d reps of %d steps\n\n",
                 std::string(to_string(kind)).c_str(), shown.model.hidden_layers, static_cast<int>(shown.model.width),
-                static_cast<int>(shown.batch_size), reps, steps);
+                static_cast<int>(shown.batch_size), out["dtype"].get<std::string>().c_str(), reps, steps);
     std::printf("%-12s %12s %12s %14s %11s %14s %11s\n", "norm", "ms/step", "steps/s", peer ? "torch f64/s" : "",
                 peer ? "ours/torch" : "", peer ? "torch f32/s" : "", peer ? "ours/f32" : "");
     for (const auto& [name, r] : results.items()) {
@@ -414,23 +434,78 @@ int run_train_bench(const Options& opt) {
     return 0;
 }
 
+// [SECTION] --depth: ms per step of the Depth lab's model -----------------------------------
+
+int run_depth_bench(const Options& opt) {
+    const auto steps = static_cast<int>(opt.integer("steps", 5, 1, 100000));
+    const auto reps = static_cast<int>(opt.integer("reps", 10, 1, 100000));
+    DepthConfig c = default_depth_config(TaskKind::Sort, NormPlacement::PreLN);
+    c.steps = 1000000;
+    c.eval_every = 1000000;   // no evaluation within the run
+    struct Variant {
+        const char* name;
+        Precision precision;
+        fast::KernelPath path;
+    };
+    std::vector<Variant> variants = {{"f64", Precision::F64, fast::KernelPath::Scalar},
+                                     {"f32_scalar", Precision::F32, fast::KernelPath::Scalar}};
+    set_model_kernel_path(fast::KernelPath::Avx2);
+    if (model_kernel_path() == fast::KernelPath::Avx2) variants.push_back({"f32_avx2", Precision::F32, fast::KernelPath::Avx2});
+    std::vector<std::unique_ptr<DepthTrainer>> trainers;
+    std::vector<Timed> timed;
+    for (const Variant& v : variants) {
+        c.precision = v.precision;
+        trainers.push_back(std::make_unique<DepthTrainer>(c));
+        DepthTrainer* t = trainers.back().get();
+        const fast::KernelPath path = v.path;
+        timed.push_back({v.name, 0.0, [t, steps, path] {
+                             set_model_kernel_path(path);
+                             return ms_of([t, steps] { for (int s = 0; s < steps; ++s) t->step(); });
+                         }, {}});
+    }
+    time_interleaved(timed, reps);
+    set_model_kernel_path(fast::KernelPath::Auto);
+    nlohmann::ordered_json out = {{"model", "sort, 6 layers x 64, 4 heads, preln, layernorm"},
+                                  {"batch", c.batch_size}, {"threads", 1}, {"steps", steps}, {"reps", reps}};
+    nlohmann::ordered_json results = nlohmann::ordered_json::object();
+    for (const Timed& t : timed) results[t.name] = {{"ms_per_step", median(t.ms) / steps}};
+    out["results"] = results;
+    for (const Timed& t : timed)
+        if (t.name != "f64") out[t.name + "_over_f64"] = median(timed[0].ms) / median(t.ms);
+    if (opt.flag("json")) {
+        std::cout << out.dump() << '\n';
+        return 0;
+    }
+    std::printf("training steps of the Depth lab's model (sort, 6 layers × 64, 4 heads, Pre-LN, batch 32, Adam, "
+                "1 thread), median of %d reps of %d steps\n\n", reps, steps);
+    for (const Timed& t : timed)
+        std::printf("%-12s %10.2f ms/step %8.2f× float64's speed\n", t.name.c_str(), median(t.ms) / steps,
+                    median(timed[0].ms) / median(t.ms));
+    return 0;
+}
+
 }  // namespace
 
 // [SECTION] Entry point ---------------------------------------------------------------------
 
 int run_bench(const Args& args) {
     const Options opt("bench", args,
-                      {{"cpu", false}, {"train", false}, {"rows", true}, {"cols", true}, {"reps", true},
-                       {"path", true}, {"threads", true}, {"dataset", true}, {"steps", true}, {"torch", false},
-                       {"python", true}, {"json", false}});
-    if (opt.flag("cpu") == opt.flag("train"))
-        throw InputError("bench needs --cpu or --train, not both (the GPU kernels are timed in the app's GPU lab)");
-    const bool train = opt.flag("train");
-    for (const char* name : train ? std::vector<const char*>{"rows", "cols", "path", "threads"}
-                                  : std::vector<const char*>{"dataset", "steps"})
-        if (opt.value(name))
-            throw InputError(std::string("--") + name + " is not an option of bench " + (train ? "--train" : "--cpu"));
-    return train ? run_train_bench(opt) : run_kernel_bench(opt);
+                      {{"cpu", false}, {"train", false}, {"depth", false}, {"rows", true}, {"cols", true},
+                       {"reps", true}, {"path", true}, {"threads", true}, {"dataset", true}, {"steps", true},
+                       {"torch", false}, {"python", true}, {"json", false}, {"precision", true}});
+    const int modes = int(opt.flag("cpu")) + int(opt.flag("train")) + int(opt.flag("depth"));
+    if (modes != 1)
+        throw InputError("bench needs one of --cpu, --train or --depth (the GPU kernels are timed in the app's GPU lab)");
+    const std::string mode = opt.flag("cpu") ? "cpu" : opt.flag("train") ? "train" : "depth";
+    const std::vector<const char*> not_here =
+        mode == "train" ? std::vector<const char*>{"rows", "cols", "threads"}
+        : mode == "cpu" ? std::vector<const char*>{"dataset", "steps", "precision"}
+                        : std::vector<const char*>{"rows", "cols", "threads", "dataset", "precision", "path", "torch",
+                                                   "python"};
+    for (const char* name : not_here)
+        if (opt.flag(name)) throw InputError(std::string("--") + name + " is not an option of bench --" + mode);
+    if (mode == "depth") return run_depth_bench(opt);
+    return mode == "train" ? run_train_bench(opt) : run_kernel_bench(opt);
 }
 
 }  // namespace normlab::cli

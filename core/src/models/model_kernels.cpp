@@ -5,11 +5,13 @@
 // [SECTION] Dispatch
 #include "models/model_kernels.hpp"
 
+#include "normlab/models/mlp.hpp"
+
 #include <Eigen/Core>
 
 #include <atomic>
 
-namespace normlab::model_kernels {
+namespace normlab {
 
 // [SECTION] Paths ---------------------------------------------------------------------------
 
@@ -17,22 +19,16 @@ namespace {
 std::atomic<fast::KernelPath> g_path{fast::KernelPath::Auto};
 }  // namespace
 
-bool avx2_available() {
+void set_model_kernel_path(fast::KernelPath path) { g_path.store(path); }
+
+fast::KernelPath model_kernel_path() {
 #if NORMLAB_MODEL_AVX2
-    return fast::avx2_supported();
-#else
-    return false;
+    if (g_path.load() != fast::KernelPath::Scalar && fast::avx2_supported()) return fast::KernelPath::Avx2;
 #endif
+    return fast::KernelPath::Scalar;
 }
 
-void set_path(fast::KernelPath path) { g_path.store(path); }
-
-fast::KernelPath active_path() {
-    return g_path.load() != fast::KernelPath::Scalar && avx2_available() ? fast::KernelPath::Avx2
-                                                                          : fast::KernelPath::Scalar;
-}
-
-}  // namespace normlab::model_kernels
+}  // namespace normlab
 
 // [SECTION] Portable copy -------------------------------------------------------------------
 
@@ -47,7 +43,7 @@ namespace normlab::model_kernels {
 void matmul(float* C, const float* A, bool transpose_a, const float* B, bool transpose_b, std::ptrdiff_t m,
             std::ptrdiff_t n, std::ptrdiff_t k) {
 #if NORMLAB_MODEL_AVX2
-    if (active_path() == fast::KernelPath::Avx2) return avx2::matmul(C, A, transpose_a, B, transpose_b, m, n, k);
+    if (model_kernel_path() == fast::KernelPath::Avx2) return avx2::matmul(C, A, transpose_a, B, transpose_b, m, n, k);
 #endif
     portable::matmul(C, A, transpose_a, B, transpose_b, m, n, k);
 }

@@ -1,29 +1,19 @@
 // NormLab core (private): the float32 models' large products, on the fastest path this CPU has.
 //
-// [SECTION] Paths   — portable (the build's own target) or AVX2 + FMA, chosen at run time
-// [SECTION] Kernels — matmul
+// [SECTION] Kernels — matmul, on the path mlp.hpp's model_kernel_path() names
 //
 // The same source, model_kernels_body.hpp, is compiled twice (docs/ARCHITECTURE.md, Layers: models):
 // once for the build's target (x86-64's SSE2, or WebAssembly) in namespace portable, and once
 // with -mavx2 -mfma in namespace avx2 (x86-64 builds only, model_kernels_avx2.cpp). The AVX2
 // copy renames Eigen's namespace too, so that none of its template instances can stand in for
 // the portable build's at link time (one definition each). fast_norm's CPUID check picks which
-// copy runs. float64 never comes here: the reference path stays on the build's own Eigen.
+// copy runs (mlp.hpp: set_model_kernel_path). float64 never comes here: the reference path stays
+// on the build's own Eigen.
 #pragma once
-
-#include "normlab/norm/fast_norm.hpp"
 
 #include <cstddef>
 
 namespace normlab::model_kernels {
-
-// [SECTION] Paths ---------------------------------------------------------------------------
-
-// The path matmul takes: Auto (the default) is AVX2 where avx2_available(), else Scalar (the
-// portable copy). A process-wide setting, for benchmarks and tests that compare the two.
-void set_path(fast::KernelPath path);
-fast::KernelPath active_path();      // Scalar or Avx2: what matmul runs now
-bool avx2_available();               // this build has the AVX2 copy and this CPU can run it
 
 // [SECTION] Kernels -------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 // NormLab core (private): model_kernels_body.hpp compiled with -mavx2 -mfma (core/CMakeLists.txt adds
-// this file on x86-64 builds only). Its code runs only after avx2_available() said yes.
+// this file on x86-64 builds only). Its code runs only when model_kernel_path() (mlp.hpp) says Avx2.
 //
 // Eigen is renamed in this file: every Eigen template instantiated here (the GEMM kernels,
 // packet functions, Matrix members) is a different symbol from the portable build's, so the

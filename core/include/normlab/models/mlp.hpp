@@ -22,6 +22,7 @@
 // parameters' gradients; update(opt) moves the parameters.
 #pragma once
 
+#include "normlab/norm/fast_norm.hpp"
 #include "normlab/norm/norm.hpp"
 
 #include <cstdint>
@@ -63,6 +64,12 @@ const MatOf<S>& in_scalar(const MatOf<T>& m, MatOf<S>& buffer) {
 enum class Precision { F64, F32 };
 std::string_view to_string(Precision precision);     // "f64" | "f32"
 std::optional<Precision> parse_precision(std::string_view name);
+
+// The path of the float32 products: Auto (the default) takes AVX2 + FMA where this build has
+// that copy and the CPU runs it (fast_norm's check), else Scalar (the portable copy). Process-wide,
+// for benchmarks and tests that compare the two; model_kernel_path() says which runs now.
+void set_model_kernel_path(fast::KernelPath path);
+fast::KernelPath model_kernel_path();   // Scalar or Avx2
 
 
 // [SECTION] Choices -------------------------------------------------------------------------
