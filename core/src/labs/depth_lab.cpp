@@ -38,7 +38,7 @@ bool operator==(const DepthLabState& a, const DepthLabState& b) {
            a.seed == b.seed && a.measure_steps == b.measure_steps && a.seeds == b.seeds && a.evolution == b.evolution && a.sweep_lr_min == b.sweep_lr_min &&
            a.sweep_lr_max == b.sweep_lr_max && a.sweep_points == b.sweep_points && a.sweep_steps == b.sweep_steps &&
            a.prompt == b.prompt && a.temperature == b.temperature && a.sample_lines == b.sample_lines &&
-           a.sample_seed == b.sample_seed;
+           a.sample_seed == b.sample_seed && a.precision == b.precision;
 }
 
 namespace {
@@ -49,6 +49,8 @@ constexpr std::array<std::string_view, kDepthPlacementCount> kPlacementNames{"po
 constexpr std::array<std::string_view, 2> kNormNames{"layernorm", "rmsnorm"};
 constexpr std::array<Norm, 2> kNorms{Norm::LayerNorm, Norm::RMSNorm};
 constexpr std::array<std::string_view, 2> kInitNames{"uniform", "xavier"};
+constexpr std::array<std::string_view, 2> kPrecisionNames{"f64", "f32"};
+constexpr std::array<Precision, 2> kPrecisions{Precision::F64, Precision::F32};
 constexpr std::array<TransformerInit, 2> kInits{TransformerInit::Uniform, TransformerInit::Xavier};
 constexpr std::array<std::string_view, kDepthPlacementCount + 1> kEvolutionNames{"postln", "preln", "normformer",
                                                                                  "ratio"};
@@ -92,7 +94,8 @@ nlohmann::json state_to_json(const DepthLabState& s) {
             {"prompt", s.prompt},
             {"temperature", s.temperature},
             {"sample_lines", s.sample_lines},
-            {"sample_seed", s.sample_seed}};
+            {"sample_seed", s.sample_seed},
+            {"precision", std::string(to_string(s.precision))}};
 }
 
 void state_from_json(SceneReader& in, DepthLabState& s) {
@@ -128,6 +131,8 @@ void state_from_json(SceneReader& in, DepthLabState& s) {
     in.read("temperature", s.temperature, kDepthTemperatureRule);
     in.read("sample_lines", s.sample_lines, 1, kDepthMaxSampleLines);
     in.read("sample_seed", s.sample_seed);
+    // Absent (files from before the float32 path): f64, so that they give the numbers they gave.
+    if (!in.read_choice("precision", s.precision, kPrecisionNames, kPrecisions)) s.precision = Precision::F64;
 }
 
 std::vector<double> depth_sweep_lrs(const DepthLabState& s) {
@@ -153,6 +158,7 @@ DepthConfig depth_run_config(const DepthLabState& s, int p) {
     c.optimizer.lr = s.lr;
     c.steps = s.steps;
     c.eval_every = kDepthMaxSteps + 1;   // after the last step only
+    c.precision = s.precision;
     return c;
 }
 
@@ -189,14 +195,15 @@ bool same_run(const DepthConfig& a, const DepthConfig& b) {
            ma.normformer == mb.normformer && ma.init == mb.init && na.norm == nb.norm && na.eps == nb.eps && na.eps_mode == nb.eps_mode &&
            oa.kind == ob.kind && oa.lr == ob.lr && oa.momentum == ob.momentum && oa.beta1 == ob.beta1 &&
            oa.beta2 == ob.beta2 && oa.adam_eps == ob.adam_eps && a.batch_size == b.batch_size &&
-           a.eval_cases == b.eval_cases && a.seed == b.seed;
+           a.eval_cases == b.eval_cases && a.seed == b.seed && a.precision == b.precision;
 }
 
 // The sweep's settings: everything but the main runs' steps, learning rate and the display.
 bool same_sweep(const DepthLabState& a, const DepthLabState& b) {
     return a.task == b.task && a.text_path == b.text_path && a.placements == b.placements && a.norm == b.norm &&
            a.layers == b.layers && a.width == b.width && a.heads == b.heads && a.residual_scale == b.residual_scale &&
-           a.normformer == b.normformer && a.init == b.init && a.seed == b.seed && a.sweep_lr_min == b.sweep_lr_min &&
+           a.normformer == b.normformer && a.init == b.init && a.seed == b.seed && a.precision == b.precision &&
+           a.sweep_lr_min == b.sweep_lr_min &&
            a.sweep_lr_max == b.sweep_lr_max && a.sweep_points == b.sweep_points && a.sweep_steps == b.sweep_steps;
 }
 
@@ -205,7 +212,7 @@ bool same_seeds(const DepthLabState& a, const DepthLabState& b) {
     return a.task == b.task && a.text_path == b.text_path && a.placements == b.placements && a.norm == b.norm &&
            a.layers == b.layers && a.width == b.width && a.heads == b.heads && a.residual_scale == b.residual_scale &&
            a.normformer == b.normformer && a.init == b.init && a.lr == b.lr && a.seed == b.seed &&
-           a.seeds == b.seeds && depth_window(a) == depth_window(b);
+           a.seeds == b.seeds && depth_window(a) == depth_window(b) && a.precision == b.precision;
 }
 
 bool same_samples(const DepthLabState& a, const DepthLabState& b) {

@@ -105,6 +105,9 @@ struct DepthLabState {
     double temperature = 0.8;          // 0..kDepthMaxTemperature; 0: always the most likely symbol
     int sample_lines = 3;              // problems (sort, copy) or lines (text), 1..kDepthMaxSampleLines
     std::uint64_t sample_seed = 1;
+    // Every model's scalar: f32 (new sessions: the fast path) or f64 (the reference, normlab-cli
+    // depth's default; scene files without the key read as f64).
+    Precision precision = Precision::F32;
 };
 
 bool operator==(const DepthLabState& a, const DepthLabState& b);

@@ -162,6 +162,7 @@ public:
     const Mlp& model() const { return std::get<MlpModel<double>>(model_).mlp; }
     Mlp& model() { return std::get<MlpModel<double>>(model_).mlp; }
     const MlpModels& models() const { return model_; }
+    MlpModels& models() { return model_; }
     std::vector<std::string> layer_names() const;
 
     // Live edits from the UI: the learning rate of the following steps.
