@@ -12,12 +12,15 @@
 
 #include "normlab/norm/eval.hpp"
 #include "normlab/labs/state_json.hpp"
+#include "base/thread_pool.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <initializer_list>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 
 
@@ -445,15 +448,42 @@ void DepthLab::step_run(Run& run) {
     }
 }
 
+void DepthLab::set_threads(unsigned threads) {
+    threads_ = threads;
+    pool_.reset();
+}
+
 bool DepthLab::step_runs() {
-    bool stepped = false;
-    for (std::unique_ptr<Run>& run : runs_) {
-        if (!run || run->done()) continue;
-        step_run(*run);
-        stepped = true;
+    std::vector<Run*> due;
+    for (std::unique_ptr<Run>& run : runs_)
+        if (run && !run->done()) due.push_back(run.get());
+    if (due.empty()) return false;
+    // The placements' steps side by side: each run has its own model, optimizer and random
+    // streams, so the numbers do not depend on the threads (docs/ARCHITECTURE.md, Data flow).
+    // The pool is made here, on the lab's own thread, on first use.
+    if (!pool_) {
+#ifdef __EMSCRIPTEN__
+        const unsigned hardware = 1;   // the page's threads are a fixed pool: take none of them
+#else
+        const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+#endif
+        pool_ = std::make_unique<fast::ThreadPool>(std::min(threads_ > 0 ? threads_ : hardware,
+                                                            static_cast<unsigned>(kDepthPlacementCount)));
     }
-    if (stepped) ++work_;
-    return stepped;
+    std::vector<std::exception_ptr> failed(due.size());
+    pool_->run(static_cast<unsigned>(due.size()), [&](unsigned t) {
+        for (std::size_t i = t; i < due.size(); i += pool_->size()) {   // tasks ≤ pool size: usually one each
+            try {
+                step_run(*due[i]);
+            } catch (...) {
+                failed[i] = std::current_exception();
+            }
+        }
+    });
+    for (const std::exception_ptr& e : failed)
+        if (e) std::rethrow_exception(e);
+    ++work_;
+    return true;
 }
 
 bool DepthLab::step_seeds() {
