@@ -4,8 +4,8 @@
 // Eigen is renamed in this file: every Eigen template instantiated here (the GEMM kernels,
 // packet functions, Matrix members) is a different symbol from the portable build's, so the
 // linker can never pick this file's AVX2 code for the portable path, nor the reverse. The file
-// uses nothing of the standard library itself; `normlab-cli bench --train` and the test
-// core.model_kernels_isolated (nm) check what it defines.
+// uses nothing of the standard library itself; the test core.model_kernels_isolated reads its
+// symbols (nm) and fails on any outside these namespaces.
 #define Eigen normlab_avx2_Eigen
 #include <Eigen/Core>
 
