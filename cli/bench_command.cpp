@@ -3,7 +3,9 @@
 //            buffers allocated once: the median of the repetitions as ms, GB/s and the fraction
 //            of the copy's bandwidth;
 //   --train  training steps per second of the training lab's MLP (training.hpp) at the default
-//            sizes, for each norm.
+//            sizes, for each norm;
+//   --depth  milliseconds per training step of the depth lab's transformer (depth.hpp) at
+//            normlab-cli depth's defaults.
 // With --torch, the same work in PyTorch (bench/torch_peer.py, a child process) is timed in the
 // same run, interleaved repetition by repetition, and the ratios are reported.
 //
@@ -11,17 +13,18 @@
 // [SECTION] Timing: interleaved repetitions, medians
 // [SECTION] --cpu: the kernels
 // [SECTION] --train: steps per second
+// [SECTION] --depth: ms per step of the transformer
 // [SECTION] Entry point
 #include "commands.hpp"
 #include "options.hpp"
 #include "torch_peer.hpp"
 
 #include "normlab/models/datasets.hpp"
+#include "normlab/models/depth.hpp"
 #include "normlab/norm/bench_buffers.hpp"
 #include "normlab/norm/eval.hpp"
 #include "normlab/norm/fast_norm.hpp"
 #include "normlab/base/stats.hpp"
-#include "normlab/models/depth.hpp"
 #include "normlab/models/training.hpp"
 
 #include <nlohmann/json.hpp>
@@ -43,7 +46,8 @@ namespace normlab::cli {
 
 const char kBenchHelp[] = R"(Usage: normlab-cli bench --cpu [--rows R] [--cols C] [--reps N] [--path P] [--threads T] [--torch] [--json]
        normlab-cli bench --train [--dataset D] [--steps N] [--reps N] [--precision P] [--path P] [--torch] [--json]
-       normlab-cli bench --depth [--steps N] [--reps N] [--json]
+       normlab-cli bench --depth [--placement P] [--norm N] [--steps N] [--reps N] [--precision P] [--path P]
+                                 [--torch] [--json]
 
 --cpu: times the fast float32 kernels of core (LayerNorm and RMSNorm, forward and backward, one row per
 case, ε inside the square root) on a rows × cols batch, against the fastest plain copy of the same
@@ -62,17 +66,21 @@ rmsnorm, prmsnorm), without evaluations, and reports training steps per second (
 the repetitions of N steps each). A step is what normlab-cli train does per step: next mini-batch,
 forward, cross-entropy, backward, Adam update (plus the per-layer gradient norms it records).
 
---depth: the Depth lab's model at its defaults (normlab-cli depth's: sort, 6 layers × 64, 4 heads,
-Pre-LN, LayerNorm, batch 32 × 12 tokens, Adam), training steps without evaluations, one thread: ms
-per step in float64 (the reference), float32 on the portable products (scalar: the build's own
-SSE2) and float32 on AVX2 + FMA (when the CPU has them), interleaved, the median over the reps.
+--depth: trains the depth lab's transformer at normlab-cli depth's defaults (sort of 6 digits, so
+batches of 32 × 12 tokens; 6 layers, width 64, 4 heads, FFN 4·64, Adam lr 1e-3, float64, one thread)
+with the given placement (default preln) and norm (default layernorm), without evaluations, and
+reports milliseconds per step (the median over the repetitions of N steps each). A step is what
+normlab-cli depth does per step: a fresh batch, forward, cross-entropy, backward, the per-layer
+measure mean |∂L/∂W₂|, Adam update. With --precision f32 the float64 model is timed too, in
+turn with it ("f64_ms_per_step", "f32_over_f64": float64's time over float32's).
 
 --torch: the same work in PyTorch, timed in the same run, each repetition right after ours; the
 report adds its numbers and ours/PyTorch. Kernels: float32, torch.nn.functional.layer_norm and an
 RMSNorm of torch ops (x · rsqrt(mean(x²) + ε) · g), forwards under no_grad, backwards through
 autograd, on as many threads as ours. Training: the identical model and optimizer on one thread
 (ours runs a step on one thread), in float64 (ours) and in float32 (PyTorch's usual precision, its
-fastest). The peer runs with Debian's OpenBLAS first on its library path where it is installed
+fastest); for --depth, the same transformer written in torch ops (bench/torch_peer.py's Depth: the
+same sizes, placement, norms, initialization law and optimizer; its own random tokens). The peer runs with Debian's OpenBLAS first on its library path where it is installed
 (libopenblas0-serial: Debian's torch otherwise takes whatever libblas.so.3 is selected, often the
 reference BLAS, several times slower); the report names the BLAS it used. PyTorch is optional: it
 is run by bench/torch_peer.py with /usr/bin/python3 (or --python, or $NORMLAB_PYTHON); without it
@@ -82,6 +90,7 @@ python3-torch libopenblas0-serial).
 Options:
   --cpu          time the CPU kernels (the GPU kernels are timed in the app's GPU lab)
   --train        time training steps instead
+  --depth        time the depth lab's transformer steps instead
   --torch        also time PyTorch's version of the same work, in the same run
   --python P     the Python that has PyTorch (default: $NORMLAB_PYTHON, else /usr/bin/python3)
   --rows R       cases (default 8192)
@@ -89,10 +98,13 @@ Options:
   --reps N       timed repetitions of each kernel (default 20) or of N steps (default 10); the
                  median is reported
   --dataset D    --train: circle | xor | gauss | spiral (default) | moons | digits
-  --steps N      --train: steps per repetition (default 200); --depth: (default 5)
-  --precision P  --train: f64 (default) or f32, the models' scalar (normlab-cli train --precision)
-  --path P       auto (default: avx2 when the CPU has AVX2 and FMA), avx2 or scalar (--train: the
-                 float32 models' products)
+  --steps N      --train: steps per repetition (default 200); --depth: (default 10)
+  --placement P  --depth: postln | preln (default) | normformer
+  --norm N       --depth: layernorm (default) | rmsnorm
+  --precision P  --train, --depth: f64 (default) or f32, the models' scalar (normlab-cli train
+                 and depth's --precision)
+  --path P       auto (default: avx2 when the CPU has AVX2 and FMA), avx2 or scalar: the kernels'
+                 path (--cpu), the float32 models' products' (--train, --depth)
   --threads T    threads to split rows over (default: the pool's, hardware threads or NORMLAB_THREADS)
   --json         {"rows": R, "cols": C, "threads": T, "copy": {"ms": t, "gbps": g, "of_copy": 1},
                   "layernorm_forward": {"ms": t, "gbps": g, "of_copy": f}, "layernorm_backward": ...,
@@ -101,10 +113,13 @@ Options:
                  --train: {"dataset", "hidden", "width", "batch", "dtype", "steps", "reps",
                   "results": {NORM: {"ms_per_step", "steps_per_s", "torch_steps_per_s",
                   "ours_over_torch", "torch_f32_steps_per_s", "ours_over_torch_f32"}},
-                  "torch": {"version", "threads", "blas"}}; when PyTorch could not be run,
+                  "torch": {"version", "threads", "blas"}}
+                 --depth: {"placement", "norm", "layers", "width", "heads", "batch", "context",
+                  "dtype", "steps", "reps", "parameters", "ms_per_step", "torch_parameters", "torch_ms_per_step", "ours_over_torch",
+                  "torch_f32_ms_per_step", "ours_over_torch_f32", "path", "f64_ms_per_step",
+                  "f32_over_f64", "torch": {...}} (ratios are
+                  speed-ups: PyTorch's time over ours); when PyTorch could not be run,
                   "torch": {"skipped": why}
-                 --depth: {"model", "batch", "threads", "steps", "reps", "results": {"f64" |
-                  "f32_scalar" | "f32_avx2": {"ms_per_step"}}, "f32_avx2_over_f64", "f32_scalar_over_f64"}
 )";
 
 // [SECTION] Timing: interleaved repetitions, medians -----------------------------------------
@@ -237,6 +252,17 @@ fast::KernelPath kernel_path_option(const Options& opt) {
     return *parsed;
 }
 
+// --precision (--train, --depth): the models' scalar; sets the float32 products' path (--path).
+Precision precision_option(const Options& opt) {
+    set_model_kernel_path(kernel_path_option(opt));
+    return opt.choice("precision", parse_precision, "f32, f64", Precision::F64);
+}
+
+// What the float32 models' products run on ("scalar" for float64, which never takes AVX2).
+std::string model_path_name(Precision precision) {
+    return std::string(fast::to_string(precision == Precision::F32 ? model_kernel_path() : fast::KernelPath::Scalar));
+}
+
 int run_kernel_bench(const Options& opt) {
     const auto rows = static_cast<size_t>(opt.integer("rows", 8192, 1, 1L << 28));
     const auto cols = static_cast<size_t>(opt.integer("cols", 4096, 1, 1L << 28));
@@ -354,8 +380,7 @@ int run_train_bench(const Options& opt) {
         throw InputError("--steps × (--reps + 1) = " + std::to_string(total_steps) + " is over " +
                          std::to_string(kMaxTrainSteps) + " steps per trainer (each step is kept in its history)");
     const Dataset data = make_dataset(default_data_spec(kind));
-    const Precision precision = opt.choice("precision", parse_precision, "f32, f64", Precision::F64);
-    set_model_kernel_path(kernel_path_option(opt));
+    const Precision precision = precision_option(opt);
 
     // One trainer per norm, at normlab-cli train's defaults, set never to evaluate (evaluations
     // are not steps) and never to finish within the run.
@@ -390,8 +415,7 @@ int run_train_bench(const Options& opt) {
                                   {"batch", shown.batch_size},
                                   {"optimizer", "adam"},
                                   {"dtype", precision == Precision::F32 ? "float32" : "float64"},
-                                  {"path", std::string(fast::to_string(precision == Precision::F32 ? model_kernel_path()
-                                                                                                    : fast::KernelPath::Scalar))},
+                                  {"path", model_path_name(precision)},
                                   {"threads", 1},
                                   {"steps", steps},
                                   {"reps", reps}};
@@ -434,53 +458,130 @@ int run_train_bench(const Options& opt) {
     return 0;
 }
 
-// [SECTION] --depth: ms per step of the Depth lab's model -----------------------------------
+// [SECTION] --depth: ms per step of the transformer ------------------------------------------
+
+// The peer's copy of the depth model, as bench/torch_peer.py's Depth reads it.
+nlohmann::json torch_depth_request(const DepthConfig& c, int context, int scored) {
+    return {{"op", "depth"},
+            {"placement", std::string(to_string(c.model.placement))},
+            {"norm", std::string(to_string(c.model.norm.norm))},
+            {"vocab", c.model.vocab},
+            {"context", context},
+            {"layers", c.model.layers},
+            {"width", c.model.width},
+            {"heads", c.model.heads},
+            {"batch", c.batch_size},
+            {"scored", scored},
+            {"lr", c.optimizer.lr},
+            {"eps", c.model.norm.eps},
+            {"seed", c.seed},
+            {"threads", 1}};
+}
+
+DepthConfig depth_bench_config(const Options& opt) {
+    NormPlacement placement = NormPlacement::PreLN;
+    if (const auto p = opt.value("placement")) {
+        const auto parsed = parse_norm_placement(*p);
+        if (!parsed) throw InputError("--placement must be postln, preln or normformer (got " + quote_for_message(*p) + ")");
+        placement = *parsed;
+    }
+    Norm norm = Norm::LayerNorm;
+    if (const auto n = opt.value("norm")) {
+        const auto parsed = parse_norm(*n);
+        if (!parsed || (*parsed != Norm::LayerNorm && *parsed != Norm::RMSNorm))
+            throw InputError("--norm must be layernorm or rmsnorm (got " + quote_for_message(*n) + ")");
+        norm = *parsed;
+    }
+    return default_depth_config(TaskKind::Sort, placement, norm);
+}
 
 int run_depth_bench(const Options& opt) {
-    const auto steps = static_cast<int>(opt.integer("steps", 5, 1, 100000));
-    const auto reps = static_cast<int>(opt.integer("reps", 10, 1, 100000));
-    DepthConfig c = default_depth_config(TaskKind::Sort, NormPlacement::PreLN);
-    c.steps = 1000000;
-    c.eval_every = 1000000;   // no evaluation within the run
-    struct Variant {
-        const char* name;
-        Precision precision;
-        fast::KernelPath path;
-    };
-    std::vector<Variant> variants = {{"f64", Precision::F64, fast::KernelPath::Scalar},
-                                     {"f32_scalar", Precision::F32, fast::KernelPath::Scalar}};
-    set_model_kernel_path(fast::KernelPath::Avx2);
-    if (model_kernel_path() == fast::KernelPath::Avx2) variants.push_back({"f32_avx2", Precision::F32, fast::KernelPath::Avx2});
-    std::vector<std::unique_ptr<DepthTrainer>> trainers;
+    const auto steps = static_cast<int>(opt.integer("steps", 10, 1, 100000));
+    const auto reps = static_cast<int>(opt.integer("reps", 10, 1, 10000));
+    DepthConfig config = depth_bench_config(opt);
+    config.steps = steps * (reps + 1) + 1;   // never finishes, never evaluates within the run
+    config.eval_every = INT_MAX;
+    config.precision = precision_option(opt);
+    DepthTrainer trainer(config);
+    const TransformerConfig& m = trainer.config().model;
+    const int context = trainer.task().context();
+    // float32: the float64 reference too, in turn with it (timed last, after any peer's).
+    DepthConfig reference_config = config;
+    reference_config.precision = Precision::F64;
+    std::unique_ptr<DepthTrainer> reference;
+    if (config.precision == Precision::F32) reference = std::make_unique<DepthTrainer>(reference_config);
+
     std::vector<Timed> timed;
-    for (const Variant& v : variants) {
-        c.precision = v.precision;
-        trainers.push_back(std::make_unique<DepthTrainer>(c));
-        DepthTrainer* t = trainers.back().get();
-        const fast::KernelPath path = v.path;
-        timed.push_back({v.name, 0.0, [t, steps, path] {
-                             set_model_kernel_path(path);
-                             return ms_of([t, steps] { for (int s = 0; s < steps; ++s) t->step(); });
-                         }, {}});
+    timed.push_back({"ours", 0.0, [&trainer, steps] { return ms_of([&] { for (int s = 0; s < steps; ++s) trainer.step(); }); }, {}});
+    std::string skipped;
+    nlohmann::json request = torch_depth_request(trainer.config(), context, config.task.length);
+    std::unique_ptr<TorchPeer> peer = start_peer(opt, request, skipped);
+    Eigen::Index torch_parameters = -1;
+    if (peer) {
+        request["dtype"] = "float32";
+        try {
+            torch_parameters = peer->request(request).value("parameters", Eigen::Index{-1});
+        } catch (const std::exception& e) {
+            skipped = e.what();
+            peer.reset();
+        }
     }
+    if (peer) {
+        const std::string name = "depth:" + std::string(to_string(m.placement)) + ":" + std::string(to_string(m.norm.norm));
+        for (const std::string& n : {name, name + ":float32"})
+            timed.push_back({n, 0.0, [&peer, n, steps] { return peer->run_ms(n, {{"steps", steps}}); }, {}});
+    }
+    if (reference)
+        timed.push_back({"f64", 0.0, [&reference, steps] { return ms_of([&] { for (int s = 0; s < steps; ++s) reference->step(); }); }, {}});
     time_interleaved(timed, reps);
-    set_model_kernel_path(fast::KernelPath::Auto);
-    nlohmann::ordered_json out = {{"model", "sort, 6 layers x 64, 4 heads, preln, layernorm"},
-                                  {"batch", c.batch_size}, {"threads", 1}, {"steps", steps}, {"reps", reps}};
-    nlohmann::ordered_json results = nlohmann::ordered_json::object();
-    for (const Timed& t : timed) results[t.name] = {{"ms_per_step", median(t.ms) / steps}};
-    out["results"] = results;
-    for (const Timed& t : timed)
-        if (t.name != "f64") out[t.name + "_over_f64"] = median(timed[0].ms) / median(t.ms);
+
+    const auto ms_per_step = [&](const Timed& t) { return median(t.ms) / steps; };
+    const double ours = ms_per_step(timed[0]);
+    nlohmann::ordered_json out = {{"placement", std::string(to_string(m.placement))},
+                                  {"norm", std::string(to_string(m.norm.norm))},
+                                  {"layers", m.layers},
+                                  {"width", m.width},
+                                  {"heads", m.heads},
+                                  {"batch", config.batch_size},
+                                  {"context", context},
+                                  {"dtype", config.precision == Precision::F32 ? "float32" : "float64"},
+                                  {"path", model_path_name(config.precision)},
+                                  {"steps", steps},
+                                  {"reps", reps},
+                                  {"parameters", trainer.parameter_count()},
+                                  {"ms_per_step", ours}};
+    if (reference) {
+        out["f64_ms_per_step"] = ms_per_step(timed.back());
+        out["f32_over_f64"] = ms_per_step(timed.back()) / ours;
+    }
+    if (peer) {
+        out["torch_parameters"] = torch_parameters;   // the same model: the same count
+        out["torch_ms_per_step"] = ms_per_step(timed[1]);
+        out["ours_over_torch"] = ms_per_step(timed[1]) / ours;
+        out["torch_f32_ms_per_step"] = ms_per_step(timed[2]);
+        out["ours_over_torch_f32"] = ms_per_step(timed[2]) / ours;
+    }
+    if (opt.flag("torch")) out["torch"] = torch_json(peer.get(), skipped);
     if (opt.flag("json")) {
         std::cout << out.dump() << '\n';
         return 0;
     }
-    std::printf("training steps of the Depth lab's model (sort, 6 layers × 64, 4 heads, Pre-LN, batch 32, Adam, "
-                "1 thread), median of %d reps of %d steps\n\n", reps, steps);
-    for (const Timed& t : timed)
-        std::printf("%-12s %10.2f ms/step %8.2f× float64's speed\n", t.name.c_str(), median(t.ms) / steps,
-                    median(timed[0].ms) / median(t.ms));
+    std::printf("training steps of the depth lab's transformer (%s, %s, %d layers × %d, %d heads, batch %d × %d "
+                "tokens, Adam, %s on %s, 1 thread), median of %d reps of %d steps\n\n",
+                std::string(display_name(m.placement)).c_str(), std::string(to_string(m.norm.norm)).c_str(), m.layers,
+                static_cast<int>(m.width), m.heads, static_cast<int>(config.batch_size), context,
+                out["dtype"].get<std::string>().c_str(), out["path"].get<std::string>().c_str(), reps, steps);
+    std::printf("ours                 %9.2f ms/step\n", ours);
+    if (reference)
+        std::printf("ours, float64        %9.2f ms/step   (float32 %.2f× as fast)\n", ms_per_step(timed.back()),
+                    ms_per_step(timed.back()) / ours);
+    if (peer) {
+        std::printf("PyTorch float64      %9.2f ms/step   (ours %.2f× as fast)\n", ms_per_step(timed[1]),
+                    ms_per_step(timed[1]) / ours);
+        std::printf("PyTorch float32      %9.2f ms/step   (ours %.2f× as fast)\n", ms_per_step(timed[2]),
+                    ms_per_step(timed[2]) / ours);
+    }
+    print_torch_line(peer.get(), skipped);
     return 0;
 }
 
@@ -490,22 +591,23 @@ int run_depth_bench(const Options& opt) {
 
 int run_bench(const Args& args) {
     const Options opt("bench", args,
-                      {{"cpu", false}, {"train", false}, {"depth", false}, {"rows", true}, {"cols", true},
-                       {"reps", true}, {"path", true}, {"threads", true}, {"dataset", true}, {"steps", true},
-                       {"torch", false}, {"python", true}, {"json", false}, {"precision", true}});
+                      {{"cpu", false}, {"train", false}, {"depth", false}, {"rows", true}, {"cols", true}, {"reps", true},
+                       {"path", true}, {"threads", true}, {"dataset", true}, {"steps", true},
+                       {"placement", true}, {"norm", true}, {"torch", false}, {"python", true}, {"json", false},
+                       {"precision", true}});
     const int modes = int(opt.flag("cpu")) + int(opt.flag("train")) + int(opt.flag("depth"));
     if (modes != 1)
         throw InputError("bench needs one of --cpu, --train or --depth (the GPU kernels are timed in the app's GPU lab)");
-    const std::string mode = opt.flag("cpu") ? "cpu" : opt.flag("train") ? "train" : "depth";
-    const std::vector<const char*> not_here =
-        mode == "train" ? std::vector<const char*>{"rows", "cols", "threads"}
-        : mode == "cpu" ? std::vector<const char*>{"dataset", "steps", "precision"}
-                        : std::vector<const char*>{"rows", "cols", "threads", "dataset", "precision", "path", "torch",
-                                                   "python"};
-    for (const char* name : not_here)
-        if (opt.flag(name)) throw InputError(std::string("--") + name + " is not an option of bench --" + mode);
-    if (mode == "depth") return run_depth_bench(opt);
-    return mode == "train" ? run_train_bench(opt) : run_kernel_bench(opt);
+    const std::string mode = opt.flag("cpu") ? "--cpu" : opt.flag("train") ? "--train" : "--depth";
+    // The options each mode does not take.
+    const std::vector<const char*> foreign =
+        mode == "--cpu"     ? std::vector<const char*>{"dataset", "steps", "placement", "norm", "precision"}
+        : mode == "--train" ? std::vector<const char*>{"rows", "cols", "threads", "placement", "norm"}
+                            : std::vector<const char*>{"rows", "cols", "threads", "dataset"};
+    for (const char* name : foreign)
+        if (opt.value(name)) throw InputError(std::string("--") + name + " is not an option of bench " + mode);
+    if (mode == "--cpu") return run_kernel_bench(opt);
+    return mode == "--train" ? run_train_bench(opt) : run_depth_bench(opt);
 }
 
 }  // namespace normlab::cli

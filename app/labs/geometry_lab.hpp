@@ -47,4 +47,8 @@ extern const SlideParts kGeometrySlide;
 
 void draw_geometry_lab(LabContext& ctx);
 
+// The lab's figure as it is now (Lab::plots): the view projected with its camera and parts
+// (geometry_view_plot). Throws InputError when the state cannot be computed.
+std::vector<Plot> geometry_lab_plots(LabContext& ctx);
+
 }  // namespace normlab::ui

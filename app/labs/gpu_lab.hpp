@@ -65,8 +65,13 @@ Actions gpu_lab_actions();
 void draw_gpu_lab(LabContext& ctx);
 
 // The lab's three figures (Lab::plots). When no sweep has run yet, runs the session's sweep to
-// the end first (seconds on llvmpipe); empty when the GPU path is off.
+// the end first (seconds on llvmpipe; the CPU's alone where the GPU kernels are off); empty when
+// the GL context was lost.
 std::vector<Plot> gpu_lab_plots(LabContext& ctx);
+
+// What the lab shows: the running sweep's results so far, or the stopped one's; null before any.
+// `running`: whether a sweep is still measuring.
+const BenchResults* gpu_lab_results(const GpuUi& ui, bool* running = nullptr);
 
 // The runner, made on first call; null when the GPU path is off (no GL 4.3, a shader that does
 // not build, a lost context): then *why (when given) says why, in one line, and that was printed
