@@ -231,14 +231,17 @@ DecisionGrid Trainer::decision_grid(int size) {
     const Mat cells = data_.scaler.apply(raw);
     // Softmax per cell (labels are not needed: any in-range label gives the same probabilities).
     const Labels none = Labels::Zero(G * G);
-    grid.probs = std::visit(
+    // The logits in double (float32's widened), so that each cell's probabilities sum to 1 to
+    // double's precision whatever the model's.
+    const Mat logits = std::visit(
         [&](auto& m) {
-            MatOf<typename std::decay_t<decltype(m)>::Scalar> x, probs;
-            softmax_cross_entropy(m.mlp.forward(in_scalar(cells, x), Mode::Eval), none, probs, nullptr);
+            MatOf<typename std::decay_t<decltype(m)>::Scalar> x;
+            Mat z = m.mlp.forward(in_scalar(cells, x), Mode::Eval).template cast<double>();
             m.mlp.reset_norm_seconds();
-            return Mat(probs.template cast<double>());
+            return z;
         },
         model_);
+    softmax_cross_entropy(logits, none, grid.probs, nullptr);
     grid.argmax.resize(G * G);
     grid.confidence.resize(G * G);
     for (Index r = 0; r < G * G; ++r) {
