@@ -45,8 +45,9 @@ namespace normlab::cli {
 // [SECTION] Help ----------------------------------------------------------------------------
 
 const char kBenchHelp[] = R"(Usage: normlab-cli bench --cpu [--rows R] [--cols C] [--reps N] [--path P] [--threads T] [--torch] [--json]
-       normlab-cli bench --train [--dataset D] [--steps N] [--reps N] [--torch] [--json]
-       normlab-cli bench --depth [--placement P] [--norm N] [--steps N] [--reps N] [--torch] [--json]
+       normlab-cli bench --train [--dataset D] [--steps N] [--reps N] [--precision P] [--path P] [--torch] [--json]
+       normlab-cli bench --depth [--placement P] [--norm N] [--steps N] [--reps N] [--precision P] [--path P]
+                                 [--torch] [--json]
 
 --cpu: times the fast float32 kernels of core (LayerNorm and RMSNorm, forward and backward, one row per
 case, ε inside the square root) on a rows × cols batch, against the fastest plain copy of the same
@@ -70,7 +71,8 @@ batches of 32 × 12 tokens; 6 layers, width 64, 4 heads, FFN 4·64, Adam lr 1e-3
 with the given placement (default preln) and norm (default layernorm), without evaluations, and
 reports milliseconds per step (the median over the repetitions of N steps each). A step is what
 normlab-cli depth does per step: a fresh batch, forward, cross-entropy, backward, the per-layer
-measure mean |∂L/∂W₂|, Adam update.
+measure mean |∂L/∂W₂|, Adam update. With --precision f32 the float64 model is timed too, in
+turn with it ("f64_ms_per_step", "f32_over_f64": float64's time over float32's).
 
 --torch: the same work in PyTorch, timed in the same run, each repetition right after ours; the
 report adds its numbers and ours/PyTorch. Kernels: float32, torch.nn.functional.layer_norm and an
@@ -99,7 +101,10 @@ Options:
   --steps N      --train: steps per repetition (default 200); --depth: (default 10)
   --placement P  --depth: postln | preln (default) | normformer
   --norm N       --depth: layernorm (default) | rmsnorm
-  --path P       auto (default: avx2 when the CPU has AVX2 and FMA), avx2 or scalar
+  --precision P  --train, --depth: f64 (default) or f32, the models' scalar (normlab-cli train
+                 and depth's --precision)
+  --path P       auto (default: avx2 when the CPU has AVX2 and FMA), avx2 or scalar: the kernels'
+                 path (--cpu), the float32 models' products' (--train, --depth)
   --threads T    threads to split rows over (default: the pool's, hardware threads or NORMLAB_THREADS)
   --json         {"rows": R, "cols": C, "threads": T, "copy": {"ms": t, "gbps": g, "of_copy": 1},
                   "layernorm_forward": {"ms": t, "gbps": g, "of_copy": f}, "layernorm_backward": ...,
@@ -111,7 +116,8 @@ Options:
                   "torch": {"version", "threads", "blas"}}
                  --depth: {"placement", "norm", "layers", "width", "heads", "batch", "context",
                   "dtype", "steps", "reps", "parameters", "ms_per_step", "torch_parameters", "torch_ms_per_step", "ours_over_torch",
-                  "torch_f32_ms_per_step", "ours_over_torch_f32", "torch": {...}} (ratios are
+                  "torch_f32_ms_per_step", "ours_over_torch_f32", "path", "f64_ms_per_step",
+                  "f32_over_f64", "torch": {...}} (ratios are
                   speed-ups: PyTorch's time over ours); when PyTorch could not be run,
                   "torch": {"skipped": why}
 )";
@@ -237,18 +243,33 @@ void report_kernel_bench(const Options& opt, const KernelSetup& k, const std::ve
     print_torch_line(peer, skipped);
 }
 
+// --path: auto (default), avx2 or scalar.
+fast::KernelPath kernel_path_option(const Options& opt) {
+    const auto p = opt.value("path");
+    if (!p) return fast::KernelPath::Auto;
+    const auto parsed = fast::parse_kernel_path(*p);
+    if (!parsed) throw InputError("--path must be auto, avx2 or scalar (got " + quote_for_message(*p) + ")");
+    return *parsed;
+}
+
+// --precision (--train, --depth): the models' scalar; sets the float32 products' path (--path).
+Precision precision_option(const Options& opt) {
+    set_model_kernel_path(kernel_path_option(opt));
+    return opt.choice("precision", parse_precision, "f32, f64", Precision::F64);
+}
+
+// What the float32 models' products run on ("scalar" for float64, which never takes AVX2).
+std::string model_path_name(Precision precision) {
+    return std::string(fast::to_string(precision == Precision::F32 ? model_kernel_path() : fast::KernelPath::Scalar));
+}
+
 int run_kernel_bench(const Options& opt) {
     const auto rows = static_cast<size_t>(opt.integer("rows", 8192, 1, 1L << 28));
     const auto cols = static_cast<size_t>(opt.integer("cols", 4096, 1, 1L << 28));
     if (rows * cols > (size_t{1} << 28))
         throw InputError("--rows · --cols = " + std::to_string(rows * cols) + " is more than 2^28 values");
     const auto reps = static_cast<int>(opt.integer("reps", 20, 1, 100000));
-    fast::KernelPath path = fast::KernelPath::Auto;
-    if (const auto p = opt.value("path")) {
-        const auto parsed = fast::parse_kernel_path(*p);
-        if (!parsed) throw InputError("--path must be auto, avx2 or scalar (got " + quote_for_message(*p) + ")");
-        path = *parsed;
-    }
+    const fast::KernelPath path = kernel_path_option(opt);
     if (opt.value("threads")) fast::set_num_threads(static_cast<unsigned>(opt.integer("threads", 0, 1, 256)));
     const fast::KernelPath resolved = fast::resolve_path(path);
     const size_t n = rows * cols;
@@ -359,6 +380,7 @@ int run_train_bench(const Options& opt) {
         throw InputError("--steps × (--reps + 1) = " + std::to_string(total_steps) + " is over " +
                          std::to_string(kMaxTrainSteps) + " steps per trainer (each step is kept in its history)");
     const Dataset data = make_dataset(default_data_spec(kind));
+    const Precision precision = precision_option(opt);
 
     // One trainer per norm, at normlab-cli train's defaults, set never to evaluate (evaluations
     // are not steps) and never to finish within the run.
@@ -368,6 +390,7 @@ int run_train_bench(const Options& opt) {
         TrainConfig c = default_train_config(kind, norm);
         c.steps = static_cast<int>(total_steps + 1);
         c.eval_every = INT_MAX;
+        c.precision = precision;
         trainers.push_back(std::make_unique<Trainer>(data, c));
         Trainer* t = trainers.back().get();
         timed.push_back({std::string(to_string(norm)), 0.0,
@@ -391,7 +414,8 @@ int run_train_bench(const Options& opt) {
                                   {"width", shown.model.width},
                                   {"batch", shown.batch_size},
                                   {"optimizer", "adam"},
-                                  {"dtype", "float64"},
+                                  {"dtype", precision == Precision::F32 ? "float32" : "float64"},
+                                  {"path", model_path_name(precision)},
                                   {"threads", 1},
                                   {"steps", steps},
                                   {"reps", reps}};
@@ -415,10 +439,10 @@ int run_train_bench(const Options& opt) {
         std::cout << out.dump() << '\n';
         return 0;
     }
-    std::printf("training steps of the %s MLP (%d hidden × %d, batch %d, Adam, float64, 1 thread), "
+    std::printf("training steps of the %s MLP (%d hidden × %d, batch %d, Adam, %s, 1 thread), "
                 "median of %d reps of %d steps\n\n",
                 std::string(to_string(kind)).c_str(), shown.model.hidden_layers, static_cast<int>(shown.model.width),
-                static_cast<int>(shown.batch_size), reps, steps);
+                static_cast<int>(shown.batch_size), out["dtype"].get<std::string>().c_str(), reps, steps);
     std::printf("%-12s %12s %12s %14s %11s %14s %11s\n", "norm", "ms/step", "steps/s", peer ? "torch f64/s" : "",
                 peer ? "ours/torch" : "", peer ? "torch f32/s" : "", peer ? "ours/f32" : "");
     for (const auto& [name, r] : results.items()) {
@@ -477,9 +501,15 @@ int run_depth_bench(const Options& opt) {
     DepthConfig config = depth_bench_config(opt);
     config.steps = steps * (reps + 1) + 1;   // never finishes, never evaluates within the run
     config.eval_every = INT_MAX;
+    config.precision = precision_option(opt);
     DepthTrainer trainer(config);
     const TransformerConfig& m = trainer.config().model;
     const int context = trainer.task().context();
+    // float32: the float64 reference too, in turn with it (timed last, after any peer's).
+    DepthConfig reference_config = config;
+    reference_config.precision = Precision::F64;
+    std::unique_ptr<DepthTrainer> reference;
+    if (config.precision == Precision::F32) reference = std::make_unique<DepthTrainer>(reference_config);
 
     std::vector<Timed> timed;
     timed.push_back({"ours", 0.0, [&trainer, steps] { return ms_of([&] { for (int s = 0; s < steps; ++s) trainer.step(); }); }, {}});
@@ -501,6 +531,8 @@ int run_depth_bench(const Options& opt) {
         for (const std::string& n : {name, name + ":float32"})
             timed.push_back({n, 0.0, [&peer, n, steps] { return peer->run_ms(n, {{"steps", steps}}); }, {}});
     }
+    if (reference)
+        timed.push_back({"f64", 0.0, [&reference, steps] { return ms_of([&] { for (int s = 0; s < steps; ++s) reference->step(); }); }, {}});
     time_interleaved(timed, reps);
 
     const auto ms_per_step = [&](const Timed& t) { return median(t.ms) / steps; };
@@ -512,11 +544,16 @@ int run_depth_bench(const Options& opt) {
                                   {"heads", m.heads},
                                   {"batch", config.batch_size},
                                   {"context", context},
-                                  {"dtype", "float64"},
+                                  {"dtype", config.precision == Precision::F32 ? "float32" : "float64"},
+                                  {"path", model_path_name(config.precision)},
                                   {"steps", steps},
                                   {"reps", reps},
-                                  {"parameters", trainer.model().parameter_count()},
+                                  {"parameters", trainer.parameter_count()},
                                   {"ms_per_step", ours}};
+    if (reference) {
+        out["f64_ms_per_step"] = ms_per_step(timed.back());
+        out["f32_over_f64"] = ms_per_step(timed.back()) / ours;
+    }
     if (peer) {
         out["torch_parameters"] = torch_parameters;   // the same model: the same count
         out["torch_ms_per_step"] = ms_per_step(timed[1]);
@@ -530,10 +567,14 @@ int run_depth_bench(const Options& opt) {
         return 0;
     }
     std::printf("training steps of the depth lab's transformer (%s, %s, %d layers × %d, %d heads, batch %d × %d "
-                "tokens, Adam, float64, 1 thread), median of %d reps of %d steps\n\n",
+                "tokens, Adam, %s on %s, 1 thread), median of %d reps of %d steps\n\n",
                 std::string(display_name(m.placement)).c_str(), std::string(to_string(m.norm.norm)).c_str(), m.layers,
-                static_cast<int>(m.width), m.heads, static_cast<int>(config.batch_size), context, reps, steps);
+                static_cast<int>(m.width), m.heads, static_cast<int>(config.batch_size), context,
+                out["dtype"].get<std::string>().c_str(), out["path"].get<std::string>().c_str(), reps, steps);
     std::printf("ours                 %9.2f ms/step\n", ours);
+    if (reference)
+        std::printf("ours, float64        %9.2f ms/step   (float32 %.2f× as fast)\n", ms_per_step(timed.back()),
+                    ms_per_step(timed.back()) / ours);
     if (peer) {
         std::printf("PyTorch float64      %9.2f ms/step   (ours %.2f× as fast)\n", ms_per_step(timed[1]),
                     ms_per_step(timed[1]) / ours);
@@ -552,16 +593,17 @@ int run_bench(const Args& args) {
     const Options opt("bench", args,
                       {{"cpu", false}, {"train", false}, {"depth", false}, {"rows", true}, {"cols", true}, {"reps", true},
                        {"path", true}, {"threads", true}, {"dataset", true}, {"steps", true},
-                       {"placement", true}, {"norm", true}, {"torch", false}, {"python", true}, {"json", false}});
+                       {"placement", true}, {"norm", true}, {"torch", false}, {"python", true}, {"json", false},
+                       {"precision", true}});
     const int modes = int(opt.flag("cpu")) + int(opt.flag("train")) + int(opt.flag("depth"));
     if (modes != 1)
         throw InputError("bench needs one of --cpu, --train or --depth (the GPU kernels are timed in the app's GPU lab)");
     const std::string mode = opt.flag("cpu") ? "--cpu" : opt.flag("train") ? "--train" : "--depth";
     // The options each mode does not take.
     const std::vector<const char*> foreign =
-        mode == "--cpu"     ? std::vector<const char*>{"dataset", "steps", "placement", "norm"}
-        : mode == "--train" ? std::vector<const char*>{"rows", "cols", "path", "threads", "placement", "norm"}
-                            : std::vector<const char*>{"rows", "cols", "path", "threads", "dataset"};
+        mode == "--cpu"     ? std::vector<const char*>{"dataset", "steps", "placement", "norm", "precision"}
+        : mode == "--train" ? std::vector<const char*>{"rows", "cols", "threads", "placement", "norm"}
+                            : std::vector<const char*>{"rows", "cols", "threads", "dataset"};
     for (const char* name : foreign)
         if (opt.value(name)) throw InputError(std::string("--") + name + " is not an option of bench " + mode);
     if (mode == "--cpu") return run_kernel_bench(opt);

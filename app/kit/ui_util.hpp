@@ -101,6 +101,10 @@ void log_slider(const char* id, const char* name, double& v, const NumberRule& r
 // The labs' ε: a log-scale slider from 10⁻¹² to 1 labelled "ε", checked against kLabEpsRule.
 void eps_slider(double& eps, const char* help);
 
+// "precision: (•) float32 ( ) float64" on one line, for a lab that trains models (mlp.hpp's
+// Precision): f32 true when float32 is chosen. `then` ends both tooltips ("The runs start again.").
+void precision_radios(bool& f32, const char* then);
+
 // An int slider over [lo, hi] (log scale when `log`) whose format carries its name ("%d layers");
 // a typed value is clamped to [lo, hi].
 void int_slider(const char* id, int& v, int lo, int hi, const char* format, bool log, float width, const char* help);

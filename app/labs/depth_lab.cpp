@@ -341,6 +341,9 @@ void draw_model_section(DepthLabState& s, const Fonts& fonts) {
         if (ImGui::RadioButton(std::string(display_name(i.init)).c_str(), s.init == i.init)) s.init = i.init;
         tooltip(i.help);
     }
+    bool f32 = s.precision == Precision::F32;
+    precision_radios(f32, "The runs start again.");
+    s.precision = f32 ? Precision::F32 : Precision::F64;
 }
 
 void draw_training_section(DepthLabState& s, const Fonts& fonts) {

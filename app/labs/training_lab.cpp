@@ -327,6 +327,9 @@ void draw_model_section(TrainingLabState& s, const Fonts& fonts) {
     if (ImGui::RadioButton("f, then norm", m.placement == Placement::AfterActivation))
         m.placement = Placement::AfterActivation;
     tooltip("y = norm(f(a)) ⊙ g + b: the norm after the activation.");
+    bool f32 = s.train.precision == Precision::F32;
+    precision_radios(f32, "The run starts again.");
+    s.train.precision = f32 ? Precision::F32 : Precision::F64;
 }
 
 void draw_optimizer_section(TrainingLabState& s, const Fonts& fonts) {

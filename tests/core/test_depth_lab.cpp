@@ -189,6 +189,30 @@ TEST(DepthLab, EachSettingRestartsOnlyWhatItChanges) {
     for (const DepthRunView& r : lab.snapshot().runs) EXPECT_EQ(r.run.step, 0);
 }
 
+// The placements' steps run side by side (step_runs): one thread or three, the same numbers, the
+// same units of work; in float32 too, and with a float64 lab too.
+TEST(DepthLab, ThreadsChangeNoNumberNorUnit) {
+    for (const Precision precision : {Precision::F32, Precision::F64}) {
+        SCOPED_TRACE(std::string(to_string(precision)));
+        DepthLabState state = small_state();
+        state.precision = precision;
+        DepthLab one, three;
+        one.set_threads(1);
+        three.set_threads(3);
+        one.configure(state);
+        three.configure(state);
+        EXPECT_EQ(run_all(one), run_all(three));
+        const DepthLabSnapshot a = one.snapshot(), b = three.snapshot();
+        ASSERT_EQ(a.runs.size(), 3u);
+        for (int p = 0; p < kDepthPlacementCount; ++p) {
+            EXPECT_EQ(find_run(a, p)->run.history.train_loss, find_run(b, p)->run.history.train_loss);
+            EXPECT_EQ(find_run(a, p)->run.history.ffn_grad, find_run(b, p)->run.history.ffn_grad);
+            EXPECT_EQ(find_run(a, p)->final->loss, find_run(b, p)->final->loss);
+        }
+        EXPECT_EQ(a.work, b.work);
+    }
+}
+
 TEST(DepthLab, RestartGivesTheSameNumbers) {
     DepthLab lab;
     lab.configure(small_state());

@@ -24,13 +24,18 @@ TrainingLabState short_state(int steps = 60) {
 }
 
 // Dense layers' W and c by parameter name ("hidden1.W", …, "output.c").
+// The values in double, whatever the trainer's precision.
 std::vector<std::pair<std::string, Mat>> dense_params(Trainer& t) {
     std::vector<std::pair<std::string, Mat>> out;
-    for (Param* p : t.model().params()) {
-        const std::string& n = p->name;
-        if (n.size() > 2 && (n.compare(n.size() - 2, 2, ".W") == 0 || n.compare(n.size() - 2, 2, ".c") == 0))
-            out.emplace_back(n, p->value);
-    }
+    std::visit(
+        [&](auto& m) {
+            for (const auto* p : m.mlp.params()) {
+                const std::string& n = p->name;
+                if (n.size() > 2 && (n.compare(n.size() - 2, 2, ".W") == 0 || n.compare(n.size() - 2, 2, ".c") == 0))
+                    out.emplace_back(n, p->value.template cast<double>());
+            }
+        },
+        t.models());
     return out;
 }
 

@@ -12,12 +12,15 @@
 
 #include "normlab/norm/eval.hpp"
 #include "normlab/labs/state_json.hpp"
+#include "base/thread_pool.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <initializer_list>
 #include <stdexcept>
+#include <thread>
 #include <utility>
 
 
@@ -38,7 +41,7 @@ bool operator==(const DepthLabState& a, const DepthLabState& b) {
            a.seed == b.seed && a.measure_steps == b.measure_steps && a.seeds == b.seeds && a.evolution == b.evolution && a.sweep_lr_min == b.sweep_lr_min &&
            a.sweep_lr_max == b.sweep_lr_max && a.sweep_points == b.sweep_points && a.sweep_steps == b.sweep_steps &&
            a.prompt == b.prompt && a.temperature == b.temperature && a.sample_lines == b.sample_lines &&
-           a.sample_seed == b.sample_seed;
+           a.sample_seed == b.sample_seed && a.precision == b.precision;
 }
 
 namespace {
@@ -49,6 +52,8 @@ constexpr std::array<std::string_view, kDepthPlacementCount> kPlacementNames{"po
 constexpr std::array<std::string_view, 2> kNormNames{"layernorm", "rmsnorm"};
 constexpr std::array<Norm, 2> kNorms{Norm::LayerNorm, Norm::RMSNorm};
 constexpr std::array<std::string_view, 2> kInitNames{"uniform", "xavier"};
+constexpr std::array<std::string_view, 2> kPrecisionNames{"f64", "f32"};
+constexpr std::array<Precision, 2> kPrecisions{Precision::F64, Precision::F32};
 constexpr std::array<TransformerInit, 2> kInits{TransformerInit::Uniform, TransformerInit::Xavier};
 constexpr std::array<std::string_view, kDepthPlacementCount + 1> kEvolutionNames{"postln", "preln", "normformer",
                                                                                  "ratio"};
@@ -92,7 +97,8 @@ nlohmann::json state_to_json(const DepthLabState& s) {
             {"prompt", s.prompt},
             {"temperature", s.temperature},
             {"sample_lines", s.sample_lines},
-            {"sample_seed", s.sample_seed}};
+            {"sample_seed", s.sample_seed},
+            {"precision", std::string(to_string(s.precision))}};
 }
 
 void state_from_json(SceneReader& in, DepthLabState& s) {
@@ -128,6 +134,8 @@ void state_from_json(SceneReader& in, DepthLabState& s) {
     in.read("temperature", s.temperature, kDepthTemperatureRule);
     in.read("sample_lines", s.sample_lines, 1, kDepthMaxSampleLines);
     in.read("sample_seed", s.sample_seed);
+    // Absent (files from before the float32 path): f64, so that they give the numbers they gave.
+    if (!in.read_choice("precision", s.precision, kPrecisionNames, kPrecisions)) s.precision = Precision::F64;
 }
 
 std::vector<double> depth_sweep_lrs(const DepthLabState& s) {
@@ -153,6 +161,7 @@ DepthConfig depth_run_config(const DepthLabState& s, int p) {
     c.optimizer.lr = s.lr;
     c.steps = s.steps;
     c.eval_every = kDepthMaxSteps + 1;   // after the last step only
+    c.precision = s.precision;
     return c;
 }
 
@@ -189,14 +198,15 @@ bool same_run(const DepthConfig& a, const DepthConfig& b) {
            ma.normformer == mb.normformer && ma.init == mb.init && na.norm == nb.norm && na.eps == nb.eps && na.eps_mode == nb.eps_mode &&
            oa.kind == ob.kind && oa.lr == ob.lr && oa.momentum == ob.momentum && oa.beta1 == ob.beta1 &&
            oa.beta2 == ob.beta2 && oa.adam_eps == ob.adam_eps && a.batch_size == b.batch_size &&
-           a.eval_cases == b.eval_cases && a.seed == b.seed;
+           a.eval_cases == b.eval_cases && a.seed == b.seed && a.precision == b.precision;
 }
 
 // The sweep's settings: everything but the main runs' steps, learning rate and the display.
 bool same_sweep(const DepthLabState& a, const DepthLabState& b) {
     return a.task == b.task && a.text_path == b.text_path && a.placements == b.placements && a.norm == b.norm &&
            a.layers == b.layers && a.width == b.width && a.heads == b.heads && a.residual_scale == b.residual_scale &&
-           a.normformer == b.normformer && a.init == b.init && a.seed == b.seed && a.sweep_lr_min == b.sweep_lr_min &&
+           a.normformer == b.normformer && a.init == b.init && a.seed == b.seed && a.precision == b.precision &&
+           a.sweep_lr_min == b.sweep_lr_min &&
            a.sweep_lr_max == b.sweep_lr_max && a.sweep_points == b.sweep_points && a.sweep_steps == b.sweep_steps;
 }
 
@@ -205,7 +215,7 @@ bool same_seeds(const DepthLabState& a, const DepthLabState& b) {
     return a.task == b.task && a.text_path == b.text_path && a.placements == b.placements && a.norm == b.norm &&
            a.layers == b.layers && a.width == b.width && a.heads == b.heads && a.residual_scale == b.residual_scale &&
            a.normformer == b.normformer && a.init == b.init && a.lr == b.lr && a.seed == b.seed &&
-           a.seeds == b.seeds && depth_window(a) == depth_window(b);
+           a.seeds == b.seeds && depth_window(a) == depth_window(b) && a.precision == b.precision;
 }
 
 bool same_samples(const DepthLabState& a, const DepthLabState& b) {
@@ -261,7 +271,7 @@ std::optional<double> divergence_lr(const DepthLabSnapshot& s, int p) {
 // [SECTION] Engine: configuration -----------------------------------------------------------
 
 struct DepthLab::Run {
-    explicit Run(const DepthConfig& c) : config(c), trainer(c), parameters(trainer.model().parameter_count()) {}
+    explicit Run(const DepthConfig& c) : config(c), trainer(c), parameters(trainer.parameter_count()) {}
     DepthConfig config;            // as built (steps: the target then)
     DepthTrainer trainer;
     Index parameters = 0;
@@ -438,15 +448,42 @@ void DepthLab::step_run(Run& run) {
     }
 }
 
+void DepthLab::set_threads(unsigned threads) {
+    threads_ = threads;
+    pool_.reset();
+}
+
 bool DepthLab::step_runs() {
-    bool stepped = false;
-    for (std::unique_ptr<Run>& run : runs_) {
-        if (!run || run->done()) continue;
-        step_run(*run);
-        stepped = true;
+    std::vector<Run*> due;
+    for (std::unique_ptr<Run>& run : runs_)
+        if (run && !run->done()) due.push_back(run.get());
+    if (due.empty()) return false;
+    // The placements' steps side by side: each run has its own model, optimizer and random
+    // streams, so the numbers do not depend on the threads (docs/ARCHITECTURE.md, Data flow).
+    // The pool is made here, on the lab's own thread, on first use.
+    if (!pool_) {
+#ifdef __EMSCRIPTEN__
+        const unsigned hardware = 1;   // the page's threads are a fixed pool: take none of them
+#else
+        const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+#endif
+        pool_ = std::make_unique<fast::ThreadPool>(std::min(threads_ > 0 ? threads_ : hardware,
+                                                            static_cast<unsigned>(kDepthPlacementCount)));
     }
-    if (stepped) ++work_;
-    return stepped;
+    std::vector<std::exception_ptr> failed(due.size());
+    pool_->run(static_cast<unsigned>(due.size()), [&](unsigned t) {
+        for (std::size_t i = t; i < due.size(); i += pool_->size()) {   // tasks ≤ pool size: usually one each
+            try {
+                step_run(*due[i]);
+            } catch (...) {
+                failed[i] = std::current_exception();
+            }
+        }
+    });
+    for (const std::exception_ptr& e : failed)
+        if (e) std::rethrow_exception(e);
+    ++work_;
+    return true;
 }
 
 bool DepthLab::step_seeds() {

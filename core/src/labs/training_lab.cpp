@@ -60,6 +60,8 @@ constexpr std::array<OptimizerKind, 2> kOptimizers{OptimizerKind::SGD, Optimizer
 constexpr std::array<std::string_view, 2> kAxisIds{"step", "time"};
 constexpr std::array<TrainingAxis, 2> kAxes{TrainingAxis::Step, TrainingAxis::Time};
 constexpr std::array<int, kTrainingNormCount> kNormIndices{0, 1, 2, 3, 4, 5};
+constexpr std::array<std::string_view, 2> kPrecisionIds{"f64", "f32"};
+constexpr std::array<Precision, 2> kPrecisions{Precision::F64, Precision::F32};
 
 }  // namespace
 
@@ -86,7 +88,8 @@ nlohmann::json state_to_json(const TrainingLabState& s) {
             {"stress_factor", s.stress_factor},
             {"steps_per_second", s.steps_per_second},
             {"axis", std::string(kAxisIds[s.axis == TrainingAxis::Step ? 0 : 1])},
-            {"grad_variant", std::string(norms[static_cast<std::size_t>(std::clamp(s.grad_variant, 0, 5))])}};
+            {"grad_variant", std::string(norms[static_cast<std::size_t>(std::clamp(s.grad_variant, 0, 5))])},
+            {"precision", std::string(to_string(s.train.precision))}};
 }
 
 void state_from_json(SceneReader& in, TrainingLabState& s) {
@@ -116,6 +119,8 @@ void state_from_json(SceneReader& in, TrainingLabState& s) {
     in.read("steps_per_second", s.steps_per_second, kTrainingSpeedRule);
     in.read_choice("axis", s.axis, kAxisIds, kAxes);
     in.read_choice("grad_variant", s.grad_variant, norms, kNormIndices);
+    // Absent (files from before the float32 path): f64, so that they give the numbers they gave.
+    if (!in.read_choice("precision", s.train.precision, kPrecisionIds, kPrecisions)) s.train.precision = Precision::F64;
 }
 
 void training_lab_choose_dataset(TrainingLabState& state, DatasetKind kind) {
@@ -180,6 +185,7 @@ bool same_run(const TrainingLabState& a, const TrainingLabState& b) {
            ma.batchnorm_momentum == mb.batchnorm_momentum && oa.kind == ob.kind && oa.lr == ob.lr &&
            oa.momentum == ob.momentum && oa.beta1 == ob.beta1 && oa.beta2 == ob.beta2 && oa.adam_eps == ob.adam_eps &&
            a.train.steps == b.train.steps && a.train.batch_size == b.train.batch_size && a.train.seed == b.train.seed &&
+           a.train.precision == b.train.precision &&
            a.variants == b.variants && a.stress == b.stress && (!a.stress || a.stress_factor == b.stress_factor);
 }
 

@@ -33,6 +33,11 @@ TransformerConfig model_for(const TransformerConfig& model, const SequenceTask& 
     return m;
 }
 
+DepthModels make_model(Precision precision, const TransformerConfig& config, std::uint64_t seed) {
+    if (precision == Precision::F32) return DepthModels(std::in_place_type<DepthModel<float>>, config, seed);
+    return DepthModels(std::in_place_type<DepthModel<double>>, config, seed);
+}
+
 constexpr Index kEvalChunk = 64;  // evaluation cases per forward (bounds the attention caches)
 }  // namespace
 
@@ -150,12 +155,12 @@ const DepthConfig& checked(const DepthConfig& config) {
 DepthTrainer::DepthTrainer(const DepthConfig& config)
     : config_(checked(config)),
       task_(config_.task),
-      model_(model_for(config_.model, task_), derive_seed(config_.seed, 2)),
+      model_(make_model(config_.precision, model_for(config_.model, task_), derive_seed(config_.seed, 2))),
       optimizer_(config_.optimizer),
       batch_rng_(derive_seed(config_.seed, 3)),
       eval_set_(task_.evaluation_set(config_.eval_cases, derive_seed(config_.seed, 4))) {
-    config_.model = model_.config();
-    history_.ffn_grad.resize(static_cast<std::size_t>(model_.layers()));
+    config_.model = std::visit([](auto& m) { return m.transformer.config(); }, model_);
+    history_.ffn_grad.resize(static_cast<std::size_t>(config_.model.layers));
     const auto reserve = static_cast<std::size_t>(config_.steps);
     history_.train_loss.reserve(reserve);
     history_.train_accuracy.reserve(reserve);
@@ -166,13 +171,17 @@ DepthTrainer::DepthTrainer(const DepthConfig& config)
 double DepthTrainer::step() {
     const Clock::time_point t0 = Clock::now();
     task_.sample(batch_rng_, config_.batch_size, batch_);
-    // Forward: logits (B·T)×V; L = mean cross-entropy over the scored positions.
-    const Mat& logits = model_.forward(batch_.inputs);
-    const SequenceLoss loss = sequence_cross_entropy(logits, batch_.targets, &dlogits_);
-    // Backward: ∂L/∂logits down to the embeddings; then the measure, then the update.
-    model_.backward(dlogits_);
-    model_.ffn_output_grad_means(grads_);
-    model_.update(optimizer_);
+    const SequenceLoss loss = std::visit(
+        [&](auto& m) {
+            // Forward: logits (B·T)×V; L = mean cross-entropy over the scored positions.
+            const SequenceLoss l = sequence_cross_entropy(m.transformer.forward(batch_.inputs), batch_.targets, &m.dlogits);
+            // Backward: ∂L/∂logits down to the embeddings; then the measure, then the update.
+            m.transformer.backward(m.dlogits);
+            m.transformer.ffn_output_grad_means(grads_);
+            m.transformer.update(optimizer_);
+            return l;
+        },
+        model_);
     ++step_;
     const double seconds = seconds_since(t0);
     step_seconds_ += seconds;
@@ -192,8 +201,19 @@ double DepthTrainer::step() {
 
 // [SECTION] Trainer: evaluation, snapshot, generation ---------------------------------------
 
+Eigen::Index DepthTrainer::parameter_count() {
+    return std::visit([](auto& m) { return m.transformer.parameter_count(); }, model_);
+}
+
 DepthEval DepthTrainer::evaluate() {
     const Clock::time_point t0 = Clock::now();
+    DepthEval e = std::visit([&](auto& m) { return evaluate_model(m.transformer); }, model_);
+    eval_seconds_ += seconds_since(t0);
+    return e;
+}
+
+template <class Model>
+DepthEval DepthTrainer::evaluate_model(Model& model) {
     const Index cases = eval_set_.inputs.rows();
     double loss_sum = 0.0;
     Index scored = 0, correct = 0, solved = 0;
@@ -203,13 +223,13 @@ DepthEval DepthTrainer::evaluate() {
         const Tokens inputs = eval_set_.inputs.middleRows(start, rows);
         const Tokens targets = eval_set_.targets.middleRows(start, rows);
         // Teacher-forced: the scored positions read the true symbols before them.
-        const SequenceLoss l = sequence_cross_entropy(model_.forward(inputs), targets, nullptr);
+        const SequenceLoss l = sequence_cross_entropy(model.forward(inputs), targets, nullptr);
         loss_sum += l.loss * static_cast<double>(l.scored);
         scored += l.scored;
         correct += l.correct;
         if (task_.synthetic()) {
             // Generated: the digits and "|", then n greedy digits, each reading the model's own before it.
-            const Tokens answer = greedy_continue(model_, inputs.leftCols(n + 1), n);
+            const Tokens answer = greedy_continue(model, inputs.leftCols(n + 1), n);
             for (Index b = 0; b < rows; ++b) solved += answer.row(b) == targets.block(b, n, 1, n) ? 1 : 0;
         }
     }
@@ -217,7 +237,6 @@ DepthEval DepthTrainer::evaluate() {
     e.loss = loss_sum / static_cast<double>(scored);
     e.accuracy = static_cast<double>(correct) / static_cast<double>(scored);
     if (task_.synthetic()) e.sequence_accuracy = static_cast<double>(solved) / static_cast<double>(cases);
-    eval_seconds_ += seconds_since(t0);
     return e;
 }
 
@@ -251,7 +270,9 @@ std::string DepthTrainer::generate(const GenerateSpec& spec) {
     std::vector<int> out;
     int lines = 0;
     for (int k = 0; k < spec.max_tokens; ++k) {
-        const int next = sample_tokens(model_, seq, 1, spec.temperature, rng).front();
+        const int next =
+            std::visit([&](auto& m) { return sample_tokens(m.transformer, seq, 1, spec.temperature, rng); }, model_)
+                .front();
         seq.push_back(next);
         out.push_back(next);
         if (spec.stop_after_lines > 0 && newline && next == *newline && ++lines >= spec.stop_after_lines) break;

@@ -7,11 +7,13 @@
 // [SECTION] Norm layer (core's norm_forward / norm_backward)
 // [SECTION] MLP
 // [SECTION] Loss
+// [SECTION] Instances
 //
 // Shapes: prev B×in, output B×out, W out×in, c/g/b out×1. One case per row.
 #include "normlab/models/mlp.hpp"
 
 #include "normlab/base/random.hpp"
+#include "models/model_kernels.hpp"
 
 #include <chrono>
 #include <cmath>
@@ -49,6 +51,14 @@ std::optional<Placement> parse_placement(std::string_view name) {
     return std::nullopt;
 }
 
+std::string_view to_string(Precision precision) { return precision == Precision::F32 ? "f32" : "f64"; }
+
+std::optional<Precision> parse_precision(std::string_view name) {
+    if (name == "f64") return Precision::F64;
+    if (name == "f32") return Precision::F32;
+    return std::nullopt;
+}
+
 std::string_view to_string(OptimizerKind kind) { return kind == OptimizerKind::SGD ? "sgd" : "adam"; }
 
 std::optional<OptimizerKind> parse_optimizer(std::string_view name) {
@@ -59,7 +69,9 @@ std::optional<OptimizerKind> parse_optimizer(std::string_view name) {
 
 // [SECTION] Optimizers ----------------------------------------------------------------------
 
-void Optimizer::update(Param& p) const {
+template <class S>
+void Optimizer::update(BasicParam<S>& p) const {
+    using Mat = MatOf<S>;
     if (!p.trainable) return;
     if (p.m.size() != p.value.size()) p.m = Mat::Zero(p.value.rows(), p.value.cols());
     auto theta = p.value.array();
@@ -67,53 +79,78 @@ void Optimizer::update(Param& p) const {
     auto m = p.m.array();
     if (spec_.kind == OptimizerKind::SGD) {
         // v ← μ v + ∂L/∂θ ;  θ ← θ − lr v
-        m = spec_.momentum * m + g;
-        theta -= spec_.lr * m;
+        m = S(spec_.momentum) * m + g;
+        theta -= S(spec_.lr) * m;
         return;
     }
     if (p.v.size() != p.value.size()) p.v = Mat::Zero(p.value.rows(), p.value.cols());
     auto v = p.v.array();
     // m ← β₁ m + (1 − β₁) g ;  v ← β₂ v + (1 − β₂) g²
-    m = spec_.beta1 * m + (1.0 - spec_.beta1) * g;
-    v = spec_.beta2 * v + (1.0 - spec_.beta2) * g.square();
+    m = S(spec_.beta1) * m + S(1.0 - spec_.beta1) * g;
+    v = S(spec_.beta2) * v + S(1.0 - spec_.beta2) * g.square();
     // θ ← θ − lr · m̂ / (√v̂ + ε), m̂ = m / (1 − β₁ᵗ), v̂ = v / (1 − β₂ᵗ)
     const double t = static_cast<double>(t_ < 1 ? 1 : t_);
     const double c1 = 1.0 - std::pow(spec_.beta1, t), c2 = 1.0 - std::pow(spec_.beta2, t);
-    theta -= (spec_.lr / c1) * m / ((v / c2).sqrt() + spec_.adam_eps);
+    theta -= S(spec_.lr / c1) * m / ((v / S(c2)).sqrt() + S(spec_.adam_eps));
 }
 
-void Layer::update(const Optimizer& opt) {
+template <class S>
+void BasicLayer<S>::update(const Optimizer& opt) {
     for (Param* p : params()) opt.update(*p);
 }
 
 // [SECTION] Dense layer ---------------------------------------------------------------------
 
 namespace {
-Param make_param(std::string name, Index rows, Index cols) {
-    Param p;
+template <class S>
+BasicParam<S> make_param(std::string name, Index rows, Index cols) {
+    BasicParam<S> p;
     p.name = std::move(name);
-    p.value = Mat::Zero(rows, cols);
-    p.grad = Mat::Zero(rows, cols);
+    p.value = MatOf<S>::Zero(rows, cols);
+    p.grad = MatOf<S>::Zero(rows, cols);
     return p;
+}
+
+constexpr bool kTransposed = true, kPlain = false;
+
+// out = op(a) · op(b) in float through model_kernels (AVX2 + FMA where the CPU has it); out is
+// resized to op(a)'s rows × op(b)'s columns.
+void product(MatOf<float>& out, const MatOf<float>& a, bool ta, const MatOf<float>& b, bool tb) {
+    const Index m = ta ? a.cols() : a.rows(), k = ta ? a.rows() : a.cols(), n = tb ? b.rows() : b.cols();
+    out.resize(m, n);
+    model_kernels::matmul(out.data(), a.data(), ta, b.data(), tb, m, n, k);
 }
 }  // namespace
 
-DenseLayer::DenseLayer(std::string name, Index in, Index out)
-    : W_(make_param(name + ".W", out, in)), c_(make_param(name + ".c", out, 1)) {}
+template <class S>
+BasicDenseLayer<S>::BasicDenseLayer(std::string name, Index in, Index out)
+    : W_(make_param<S>(name + ".W", out, in)), c_(make_param<S>(name + ".c", out, 1)) {}
 
-void DenseLayer::forward(const Mat& prev, Mode) {
+template <class S>
+void BasicDenseLayer<S>::forward(const Mat& prev, Mode) {
     // z = x Wᵀ + 1 cᵀ          (B×out = B×in · in×out, bias broadcast over cases)
-    out_.noalias() = prev * W_.value.transpose();
+    if constexpr (std::is_same_v<S, float>)
+        product(out_, prev, kPlain, W_.value, kTransposed);
+    else
+        out_.noalias() = prev * W_.value.transpose();
     out_.rowwise() += c_.value.col(0).transpose();
 }
 
-void DenseLayer::backward(const Mat& prev, const Mat& next_grad) {
+template <class S>
+void BasicDenseLayer<S>::backward(const Mat& prev, const Mat& next_grad) {
     // ∂L/∂W = (∂L/∂z)ᵀ x        (out×in = out×B · B×in)
-    W_.grad.noalias() = next_grad.transpose() * prev;
+    if constexpr (std::is_same_v<S, float>)
+        product(W_.grad, next_grad, kTransposed, prev, kPlain);
+    else
+        W_.grad.noalias() = next_grad.transpose() * prev;
     // ∂L/∂c = Σ_cases ∂L/∂z     (out×1)
     c_.grad = next_grad.colwise().sum().transpose();
     // ∂L/∂x = ∂L/∂z · W         (B×in = B×out · out×in); the first layer has no one to pass it to
-    if (needs_input_grad_) din_.noalias() = next_grad * W_.value;
+    if (!needs_input_grad_) return;
+    if constexpr (std::is_same_v<S, float>)
+        product(din_, next_grad, kPlain, W_.value, kPlain);
+    else
+        din_.noalias() = next_grad * W_.value;
 }
 
 // [SECTION] Activation layer ----------------------------------------------------------------
@@ -123,12 +160,13 @@ constexpr double kInvSqrt2 = 0.70710678118654752440;
 constexpr double kInvSqrt2Pi = 0.39894228040143267794;  // 1/√(2π)
 }  // namespace
 
-void ActivationLayer::forward(const Mat& prev, Mode) {
+template <class S>
+void BasicActivationLayer<S>::forward(const Mat& prev, Mode) {
     out_.resize(prev.rows(), prev.cols());
     switch (f_) {
         case Activation::ReLU:
             // y = max(z, 0)
-            out_.array() = prev.array().max(0.0);
+            out_.array() = prev.array().max(S(0));
             break;
         case Activation::Tanh:
             // y = tanh z
@@ -136,12 +174,13 @@ void ActivationLayer::forward(const Mat& prev, Mode) {
             break;
         case Activation::GELU:
             // y = z Φ(z) = z · ½ (1 + erf(z/√2))
-            out_ = prev.unaryExpr([](double z) { return 0.5 * z * (1.0 + std::erf(z * kInvSqrt2)); });
+            out_ = prev.unaryExpr([](S z) { return S(0.5) * z * (S(1) + std::erf(z * S(kInvSqrt2))); });
             break;
     }
 }
 
-void ActivationLayer::backward(const Mat& prev, const Mat& next_grad) {
+template <class S>
+void BasicActivationLayer<S>::backward(const Mat& prev, const Mat& next_grad) {
     if (!needs_input_grad_) return;
     din_.resize(prev.rows(), prev.cols());
     switch (f_) {
@@ -150,23 +189,24 @@ void ActivationLayer::backward(const Mat& prev, const Mat& next_grad) {
             // compiler turns into a compare and a mask: Eigen's select() branches per element, and
             // with about half the units active each branch is a coin toss (17% of a training
             // step, measured with perf). Same values, +0.0 where z ≤ 0.
-            const double* z = prev.data();
-            const double* dy = next_grad.data();
-            double* dz = din_.data();
+            const S* z = prev.data();
+            const S* dy = next_grad.data();
+            S* dz = din_.data();
             for (Index i = 0; i < prev.size(); ++i) {
-                const double g = dy[i], v = z[i];
-                dz[i] = v > 0.0 ? g : 0.0;
+                const S g = dy[i], v = z[i];
+                dz[i] = v > S(0) ? g : S(0);
             }
             break;
         }
         case Activation::Tanh:
             // ∂L/∂z = ∂L/∂y · (1 − y²)
-            din_.array() = next_grad.array() * (1.0 - out_.array().square());
+            din_.array() = next_grad.array() * (S(1) - out_.array().square());
             break;
         case Activation::GELU:
             // ∂L/∂z = ∂L/∂y · (Φ(z) + z φ(z)),  φ(z) = e^{−z²/2}/√(2π)
-            din_ = prev.unaryExpr([](double z) {
-                        return 0.5 * (1.0 + std::erf(z * kInvSqrt2)) + z * kInvSqrt2Pi * std::exp(-0.5 * z * z);
+            din_ = prev.unaryExpr([](S z) {
+                        return S(0.5) * (S(1) + std::erf(z * S(kInvSqrt2))) +
+                               z * S(kInvSqrt2Pi) * std::exp(S(-0.5) * z * z);
                     })
                        .cwiseProduct(next_grad);
             break;
@@ -178,13 +218,31 @@ void ActivationLayer::backward(const Mat& prev, const Mat& next_grad) {
 namespace {
 using Clock = std::chrono::steady_clock;
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+
+// The norms work in double (norm.hpp): their inputs are in_scalar(·, a double buffer). Where
+// they write a result: double: the layer's own matrix; float: `wide`, which
+// round_into then rounds into it.
+template <class S>
+Eigen::MatrixXd& wide_target(MatOf<S>& own, Eigen::MatrixXd& wide) {
+    if constexpr (std::is_same_v<S, double>) {
+        return own;
+    } else {
+        return wide;
+    }
+}
+
+template <class S>
+void round_into(const Eigen::MatrixXd& wide, MatOf<S>& own) {
+    if constexpr (!std::is_same_v<S, double>) own = wide.cast<S>();
+}
 }  // namespace
 
-NormLayer::NormLayer(std::string name, const NormSpec& spec, Index n, bool learn_gain, bool learn_bias,
-                     double batchnorm_momentum)
+template <class S>
+BasicNormLayer<S>::BasicNormLayer(std::string name, const NormSpec& spec, Index n, bool learn_gain, bool learn_bias,
+                                  double batchnorm_momentum)
     : spec_(spec),
-      g_(make_param(name + ".g", n, 1)),
-      b_(make_param(name + ".b", n, 1)),
+      g_(make_param<S>(name + ".g", n, 1)),
+      b_(make_param<S>(name + ".b", n, 1)),
       running_mean_(Vec::Zero(n)),
       running_var_(Vec::Ones(n)),
       momentum_(batchnorm_momentum) {
@@ -193,9 +251,12 @@ NormLayer::NormLayer(std::string name, const NormSpec& spec, Index n, bool learn
     b_.trainable = learn_bias;
 }
 
-void NormLayer::forward(const Mat& prev, Mode mode) {
+template <class S>
+void BasicNormLayer<S>::forward(const Mat& prev, Mode mode) {
     const Clock::time_point t0 = Clock::now();
     // a = prev (B×n). ā = norm(a): per case, or per feature over the batch for BatchNorm.
+    const Eigen::MatrixXd& a = in_scalar(prev, a64_);
+    Eigen::MatrixXd& abar = wide_target(abar_, abar64_);
     if (spec_.norm == Norm::BatchNorm && mode == Mode::Eval) {
         // Inference: ā_j = (a_j − μ̂_j) / D_j with the running μ̂, σ̂² and D as in the forward:
         // √(σ̂² + ε) or σ̂ + ε.
@@ -203,9 +264,9 @@ void NormLayer::forward(const Mat& prev, Mode mode) {
         for (Index j = 0; j < denom.size(); ++j)
             denom(j) = spec_.eps_mode == EpsMode::InsideSqrt ? std::sqrt(running_var_(j) + spec_.eps)
                                                               : std::sqrt(running_var_(j)) + spec_.eps;
-        abar_ = (prev.rowwise() - running_mean_.transpose()).array().rowwise() / denom.transpose().array();
+        abar = (a.rowwise() - running_mean_.transpose()).array().rowwise() / denom.transpose().array();
     } else {
-        norm_forward(spec_, prev, cache_, abar_, scratch_);
+        norm_forward(spec_, a, cache_, abar, scratch_);
         if (spec_.norm == Norm::BatchNorm && mode == Mode::Train) {
             // r ← (1 − momentum) r + momentum · batch statistic (the first batch sets r).
             const double mo = seen_batch_ ? momentum_ : 1.0;
@@ -217,6 +278,7 @@ void NormLayer::forward(const Mat& prev, Mode mode) {
             seen_batch_ = true;
         }
     }
+    round_into(abar, abar_);
     // y = ā ⊙ g + b             (paper eq. 2/4 before f; g, b broadcast over cases)
     out_.resize(prev.rows(), prev.cols());
     out_.array() = (abar_.array().rowwise() * g_.value.col(0).transpose().array()).rowwise() +
@@ -224,7 +286,8 @@ void NormLayer::forward(const Mat& prev, Mode mode) {
     seconds_ += seconds_since(t0);
 }
 
-void NormLayer::backward(const Mat& prev, const Mat& next_grad) {
+template <class S>
+void BasicNormLayer<S>::backward(const Mat& prev, const Mat& next_grad) {
     const Clock::time_point t0 = Clock::now();
     // ∂L/∂b = Σ_cases ∂L/∂y               (eq. 10; n×1)
     b_.grad = next_grad.colwise().sum().transpose();
@@ -236,7 +299,10 @@ void NormLayer::backward(const Mat& prev, const Mat& next_grad) {
         dabar_.array() = next_grad.array().rowwise() * g_.value.col(0).transpose().array();
         // ∂L/∂a = norm_backward(ā's statistics, ∂L/∂ā)   (eq. 8 for RMSNorm; B×n; ā from the
         // forward, which ran on this same prev in Mode::Train)
-        norm_backward(spec_, prev, cache_, abar_, dabar_, din_, scratch_);
+        Eigen::MatrixXd& da = wide_target(din_, din64_);
+        norm_backward(spec_, in_scalar(prev, a64_), cache_, wide_target(abar_, abar64_), in_scalar(dabar_, dabar64_), da,
+                      scratch_);
+        round_into(da, din_);
     }
     seconds_ += seconds_since(t0);
 }
@@ -259,7 +325,10 @@ std::string validate(const MlpConfig& c) {
     return {};
 }
 
-Mlp::Mlp(const MlpConfig& config, std::uint64_t seed) : config_(config) {
+template <class S>
+BasicMlp<S>::BasicMlp(const MlpConfig& config, std::uint64_t seed) : config_(config) {
+    using DenseLayer = BasicDenseLayer<S>;
+    using NormLayer = BasicNormLayer<S>;
     if (const std::string problem = validate(config); !problem.empty()) throw std::invalid_argument(problem);
     Rng rng(seed);
     const auto init = [&rng](DenseLayer& d, double gain2) {
@@ -267,7 +336,7 @@ Mlp::Mlp(const MlpConfig& config, std::uint64_t seed) : config_(config) {
         Mat& W = d.W().value;
         const double sd = std::sqrt(gain2 / static_cast<double>(W.cols()));
         for (Index j = 0; j < W.cols(); ++j)
-            for (Index i = 0; i < W.rows(); ++i) W(i, j) = sd * rng.normal();
+            for (Index i = 0; i < W.rows(); ++i) W(i, j) = S(sd * rng.normal());
     };
     const double hidden_gain2 = config.activation == Activation::Tanh ? 1.0 : 2.0;
     Index in = config.inputs;
@@ -285,7 +354,7 @@ Mlp::Mlp(const MlpConfig& config, std::uint64_t seed) : config_(config) {
             norms_.push_back(norm.get());
             layers_.push_back(std::move(norm));
         }
-        layers_.push_back(std::make_unique<ActivationLayer>(config.activation));
+        layers_.push_back(std::make_unique<BasicActivationLayer<S>>(config.activation));
         if (norm) {
             norms_.push_back(norm.get());
             layers_.push_back(std::move(norm));
@@ -299,7 +368,8 @@ Mlp::Mlp(const MlpConfig& config, std::uint64_t seed) : config_(config) {
     layers_.front()->set_needs_input_grad(false);  // nobody needs ∂L/∂x
 }
 
-const Mat& Mlp::forward(const Mat& x, Mode mode) {
+template <class S>
+const typename BasicMlp<S>::Mat& BasicMlp<S>::forward(const Mat& x, Mode mode) {
     const Mat* prev = &x;
     for (const std::unique_ptr<Layer>& layer : layers_) {
         layer->forward(*prev, mode);
@@ -308,7 +378,8 @@ const Mat& Mlp::forward(const Mat& x, Mode mode) {
     return *prev;
 }
 
-void Mlp::backward(const Mat& x, const Mat& dlogits) {
+template <class S>
+void BasicMlp<S>::backward(const Mat& x, const Mat& dlogits) {
     // Chain rule from the top: layer l gets ∂L/∂(its output) from layer l+1's input_grad().
     const Mat* next_grad = &dlogits;
     for (std::size_t l = layers_.size(); l-- > 0;) {
@@ -318,64 +389,72 @@ void Mlp::backward(const Mat& x, const Mat& dlogits) {
     }
 }
 
-void Mlp::update(Optimizer& opt) {
+template <class S>
+void BasicMlp<S>::update(Optimizer& opt) {
     opt.begin_step();
     for (const std::unique_ptr<Layer>& layer : layers_) layer->update(opt);
 }
 
-std::vector<Param*> Mlp::params() {
+template <class S>
+std::vector<BasicParam<S>*> BasicMlp<S>::params() {
     std::vector<Param*> out;
     for (const std::unique_ptr<Layer>& layer : layers_)
         for (Param* p : layer->params()) out.push_back(p);
     return out;
 }
 
-std::vector<std::string> Mlp::dense_layer_names() const {
+template <class S>
+std::vector<std::string> BasicMlp<S>::dense_layer_names() const {
     std::vector<std::string> names;
-    for (const DenseLayer* d : dense_) names.push_back(d->W().name.substr(0, d->W().name.size() - 2));
+    for (const BasicDenseLayer<S>* d : dense_) names.push_back(d->W().name.substr(0, d->W().name.size() - 2));
     return names;
 }
 
-void Mlp::weight_grad_norms(std::vector<double>& out) const {
+template <class S>
+void BasicMlp<S>::weight_grad_norms(std::vector<double>& out) const {
     out.resize(dense_.size());
-    for (std::size_t l = 0; l < dense_.size(); ++l) out[l] = dense_[l]->W().grad.norm();
+    for (std::size_t l = 0; l < dense_.size(); ++l) out[l] = static_cast<double>(dense_[l]->W().grad.norm());
 }
 
-double Mlp::norm_seconds() const {
+template <class S>
+double BasicMlp<S>::norm_seconds() const {
     double s = 0.0;
-    for (const NormLayer* n : norms_) s += n->seconds();
+    for (const BasicNormLayer<S>* n : norms_) s += n->seconds();
     return s;
 }
 
-void Mlp::reset_norm_seconds() {
-    for (NormLayer* n : norms_) n->reset_seconds();
+template <class S>
+void BasicMlp<S>::reset_norm_seconds() {
+    for (BasicNormLayer<S>* n : norms_) n->reset_seconds();
 }
 
 // [SECTION] Loss ----------------------------------------------------------------------------
 
-double softmax_cross_entropy(const Mat& logits, const Labels& y, Mat& probs, Mat* dlogits) {
+template <class S>
+double softmax_cross_entropy(const MatOf<S>& logits, const Labels& y, MatOf<S>& probs, OptionalOut<S> dlogits) {
     const Index B = logits.rows(), K = logits.cols();
     if (y.size() != B) throw std::invalid_argument("softmax_cross_entropy: labels and logits differ in length");
     probs.resize(B, K);
     double loss = 0.0;
     for (Index i = 0; i < B; ++i) {
         // log p_ik = z_ik − max_k z − log Σ_k exp(z_ik − max_k z)   (no overflow)
-        const double zmax = logits.row(i).maxCoeff();
+        const S zmax = logits.row(i).maxCoeff();
         probs.row(i) = (logits.row(i).array() - zmax).exp();
-        const double sum = probs.row(i).sum();
+        const S sum = probs.row(i).sum();
         probs.row(i) /= sum;
         loss -= logits(i, y(i)) - zmax - std::log(sum);
     }
     loss /= static_cast<double>(B);
     if (dlogits) {
         // ∂L/∂z = (p − onehot(y)) / B
-        *dlogits = probs / static_cast<double>(B);
-        for (Index i = 0; i < B; ++i) (*dlogits)(i, y(i)) -= 1.0 / static_cast<double>(B);
+        *dlogits = probs / static_cast<S>(B);
+        for (Index i = 0; i < B; ++i) (*dlogits)(i, y(i)) -= S(1.0 / static_cast<double>(B));
     }
     return loss;
 }
 
-Index count_correct(const Mat& logits, const Labels& y) {
+template <class S>
+Index count_correct(const MatOf<S>& logits, const Labels& y) {
     Index correct = 0;
     for (Index i = 0; i < logits.rows(); ++i) {
         Index best = 0;
@@ -384,5 +463,24 @@ Index count_correct(const Mat& logits, const Labels& y) {
     }
     return correct;
 }
+
+// [SECTION] Instances -----------------------------------------------------------------------
+
+template void Optimizer::update(BasicParam<double>&) const;
+template void Optimizer::update(BasicParam<float>&) const;
+template class BasicLayer<double>;
+template class BasicLayer<float>;
+template class BasicDenseLayer<double>;
+template class BasicDenseLayer<float>;
+template class BasicActivationLayer<double>;
+template class BasicActivationLayer<float>;
+template class BasicNormLayer<double>;
+template class BasicNormLayer<float>;
+template class BasicMlp<double>;
+template class BasicMlp<float>;
+template double softmax_cross_entropy(const MatOf<double>&, const Labels&, MatOf<double>&, MatOf<double>*);
+template double softmax_cross_entropy(const MatOf<float>&, const Labels&, MatOf<float>&, MatOf<float>*);
+template Index count_correct(const MatOf<double>&, const Labels&);
+template Index count_correct(const MatOf<float>&, const Labels&);
 
 }  // namespace normlab

@@ -29,6 +29,22 @@ MlpConfig model_for(const MlpConfig& model, const Dataset& data) {
     m.classes = data.classes;
     return m;
 }
+
+MlpModels make_model(const TrainConfig& c, const Dataset& data) {
+    const std::uint64_t seed = derive_seed(c.seed, 2);
+    if (c.precision == Precision::F64) return MlpModels(std::in_place_type<MlpModel<double>>, c.model, seed);
+    MlpModels models(std::in_place_type<MlpModel<float>>, c.model, seed);
+    MlpModel<float>& m = std::get<MlpModel<float>>(models);
+    m.train_x = data.train_x.cast<float>();
+    m.test_x = data.test_x.cast<float>();
+    return models;
+}
+
+// The data set's cases in the model's scalar: its own for double, the converted copies for float.
+const Mat& train_cases(const MlpModel<double>&, const Dataset& data) { return data.train_x; }
+const Mat& test_cases(const MlpModel<double>&, const Dataset& data) { return data.test_x; }
+const MatOf<float>& train_cases(const MlpModel<float>& m, const Dataset&) { return m.train_x; }
+const MatOf<float>& test_cases(const MlpModel<float>& m, const Dataset&) { return m.test_x; }
 }  // namespace
 
 // [SECTION] Defaults and validation ---------------------------------------------------------
@@ -99,7 +115,7 @@ Trainer::Trainer(Dataset data, const TrainConfig& config)
           c.batch_size = std::min(c.batch_size, data_.train_x.rows());
           return c;
       }()),
-      model_(config_.model, derive_seed(config_.seed, 2)),
+      model_(make_model(config_, data_)),
       optimizer_(config_.optimizer),
       batch_rng_(derive_seed(config_.seed, 3)) {
     order_.resize(static_cast<std::size_t>(data_.train_x.rows()));
@@ -107,7 +123,7 @@ Trainer::Trainer(Dataset data, const TrainConfig& config)
     batch_rng_.shuffle(order_);
     batch_x_.resize(config_.batch_size, data_.features());
     batch_y_.resize(config_.batch_size);
-    const std::size_t layers = model_.dense_layer_names().size();
+    const std::size_t layers = layer_names().size();
     history_.grad_norms.resize(layers);
     const auto reserve = static_cast<std::size_t>(config_.steps);
     history_.train_loss.reserve(reserve);
@@ -131,22 +147,32 @@ void Trainer::next_batch() {
 
 // [SECTION] Trainer: step -------------------------------------------------------------------
 
+std::vector<std::string> Trainer::layer_names() const {
+    return std::visit([](const auto& m) { return m.mlp.dense_layer_names(); }, model_);
+}
+
 double Trainer::step() {
     const Clock::time_point t0 = Clock::now();
-    model_.reset_norm_seconds();
     next_batch();
-    // Forward: logits z = MLP(x_batch) (B×K), L = CE(softmax(z), y).
-    const Mat& logits = model_.forward(batch_x_, Mode::Train);
-    const double loss = softmax_cross_entropy(logits, batch_y_, probs_, &dlogits_);
-    // Backward: ∂L/∂z = (p − onehot(y))/B, then down through every layer.
-    model_.backward(batch_x_, dlogits_);
-    model_.weight_grad_norms(grad_norms_);
-    // Update: θ ← optimizer(θ, ∂L/∂θ).
-    model_.update(optimizer_);
+    double norm = 0.0;
+    const double loss = std::visit(
+        [&](auto& m) {
+            m.mlp.reset_norm_seconds();
+            const auto& x = in_scalar(batch_x_, m.x);
+            // Forward: logits z = MLP(x_batch) (B×K), L = CE(softmax(z), y).
+            const double l = softmax_cross_entropy(m.mlp.forward(x, Mode::Train), batch_y_, m.probs, &m.dlogits);
+            // Backward: ∂L/∂z = (p − onehot(y))/B, then down through every layer.
+            m.mlp.backward(x, m.dlogits);
+            m.mlp.weight_grad_norms(grad_norms_);
+            // Update: θ ← optimizer(θ, ∂L/∂θ).
+            m.mlp.update(optimizer_);
+            norm = m.mlp.norm_seconds();
+            return l;
+        },
+        model_);
     ++step_;
 
     const double total = seconds_since(t0);
-    const double norm = model_.norm_seconds();
     norm_seconds_ += norm;
     other_seconds_ += total - norm;
     history_.train_loss.push_back(loss);
@@ -168,15 +194,19 @@ double Trainer::step() {
 EvalResult Trainer::evaluate() {
     const Clock::time_point t0 = Clock::now();
     EvalResult e;
-    Mat probs;
-    const auto measure = [&](const Mat& X, const Labels& y, double& loss, double& accuracy) {
-        const Mat& logits = model_.forward(X, Mode::Eval);
-        loss = softmax_cross_entropy(logits, y, probs, nullptr);
-        accuracy = static_cast<double>(count_correct(logits, y)) / static_cast<double>(y.size());
-    };
-    measure(data_.train_x, data_.train_y, e.train_loss, e.train_accuracy);
-    measure(data_.test_x, data_.test_y, e.test_loss, e.test_accuracy);
-    model_.reset_norm_seconds();
+    std::visit(
+        [&](auto& m) {
+            MatOf<typename std::decay_t<decltype(m)>::Scalar> probs;
+            const auto measure = [&](const auto& X, const Labels& y, double& loss, double& accuracy) {
+                const auto& logits = m.mlp.forward(X, Mode::Eval);
+                loss = softmax_cross_entropy(logits, y, probs, nullptr);
+                accuracy = static_cast<double>(count_correct(logits, y)) / static_cast<double>(y.size());
+            };
+            measure(train_cases(m, data_), data_.train_y, e.train_loss, e.train_accuracy);
+            measure(test_cases(m, data_), data_.test_y, e.test_loss, e.test_accuracy);
+            m.mlp.reset_norm_seconds();
+        },
+        model_);
     eval_seconds_ += seconds_since(t0);
     return e;
 }
@@ -198,9 +228,19 @@ DecisionGrid Trainer::decision_grid(int size) {
             raw(iy * G + ix, 0) = grid.box.x_min + (static_cast<double>(ix) + 0.5) * dx;
             raw(iy * G + ix, 1) = grid.box.y_min + (static_cast<double>(iy) + 0.5) * dy;
         }
-    const Mat& logits = model_.forward(data_.scaler.apply(raw), Mode::Eval);
+    const Mat cells = data_.scaler.apply(raw);
     // Softmax per cell (labels are not needed: any in-range label gives the same probabilities).
     const Labels none = Labels::Zero(G * G);
+    // The logits in double (float32's widened), so that each cell's probabilities sum to 1 to
+    // double's precision whatever the model's.
+    const Mat logits = std::visit(
+        [&](auto& m) {
+            MatOf<typename std::decay_t<decltype(m)>::Scalar> x;
+            Mat z = m.mlp.forward(in_scalar(cells, x), Mode::Eval).template cast<double>();
+            m.mlp.reset_norm_seconds();
+            return z;
+        },
+        model_);
     softmax_cross_entropy(logits, none, grid.probs, nullptr);
     grid.argmax.resize(G * G);
     grid.confidence.resize(G * G);
@@ -209,7 +249,6 @@ DecisionGrid Trainer::decision_grid(int size) {
         grid.confidence(r) = grid.probs.row(r).maxCoeff(&best);
         grid.argmax(r) = static_cast<int>(best);
     }
-    model_.reset_norm_seconds();
     eval_seconds_ += seconds_since(t0);
     return grid;
 }
@@ -220,7 +259,7 @@ TrainSnapshot Trainer::snapshot(int grid_size) {
     s.total_steps = config_.steps;
     s.finished = finished();
     s.history = history_;
-    s.layer_names = model_.dense_layer_names();
+    s.layer_names = layer_names();
     s.last_eval = last_eval_;
     if (grid_size > 0 && data_.features() == 2) s.grid = decision_grid(grid_size);
     s.norm_seconds = norm_seconds_;

@@ -9,6 +9,7 @@
 // [SECTION] Transformer: forward / backward / update
 // [SECTION] Loss
 // [SECTION] Sampling
+// [SECTION] Instances
 //
 // Shapes: B cases, T positions, d width, H heads of d_h = d/H, V vocabulary; activations are
 // (B·T)×d with row b·T + t. Every layer uses mlp.hpp's Train mode (no norm here uses batch
@@ -139,45 +140,53 @@ std::string validate(const TransformerConfig& c) {
 
 namespace {
 
-Param make_param(std::string name, Index rows, Index cols, double fill) {
-    Param p;
+template <class S>
+BasicParam<S> make_param(std::string name, Index rows, Index cols, double fill) {
+    BasicParam<S> p;
     p.name = std::move(name);
-    p.value = Mat::Constant(rows, cols, fill);
-    p.grad = Mat::Zero(rows, cols);
+    p.value = MatOf<S>::Constant(rows, cols, S(fill));
+    p.grad = MatOf<S>::Zero(rows, cols);
     return p;
 }
 
-std::unique_ptr<NormLayer> make_norm(const std::string& name, const NormSpec& spec, Index n) {
-    return std::make_unique<NormLayer>(name, spec, n, /*learn_gain=*/true, /*learn_bias=*/true, 0.1);
+template <class S>
+std::unique_ptr<BasicNormLayer<S>> make_norm(const std::string& name, const NormSpec& spec, Index n) {
+    return std::make_unique<BasicNormLayer<S>>(name, spec, n, /*learn_gain=*/true, /*learn_bias=*/true, 0.1);
 }
 
-void append(std::vector<Param*>& out, const std::vector<Param*>& more) { out.insert(out.end(), more.begin(), more.end()); }
+template <class S>
+void append(std::vector<BasicParam<S>*>& out, const std::vector<BasicParam<S>*>& more) {
+    out.insert(out.end(), more.begin(), more.end());
+}
 
 }  // namespace
 
 // [SECTION] Attention: forward --------------------------------------------------------------
 
-CausalSelfAttention::CausalSelfAttention(const std::string& name, Index width, int heads, bool head_scale)
+template <class S>
+BasicCausalSelfAttention<S>::BasicCausalSelfAttention(const std::string& name, Index width, int heads, bool head_scale)
     : width_(width),
       head_width_(width / heads),
       heads_(heads),
       qkv_(name + ".qkv", width, 3 * width),
       proj_(name + ".proj", width, width) {
-    if (head_scale) gamma_ = make_param(name + ".head_scale", heads, 1, 1.0);
+    if (head_scale) gamma_ = make_param<S>(name + ".head_scale", heads, 1, 1.0);
 }
 
-std::vector<Param*> CausalSelfAttention::params() {
+template <class S>
+std::vector<BasicParam<S>*> BasicCausalSelfAttention<S>::params() {
     std::vector<Param*> out = qkv_.params();
     if (gamma_) out.push_back(&*gamma_);
     append(out, proj_.params());
     return out;
 }
 
-void CausalSelfAttention::forward(const Mat& x, Index batch, Index time) {
+template <class S>
+void BasicCausalSelfAttention<S>::forward(const Mat& x, Index batch, Index time) {
     batch_ = batch;
     time_ = time;
     const Index B = batch, T = time, d = width_, dh = head_width_;
-    const double scale = 1.0 / std::sqrt(static_cast<double>(dh));
+    const S scale = S(1.0 / std::sqrt(static_cast<double>(dh)));
     // qkv = x W_qkvᵀ + c      ((B·T)×3d)
     qkv_.forward(x, Mode::Train);
     const Mat& qkv = qkv_.output();
@@ -214,9 +223,10 @@ void CausalSelfAttention::forward(const Mat& x, Index batch, Index time) {
 
 // [SECTION] Attention: backward -------------------------------------------------------------
 
-void CausalSelfAttention::backward(const Mat& x, const Mat& dout) {
+template <class S>
+void BasicCausalSelfAttention<S>::backward(const Mat& x, const Mat& dout) {
     const Index B = batch_, T = time_, d = width_, dh = head_width_;
-    const double scale = 1.0 / std::sqrt(static_cast<double>(dh));
+    const S scale = S(1.0 / std::sqrt(static_cast<double>(dh)));
     // ∂L/∂W_O, ∂L/∂c_O and ∂L/∂(projection input) = ∂L/∂out · W_O
     proj_.backward(gamma_ ? scaled_ : heads_out_, dout);
     const Mat* dY = &proj_.input_grad();
@@ -233,7 +243,7 @@ void CausalSelfAttention::backward(const Mat& x, const Mat& dout) {
     const Mat& qkv = qkv_.output();
     dqkv_.resize(B * T, 3 * d);
     Mat dP, dS;
-    Vec rowdot;
+    VecOf<S> rowdot;
     for (Index b = 0; b < B; ++b) {
         for (int i = 0; i < heads_; ++i) {
             const auto Q = qkv.block(b * T, i * dh, T, dh);
@@ -260,7 +270,8 @@ void CausalSelfAttention::backward(const Mat& x, const Mat& dout) {
 
 // [SECTION] Block: forward ------------------------------------------------------------------
 
-TransformerBlock::TransformerBlock(const std::string& name, const TransformerConfig& c)
+template <class S>
+BasicTransformerBlock<S>::BasicTransformerBlock(const std::string& name, const TransformerConfig& c)
     : placement_(c.placement),
       attn_(name + ".attn", c.width, c.heads, c.placement == NormPlacement::NormFormer && c.normformer.head_scale),
       ln1_(name + ".ln1", c.norm, c.width, true, true, 0.1),
@@ -269,13 +280,14 @@ TransformerBlock::TransformerBlock(const std::string& name, const TransformerCon
       gelu_(Activation::GELU),
       fc2_(name + ".ffn.fc2", kFfnMultiple * c.width, c.width) {
     if (c.placement == NormPlacement::NormFormer) {
-        if (c.normformer.attn_norm) attn_norm_ = make_norm(name + ".attn_norm", c.norm, c.width);
-        if (c.normformer.ffn_norm) ffn_norm_ = make_norm(name + ".ffn.norm", c.norm, kFfnMultiple * c.width);
-        if (c.residual_scale) lambda_ = make_param(name + ".resid_scale", c.width, 1, 1.0);
+        if (c.normformer.attn_norm) attn_norm_ = make_norm<S>(name + ".attn_norm", c.norm, c.width);
+        if (c.normformer.ffn_norm) ffn_norm_ = make_norm<S>(name + ".ffn.norm", c.norm, kFfnMultiple * c.width);
+        if (c.residual_scale) lambda_ = make_param<S>(name + ".resid_scale", c.width, 1, 1.0);
     }
 }
 
-std::vector<Param*> TransformerBlock::params() {
+template <class S>
+std::vector<BasicParam<S>*> BasicTransformerBlock<S>::params() {
     std::vector<Param*> out = ln1_.params();
     append(out, attn_.params());
     if (attn_norm_) append(out, attn_norm_->params());
@@ -287,7 +299,8 @@ std::vector<Param*> TransformerBlock::params() {
     return out;
 }
 
-void TransformerBlock::ffn_forward(const Mat& in) {
+template <class S>
+void BasicTransformerBlock<S>::ffn_forward(const Mat& in) {
     // u = in W₁ᵀ + c₁ ((B·T)×4d);  a = GELU(u);  NormFormer: a ← LN_f(a);  f = a W₂ᵀ + c₂ ((B·T)×d)
     fc1_.forward(in, Mode::Train);
     gelu_.forward(fc1_.output(), Mode::Train);
@@ -299,7 +312,8 @@ void TransformerBlock::ffn_forward(const Mat& in) {
     fc2_.forward(*a, Mode::Train);
 }
 
-void TransformerBlock::forward(const Mat& x, Index batch, Index time) {
+template <class S>
+void BasicTransformerBlock<S>::forward(const Mat& x, Index batch, Index time) {
     if (placement_ == NormPlacement::PostLN) {
         // s₁ = x + Attn(x);  h = LN₁(s₁)
         attn_.forward(x, batch, time);
@@ -333,7 +347,8 @@ void TransformerBlock::forward(const Mat& x, Index batch, Index time) {
 
 // [SECTION] Block: backward -----------------------------------------------------------------
 
-const Mat& TransformerBlock::ffn_backward(const Mat& in, const Mat& dout) {
+template <class S>
+const MatOf<S>& BasicTransformerBlock<S>::ffn_backward(const Mat& in, const Mat& dout) {
     // ∂L/∂W₂ = ∂L/∂fᵀ a;  ∂L/∂a = ∂L/∂f W₂
     fc2_.backward(ffn_norm_ ? ffn_norm_->output() : gelu_.output(), dout);
     const Mat* da = &fc2_.input_grad();
@@ -348,7 +363,8 @@ const Mat& TransformerBlock::ffn_backward(const Mat& in, const Mat& dout) {
     return fc1_.input_grad();
 }
 
-void TransformerBlock::backward(const Mat& x, const Mat& dout) {
+template <class S>
+void BasicTransformerBlock<S>::backward(const Mat& x, const Mat& dout) {
     if (placement_ == NormPlacement::PostLN) {
         // ∂L/∂s₂ = LN₂'ᵀ ∂L/∂out
         ln2_.backward(sum2_, dout);
@@ -394,28 +410,30 @@ const TransformerConfig& checked(const TransformerConfig& config) {
 }
 }  // namespace
 
-Transformer::Transformer(const TransformerConfig& config, std::uint64_t seed)
+template <class S>
+BasicTransformer<S>::BasicTransformer(const TransformerConfig& config, std::uint64_t seed)
     : config_(checked(config)), head_("head", config.width, config.vocab) {
-    wte_ = make_param("wte", config.vocab, config.width, 0.0);
-    wpe_ = make_param("wpe", config.context, config.width, 0.0);
+    wte_ = make_param<S>("wte", config.vocab, config.width, 0.0);
+    wpe_ = make_param<S>("wpe", config.context, config.width, 0.0);
     for (int l = 1; l <= config.layers; ++l)
-        blocks_.push_back(std::make_unique<TransformerBlock>("block" + std::to_string(l), config));
-    if (config.placement != NormPlacement::PostLN) final_norm_ = make_norm("final_norm", config.norm, config.width);
+        blocks_.push_back(std::make_unique<BasicTransformerBlock<S>>("block" + std::to_string(l), config));
+    if (config.placement != NormPlacement::PostLN) final_norm_ = make_norm<S>("final_norm", config.norm, config.width);
 
     Rng rng(seed);
     for (Param* p : params()) {
         if (p == &wte_ || p == &wpe_) {
             // N(0, 1), entry by entry in column-major order
-            for (Index i = 0; i < p->value.size(); ++i) p->value.data()[i] = rng.normal();
+            for (Index i = 0; i < p->value.size(); ++i) p->value.data()[i] = S(rng.normal());
         } else if (p->name.size() > 2 && p->name.compare(p->name.size() - 2, 2, ".W") == 0) {
             // W is n_out×n_in: Uniform U(−1/√n_in, 1/√n_in), Xavier U(±√(6/(n_in + n_out)))
             const double a = init_limit(config.init, p->value.cols(), p->value.rows());
-            for (Index i = 0; i < p->value.size(); ++i) p->value.data()[i] = rng.uniform(-a, a);
+            for (Index i = 0; i < p->value.size(); ++i) p->value.data()[i] = S(rng.uniform(-a, a));
         }
     }
 }
 
-std::vector<Param*> Transformer::params() {
+template <class S>
+std::vector<BasicParam<S>*> BasicTransformer<S>::params() {
     std::vector<Param*> out = {&wte_, &wpe_};
     for (const auto& b : blocks_) append(out, b->params());
     if (final_norm_) append(out, final_norm_->params());
@@ -423,7 +441,8 @@ std::vector<Param*> Transformer::params() {
     return out;
 }
 
-Index Transformer::parameter_count() {
+template <class S>
+Index BasicTransformer<S>::parameter_count() {
     Index n = 0;
     for (const Param* p : params()) n += p->value.size();
     return n;
@@ -431,7 +450,8 @@ Index Transformer::parameter_count() {
 
 // [SECTION] Transformer: forward / backward / update ----------------------------------------
 
-const Mat& Transformer::forward(const Tokens& tokens) {
+template <class S>
+const MatOf<S>& BasicTransformer<S>::forward(const Tokens& tokens) {
     const Index B = tokens.rows(), T = tokens.cols(), d = config_.width;
     if (B < 1 || T < 1) throw std::invalid_argument("the transformer needs at least one token");
     if (T > config_.context)
@@ -458,7 +478,8 @@ const Mat& Transformer::forward(const Tokens& tokens) {
     return head_.output();
 }
 
-void Transformer::backward(const Mat& dlogits) {
+template <class S>
+void BasicTransformer<S>::backward(const Mat& dlogits) {
     const Index B = tokens_.rows(), T = tokens_.cols();
     if (dlogits.rows() != B * T || dlogits.cols() != config_.vocab)
         throw std::invalid_argument("dlogits does not match the last forward's logits");
@@ -484,20 +505,23 @@ void Transformer::backward(const Mat& dlogits) {
         }
 }
 
-void Transformer::update(Optimizer& opt) {
+template <class S>
+void BasicTransformer<S>::update(Optimizer& opt) {
     opt.begin_step();
     for (Param* p : params()) opt.update(*p);
 }
 
-void Transformer::ffn_output_grad_means(std::vector<double>& out) const {
+template <class S>
+void BasicTransformer<S>::ffn_output_grad_means(std::vector<double>& out) const {
     out.resize(blocks_.size());
     // mean_ij |∂L/∂W₂|_ij per layer
-    for (std::size_t l = 0; l < blocks_.size(); ++l) out[l] = blocks_[l]->ffn_output().W().grad.cwiseAbs().mean();
+    for (std::size_t l = 0; l < blocks_.size(); ++l) out[l] = static_cast<double>(blocks_[l]->ffn_output().W().grad.cwiseAbs().mean());
 }
 
 // [SECTION] Loss ----------------------------------------------------------------------------
 
-SequenceLoss sequence_cross_entropy(const Mat& logits, const Tokens& targets, Mat* dlogits) {
+template <class S>
+SequenceLoss sequence_cross_entropy(const MatOf<S>& logits, const Tokens& targets, OptionalOut<S> dlogits) {
     const Index B = targets.rows(), T = targets.cols(), V = logits.cols();
     if (logits.rows() != B * T) throw std::invalid_argument("sequence_cross_entropy: logits and targets differ in shape");
     std::vector<Index> rows;
@@ -508,32 +532,33 @@ SequenceLoss sequence_cross_entropy(const Mat& logits, const Tokens& targets, Ma
             if (y >= 0) rows.push_back(b * T + t);
         }
     if (rows.empty()) throw std::invalid_argument("sequence_cross_entropy: no position is scored");
-    const Index S = static_cast<Index>(rows.size());
-    // Gather the scored rows: z (S×V), y (S)
-    Mat z(S, V);
-    Labels y(S);
-    for (Index s = 0; s < S; ++s) {
+    const Index scored = static_cast<Index>(rows.size());
+    // Gather the scored rows: z (S×V), y (S), S = scored
+    MatOf<S> z(scored, V);
+    Labels y(scored);
+    for (Index s = 0; s < scored; ++s) {
         const Index r = rows[static_cast<std::size_t>(s)];
         z.row(s) = logits.row(r);
         y(s) = targets(r / T, r % T);
     }
     SequenceLoss out;
-    Mat probs, dz;
+    MatOf<S> probs, dz;
     out.loss = softmax_cross_entropy(z, y, probs, dlogits ? &dz : nullptr);
-    out.scored = S;
+    out.scored = scored;
     out.correct = count_correct(z, y);
     if (dlogits) {
         // ∂L/∂logits: (p − onehot(y))/S on the scored rows, 0 elsewhere
         dlogits->setZero(B * T, V);
-        for (Index s = 0; s < S; ++s) dlogits->row(rows[static_cast<std::size_t>(s)]) = dz.row(s);
+        for (Index s = 0; s < scored; ++s) dlogits->row(rows[static_cast<std::size_t>(s)]) = dz.row(s);
     }
     return out;
 }
 
 // [SECTION] Sampling ------------------------------------------------------------------------
 
-std::vector<int> sample_tokens(Transformer& model, const std::vector<int>& prompt, int count, double temperature,
-                               Rng& rng) {
+template <class S>
+std::vector<int> sample_tokens(BasicTransformer<S>& model, const std::vector<int>& prompt, int count,
+                               double temperature, Rng& rng) {
     if (prompt.empty()) throw std::invalid_argument("sampling needs a prompt of at least one token");
     if (!(temperature >= 0.0) || !std::isfinite(temperature))
         throw std::invalid_argument("the temperature must be a finite number ≥ 0");
@@ -545,14 +570,16 @@ std::vector<int> sample_tokens(Transformer& model, const std::vector<int>& promp
         const Index start = n > context ? n - context : 0;
         Tokens window(1, n - start);
         for (Index t = start; t < n; ++t) window(0, t - start) = seq[static_cast<std::size_t>(t)];
-        const Mat& logits = model.forward(window);
+        const MatOf<S>& logits = model.forward(window);
         const auto last = logits.row(window.cols() - 1);
         Index next = 0;
         if (temperature == 0.0) {
             last.maxCoeff(&next);
         } else {
             // p_v ∝ exp((z_v − max z) / temperature); draw u ∈ [0, Σp) and walk the cumulative sum
-            p = ((last.array() - last.maxCoeff()) / temperature).exp().transpose();
+            p = ((last.template cast<double>().array() - static_cast<double>(last.maxCoeff())) / temperature)
+                    .exp()
+                    .transpose();
             const double u = rng.uniform() * p.sum();
             double acc = 0.0;
             next = p.size() - 1;
@@ -570,13 +597,14 @@ std::vector<int> sample_tokens(Transformer& model, const std::vector<int>& promp
     return out;
 }
 
-Tokens greedy_continue(Transformer& model, const Tokens& prompts, int count) {
+template <class S>
+Tokens greedy_continue(BasicTransformer<S>& model, const Tokens& prompts, int count) {
     const Index B = prompts.rows(), T0 = prompts.cols();
     Tokens seq(B, T0 + count);
     seq.leftCols(T0) = prompts;
     for (int k = 0; k < count; ++k) {
         const Index T = T0 + k;
-        const Mat& logits = model.forward(seq.leftCols(T));
+        const MatOf<S>& logits = model.forward(seq.leftCols(T));
         for (Index b = 0; b < B; ++b) {
             Index next = 0;
             logits.row(b * T + T - 1).maxCoeff(&next);
@@ -585,5 +613,20 @@ Tokens greedy_continue(Transformer& model, const Tokens& prompts, int count) {
     }
     return seq.rightCols(count);
 }
+
+// [SECTION] Instances -----------------------------------------------------------------------
+
+template class BasicCausalSelfAttention<double>;
+template class BasicCausalSelfAttention<float>;
+template class BasicTransformerBlock<double>;
+template class BasicTransformerBlock<float>;
+template class BasicTransformer<double>;
+template class BasicTransformer<float>;
+template SequenceLoss sequence_cross_entropy(const MatOf<double>&, const Tokens&, MatOf<double>*);
+template SequenceLoss sequence_cross_entropy(const MatOf<float>&, const Tokens&, MatOf<float>*);
+template std::vector<int> sample_tokens(BasicTransformer<double>&, const std::vector<int>&, int, double, Rng&);
+template std::vector<int> sample_tokens(BasicTransformer<float>&, const std::vector<int>&, int, double, Rng&);
+template Tokens greedy_continue(BasicTransformer<double>&, const Tokens&, int);
+template Tokens greedy_continue(BasicTransformer<float>&, const Tokens&, int);
 
 }  // namespace normlab

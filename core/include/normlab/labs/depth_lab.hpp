@@ -45,6 +45,9 @@
 namespace normlab {
 
 class SceneReader;   // state_json.hpp
+namespace fast {
+class ThreadPool;    // core/src/base/thread_pool.hpp
+}
 
 // [SECTION] State ---------------------------------------------------------------------------
 
@@ -105,6 +108,9 @@ struct DepthLabState {
     double temperature = 0.8;          // 0..kDepthMaxTemperature; 0: always the most likely symbol
     int sample_lines = 3;              // problems (sort, copy) or lines (text), 1..kDepthMaxSampleLines
     std::uint64_t sample_seed = 1;
+    // Every model's scalar: f32 (new sessions: the fast path) or f64 (the reference, normlab-cli
+    // depth's default; scene files without the key read as f64).
+    Precision precision = Precision::F32;
 };
 
 bool operator==(const DepthLabState& a, const DepthLabState& b);
@@ -242,9 +248,13 @@ public:
     // those are done, one step of the sweep's current run.
     bool advance(bool train);
 
-    // One step of every run below its steps (the Step button, also while paused); false when
-    // all are done.
+    // One step of every run below its steps (the Step button, also while paused), the runs side
+    // by side on up to set_threads() threads; false when all are done.
     bool step_runs();
+
+    // Threads step_runs may use, counting the caller: 0 (the default) the hardware's, at most
+    // one per placement (one in the web page). The numbers are the same whatever it is.
+    void set_threads(unsigned threads);
 
     DepthLabSnapshot snapshot() const;
     std::uint64_t work() const { return work_; }   // units of work done so far (snapshot().work)
@@ -266,6 +276,8 @@ private:
     std::unique_ptr<Seeds> seeds_;
     std::unique_ptr<Sweep> sweep_;
     std::uint64_t work_ = 0;
+    unsigned threads_ = 0;
+    std::unique_ptr<fast::ThreadPool> pool_;   // made by step_runs, on the lab's thread
 };
 
 // A whole lab on the calling thread: configure(state), then advance(true) until nothing is left

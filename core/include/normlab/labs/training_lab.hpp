@@ -86,9 +86,18 @@ enum class TrainingAxis { Step, Time };
 
 // Fields of `data` and `train` the lab sets itself, whatever they hold: train.model.norm.norm
 // (each variant's own), train.eval_every (training_variant_config), data.seed (= train.seed).
+// A new session's model settings: TrainConfig's, in float32 (the fast path; train.precision f64 is
+// the reference, normlab-cli train's default; scene files without the key read as f64).
+inline TrainConfig training_lab_default_config() {
+    TrainConfig c;
+    c.precision = Precision::F32;
+    return c;
+}
+
 struct TrainingLabState {
     DataSpec data;                     // data set, noise, train/test ratio, CSV path (spiral by default)
-    TrainConfig train;                 // model, optimizer, steps, batch size, seed; model.norm.p: pRMSNorm's p
+    TrainConfig train = training_lab_default_config();   // model, optimizer, steps, batch size, seed,
+                                                         // precision; model.norm.p: pRMSNorm's p
     std::array<bool, kTrainingNormCount> variants{true, true, true, true, false, false};   // none, LN, RMS, pRMS
     bool stress = false;               // the learning-rate stress test: lr × stress_factor
     double stress_factor = 30.0;       // [kMinStressFactor, kMaxStressFactor]

@@ -42,6 +42,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace normlab {
@@ -57,6 +58,7 @@ struct DepthConfig {
     int eval_every = 50;           // evaluate every that many steps and after the last, ≥ 1
     Eigen::Index eval_cases = 256; // size of the fixed evaluation set, ≥ 1
     std::uint64_t seed = 1;
+    Precision precision = Precision::F64;   // F32: the fast path (mlp.hpp, Precision)
 };
 
 // normlab-cli depth's defaults (its --help lists them):
@@ -133,9 +135,19 @@ struct GenerateSpec {
     int stop_after_lines = 0;   // > 0: stop once that many newlines have been generated
 };
 
+// The model and its work space in one precision: a DepthTrainer holds one of the two.
+template <class S>
+struct DepthModel {
+    DepthModel(const TransformerConfig& config, std::uint64_t seed) : transformer(config, seed) {}
+    BasicTransformer<S> transformer;
+    MatOf<S> dlogits;   // (B·T)×V, ∂L/∂logits of the last step
+};
+using DepthModels = std::variant<DepthModel<double>, DepthModel<float>>;
+
 class DepthTrainer {
 public:
-    // Builds the task (InputError for file or text problems) and the model (seed stream 2).
+    // Builds the task (InputError for file or text problems) and the model (seed stream 2) in
+    // config.precision.
     // Throws std::invalid_argument when validate(config) is not empty.
     explicit DepthTrainer(const DepthConfig& config);
 
@@ -159,19 +171,20 @@ public:
     const DepthHistory& history() const { return history_; }
     const DepthConfig& config() const { return config_; }
     const SequenceTask& task() const { return task_; }
-    Transformer& model() { return model_; }
-    const Transformer& model() const { return model_; }
+    Eigen::Index parameter_count();
     void set_learning_rate(double lr) { optimizer_.set_lr(lr); }
 
 private:
+    template <class Model>
+    DepthEval evaluate_model(Model& model);   // evaluate() in the model's precision
+
     DepthConfig config_;
     SequenceTask task_;
-    Transformer model_;
+    DepthModels model_;
     Optimizer optimizer_;
     Rng batch_rng_;
     SequenceBatch batch_;
     SequenceBatch eval_set_;
-    Mat dlogits_;
     std::vector<double> grads_;
     DepthHistory history_;
     std::optional<DepthEval> last_eval_;

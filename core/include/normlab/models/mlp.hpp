@@ -9,18 +9,25 @@
 //
 // Shapes (one case per row, as in norm.hpp): input x B×m, hidden activations B×n (n = width),
 // logits B×K. A dense layer's W is n_out×n_in (the paper's W: a = x Wᵀ) and its bias c is
-// n_out×1. Everything is double precision, so the finite-difference test and the lab share one
-// code path (the step costs microseconds at these sizes; see training.hpp for timings).
+// n_out×1.
+//
+// Precision: every class here is a template on its scalar S. double (Mlp, DenseLayer, ...: the
+// names without "Basic") is the reference: the finite-difference tests check it, and its numbers
+// are the same bit for bit on every machine. float is the fast path (docs/ARCHITECTURE.md, The
+// science: precision): the same code, with its large products on model_kernels (AVX2 + FMA where
+// the CPU has it, chosen at run time) and the norms' statistics still taken in double by norm.hpp.
 //
 // Layer protocol (MiniDNN): forward(prev) caches what backward needs and fills output();
 // backward(prev, next_grad) gets the same prev and ∂L/∂output, fills input_grad() and the
 // parameters' gradients; update(opt) moves the parameters.
 #pragma once
 
+#include "normlab/norm/fast_norm.hpp"
 #include "normlab/norm/norm.hpp"
 
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -29,6 +36,41 @@
 namespace normlab {
 
 using Labels = Eigen::VectorXi;
+
+// A matrix or column of scalars S (Mat and Vec are MatOf<double> and VecOf<double>).
+template <class S>
+using MatOf = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
+template <class S>
+using VecOf = Eigen::Matrix<S, Eigen::Dynamic, 1>;
+// An optional output matrix (may be null): a parameter that takes no part in deducing S.
+template <class S>
+using OptionalOut = std::add_pointer_t<MatOf<S>>;
+
+// m itself when it holds S already, else `buffer` filled with m's values converted to S.
+template <class S, class T>
+const MatOf<S>& in_scalar(const MatOf<T>& m, MatOf<S>& buffer) {
+    if constexpr (std::is_same_v<S, T>) {
+        return m;
+    } else {
+        buffer = m.template cast<S>();
+        return buffer;
+    }
+}
+
+// [SECTION] Precision -----------------------------------------------------------------------
+
+// F64: double, the reference path (bit-identical results everywhere). F32: float, the fast path
+// (deterministic on one machine; its products may take the AVX2 path, whose rounding differs).
+enum class Precision { F64, F32 };
+std::string_view to_string(Precision precision);     // "f64" | "f32"
+std::optional<Precision> parse_precision(std::string_view name);
+
+// The path of the float32 products: Auto (the default) takes AVX2 + FMA where this build has
+// that copy and the CPU runs it (fast_norm's check), else Scalar (the portable copy). Process-wide,
+// for benchmarks and tests that compare the two; model_kernel_path() says which runs now.
+void set_model_kernel_path(fast::KernelPath path);
+fast::KernelPath model_kernel_path();   // Scalar or Avx2
+
 
 // [SECTION] Choices -------------------------------------------------------------------------
 
@@ -49,13 +91,15 @@ std::optional<Placement> parse_placement(std::string_view name);
 
 // [SECTION] Parameters ----------------------------------------------------------------------
 
-struct Param {
+template <class S>
+struct BasicParam {
     std::string name;        // "hidden1.W", "hidden1.c", "hidden1.norm.g", "output.W", ...
-    Mat value;               // a matrix, or a column (n×1) for vectors
-    Mat grad;                // ∂L/∂value, same shape (zero until the first backward)
-    Mat m, v;                // optimizer state: momentum / Adam's first and second moments
+    MatOf<S> value;          // a matrix, or a column (n×1) for vectors
+    MatOf<S> grad;           // ∂L/∂value, same shape (zero until the first backward)
+    MatOf<S> m, v;           // optimizer state: momentum / Adam's first and second moments
     bool trainable = true;   // false: update() leaves it alone (a norm's fixed g = 1 or b = 0)
 };
+using Param = BasicParam<double>;
 
 // [SECTION] Optimizers ----------------------------------------------------------------------
 
@@ -77,8 +121,10 @@ public:
     explicit Optimizer(const OptimizerSpec& spec) : spec_(spec) {}
     // Call once per training step, before the update() calls of that step (Adam's t += 1).
     void begin_step() { ++t_; }
-    // One parameter's update from its grad; allocates its state on first use.
-    void update(Param& p) const;
+    // One parameter's update from its grad; allocates its state on first use. In float, the
+    // step's constants (lr/(1 − β₁ᵗ), ...) are computed in double and rounded once.
+    template <class S>
+    void update(BasicParam<S>& p) const;
     void set_lr(double lr) { spec_.lr = lr; }
     const OptimizerSpec& spec() const { return spec_; }
     long steps() const { return t_; }
@@ -90,9 +136,12 @@ private:
 
 // [SECTION] Layers --------------------------------------------------------------------------
 
-class Layer {
+template <class S>
+class BasicLayer {
 public:
-    virtual ~Layer() = default;
+    using Mat = MatOf<S>;
+    using Param = BasicParam<S>;
+    virtual ~BasicLayer() = default;
     // prev: B×in. Fills output() (B×out).
     virtual void forward(const Mat& prev, Mode mode) = 0;
     // prev: the forward's input; next_grad: ∂L/∂output (B×out). Fills input_grad() (B×in)
@@ -111,10 +160,13 @@ protected:
     bool needs_input_grad_ = true;
 };
 
-// z = x Wᵀ + 1 cᵀ.
-class DenseLayer : public Layer {
+// z = x Wᵀ + 1 cᵀ. float: the three products on model_kernels (AVX2 + FMA where available).
+template <class S>
+class BasicDenseLayer : public BasicLayer<S> {
 public:
-    DenseLayer(std::string name, Eigen::Index in, Eigen::Index out);
+    using typename BasicLayer<S>::Mat;
+    using typename BasicLayer<S>::Param;
+    BasicDenseLayer(std::string name, Eigen::Index in, Eigen::Index out);
     void forward(const Mat& prev, Mode mode) override;
     void backward(const Mat& prev, const Mat& next_grad) override;
     std::vector<Param*> params() override { return {&W_, &c_}; }
@@ -123,18 +175,30 @@ public:
     const Param& W() const { return W_; }
     Param& c() { return c_; }
 
+protected:
+    using BasicLayer<S>::out_;
+    using BasicLayer<S>::din_;
+    using BasicLayer<S>::needs_input_grad_;
+
 private:
     Param W_;  // n_out×n_in
     Param c_;  // n_out×1
 };
 
 // y = f(z) elementwise. GELU is the exact erf form, x·Φ(x), in forward and backward alike.
-class ActivationLayer : public Layer {
+template <class S>
+class BasicActivationLayer : public BasicLayer<S> {
 public:
-    explicit ActivationLayer(Activation f) : f_(f) {}
+    using typename BasicLayer<S>::Mat;
+    explicit BasicActivationLayer(Activation f) : f_(f) {}
     void forward(const Mat& prev, Mode mode) override;
     void backward(const Mat& prev, const Mat& next_grad) override;
     std::string_view kind() const override { return to_string(f_); }
+
+protected:
+    using BasicLayer<S>::out_;
+    using BasicLayer<S>::din_;
+    using BasicLayer<S>::needs_input_grad_;
 
 private:
     Activation f_;
@@ -143,10 +207,15 @@ private:
 // y = ā ⊙ g + b with ā = norm(a) from core's norm_forward (statistics cached in NormCache) and
 // ∂L/∂a from norm_backward. Times its own forward and backward (steady_clock) for the lab's
 // "norm vs the rest" split. BatchNorm keeps running averages of each feature's mean and (biased)
-// variance, r ← (1 − momentum) r + momentum · batch, for Mode::Eval.
-class NormLayer : public Layer {
+// variance, r ← (1 − momentum) r + momentum · batch, for Mode::Eval. float: a and ∂L/∂ā are
+// widened to double for norm_forward / norm_backward (the reference statistics), ā and ∂L/∂a
+// rounded back.
+template <class S>
+class BasicNormLayer : public BasicLayer<S> {
 public:
-    NormLayer(std::string name, const NormSpec& spec, Eigen::Index n, bool learn_gain, bool learn_bias,
+    using typename BasicLayer<S>::Mat;
+    using typename BasicLayer<S>::Param;
+    BasicNormLayer(std::string name, const NormSpec& spec, Eigen::Index n, bool learn_gain, bool learn_bias,
               double batchnorm_momentum);
     void forward(const Mat& prev, Mode mode) override;
     void backward(const Mat& prev, const Mat& next_grad) override;
@@ -159,6 +228,11 @@ public:
     double seconds() const { return seconds_; }           // forward + backward since the last reset
     void reset_seconds() { seconds_ = 0.0; }
 
+protected:
+    using BasicLayer<S>::out_;
+    using BasicLayer<S>::din_;
+    using BasicLayer<S>::needs_input_grad_;
+
 private:
     NormSpec spec_;
     Param g_;            // n×1 gain
@@ -166,6 +240,7 @@ private:
     NormCache cache_;    // statistics of the last Train forward (per case, or per feature for BatchNorm)
     Mat abar_;           // B×n
     Mat dabar_;          // B×n, ∂L/∂ā
+    Eigen::MatrixXd a64_, abar64_, dabar64_, din64_;   // float: the same in double (unused in double)
     NormScratch scratch_;  // norm_forward / norm_backward's per-case vectors, kept between steps
     Vec running_mean_;   // n (BatchNorm)
     Vec running_var_;    // n (BatchNorm)
@@ -196,12 +271,17 @@ inline constexpr Eigen::Index kMinWidth = 2, kMaxWidth = 256;
 // (e.g. "width 300 is out of range [2, 256]", "weightnorm is not a norm layer of the MLP").
 std::string validate(const MlpConfig& config);
 
-class Mlp {
+template <class S>
+class BasicMlp {
 public:
+    using Mat = MatOf<S>;
+    using Param = BasicParam<S>;
+    using Layer = BasicLayer<S>;
     // Weights: W ~ N(0, s²/n_in) with s² = 2 before ReLU and GELU (He), 1 otherwise (and for the
     // output layer); biases c = 0; norm g = 1, b = 0. The seed drives an Rng (random.hpp).
     // Throws std::invalid_argument when validate(config) is not empty.
-    Mlp(const MlpConfig& config, std::uint64_t seed);
+    // float: the same draws, each rounded to float (the f64 model's weights, rounded).
+    BasicMlp(const MlpConfig& config, std::uint64_t seed);
 
     // x: B×m → logits B×K (a reference to the last layer's output).
     const Mat& forward(const Mat& x, Mode mode);
@@ -224,17 +304,26 @@ public:
 private:
     MlpConfig config_;
     std::vector<std::unique_ptr<Layer>> layers_;
-    std::vector<DenseLayer*> dense_;
-    std::vector<NormLayer*> norms_;
+    std::vector<BasicDenseLayer<S>*> dense_;
+    std::vector<BasicNormLayer<S>*> norms_;
 };
+
+using Layer = BasicLayer<double>;
+using DenseLayer = BasicDenseLayer<double>;
+using ActivationLayer = BasicActivationLayer<double>;
+using NormLayer = BasicNormLayer<double>;
+using Mlp = BasicMlp<double>;
 
 // [SECTION] Loss ----------------------------------------------------------------------------
 
 // p = softmax(z) per row; L = −(1/B) Σ_i log p_{i, y_i}; when dlogits is given,
-// ∂L/∂z = (p − onehot(y)) / B. logits: B×K, y: B labels in [0, K). Fills probs (B×K).
-double softmax_cross_entropy(const Mat& logits, const Labels& y, Mat& probs, Mat* dlogits);
+// ∂L/∂z = (p − onehot(y)) / B. logits: B×K, y: B labels in [0, K). Fills probs (B×K). The sum
+// over cases is taken in double for either S.
+template <class S>
+double softmax_cross_entropy(const MatOf<S>& logits, const Labels& y, MatOf<S>& probs, OptionalOut<S> dlogits);
 
 // Number of rows whose largest logit is at column y_i (the first maximum on ties).
-Eigen::Index count_correct(const Mat& logits, const Labels& y);
+template <class S>
+Eigen::Index count_correct(const MatOf<S>& logits, const Labels& y);
 
 }  // namespace normlab

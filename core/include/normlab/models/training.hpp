@@ -31,6 +31,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace normlab {
@@ -45,6 +46,7 @@ struct TrainConfig {
     int eval_every = 50;          // evaluate on the whole train and test sets every that many steps
                                   // (and always after the last step), ≥ 1
     std::uint64_t seed = 1;       // initial weights (stream 2) and mini-batch order (stream 3)
+    Precision precision = Precision::F64;   // F32: the fast path (mlp.hpp, Precision)
 };
 
 // The training lab's defaults for a data set (normlab-cli train's; its --help lists them). They
@@ -117,9 +119,22 @@ using SnapshotBox = LatestBox<TrainSnapshot>;
 
 // [SECTION] Trainer -------------------------------------------------------------------------
 
+// The model and its work space in one precision: a Trainer holds one of the two.
+template <class S>
+struct MlpModel {
+    using Scalar = S;
+    MlpModel(const MlpConfig& config, std::uint64_t seed) : mlp(config, seed) {}
+    BasicMlp<S> mlp;
+    MatOf<S> x;                // float: the batch, B×m (double reads the trainer's own)
+    MatOf<S> probs, dlogits;   // B×K
+    MatOf<S> train_x, test_x;  // float: the data set's cases, converted once (double reads its own)
+};
+using MlpModels = std::variant<MlpModel<double>, MlpModel<float>>;
+
 class Trainer {
 public:
-    // Builds the model (config.model with the data's inputs and classes) with seed stream 2.
+    // Builds the model (config.model with the data's inputs and classes) with seed stream 2, in
+    // config.precision.
     // Throws std::invalid_argument when validate(config) is not empty.
     Trainer(Dataset data, const TrainConfig& config);
 
@@ -143,9 +158,12 @@ public:
     const TrainHistory& history() const { return history_; }
     const TrainConfig& config() const { return config_; }
     const Dataset& data() const { return data_; }
-    const Mlp& model() const { return model_; }
-    Mlp& model() { return model_; }
-    std::vector<std::string> layer_names() const { return model_.dense_layer_names(); }
+    // The f64 model (std::bad_variant_access when the trainer is f32); models(): either.
+    const Mlp& model() const { return std::get<MlpModel<double>>(model_).mlp; }
+    Mlp& model() { return std::get<MlpModel<double>>(model_).mlp; }
+    const MlpModels& models() const { return model_; }
+    MlpModels& models() { return model_; }
+    std::vector<std::string> layer_names() const;
 
     // Live edits from the UI: the learning rate of the following steps.
     void set_learning_rate(double lr) { optimizer_.set_lr(lr); }
@@ -155,14 +173,13 @@ private:
 
     Dataset data_;
     TrainConfig config_;
-    Mlp model_;
+    MlpModels model_;
     Optimizer optimizer_;
     Rng batch_rng_;
     std::vector<Eigen::Index> order_;   // the epoch's permutation of training cases
     std::size_t cursor_ = 0;
     Mat batch_x_;                       // B×m
     Labels batch_y_;                    // B
-    Mat probs_, dlogits_;               // B×K
     std::vector<double> grad_norms_;
     TrainHistory history_;
     std::optional<EvalResult> last_eval_;

@@ -14,8 +14,9 @@
 // row b·T + t for token t of case b, so that core's per-row norms (norm.hpp) apply unchanged.
 // Linear layers are mlp.hpp's DenseLayer (z = x Wᵀ + c, W out×in), norms are its NormLayer
 // (norm_forward / norm_backward plus learned gain g and bias b), GELU its ActivationLayer (the
-// exact erf form); parameters are its Param and train with its Optimizer. Double precision
-// throughout, so the whole model is checked against finite differences (test_transformer.cpp).
+// exact erf form); parameters are its Param and train with its Optimizer. Templates on the
+// scalar S as mlp.hpp's: double (Transformer, the reference, checked against finite differences
+// in test_transformer.cpp) or float (the fast path, compared with double in test_precision.cpp).
 //
 // Blocks (x: the residual stream entering block l, (B·T)×d):
 //   Post-LN     h = LN₁(x + Attn(x));          out = LN₂(h + FFN(h))
@@ -122,9 +123,12 @@ std::string validate(const TransformerConfig& config);
 // [0, d) make Q, [d, 2d) K, [2d, 3d) V; head i uses columns [i·d_h, (i+1)·d_h) of each), per case
 // and head P = softmax(Q Kᵀ/√d_h) over keys j ≤ query t, Y = P V, then the optional head scales γ
 // and the output projection W_O (d×d). Caches qkv, every P and Y for the backward.
-class CausalSelfAttention {
+template <class S>
+class BasicCausalSelfAttention {
 public:
-    CausalSelfAttention(const std::string& name, Eigen::Index width, int heads, bool head_scale);
+    using Mat = MatOf<S>;
+    using Param = BasicParam<S>;
+    BasicCausalSelfAttention(const std::string& name, Eigen::Index width, int heads, bool head_scale);
     // x: (B·T)×d, rows grouped by case. Fills output(), (B·T)×d.
     void forward(const Mat& x, Eigen::Index batch, Eigen::Index time);
     // x: the forward's input; dout: ∂L/∂output. Fills input_grad() and the parameters' grads.
@@ -132,8 +136,8 @@ public:
     std::vector<Param*> params();
     const Mat& output() const { return proj_.output(); }
     const Mat& input_grad() const { return qkv_.input_grad(); }
-    DenseLayer& qkv() { return qkv_; }
-    DenseLayer& proj() { return proj_; }
+    BasicDenseLayer<S>& qkv() { return qkv_; }
+    BasicDenseLayer<S>& proj() { return proj_; }
     // Attention weights of the last forward for case b, head i: T×T, lower triangular.
     const Mat& weights(Eigen::Index b, int head) const { return probs_[static_cast<std::size_t>(b * heads_ + head)]; }
 
@@ -141,8 +145,8 @@ private:
     Eigen::Index width_, head_width_;
     int heads_;
     Eigen::Index batch_ = 0, time_ = 0;
-    DenseLayer qkv_;              // 3d×d
-    DenseLayer proj_;             // d×d (W_O)
+    BasicDenseLayer<S> qkv_;      // 3d×d
+    BasicDenseLayer<S> proj_;     // d×d (W_O)
     std::optional<Param> gamma_;  // H×1 head scales (NormFormer), init 1
     std::vector<Mat> probs_;      // B·H matrices T×T: P
     Mat heads_out_;               // (B·T)×d: Y = Concat(head_i), before the head scales
@@ -152,9 +156,12 @@ private:
 
 // [SECTION] Block ---------------------------------------------------------------------------
 
-class TransformerBlock {
+template <class S>
+class BasicTransformerBlock {
 public:
-    TransformerBlock(const std::string& name, const TransformerConfig& config);
+    using Mat = MatOf<S>;
+    using Param = BasicParam<S>;
+    BasicTransformerBlock(const std::string& name, const TransformerConfig& config);
     // x: (B·T)×d, the residual stream. Fills output().
     void forward(const Mat& x, Eigen::Index batch, Eigen::Index time);
     // x: the forward's input; dout: ∂L/∂output. Fills input_grad() and the parameters' grads.
@@ -163,10 +170,10 @@ public:
     const Mat& output() const { return *out_; }
     const Mat& input_grad() const { return din_; }
     // The FFN's output weights W₂ (d×4d): NormFormer's per-layer gradient measure reads its grad.
-    const DenseLayer& ffn_output() const { return fc2_; }
-    DenseLayer& ffn_output() { return fc2_; }
-    CausalSelfAttention& attention() { return attn_; }
-    const CausalSelfAttention& attention() const { return attn_; }
+    const BasicDenseLayer<S>& ffn_output() const { return fc2_; }
+    BasicDenseLayer<S>& ffn_output() { return fc2_; }
+    BasicCausalSelfAttention<S>& attention() { return attn_; }
+    const BasicCausalSelfAttention<S>& attention() const { return attn_; }
 
 private:
     // FFN: fc2(ffn_norm?(GELU(fc1(in)))); backward returns ∂L/∂in (fc1's input_grad()).
@@ -174,13 +181,13 @@ private:
     const Mat& ffn_backward(const Mat& in, const Mat& dout);
 
     NormPlacement placement_;
-    CausalSelfAttention attn_;
-    NormLayer ln1_, ln2_;                    // the two sub-block norms (LN₁, LN₂)
-    std::unique_ptr<NormLayer> attn_norm_;   // NormFormer: LNₐ on the attention output
-    std::unique_ptr<NormLayer> ffn_norm_;    // NormFormer: LN_f on the 4d GELU activations
-    DenseLayer fc1_;                         // 4d×d
-    ActivationLayer gelu_;
-    DenseLayer fc2_;                         // d×4d (W₂)
+    BasicCausalSelfAttention<S> attn_;
+    BasicNormLayer<S> ln1_, ln2_;                    // the two sub-block norms (LN₁, LN₂)
+    std::unique_ptr<BasicNormLayer<S>> attn_norm_;   // NormFormer: LNₐ on the attention output
+    std::unique_ptr<BasicNormLayer<S>> ffn_norm_;    // NormFormer: LN_f on the 4d GELU activations
+    BasicDenseLayer<S> fc1_;                         // 4d×d
+    BasicActivationLayer<S> gelu_;
+    BasicDenseLayer<S> fc2_;                         // d×4d (W₂)
     std::optional<Param> lambda_;            // d×1 residual scale λ (NormFormer, optional)
     Mat sum1_, sum2_;                        // Post-LN: x + Attn(x), h + FFN(h)
     Mat h_;                                  // Pre-LN / NormFormer: stream after the attention sub-block
@@ -191,17 +198,21 @@ private:
 
 // [SECTION] Transformer ---------------------------------------------------------------------
 
-class Transformer {
+template <class S>
+class BasicTransformer {
 public:
+    using Mat = MatOf<S>;
+    using Param = BasicParam<S>;
     // Initial values from an Rng with this seed, in construction order (deterministic):
     //   token and position embeddings  N(0, 1)                     (PyTorch's nn.Embedding)
     //   every linear W (n_out×n_in)     config.init:
     //     Uniform (default)             U(−1/√n_in, 1/√n_in)       (PyTorch's nn.Linear)
     //     Xavier                        U(±√(6/(n_in + n_out)))    (Glorot & Bengio 2010; Xiong et al. 2020)
     //   linear biases 0; norm g = 1, b = 0; head scales γ = 1; residual scales λ = 1.
-    // Both inits draw the same uniforms in the same order: only their scale differs.
+    // Both inits draw the same uniforms in the same order: only their scale differs. float: the
+    // same draws, each rounded to float.
     // Throws std::invalid_argument when validate(config) is not empty.
-    Transformer(const TransformerConfig& config, std::uint64_t seed);
+    BasicTransformer(const TransformerConfig& config, std::uint64_t seed);
 
     // tokens: B×T ids in [0, V), 1 ≤ T ≤ context → logits (B·T)×V (row b·T + t scores the token
     // after position t of case b). Throws std::invalid_argument on bad ids or lengths.
@@ -215,8 +226,8 @@ public:
     Eigen::Index parameter_count();
     const TransformerConfig& config() const { return config_; }
     int layers() const { return static_cast<int>(blocks_.size()); }
-    const TransformerBlock& block(int l) const { return *blocks_[static_cast<std::size_t>(l)]; }
-    TransformerBlock& block(int l) { return *blocks_[static_cast<std::size_t>(l)]; }
+    const BasicTransformerBlock<S>& block(int l) const { return *blocks_[static_cast<std::size_t>(l)]; }
+    BasicTransformerBlock<S>& block(int l) { return *blocks_[static_cast<std::size_t>(l)]; }
 
     // NormFormer's measure after backward(): per layer l, mean_ij |∂L/∂W₂|_ij of its FFN output
     // weights (d×4d). out gets L entries, layer 1 first.
@@ -226,13 +237,17 @@ private:
     TransformerConfig config_;
     Param wte_;                                        // V×d token embeddings
     Param wpe_;                                        // T_max×d position embeddings
-    std::vector<std::unique_ptr<TransformerBlock>> blocks_;
-    std::unique_ptr<NormLayer> final_norm_;            // Pre-LN and NormFormer
-    DenseLayer head_;                                  // V×d
+    std::vector<std::unique_ptr<BasicTransformerBlock<S>>> blocks_;
+    std::unique_ptr<BasicNormLayer<S>> final_norm_;    // Pre-LN and NormFormer
+    BasicDenseLayer<S> head_;                          // V×d
     Tokens tokens_;                                    // the last forward's input
     Mat x0_;                                           // (B·T)×d embeddings
     Mat dx_;                                           // backward work space
 };
+
+using CausalSelfAttention = BasicCausalSelfAttention<double>;
+using TransformerBlock = BasicTransformerBlock<double>;
+using Transformer = BasicTransformer<double>;
 
 // [SECTION] Loss ----------------------------------------------------------------------------
 
@@ -247,7 +262,8 @@ struct SequenceLoss {
     Eigen::Index scored = 0;
     Eigen::Index correct = 0;
 };
-SequenceLoss sequence_cross_entropy(const Mat& logits, const Tokens& targets, Mat* dlogits);
+template <class S>
+SequenceLoss sequence_cross_entropy(const MatOf<S>& logits, const Tokens& targets, OptionalOut<S> dlogits);
 
 // [SECTION] Sampling ------------------------------------------------------------------------
 
@@ -255,11 +271,13 @@ SequenceLoss sequence_cross_entropy(const Mat& logits, const Tokens& targets, Ma
 // min(length, context) tokens and the next token is drawn from softmax(logits / temperature)
 // with rng (temperature 0: the largest logit, the first on ties; no randomness used). Returns
 // the new tokens only.
-std::vector<int> sample_tokens(Transformer& model, const std::vector<int>& prompt, int count, double temperature,
-                               Rng& rng);
+template <class S>
+std::vector<int> sample_tokens(BasicTransformer<S>& model, const std::vector<int>& prompt, int count,
+                               double temperature, Rng& rng);
 
 // Greedy continuation of B prompts at once: prompts B×T₀ (T₀ + count − 1 ≤ context) → B×count
 // ids, each the largest logit (the first on ties) after the prompt and the ids chosen so far.
-Tokens greedy_continue(Transformer& model, const Tokens& prompts, int count);
+template <class S>
+Tokens greedy_continue(BasicTransformer<S>& model, const Tokens& prompts, int count);
 
 }  // namespace normlab
