@@ -71,9 +71,9 @@ std::optional<OptimizerKind> parse_optimizer(std::string_view name) {
 
 template <class S>
 void Optimizer::update(BasicParam<S>& p) const {
-    using Mat = MatOf<S>;
+    using MatS = MatOf<S>;
     if (!p.trainable) return;
-    if (p.m.size() != p.value.size()) p.m = Mat::Zero(p.value.rows(), p.value.cols());
+    if (p.m.size() != p.value.size()) p.m = MatS::Zero(p.value.rows(), p.value.cols());
     auto theta = p.value.array();
     const auto g = p.grad.array();
     auto m = p.m.array();
@@ -83,7 +83,7 @@ void Optimizer::update(BasicParam<S>& p) const {
         theta -= S(spec_.lr) * m;
         return;
     }
-    if (p.v.size() != p.value.size()) p.v = Mat::Zero(p.value.rows(), p.value.cols());
+    if (p.v.size() != p.value.size()) p.v = MatS::Zero(p.value.rows(), p.value.cols());
     auto v = p.v.array();
     // m ← β₁ m + (1 − β₁) g ;  v ← β₂ v + (1 − β₂) g²
     m = S(spec_.beta1) * m + S(1.0 - spec_.beta1) * g;
@@ -327,11 +327,11 @@ std::string validate(const MlpConfig& c) {
 
 template <class S>
 BasicMlp<S>::BasicMlp(const MlpConfig& config, std::uint64_t seed) : config_(config) {
-    using DenseLayer = BasicDenseLayer<S>;
-    using NormLayer = BasicNormLayer<S>;
+    using DenseLayerS = BasicDenseLayer<S>;
+    using NormLayerS = BasicNormLayer<S>;
     if (const std::string problem = validate(config); !problem.empty()) throw std::invalid_argument(problem);
     Rng rng(seed);
-    const auto init = [&rng](DenseLayer& d, double gain2) {
+    const auto init = [&rng](DenseLayerS& d, double gain2) {
         // W_ij ~ N(0, gain²/n_in)
         Mat& W = d.W().value;
         const double sd = std::sqrt(gain2 / static_cast<double>(W.cols()));
@@ -342,13 +342,13 @@ BasicMlp<S>::BasicMlp(const MlpConfig& config, std::uint64_t seed) : config_(con
     Index in = config.inputs;
     for (int l = 1; l <= config.hidden_layers; ++l) {
         const std::string name = "hidden" + std::to_string(l);
-        auto dense = std::make_unique<DenseLayer>(name, in, config.width);
+        auto dense = std::make_unique<DenseLayerS>(name, in, config.width);
         init(*dense, hidden_gain2);
         dense_.push_back(dense.get());
         layers_.push_back(std::move(dense));
-        std::unique_ptr<NormLayer> norm;
+        std::unique_ptr<NormLayerS> norm;
         if (config.norm.norm != Norm::None)
-            norm = std::make_unique<NormLayer>(name + ".norm", config.norm, config.width, config.learn_gain,
+            norm = std::make_unique<NormLayerS>(name + ".norm", config.norm, config.width, config.learn_gain,
                                                config.learn_bias, config.batchnorm_momentum);
         if (norm && config.placement == Placement::BeforeActivation) {
             norms_.push_back(norm.get());
@@ -361,7 +361,7 @@ BasicMlp<S>::BasicMlp(const MlpConfig& config, std::uint64_t seed) : config_(con
         }
         in = config.width;
     }
-    auto output = std::make_unique<DenseLayer>("output", in, config.classes);
+    auto output = std::make_unique<DenseLayerS>("output", in, config.classes);
     init(*output, 1.0);
     dense_.push_back(output.get());
     layers_.push_back(std::move(output));
