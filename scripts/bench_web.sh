@@ -4,7 +4,9 @@
 #   - the page in headless chromium (SwiftShader): time to first frame, frame times per lab,
 #     Training steps per second unpaced (tests/web/bench.mjs);
 #   - the desktop build under Xvfb (llvmpipe): frame times per lab (normlab --frame-stats
-#     --all-labs) and the same Training scene's steps per second (read from --text-log).
+#     --all-labs) and the same Training scene's steps per second (read from --text-log);
+#   - the CPU kernels: the GPU lab's sweep in the page (bench.mjs) against normlab-cli bench --cpu
+#     at the same shapes.
 # Needs build-web/ (./scripts/web.sh --build) and build/ (./scripts/test.sh). Prints the load
 # before and after. Usage: scripts/bench_web.sh [SECONDS]   (default 5 per measurement)
 set -euo pipefail
@@ -50,4 +52,10 @@ s1=$(step_now); t1=$(date +%s.%N)
 kill "$app" 2>/dev/null || true
 wait "$app" 2>/dev/null || true
 python3 -c "print({'steps': $s1 - $s0, 'seconds': round($t1 - $t0, 2), 'steps_per_second': round(($s1 - $s0) / ($t1 - $t0), 1)})"
+echo "== desktop: the CPU kernels at the GPU lab's software sweep shapes (normlab-cli bench --cpu)"
+for rows in 256 1024; do
+  for cols in 256 1024 4096; do
+    build/bin/normlab-cli bench --cpu --rows "$rows" --cols "$cols" --json | tr -d '\n '; echo
+  done
+done
 echo "load after: $(uptime)"

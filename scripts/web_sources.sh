@@ -101,6 +101,10 @@ normlab_ensure_deb_src() {
   local parts uris tmp
   eval "$(apt-config shell parts Dir::Etc::sourceparts/d)"
   mapfile -t uris < <(normlab_debian_uris)
+  if [ ${#uris[@]} -eq 0 ]; then   # no package lists yet (a fresh container): apt knows no origins
+    normlab_as_root env DEBIAN_FRONTEND=noninteractive apt-get update -qq || true
+    mapfile -t uris < <(normlab_debian_uris)
+  fi
   [ ${#uris[@]} -gt 0 ] || { echo "web.sh: apt lists no Debian archive to take sources from (apt-cache policy)" >&2; return 1; }
   tmp=$(mktemp -d)
   normlab_deb_src_entries "$tmp/normlab-src" "${uris[@]}"

@@ -404,9 +404,9 @@ constexpr const char* kDivergedHelp =
 // a dot's radius max(2, 1.2% of the side) pixels, as they read on a projector.
 void draw_map(ImDrawList* dl, ImVec2 p0, float side, const Plot& map) {
     const Rect area{p0.x, p0.y, p0.x + side, p0.y + side};
-    const double k = std::max(2.0, 0.012 * side) / 2.5;   // training_map_plot's dots are 5 px across at 1×
-    // Hundreds of dots per map, so few vertices each: no anti-aliased edges (a tenth of the
-    // vertices of ImGui's smooth circles; at a few pixels they look the same).
+    const double k = std::max(2.0, 0.012 * side) / (0.5 * kMapDotPx);
+    // Hundreds of dots per map: no anti-aliased edges (ImGui's smooth edges add a fringe of
+    // vertices to every dot; at a few pixels they look the same).
     const ImDrawListFlags flags = dl->Flags;
     dl->Flags &= ~(ImDrawListFlags_AntiAliasedFill | ImDrawListFlags_AntiAliasedLines);
     dl->PushClipRect(p0, ImVec2(p0.x + side, p0.y + side), true);
@@ -448,7 +448,7 @@ void draw_variant_card(const TrainingVariant& v, const Plot* map, const Training
                                  " (colour: the class; paler: less sure, white: 50/50), with the training cases as dots"
                                  " (rings: test cases, when shown). Right-click: save it as a figure.";
         tooltip(v.diverged_at > 0 ? kDivergedHelp : help.c_str());
-        if (std::string saved = figure_context_menu("map figure", [map] { return *map; }); !saved.empty())
+        if (std::string saved = figure_context_menu("map figure", map->name, [map] { return *map; }); !saved.empty())
             status = std::move(saved);
     }
     // Name and result: the longest text that fits in the card.

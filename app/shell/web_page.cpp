@@ -174,6 +174,10 @@ EMSCRIPTEN_KEEPALIVE const char* normlab_open_scene(const char* path) {
     return p.reply.c_str();
 }
 
+// The page came back into view (web_index.html): draw it again, lest the browser dropped the
+// canvas's picture while it was hidden.
+EMSCRIPTEN_KEEPALIVE void normlab_wake() { normlab::ui::wake_frame_loop(); }
+
 // The scene as its file would hold it (File ▸ Copy link puts this in the URL).
 EMSCRIPTEN_KEEPALIVE const char* normlab_scene_text() {
     normlab::ui::PageState& p = normlab::ui::page();

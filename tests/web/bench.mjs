@@ -8,7 +8,8 @@
 // idle page draws nothing: frame_pacer.hpp). Idle: per lab, over S seconds at rest after the
 // settling, the frames drawn and the page's main-thread CPU time (Chrome's TaskDuration, as a
 // share of one core). Training: steps per second of the Training lab unpaced (the scene), read
-// from the page over S seconds.
+// from the page over S seconds. CPU kernels: the GPU lab's sweep in the page (the CPU side alone:
+// WebGL2 has no compute shaders), its medians per kernel at each shape.
 import {readFileSync} from "node:fs";
 import {parseArgs, launch, opener, json, sleep, encodeScene} from "./page.mjs";
 
@@ -86,5 +87,16 @@ if (args.scene) {
   training = {steps: s1 - s0, seconds: (t1 - t0) / 1000, steps_per_second: round((s1 - s0) / ((t1 - t0) / 1000))};
   await page.ctx.close();
 }
-console.log(JSON.stringify({labs, training}, null, 2));
+let cpuKernels = null;
+{
+  const page = await open("?lab=gpu");
+  await page.waitForFunction(() => JSON.parse(Module.ccall("normlab_gpu_json", "string", [], []))?.running === false,
+                             {timeout: 300000, polling: 500});
+  const {results} = await json(page, "normlab_gpu_json");
+  cpuKernels = {threads: results.cpu.threads, path: results.cpu.path,
+                results: results.cpu.results.map(p => ({kernel: p.kernel, rows: p.rows, cols: p.cols, ms: p.ms,
+                                                         gbps: round(p.gbps)}))};
+  await page.ctx.close();
+}
+console.log(JSON.stringify({labs, training, cpu_kernels: cpuKernels}, null, 2));
 await browser.close();

@@ -19,7 +19,8 @@
 //               File ▸ Download scene downloads the scene as its file holds it (the menus clicked)
 //   autosave    an edit survives a reload (IndexedDB)
 //   idle        a page at rest draws no frames (frame_pacer.hpp), wakes on a key (Ctrl+2 switches
-//               the lab) and on a mouse move; a Training run keeps drawing while it plays
+//               the lab), on coming back into view and on a mouse move; a Training run keeps
+//               drawing while it plays
 // Prints one line per check and "N passed, M failed"; exits 1 when any failed.
 import {execFileSync} from "node:child_process";
 import {readFileSync, writeFileSync, mkdirSync, existsSync, rmSync} from "node:fs";
@@ -251,13 +252,19 @@ async function clickMenu(page, item) {
   check("idle: a key wakes it (Ctrl+2: the Invariance lab)", v2.lab === "invariance" && v2.frames - v1.frames >= 2,
         `${v2.lab}, ${v2.frames - v1.frames} frames`);
   await sleep(1000);
+  const v3a = await view();
+  await page.evaluate(() => document.dispatchEvent(new Event("visibilitychange")));   // back in view: drawn again
+  await sleep(500);
   const v3 = await view();
+  check("idle: coming back into view draws", v3.frames - v3a.frames >= 1, `${v3.frames - v3a.frames} frames`);
+  await sleep(1000);
+  const v3b = await view();   // (the autosave of Ctrl+2's change may fall here: one frame)
+  check("idle: at rest again after it", v3b.frames - v3.frames <= 2, `${v3b.frames - v3.frames} frames in 1 s`);
   await page.mouse.move(300, 300);
   await page.mouse.move(320, 310);
   await sleep(500);
   const v4 = await view();
-  check("idle: at rest again, then a mouse move wakes it", v4.frames - v3.frames >= 2,
-        `${v4.frames - v3.frames} frames after the move`);
+  check("idle: a mouse move wakes it", v4.frames - v3b.frames >= 2, `${v4.frames - v3b.frames} frames after the move`);
   await page.ctx.close();
   const training = await open("?lab=training");
   await sleep(2000);

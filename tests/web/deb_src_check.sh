@@ -6,7 +6,8 @@
 #                                       entries, existing deb-src entries, idempotence (ctest web.deb_src)
 #   tests/web/deb_src_check.sh --apt    also with the real archive: a copy of /etc/apt without any
 #                                       deb-src entry, its own lists and cache, apt-get update and
-#                                       apt-get source of imgui and zlib, once per source format
+#                                       apt-get source of imgui and zlib, once per source format,
+#                                       and once with no package lists at all (a fresh container)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 . scripts/web_sources.sh
@@ -150,11 +151,13 @@ echo "deb_src_check: offline checks done ($failures failures)"
 
 # [SECTION] --apt: the real archive, from a copy of /etc/apt without deb-src entries --------------
 # Runs normlab_web_sources (web.sh's own function) as a fresh machine would: lists of the deb
-# entries only (as any installed system has), no deb-src entry, then once more (nothing to do).
-real_run() {   # NAME: the copy's sources are set up already
+# entries only (as an installed system has) or none (a container), no deb-src entry; then once
+# more (nothing to do).
+real_run() {   # ROOT [no-lists]: the copy's sources are set up already
   local root=$1
   export APT_CONFIG=$root/apt.conf
-  apt-get update -qq || fail "$root: apt-get update of the deb entries"
+  # Lists of the deb entries, as an installed system has them; or none, as a fresh container.
+  [ "${2:-}" = no-lists ] || apt-get update -qq || fail "$root: apt-get update of the deb entries"
   if apt-cache showsrc imgui 2>/dev/null | grep -q '^Package: imgui'; then fail "$root: has imgui's sources before"; fi
   normlab_web_sources "$root/deps" || fail "$root: normlab_web_sources"
   ls "$root/deps"/imgui-*/imgui.cpp "$root/deps"/zlib-*/zlib.h >/dev/null 2>&1 || fail "$root: sources not unpacked"
@@ -165,7 +168,7 @@ real_run() {   # NAME: the copy's sources are set up already
   [ "$(cat "$root/etc/apt/sources.list.d/"normlab-src.* | md5sum)" = "$before" ] || fail "$root: second run changed the entry"
 }
 if [ "${1:-}" = --apt ]; then
-  for format in deb822 one-line; do
+  for format in deb822 one-line no-lists; do
     root=$tmp/$format
     make_root "$root"
     cp -r /etc/apt/trusted.gpg.d "$root/etc/apt/" 2>/dev/null || true
@@ -173,7 +176,7 @@ if [ "${1:-}" = --apt ]; then
     unset APT_CONFIG
     for f in $(normlab_apt_source_files); do
       case "$f" in
-        *.sources) [ "$format" = deb822 ] && awk 'BEGIN { RS = ""; ORS = "\n\n" } !/[Tt]ypes:[^\n]*deb-src/' "$f" > "$root/etc/apt/sources.list.d/$(basename "$f")" ;;
+        *.sources) [ "$format" != one-line ] && awk 'BEGIN { RS = ""; ORS = "\n\n" } !/[Tt]ypes:[^\n]*deb-src/' "$f" > "$root/etc/apt/sources.list.d/$(basename "$f")" ;;
         *) [ "$format" = one-line ] && grep -E '^[[:space:]]*deb[[:space:]]' "$f" >> "$root/etc/apt/sources.list" || true ;;
       esac
     done
@@ -193,7 +196,7 @@ if [ "${1:-}" = --apt ]; then
       done
     fi
     echo "deb_src_check: $format sources:"; cat "$root/etc/apt/sources.list" "$root/etc/apt/sources.list.d/"* 2>/dev/null | sed 's/^/  /' || true
-    real_run "$root"
+    real_run "$root" "$([ "$format" = no-lists ] && echo no-lists)"
   done
   echo "deb_src_check: apt checks done ($failures failures in all)"
 fi

@@ -714,7 +714,7 @@ Series class_points(const Dataset& d, const Mat& X, const Labels& y, int k, bool
     s.kind = SeriesKind::Scatter;
     s.marker = test ? Marker::Ring : Marker::Circle;
     s.halo = !test;
-    s.marker_size = 5.0;
+    s.marker_size = kMapDotPx;
     s.color = training_class_color(k);
     for (Index i = 0; i < X.rows(); ++i)
         if (y(i) == k) {

@@ -258,6 +258,7 @@ Plot training_time_plot(const TrainingLabSnapshot& s, const std::vector<std::str
 // Class colours: the heat maps' diverging ends (palette.hpp) for two classes, then Okabe–Ito.
 inline constexpr double kMapMaxTint = 0.45;
 inline constexpr double kMapFullTintConfidence = 0.9;
+inline constexpr double kMapDotPx = 5.0;   // a case's dot, across, at 1× (its halo 2 px more)
 Color training_class_color(int k);
 
 // Whether the lab draws decision maps for this state: every data set but digits (64 features);
