@@ -465,7 +465,8 @@ bool DepthLab::step_runs() {
 #ifdef __EMSCRIPTEN__
         const unsigned hardware = 1;   // the page's threads are a fixed pool: take none of them
 #else
-        const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+        // One core left to the UI thread (the lab keeps drawing while it trains).
+        const unsigned hardware = std::max(2u, std::thread::hardware_concurrency()) - 1;
 #endif
         pool_ = std::make_unique<fast::ThreadPool>(std::min(threads_ > 0 ? threads_ : hardware,
                                                             static_cast<unsigned>(kDepthPlacementCount)));

@@ -252,8 +252,10 @@ public:
     // by side on up to set_threads() threads; false when all are done.
     bool step_runs();
 
-    // Threads step_runs may use, counting the caller: 0 (the default) the hardware's, at most
-    // one per placement (one in the web page). The numbers are the same whatever it is.
+    // Threads step_runs may use, counting the caller: 0 (the default) the hardware's less one
+    // (left to the UI thread; so one on 2 cores, where two measured no faster under load,
+    // docs/BENCHMARKS.md), at most one per placement (one in the web page). The numbers are the
+    // same whatever it is.
     void set_threads(unsigned threads);
 
     DepthLabSnapshot snapshot() const;
