@@ -3,7 +3,9 @@
 //            buffers allocated once: the median of the repetitions as ms, GB/s and the fraction
 //            of the copy's bandwidth;
 //   --train  training steps per second of the training lab's MLP (training.hpp) at the default
-//            sizes, for each norm.
+//            sizes, for each norm;
+//   --depth  milliseconds per training step of the depth lab's transformer (depth.hpp) at
+//            normlab-cli depth's defaults.
 // With --torch, the same work in PyTorch (bench/torch_peer.py, a child process) is timed in the
 // same run, interleaved repetition by repetition, and the ratios are reported.
 //
@@ -11,12 +13,14 @@
 // [SECTION] Timing: interleaved repetitions, medians
 // [SECTION] --cpu: the kernels
 // [SECTION] --train: steps per second
+// [SECTION] --depth: ms per step of the transformer
 // [SECTION] Entry point
 #include "commands.hpp"
 #include "options.hpp"
 #include "torch_peer.hpp"
 
 #include "normlab/models/datasets.hpp"
+#include "normlab/models/depth.hpp"
 #include "normlab/norm/bench_buffers.hpp"
 #include "normlab/norm/eval.hpp"
 #include "normlab/norm/fast_norm.hpp"
@@ -42,6 +46,7 @@ namespace normlab::cli {
 
 const char kBenchHelp[] = R"(Usage: normlab-cli bench --cpu [--rows R] [--cols C] [--reps N] [--path P] [--threads T] [--torch] [--json]
        normlab-cli bench --train [--dataset D] [--steps N] [--reps N] [--torch] [--json]
+       normlab-cli bench --depth [--placement P] [--norm N] [--steps N] [--reps N] [--torch] [--json]
 
 --cpu: times the fast float32 kernels of core (LayerNorm and RMSNorm, forward and backward, one row per
 case, ε inside the square root) on a rows × cols batch, against the fastest plain copy of the same
@@ -60,12 +65,20 @@ rmsnorm, prmsnorm), without evaluations, and reports training steps per second (
 the repetitions of N steps each). A step is what normlab-cli train does per step: next mini-batch,
 forward, cross-entropy, backward, Adam update (plus the per-layer gradient norms it records).
 
+--depth: trains the depth lab's transformer at normlab-cli depth's defaults (sort of 6 digits, so
+batches of 32 × 12 tokens; 6 layers, width 64, 4 heads, FFN 4·64, Adam lr 1e-3, float64, one thread)
+with the given placement (default preln) and norm (default layernorm), without evaluations, and
+reports milliseconds per step (the median over the repetitions of N steps each). A step is what
+normlab-cli depth does per step: a fresh batch, forward, cross-entropy, backward, the per-layer
+measure mean |∂L/∂W₂|, Adam update.
+
 --torch: the same work in PyTorch, timed in the same run, each repetition right after ours; the
 report adds its numbers and ours/PyTorch. Kernels: float32, torch.nn.functional.layer_norm and an
 RMSNorm of torch ops (x · rsqrt(mean(x²) + ε) · g), forwards under no_grad, backwards through
 autograd, on as many threads as ours. Training: the identical model and optimizer on one thread
 (ours runs a step on one thread), in float64 (ours) and in float32 (PyTorch's usual precision, its
-fastest). The peer runs with Debian's OpenBLAS first on its library path where it is installed
+fastest); for --depth, the same transformer written in torch ops (bench/torch_peer.py's Depth: the
+same sizes, placement, norms, initialization law and optimizer; its own random tokens). The peer runs with Debian's OpenBLAS first on its library path where it is installed
 (libopenblas0-serial: Debian's torch otherwise takes whatever libblas.so.3 is selected, often the
 reference BLAS, several times slower); the report names the BLAS it used. PyTorch is optional: it
 is run by bench/torch_peer.py with /usr/bin/python3 (or --python, or $NORMLAB_PYTHON); without it
@@ -75,6 +88,7 @@ python3-torch libopenblas0-serial).
 Options:
   --cpu          time the CPU kernels (the GPU kernels are timed in the app's GPU lab)
   --train        time training steps instead
+  --depth        time the depth lab's transformer steps instead
   --torch        also time PyTorch's version of the same work, in the same run
   --python P     the Python that has PyTorch (default: $NORMLAB_PYTHON, else /usr/bin/python3)
   --rows R       cases (default 8192)
@@ -82,7 +96,9 @@ Options:
   --reps N       timed repetitions of each kernel (default 20) or of N steps (default 10); the
                  median is reported
   --dataset D    --train: circle | xor | gauss | spiral (default) | moons | digits
-  --steps N      --train: steps per repetition (default 200)
+  --steps N      --train: steps per repetition (default 200); --depth: (default 10)
+  --placement P  --depth: postln | preln (default) | normformer
+  --norm N       --depth: layernorm (default) | rmsnorm
   --path P       auto (default: avx2 when the CPU has AVX2 and FMA), avx2 or scalar
   --threads T    threads to split rows over (default: the pool's, hardware threads or NORMLAB_THREADS)
   --json         {"rows": R, "cols": C, "threads": T, "copy": {"ms": t, "gbps": g, "of_copy": 1},
@@ -92,7 +108,11 @@ Options:
                  --train: {"dataset", "hidden", "width", "batch", "dtype", "steps", "reps",
                   "results": {NORM: {"ms_per_step", "steps_per_s", "torch_steps_per_s",
                   "ours_over_torch", "torch_f32_steps_per_s", "ours_over_torch_f32"}},
-                  "torch": {"version", "threads", "blas"}}; when PyTorch could not be run,
+                  "torch": {"version", "threads", "blas"}}
+                 --depth: {"placement", "norm", "layers", "width", "heads", "batch", "context",
+                  "dtype", "steps", "reps", "parameters", "ms_per_step", "torch_parameters", "torch_ms_per_step", "ours_over_torch",
+                  "torch_f32_ms_per_step", "ours_over_torch_f32", "torch": {...}} (ratios are
+                  speed-ups: PyTorch's time over ours); when PyTorch could not be run,
                   "torch": {"skipped": why}
 )";
 
@@ -414,23 +434,138 @@ int run_train_bench(const Options& opt) {
     return 0;
 }
 
+// [SECTION] --depth: ms per step of the transformer ------------------------------------------
+
+// The peer's copy of the depth model, as bench/torch_peer.py's Depth reads it.
+nlohmann::json torch_depth_request(const DepthConfig& c, int context, int scored) {
+    return {{"op", "depth"},
+            {"placement", std::string(to_string(c.model.placement))},
+            {"norm", std::string(to_string(c.model.norm.norm))},
+            {"vocab", c.model.vocab},
+            {"context", context},
+            {"layers", c.model.layers},
+            {"width", c.model.width},
+            {"heads", c.model.heads},
+            {"batch", c.batch_size},
+            {"scored", scored},
+            {"lr", c.optimizer.lr},
+            {"eps", c.model.norm.eps},
+            {"seed", c.seed},
+            {"threads", 1}};
+}
+
+DepthConfig depth_bench_config(const Options& opt) {
+    NormPlacement placement = NormPlacement::PreLN;
+    if (const auto p = opt.value("placement")) {
+        const auto parsed = parse_norm_placement(*p);
+        if (!parsed) throw InputError("--placement must be postln, preln or normformer (got " + quote_for_message(*p) + ")");
+        placement = *parsed;
+    }
+    Norm norm = Norm::LayerNorm;
+    if (const auto n = opt.value("norm")) {
+        const auto parsed = parse_norm(*n);
+        if (!parsed || (*parsed != Norm::LayerNorm && *parsed != Norm::RMSNorm))
+            throw InputError("--norm must be layernorm or rmsnorm (got " + quote_for_message(*n) + ")");
+        norm = *parsed;
+    }
+    return default_depth_config(TaskKind::Sort, placement, norm);
+}
+
+int run_depth_bench(const Options& opt) {
+    const auto steps = static_cast<int>(opt.integer("steps", 10, 1, 100000));
+    const auto reps = static_cast<int>(opt.integer("reps", 10, 1, 10000));
+    DepthConfig config = depth_bench_config(opt);
+    config.steps = steps * (reps + 1) + 1;   // never finishes, never evaluates within the run
+    config.eval_every = INT_MAX;
+    DepthTrainer trainer(config);
+    const TransformerConfig& m = trainer.config().model;
+    const int context = trainer.task().context();
+
+    std::vector<Timed> timed;
+    timed.push_back({"ours", 0.0, [&trainer, steps] { return ms_of([&] { for (int s = 0; s < steps; ++s) trainer.step(); }); }, {}});
+    std::string skipped;
+    nlohmann::json request = torch_depth_request(trainer.config(), context, config.task.length);
+    std::unique_ptr<TorchPeer> peer = start_peer(opt, request, skipped);
+    Eigen::Index torch_parameters = -1;
+    if (peer) {
+        request["dtype"] = "float32";
+        try {
+            torch_parameters = peer->request(request).value("parameters", Eigen::Index{-1});
+        } catch (const std::exception& e) {
+            skipped = e.what();
+            peer.reset();
+        }
+    }
+    if (peer) {
+        const std::string name = "depth:" + std::string(to_string(m.placement)) + ":" + std::string(to_string(m.norm.norm));
+        for (const std::string& n : {name, name + ":float32"})
+            timed.push_back({n, 0.0, [&peer, n, steps] { return peer->run_ms(n, {{"steps", steps}}); }, {}});
+    }
+    time_interleaved(timed, reps);
+
+    const auto ms_per_step = [&](const Timed& t) { return median(t.ms) / steps; };
+    const double ours = ms_per_step(timed[0]);
+    nlohmann::ordered_json out = {{"placement", std::string(to_string(m.placement))},
+                                  {"norm", std::string(to_string(m.norm.norm))},
+                                  {"layers", m.layers},
+                                  {"width", m.width},
+                                  {"heads", m.heads},
+                                  {"batch", config.batch_size},
+                                  {"context", context},
+                                  {"dtype", "float64"},
+                                  {"steps", steps},
+                                  {"reps", reps},
+                                  {"parameters", trainer.model().parameter_count()},
+                                  {"ms_per_step", ours}};
+    if (peer) {
+        out["torch_parameters"] = torch_parameters;   // the same model: the same count
+        out["torch_ms_per_step"] = ms_per_step(timed[1]);
+        out["ours_over_torch"] = ms_per_step(timed[1]) / ours;
+        out["torch_f32_ms_per_step"] = ms_per_step(timed[2]);
+        out["ours_over_torch_f32"] = ms_per_step(timed[2]) / ours;
+    }
+    if (opt.flag("torch")) out["torch"] = torch_json(peer.get(), skipped);
+    if (opt.flag("json")) {
+        std::cout << out.dump() << '\n';
+        return 0;
+    }
+    std::printf("training steps of the depth lab's transformer (%s, %s, %d layers × %d, %d heads, batch %d × %d "
+                "tokens, Adam, float64, 1 thread), median of %d reps of %d steps\n\n",
+                std::string(display_name(m.placement)).c_str(), std::string(to_string(m.norm.norm)).c_str(), m.layers,
+                static_cast<int>(m.width), m.heads, static_cast<int>(config.batch_size), context, reps, steps);
+    std::printf("ours                 %9.2f ms/step\n", ours);
+    if (peer) {
+        std::printf("PyTorch float64      %9.2f ms/step   (ours %.2f× as fast)\n", ms_per_step(timed[1]),
+                    ms_per_step(timed[1]) / ours);
+        std::printf("PyTorch float32      %9.2f ms/step   (ours %.2f× as fast)\n", ms_per_step(timed[2]),
+                    ms_per_step(timed[2]) / ours);
+    }
+    print_torch_line(peer.get(), skipped);
+    return 0;
+}
+
 }  // namespace
 
 // [SECTION] Entry point ---------------------------------------------------------------------
 
 int run_bench(const Args& args) {
     const Options opt("bench", args,
-                      {{"cpu", false}, {"train", false}, {"rows", true}, {"cols", true}, {"reps", true},
-                       {"path", true}, {"threads", true}, {"dataset", true}, {"steps", true}, {"torch", false},
-                       {"python", true}, {"json", false}});
-    if (opt.flag("cpu") == opt.flag("train"))
-        throw InputError("bench needs --cpu or --train, not both (the GPU kernels are timed in the app's GPU lab)");
-    const bool train = opt.flag("train");
-    for (const char* name : train ? std::vector<const char*>{"rows", "cols", "path", "threads"}
-                                  : std::vector<const char*>{"dataset", "steps"})
-        if (opt.value(name))
-            throw InputError(std::string("--") + name + " is not an option of bench " + (train ? "--train" : "--cpu"));
-    return train ? run_train_bench(opt) : run_kernel_bench(opt);
+                      {{"cpu", false}, {"train", false}, {"depth", false}, {"rows", true}, {"cols", true}, {"reps", true},
+                       {"path", true}, {"threads", true}, {"dataset", true}, {"steps", true},
+                       {"placement", true}, {"norm", true}, {"torch", false}, {"python", true}, {"json", false}});
+    const int modes = int(opt.flag("cpu")) + int(opt.flag("train")) + int(opt.flag("depth"));
+    if (modes != 1)
+        throw InputError("bench needs one of --cpu, --train or --depth (the GPU kernels are timed in the app's GPU lab)");
+    const std::string mode = opt.flag("cpu") ? "--cpu" : opt.flag("train") ? "--train" : "--depth";
+    // The options each mode does not take.
+    const std::vector<const char*> foreign =
+        mode == "--cpu"     ? std::vector<const char*>{"dataset", "steps", "placement", "norm"}
+        : mode == "--train" ? std::vector<const char*>{"rows", "cols", "path", "threads", "placement", "norm"}
+                            : std::vector<const char*>{"rows", "cols", "path", "threads", "dataset"};
+    for (const char* name : foreign)
+        if (opt.value(name)) throw InputError(std::string("--") + name + " is not an option of bench " + mode);
+    if (mode == "--cpu") return run_kernel_bench(opt);
+    return mode == "--train" ? run_train_bench(opt) : run_depth_bench(opt);
 }
 
 }  // namespace normlab::cli

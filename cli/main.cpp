@@ -36,7 +36,7 @@ constexpr Subcommand kSubcommands[] = {
      normlab::cli::run_gradients},
     {"train", "trains an MLP classifier with a chosen norm; prints its learning curve", normlab::cli::kTrainHelp,
      normlab::cli::run_train},
-    {"bench", "times the float32 norm kernels (--cpu) or training steps/s (--train); --torch: beside PyTorch",
+    {"bench", "times the float32 norm kernels (--cpu), training steps/s (--train) or transformer steps (--depth); --torch: beside PyTorch",
      normlab::cli::kBenchHelp, normlab::cli::run_bench},
     {"depth", "trains a small transformer (Post-LN, Pre-LN, NormFormer); per-layer FFN gradients",
      normlab::cli::kDepthHelp, normlab::cli::run_depth},

@@ -3,8 +3,8 @@
 # PyTorch (python3-torch) and Debian's OpenBLAS (libopenblas0-serial, which the PyTorch peer is run
 # on; Debian's torch otherwise uses whatever libblas.so.3 is selected, often the reference BLAS),
 # builds, then prints the date, the machine's load and each benchmark as JSON, one per line.
-#   ./scripts/bench.sh            CPU kernels, and training steps on spiral and digits
-#   ./scripts/bench.sh --train    training steps only
+#   ./scripts/bench.sh            CPU kernels, training steps on spiral and digits, transformer steps
+#   ./scripts/bench.sh --train    training steps only (the MLP on spiral and digits, the depth lab's transformer)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 . scripts/setup.sh
@@ -17,4 +17,7 @@ if [ "${1:-}" != "--train" ]; then
 fi
 for dataset in spiral digits; do
   "$cli" bench --train --dataset "$dataset" --torch --json
+done
+for placement in postln preln normformer; do
+  "$cli" bench --depth --placement "$placement" --torch --json
 done

@@ -1,6 +1,11 @@
 // The lab table and the window that hosts the labs as tabs.
 #include "labs.hpp"
 
+#include "layout_check.hpp"
+
+#include <cfloat>
+#include <string>
+
 namespace normlab::ui {
 
 const Lab kLabs[] = {
@@ -43,6 +48,49 @@ void draw_show_controls_button(AppUi& ui) {
         ImGui::SetTooltip("Show this lab's controls (F9, View ▸ Control panel); hidden because the window is narrow");
 }
 
+// How the tab row fits: the eight labels at the text size are wider than a 1024 px window in the
+// projector theme, where ImGui would cut every one ("Explor…"). Then the row takes the small
+// font and, if that is still too wide, each label's first word ("Worked" for "Worked example").
+struct TabRow {
+    bool small_font = false;
+    bool first_words = false;
+};
+
+std::string tab_label(const Lab& lab, bool first_word) {
+    std::string label = lab.tab;
+    if (first_word) label = label.substr(0, label.find(' '));
+    return label + "###" + lab.id;   // the same tab whatever its label
+}
+
+TabRow fit_tab_row(const Fonts& fonts, float width) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const auto row_width = [&](ImFont* font, bool first_words) {
+        float w = style.ItemInnerSpacing.x * static_cast<float>(kLabCount - 1);
+        for (const Lab& lab : kLabs) {
+            const std::string label = tab_label(lab, first_words);
+            w += font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, label.c_str(), label.c_str() + label.find("###")).x +
+                 2.0f * style.FramePadding.x;
+        }
+        return w;
+    };
+    width -= 2.0f * style.FramePadding.x;   // a row exactly as wide as the bar is still shrunk by ImGui
+    if (row_width(fonts.regular, false) <= width) return {};
+    if (row_width(fonts.small, false) <= width) return {true, false};
+    return {true, true};
+}
+
+// For the layout checker: a tab narrower than its label (ImGui then draws "Explor…", a cut the
+// text hook cannot see, since ImGui draws the dots as glyphs) is recorded as a cut text.
+void record_cut_tab(const std::string& label) {
+    if (!text_recording()) return;
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    const float pad = ImGui::GetStyle().FramePadding.x;
+    const float w = ImGui::CalcTextSize(label.c_str(), nullptr, true).x;
+    if (w <= b.x - a.x - 2.0f * pad + 0.5f) return;
+    record_text("tab " + label.substr(0, label.find("###")), ImVec4(a.x + pad, a.y, a.x + pad + w, b.y),
+                ImVec4(a.x, a.y, b.x, b.y));
+}
+
 }  // namespace
 
 void draw_labs(LabContext& ctx, ImVec2 pos, ImVec2 size) {
@@ -52,11 +100,17 @@ void draw_labs(LabContext& ctx, ImVec2 pos, ImVec2 size) {
                                        ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse |
                                        ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollbar;
     ImGui::Begin("##labs", nullptr, kHost);
+    const TabRow row = fit_tab_row(ctx.fonts, ImGui::GetContentRegionAvail().x);
+    if (row.small_font) ImGui::PushFont(ctx.fonts.small);   // the tabs only, not the lab below
     if (ImGui::BeginTabBar("labs")) {
         for (int i = 0; i < kLabCount; ++i) {
             const ImGuiTabItemFlags flags = ctx.app.select_lab == i ? ImGuiTabItemFlags_SetSelected : 0;
-            if (ImGui::BeginTabItem(kLabs[i].tab, nullptr, flags)) {
+            const std::string label = tab_label(kLabs[i], row.first_words);
+            const bool open = ImGui::BeginTabItem(label.c_str(), nullptr, flags);
+            record_cut_tab(label);
+            if (open) {
                 if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kLabs[i].info->title);
+                if (row.small_font) ImGui::PopFont();
                 ctx.app.lab = i;
                 const float avail_w = ImGui::GetContentRegionAvail().x;
                 ctx.app.controls_collapsed = controls_collapsed(ctx.app, avail_w);
@@ -68,6 +122,7 @@ void draw_labs(LabContext& ctx, ImVec2 pos, ImVec2 size) {
                 if (kLabs[i].actions != nullptr) handle_action_keys(ctx, kLabs[i].actions());
                 kLabs[i].draw(ctx);
                 ImGui::EndChild();
+                if (row.small_font) ImGui::PushFont(ctx.fonts.small);
                 ImGui::EndTabItem();
             } else if (ImGui::IsItemHovered()) {
                 ImGui::SetTooltip("%s", kLabs[i].info->title);
@@ -75,6 +130,7 @@ void draw_labs(LabContext& ctx, ImVec2 pos, ImVec2 size) {
         }
         ImGui::EndTabBar();
     }
+    if (row.small_font) ImGui::PopFont();
     ctx.app.select_lab = -1;
     ImGui::End();
 }

@@ -7,7 +7,8 @@
 # STDERR   the one line stderr must be, exactly (and stdout must then be empty); empty: stderr
 #          must be empty.
 # CHECKS   checks on stdout parsed as JSON, each "PATH OP [ARGS]", PATH dot-separated (y.0.1 is
-#          y[0][1]):  PATH between LO HI | PATH length N | PATH equals TEXT | PATH null | PATH absent
+#          y[0][1]):  PATH between LO HI | PATH length N | PATH equals TEXT | PATH null | PATH absent |
+#          PATH equals_key OTHER (the same value as at the path OTHER)
 # Lists are '|'-separated here because ';' would split the argument on its way through ctest.
 cmake_minimum_required(VERSION 3.25)
 
@@ -75,6 +76,12 @@ foreach(check IN LISTS checks)
     list(JOIN words " " text)
     if(NOT value STREQUAL text)
       fail("${path} = ${value}, expected ${text}")
+    endif()
+  elseif(op STREQUAL "equals_key")
+    string(REPLACE "." ";" other_keys "${words}")
+    string(JSON other ERROR_VARIABLE other_missing GET "${out}" ${other_keys})
+    if(other_missing OR NOT value STREQUAL other)
+      fail("${path} = ${value}, expected the value of ${words} (${other})")
     endif()
   elseif(op STREQUAL "null")
     if(NOT type STREQUAL "NULL")

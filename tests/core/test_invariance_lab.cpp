@@ -189,8 +189,9 @@ TEST(InvarianceLab, DefaultCurves) {
     EXPECT_EQ(p.x.scale, Scale::Log10);
     EXPECT_EQ(p.y.scale, Scale::Log10);
     ASSERT_EQ(p.series.size(), 3u);   // {LayerNorm, RMSNorm, pRMSNorm} × {W′ = δW}
-    EXPECT_EQ(p.series[0].label, "LayerNorm · W′ = δW");
-    EXPECT_EQ(p.series[2].label, "pRMSNorm · W′ = δW");
+    EXPECT_EQ(p.title, "Relative change ‖y′ − y‖ / ‖y‖ under W′ = δW");   // the one transform
+    EXPECT_EQ(p.series[0].label, "LayerNorm");
+    EXPECT_EQ(p.series[2].label, "pRMSNorm");
     EXPECT_EQ(to_hex(p.series[0].color), "#0072b2");   // the Explorer's LayerNorm blue
     EXPECT_EQ(to_hex(p.series[1].color), "#d55e00");   // the Explorer's RMSNorm vermillion
     EXPECT_EQ(to_hex(p.series[2].color), "#e69f00");   // orange
@@ -218,12 +219,25 @@ TEST(InvarianceLab, DifferentTransformsDifferInDashAndMarker) {
     s.curve_transforms.fill(true);
     const Plot p = invariance_curve_plot(s);
     ASSERT_EQ(p.series.size(), static_cast<size_t>(kNumTransforms));
+    EXPECT_EQ(p.title, "Relative change ‖y′ − y‖ / ‖y‖ of RMSNorm");   // the one norm
+    EXPECT_EQ(p.series[0].label, "W′ = δW");
     for (size_t i = 0; i < p.series.size(); ++i)
         for (size_t j = i + 1; j < p.series.size(); ++j)
             EXPECT_TRUE(p.series[i].line != p.series[j].line || p.series[i].marker != p.series[j].marker) << i << " " << j;
     // Weight-vector re-scaling moves the output far from δ = 1; a re-centering does not depend on δ.
     EXPECT_GT(p.series[2].y.back(), 1e-2);
     EXPECT_DOUBLE_EQ(p.series[4].y.front(), p.series[4].y.back());
+}
+
+TEST(InvarianceLab, SeveralNormsAndTransformsNameBothInTheLegend) {
+    InvarianceLabState s;
+    s.curve_norms = {false, false, true, true, false};               // LayerNorm, RMSNorm
+    s.curve_transforms = {true, false, false, true, false, false};   // W′ = δW, x′ = δx
+    const Plot p = invariance_curve_plot(s);
+    ASSERT_EQ(p.series.size(), 4u);
+    EXPECT_EQ(p.title, "Relative change ‖y′ − y‖ / ‖y‖ against δ");
+    EXPECT_EQ(p.series[0].label, "LayerNorm · W′ = δW");
+    EXPECT_EQ(p.series[3].label, "RMSNorm · x′ = δx (all cases)");
 }
 
 TEST(InvarianceLab, RaisingEpsBendsTheCurveAtSmallDelta) {

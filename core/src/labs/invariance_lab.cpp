@@ -335,6 +335,11 @@ Plot invariance_curve_plot(const InvarianceLabState& state) {
 
     const InvarianceData data = invariance_lab_data(state);
     const std::vector<double> deltas = curve_deltas();
+    // A legend entry names what varies: with one transform ticked it moves to the title and the
+    // entries are the norms (a short legend finds a corner free of curves), and likewise for one norm.
+    const auto ticked = [](const auto& flags) { return std::count(flags.begin(), flags.end(), true); };
+    const bool one_transform = ticked(state.curve_transforms) == 1;
+    const bool one_norm = !one_transform && ticked(state.curve_norms) == 1;
     for (int r = 0; r < kNumTableNorms; ++r) {
         if (!state.curve_norms[static_cast<size_t>(r)]) continue;
         NormSpec spec = state.spec;
@@ -346,7 +351,10 @@ Plot invariance_curve_plot(const InvarianceLabState& state) {
             for (double delta : deltas)
                 residuals.push_back(std::max(invariance_residual(spec, kAllTransforms[c], data, delta), kResidualFloor));
             Series s;
-            s.label = std::string(display_name(spec.norm)) + " · " + name_of(kAllTransforms[c]);
+            const std::string norm_name(display_name(spec.norm)), transform = name_of(kAllTransforms[c]);
+            s.label = one_transform ? norm_name : one_norm ? transform : norm_name + " · " + transform;
+            if (one_transform) plot.title = "Relative change ‖y′ − y‖ / ‖y‖ under " + transform;
+            if (one_norm) plot.title = "Relative change ‖y′ − y‖ / ‖y‖ of " + norm_name;
             s.x = deltas;
             s.y = std::move(residuals);
             s.color = norm_color(spec.norm);
