@@ -36,15 +36,19 @@ struct GeometryUi {
     bool show_labels = true;     // the points' numbers
     GeometryRenderer renderer;   // the view's GL objects
 };
+using GeometryContext = LabContextOf<GeometryUi>;
 
-// Lab::actions (labs.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
-Actions geometry_lab_actions();
+// LabWindow::actions (lab.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
+Actions<GeometryContext> geometry_lab_actions();
 
 // Draws the lab into the current window, reading and editing ctx.session.geometry.
 // What a presenter slide of this lab may name (lab.hpp): figure geometry_view (the 3D view;
 // drag to orbit it).
-extern const SlideParts kGeometrySlide;
+extern const SlideParts<GeometryContext> kGeometrySlide;
 
-void draw_geometry_lab(LabContext& ctx);
+void draw_geometry_lab(GeometryContext& ctx);
+
+// The lab's row in the table of labs (labs.cpp).
+extern const LabWindow<GeometryContext> kGeometryWindow;
 
 }  // namespace normlab::ui

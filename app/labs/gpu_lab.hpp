@@ -37,11 +37,9 @@ inline constexpr LabInfo kGpuInfo{
 // size, the rows and the legend switches it was built for.
 using GpuCachedPlot = CachedFigure<std::string>;
 
-// The GPU lab's display state and its GL objects (made on first use, with the context current;
-// destroyed with LabUis, before the window).
+// The GPU lab's display state and its sweep's GL objects (made on first use, with the context
+// current; destroyed with LabUis, before the window and the runner, LabContext::gpu).
 struct GpuUi {
-    std::unique_ptr<GpuRunner> runner;   // null until first use
-    bool runner_tried = false;           // made once; a failure is reported once
     bool sized_for_renderer = false;     // Session::gpu set to this renderer's default sweep
     std::unique_ptr<GpuSweep> sweep;     // the lab's sweep, running or finished
     std::optional<BenchResults> stopped_results;   // what a stopped sweep had measured
@@ -50,44 +48,24 @@ struct GpuUi {
     int table_cols = 0;                  // the width the table shows (0: the widest measured)
     PlotView forward_view, backward_view, saved_view;
     GpuCachedPlot forward_plot, backward_plot, saved_plot;
-    // Other labs' overlay: one shape at a time (gpu_norm_times).
-    std::unique_ptr<GpuSweep> overlay;
-    int overlay_rows = 0, overlay_cols = 0;
-    std::optional<NormKernelTimes> overlay_times;
-    std::string overlay_error;           // why the overlay's shape could not be measured
-    ContextWatch watch;                  // a lost GL context turns the GPU work off for good
 };
+using GpuContext = LabContextOf<GpuUi>;
 
-// Lab::actions (labs.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
-Actions gpu_lab_actions();
+// LabWindow::actions (lab.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
+Actions<GpuContext> gpu_lab_actions();
 
 // Draws the lab into the current window; reads and edits ctx.session.gpu.
-void draw_gpu_lab(LabContext& ctx);
+void draw_gpu_lab(GpuContext& ctx);
 
-// The lab's three figures (Lab::plots). When no sweep has run yet, runs the session's sweep to
+// The lab's three figures (LabWindow::plots). When no sweep has run yet, runs the session's sweep to
 // the end first (seconds on llvmpipe); empty when the GPU path is off.
-std::vector<Plot> gpu_lab_plots(LabContext& ctx);
+std::vector<Plot> gpu_lab_plots(GpuContext& ctx);
 
-// The runner, made on first call; null when the GPU path is off (no GL 4.3, a shader that does
-// not build, a lost context): then *why (when given) says why, in one line, and that was printed
-// once on stderr.
-GpuRunner* gpu_runner(LabContext& ctx, std::string* why = nullptr);
-
-// Once per frame, with the window's context current: asks whether the GL context was lost (a
-// GPU reset; see ContextWatch). The first time it was, says so in one line on stderr, drops the
-// GPU work in progress and turns the GPU path off (gpu_runner() is null from then on, the GPU lab
-// shows why); the labs' CPU work carries on.
-void watch_gl_context(LabContext& ctx);
-
-// For other labs (e.g. the training lab's time split): the GPU's LayerNorm and RMSNorm times at
-// one activation shape (rows = cases in a batch, cols = features). Never waits: the first call
-// for a shape starts measuring it, each later call does a few ms of the work, and the times
-// come back once measured (within a few frames). Null until then, and when the GPU path is off
-// (*why says why). One shape at a time: asking for another starts over.
-const NormKernelTimes* gpu_norm_times(LabContext& ctx, int rows, int cols, std::string* why = nullptr);
+// The lab's row in the table of labs (labs.cpp).
+extern const LabWindow<GpuContext> kGpuWindow;
 
 // One line for other labs: "GPU: LayerNorm fwd+bwd 0.21 ms, RMSNorm 0.15 ms (29% less) at 32×32 ·
-// llvmpipe, glFinish + CPU clock" once measured (gpu_norm_times), "GPU: measuring…" until then, or
+// llvmpipe, glFinish + CPU clock" once measured (gpu_device.hpp's gpu_norm_times), "GPU: measuring…" until then, or
 // "GPU kernel times: off" (hover: why). For a norm layer's activations of rows × cols. Returns
 // the times it showed (null while measuring or off), for the lab's own figures.
 const NormKernelTimes* draw_gpu_norm_caption(LabContext& ctx, int rows, int cols);

@@ -69,20 +69,24 @@ struct TrainingUi {
     TrainingFigure loss, accuracy, grads, time;
     std::vector<NormStepCost> gpu_costs;   // the GPU kernels' cost per step, on the step-time figure
 };
+using TrainingContext = LabContextOf<TrainingUi>;
 
-// Lab::actions (labs.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
-Actions training_lab_actions();
+// LabWindow::actions (lab.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
+Actions<TrainingContext> training_lab_actions();
 
 // Draws the lab into the current window, reading and editing ctx.session.training.
 // What a presenter slide of this lab may name (lab.hpp): figures training_maps (each variant's
 // decision map and test accuracy), training_loss, training_accuracy, training_grad_norms,
 // training_step_time; controls play (Play / Pause, also Space), reset (also R).
-extern const SlideParts kTrainingSlide;
+extern const SlideParts<TrainingContext> kTrainingSlide;
 
-void draw_training_lab(LabContext& ctx);
+void draw_training_lab(TrainingContext& ctx);
 
-// The lab's six figures as they are now (Lab::plots): from the run on screen, or, when the lab
+// The lab's six figures as they are now (LabWindow::plots): from the run on screen, or, when the lab
 // has not run yet, from a whole run of the session's settings on this thread.
-std::vector<Plot> training_lab_plots(LabContext& ctx);
+std::vector<Plot> training_lab_plots(TrainingContext& ctx);
+
+// The lab's row in the table of labs (labs.cpp).
+extern const LabWindow<TrainingContext> kTrainingWindow;
 
 }  // namespace normlab::ui

@@ -33,7 +33,7 @@ using Index = Eigen::Index;
 
 // [SECTION] Actions -------------------------------------------------------------------------
 
-void apply_worked_preset(LabContext& ctx, int i) {
+void apply_worked_preset(WorkedContext& ctx, int i) {
     const WorkedPreset& preset = kWorkedPresets[i];
     explorer_set_x(ctx.session.explorer, preset_x(preset));   // the Explorer's paste field follows x itself
     apply_preset(ctx.session.worked, preset);
@@ -41,11 +41,11 @@ void apply_worked_preset(LabContext& ctx, int i) {
 
 // The claim presets (core's kWorkedPresets, keys M, S, C), built at first use: core's table is
 // another translation unit's.
-const Action* preset_actions() {
-    static const Action actions[kWorkedPresetCount] = {
-        {kWorkedPresets[0].label, {'M'}, nullptr, nullptr, [](LabContext& ctx) { apply_worked_preset(ctx, 0); }},
-        {kWorkedPresets[1].label, {'S'}, nullptr, nullptr, [](LabContext& ctx) { apply_worked_preset(ctx, 1); }},
-        {kWorkedPresets[2].label, {'C'}, nullptr, nullptr, [](LabContext& ctx) { apply_worked_preset(ctx, 2); }},
+const Action<WorkedContext>* preset_actions() {
+    static const Action<WorkedContext> actions[kWorkedPresetCount] = {
+        {kWorkedPresets[0].label, {'M'}, nullptr, nullptr, [](WorkedContext& ctx) { apply_worked_preset(ctx, 0); }},
+        {kWorkedPresets[1].label, {'S'}, nullptr, nullptr, [](WorkedContext& ctx) { apply_worked_preset(ctx, 1); }},
+        {kWorkedPresets[2].label, {'C'}, nullptr, nullptr, [](WorkedContext& ctx) { apply_worked_preset(ctx, 2); }},
     };
     static_assert(kWorkedPresetCount == 3);
     return actions;
@@ -55,8 +55,8 @@ const Action* preset_actions() {
 
 // The Explorer's presets that set x ([2, 4, 6, 8], [200, 300, 150, 250], random) work here with
 // the same buttons and keys, then the claim presets.
-Actions worked_lab_actions() {
-    Actions out = {&kExplorerActions[kExampleX], &kExplorerActions[kLargeX], &kExplorerActions[kRandomX]};
+Actions<WorkedContext> worked_lab_actions() {
+    Actions<WorkedContext> out = all_actions(kXPresetActions<WorkedContext>);
     for (int i = 0; i < kWorkedPresetCount; ++i) out.push_back(&preset_actions()[i]);
     return out;
 }
@@ -85,7 +85,7 @@ void verdict_banner(bool good, const std::string& text, const Fonts& fonts) {
 
 // [SECTION] Toolbar -------------------------------------------------------------------------
 
-void draw_toolbar(LabContext& ctx, WorkedUi& ui) {
+void draw_toolbar(WorkedContext& ctx, WorkedUi& ui) {
     ExplorerState& e = ctx.session.explorer;
     WorkedState& s = ctx.session.worked;
     const float em = ImGui::GetFontSize();
@@ -98,7 +98,7 @@ void draw_toolbar(LabContext& ctx, WorkedUi& ui) {
             "Both labs always show the same vector.");
     for (int i = kExampleX; i <= kRandomX; ++i) {
         ImGui::SameLine();
-        action_button(ctx, kExplorerActions[i]);
+        action_button(ctx, kXPresetActions<WorkedContext>[i]);
     }
     ImGui::SameLine();
     if (ImGui::Button("Open the Explorer")) ctx.app.select_lab = find_lab("explorer");
@@ -236,7 +236,7 @@ const NameChoice kNameChoices[] = {
     {"(it does not say)", std::nullopt},
 };
 
-void draw_claim_inputs(LabContext& ctx) {
+void draw_claim_inputs(WorkedContext& ctx) {
     WorkedState& s = ctx.session.worked;
     const float em = ImGui::GetFontSize();
     heading(ctx.fonts.heading, "Check a claim");
@@ -357,8 +357,8 @@ void draw_verdict(const WorkedResults& r, const Fonts& fonts, bool outputs) {
 
 // [SECTION] The lab window ------------------------------------------------------------------
 
-void draw_worked_lab(LabContext& ctx) {
-    WorkedUi& ui = ctx.uis.worked;
+void draw_worked_lab(WorkedContext& ctx) {
+    WorkedUi& ui = ctx.ui;
     const Fonts& fonts = ctx.fonts;
 
     draw_toolbar(ctx, ui);
@@ -417,7 +417,7 @@ void draw_worked_lab(LabContext& ctx) {
 
 namespace {
 
-void draw_worked_figure(LabContext& ctx, const std::string& id, ImVec2) {
+void draw_worked_figure(WorkedContext& ctx, const std::string& id, ImVec2) {
     std::optional<WorkedResults> r;
     try {
         r = compute_worked(ctx.session.worked, ctx.session.explorer.x);
@@ -429,7 +429,7 @@ void draw_worked_figure(LabContext& ctx, const std::string& id, ImVec2) {
     }
     if (id == "worked_layernorm_steps" || id == "worked_rmsnorm_steps") {
         const StepPart norm = id == "worked_layernorm_steps" ? StepPart::LayerNorm : StepPart::RMSNorm;
-        draw_steps(worked_steps(r->explanation, ctx.uis.worked.digits), norm, ctx.fonts);
+        draw_steps(worked_steps(r->explanation, ctx.ui.digits), norm, ctx.fonts);
     } else {   // "worked_verdict"
         draw_verdict(*r, ctx.fonts, false);
     }
@@ -437,8 +437,10 @@ void draw_worked_figure(LabContext& ctx, const std::string& id, ImVec2) {
 
 }  // namespace
 
-const SlideParts kWorkedSlide{
-    {{"worked_verdict", 1.8f, true}, {"worked_layernorm_steps", 1.8f, true}, {"worked_rmsnorm_steps", 1.8f, true}}, 1, {},
+const SlideParts<WorkedContext> kWorkedSlide{
+    {{{"worked_verdict", 1.8f, true}, {"worked_layernorm_steps", 1.8f, true}, {"worked_rmsnorm_steps", 1.8f, true}}, 1, {}},
     nullptr, draw_worked_figure};
+
+const LabWindow<WorkedContext> kWorkedWindow{&kWorkedInfo, draw_worked_lab, nullptr, worked_lab_actions, &kWorkedSlide};
 
 }  // namespace normlab::ui

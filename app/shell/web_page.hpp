@@ -13,24 +13,24 @@
 #pragma once
 
 #ifdef __EMSCRIPTEN__
+#include "shell_state.hpp"
+
 #include <functional>
 
 struct GLFWwindow;
 
 namespace normlab::ui {
 
-struct LabContext;
-
 // Before anything else in main: where the page keeps its files.
 void prepare_page();
 
 // Hands the frame loop to the browser: `frame` runs once per animation frame until it returns
 // false (then the page says that NormLab has ended). Returns at once.
-void run_page_frames(GLFWwindow* window, LabContext& ctx, std::function<bool()> frame);
+void run_page_frames(GLFWwindow* window, AppContext& ctx, std::function<bool()> frame);
 
 // File ▸ items of the page: open a scene from the user's disk, download the scene, copy a link
 // that holds it, download the files exported this session.
-void draw_page_file_items(LabContext& ctx);
+void draw_page_file_items(AppContext& ctx);
 
 }  // namespace normlab::ui
 #endif
