@@ -31,8 +31,8 @@ inline constexpr LabInfo kDepthInfo{
     "Sweep: final loss = mean training loss of the last 5 steps; diverged: ≥ the first step's, or not finite",
     "normlab::DepthLabWorker and DepthLab (runs, sweep, samples), depth_claims, depth_conditions,\n"
     "depth_loss_plot, depth_layer_grad_plot, depth_evolution_plot, depth_sweep_plot\n"
-    "(core/src/depth_lab.cpp) over DepthTrainer, mean_layer_grads (core/src/depth.cpp), Transformer\n"
-    "(core/src/transformer.cpp) and SequenceTask (core/src/sequence_tasks.cpp); drawn by app/depth_lab.cpp.",
+    "(core/src/labs/depth_lab.cpp) over DepthTrainer, mean_layer_grads (core/src/models/depth.cpp), Transformer\n"
+    "(core/src/models/transformer.cpp) and SequenceTask (core/src/models/sequence_tasks.cpp); drawn by app/labs/depth_lab.cpp.",
 };
 
 // What is on screen, built from one snapshot: rebuilt only when a new snapshot arrives or a

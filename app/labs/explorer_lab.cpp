@@ -358,12 +358,12 @@ void draw_norm_columns(const ExplorerState& s, ExplorerUi& ui, const ExplorerRes
          "   μ = " + fmt_value(ln_stats.mean) + "   σ = " + fmt_value(ln_stats.denom),
          inside ? "ā = (a − μ) / σ,   σ = √(mean((a − μ)²) + ε)" : "ā = (a − μ) / σ,   σ = √mean((a − μ)²) + ε",
          "LayerNorm re-centres and re-scales (paper eq. 2–3); σ includes ε as shown. "
-         "Computed by normlab::layer_forward (core/src/norm.cpp).",
+         "Computed by normlab::layer_forward (core/src/norm/norm.cpp).",
          palette::kLayerNormBar, &plots[1], &ui.layernorm_view, r.layernorm_shift},
         {"rmsnorm", "RMSNorm", "   RMS = " + fmt_value(rms_stats.denom),
          inside ? "ā = a / RMS(a),   RMS(a) = √(mean(a²) + ε)" : "ā = a / RMS(a),   RMS(a) = √mean(a²) + ε",
          "RMSNorm only re-scales, no re-centring (paper eq. 4); RMS includes ε as shown. "
-         "Computed by normlab::layer_forward (core/src/norm.cpp).",
+         "Computed by normlab::layer_forward (core/src/norm/norm.cpp).",
          palette::kRmsNormBar, &plots[2], &ui.rmsnorm_view, r.rmsnorm_shift},
     };
     const float col_w = std::floor(0.5f * (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x));

@@ -25,8 +25,8 @@ inline constexpr LabInfo kExplorerInfo{
     "RMSNorm (eq. 4):  ā = a / RMS(a),  RMS(a) = √(mean(a²) + ε)\n"
     "Output:  y = ā ⊙ g + b\n"
     "δ re-scales x (x' = δx) or W (W' = δW): both norms are invariant to either (Table 1).",
-    "normlab::layer_forward (core/src/norm.cpp), once per norm, called by\n"
-    "normlab::compute_explorer (core/src/session.cpp); drawn by app/explorer_lab.cpp.",
+    "normlab::layer_forward (core/src/norm/norm.cpp), once per norm, called by\n"
+    "normlab::compute_explorer (core/src/labs/explorer_lab.cpp); drawn by app/labs/explorer_lab.cpp.",
 };
 
 // Display-only state of the Explorer; the numbers live in ExplorerState.

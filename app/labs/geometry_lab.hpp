@@ -1,7 +1,7 @@
 // The Geometry lab: a batch of input points in R³ (or R²), their RMSNorm images on the sphere of
 // radius √n and their LayerNorm images on the circle where that sphere meets the plane Σ = 0, in a
 // 3D view to orbit, zoom and drag points in; the gain stretches the sphere, ε pulls small inputs
-// inside. The numbers come from normlab::compute_geometry (core/src/geometry_lab.cpp).
+// inside. The numbers come from normlab::compute_geometry (core/src/labs/geometry_lab.cpp).
 #pragma once
 
 #include "geometry_view.hpp"
@@ -17,9 +17,9 @@ inline constexpr LabInfo kGeometryInfo{
     "    so y lies on the circle where the sphere meets that plane (n = 2: the two points ±(1, −1))\n"
     "Gain (eq. 2 and 4):  y ⊙ g stretches the sphere to the ellipsoid with semi-axes gᵢ √n\n"
     "ε:  ‖ā‖ = √n · RMS(x) / √(RMS(x)² + ε) < √n: inputs with RMS(x) near √ε or below land inside",
-    "normlab::compute_geometry (core/src/geometry_lab.cpp) → normlab::geometry_scene (core/src/geometry.cpp)\n"
-    "→ normlab::layer_forward (core/src/norm.cpp), once per norm; the sets from layernorm_circle and\n"
-    "unit_sphere_mesh (core/src/geometry.cpp). Drawn by app/geometry_lab.cpp, app/geometry_view.cpp and\n"
+    "normlab::compute_geometry (core/src/labs/geometry_lab.cpp) → normlab::geometry_scene (core/src/norm/geometry.cpp)\n"
+    "→ normlab::layer_forward (core/src/norm/norm.cpp), once per norm; the sets from layernorm_circle and\n"
+    "unit_sphere_mesh (core/src/norm/geometry.cpp). Drawn by app/labs/geometry_lab.cpp, app/labs/geometry_view.cpp and\n"
     "shaders/geometry_*.{vert,frag}.",
 };
 

@@ -27,10 +27,10 @@ inline constexpr LabInfo kGpuInfo{
     "Bytes moved:  copy and forward 2·R·C·4,  backward 3·R·C·4;   GB/s = bytes / median time\n"
     "Time saved:  100·(1 − t_RMSNorm / t_LayerNorm);  the paper reports 7%–64% (§5)",
     "shaders/norm_forward.comp, norm_backward.comp, norm_reduce_columns.comp, copy.comp, run by\n"
-    "app/gpu_runner.cpp (GpuRunner) and timed by app/gpu_sweep.cpp (GpuSweep); CPU: normlab::fast\n"
-    "(core/src/fast_norm.cpp); figures and JSON: gpu_bandwidth_plot, gpu_time_saved_plot, bench_json\n"
-    "(core/src/gpu_bench.cpp); checked against layer_forward / layer_backward (core/src/norm.cpp)\n"
-    "by tests/gui/test_gpu_kernels.cpp; drawn by app/gpu_lab.cpp.",
+    "app/gpu/gpu_runner.cpp (GpuRunner) and timed by app/gpu/gpu_sweep.cpp (GpuSweep); CPU: normlab::fast\n"
+    "(core/src/norm/fast_norm.cpp); figures and JSON: gpu_bandwidth_plot, gpu_time_saved_plot, bench_json\n"
+    "(core/src/labs/gpu_lab.cpp); checked against layer_forward / layer_backward (core/src/norm/norm.cpp)\n"
+    "by tests/gui/test_gpu_kernels.cpp; drawn by app/labs/gpu_lab.cpp.",
 };
 
 // A figure rebuilt only when what it shows changed: the key names the results' generation and
@@ -71,7 +71,7 @@ extern const LabWindow<GpuContext> kGpuWindow;
 const NormKernelTimes* draw_gpu_norm_caption(LabContext& ctx, int rows, int cols);
 
 // `normlab --bench-gpu [--json] [--cpu] [--egl] [--rows R,…] [--cols C,…] [--reps N] [--timing M]`
-// (app/gpu_bench_main.cpp): main() hands the whole command line over when it names --bench-gpu.
+// (app/shell/gpu_bench_main.cpp): main() hands the whole command line over when it names --bench-gpu.
 // Runs the sweep (run_gpu_bench) in a hidden GL 4.3 window, or with --egl in a headless EGL
 // context (a real GPU without an X server), and returns the exit code: 0; 1 without a display,
 // GL 4.3 or working shaders (one line on stderr); 2 on bad usage. --timing gl_time_elapsed |

@@ -26,9 +26,9 @@ inline constexpr LabInfo kGradientsInfo{
     "Implicit learning rate (eq. 8):  ‖ΔW‖/‖W‖ = η‖∂L/∂W‖/‖W‖ ∝ 1/δ² from W′ = δW\n"
     "Check:  ∂L/∂θ ≈ (L(θ + h) − L(θ − h)) / 2h,  h = 10⁻⁵·max(1, |θ|)",
     "normlab::compute_gradient_lab, finite_difference_check, gradient_sweep_plot, sgd_*_plot\n"
-    "(core/src/gradient_lab.cpp), over gradient_sweep, sgd_trace, probe_gradients\n"
-    "(core/src/gradients.cpp) and layer_forward / layer_backward (core/src/norm.cpp);\n"
-    "drawn by app/gradients_lab.cpp.",
+    "(core/src/labs/gradients_lab.cpp), over gradient_sweep, sgd_trace, probe_gradients\n"
+    "(core/src/norm/gradients.cpp) and layer_forward / layer_backward (core/src/norm/norm.cpp);\n"
+    "drawn by app/labs/gradients_lab.cpp.",
 };
 
 // A figure built from the lab's results: rebuilt when they (reset) or the legend switches change.

@@ -23,8 +23,8 @@ inline constexpr LabInfo kInvarianceInfo{
     "ε in the denominator (√(σ² + ε) inside the √, σ + ε added) breaks exact invariance to re-scaling\n"
     "as δ → 0; at large δ the change left is ε's share in y at δ = 1 (about ε / 2σ² inside, ε / σ added).",
     "normlab::invariance_table, apply_transform, invariance_residual, paper_table1\n"
-    "(core/src/invariance.cpp); normlab::invariance_lab_table, check_cell, invariance_curve_plot,\n"
-    "apply_to_explorer (core/src/invariance_lab.cpp); drawn by app/invariance_lab.cpp.",
+    "(core/src/norm/invariance.cpp); normlab::invariance_lab_table, check_cell, invariance_curve_plot,\n"
+    "apply_to_explorer (core/src/labs/invariance_lab.cpp); drawn by app/labs/invariance_lab.cpp.",
 };
 
 // Display-only state of the Invariance lab; the numbers live in InvarianceLabState.

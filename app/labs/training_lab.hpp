@@ -32,10 +32,10 @@ inline constexpr LabInfo kTrainingInfo{
     "Compute time (paper Fig. 1): Σ over the steps of (norm forward + backward) + (the rest)\n"
     "Diverged at step k: the mini-batch loss of step k is NaN, ±∞ or > 100 · ln K (K classes)",
     "normlab::TrainingLabWorker, run_training_lab, training_loss_plot, training_accuracy_plot,\n"
-    "training_grad_norm_plot, training_time_plot (core/src/training_lab.cpp) over Trainer\n"
-    "(core/src/training.cpp), Mlp and its layers (core/src/mlp.cpp), make_dataset\n"
-    "(core/src/datasets.cpp) and the norms' forward and backward (core/src/norm.cpp);\n"
-    "drawn by app/training_lab.cpp.",
+    "training_grad_norm_plot, training_time_plot (core/src/labs/training_lab.cpp) over Trainer\n"
+    "(core/src/models/training.cpp), Mlp and its layers (core/src/models/mlp.cpp), make_dataset\n"
+    "(core/src/models/datasets.cpp) and the norms' forward and backward (core/src/norm/norm.cpp);\n"
+    "drawn by app/labs/training_lab.cpp.",
 };
 
 // A figure built from the snapshot on screen, rebuilt only when a new snapshot arrives

@@ -15,9 +15,9 @@ inline constexpr LabInfo kWorkedInfo{
     "RMSNorm (eq. 4):  RMS = √(Σx²/n + ε),  ā = x / RMS  (no mean subtracted)\n"
     "For comparison:  L2-Norm ā = x / ‖x‖;  (x − μ)/√(Σ(x − μ)²/(n − 1)) is LayerNorm with the sample std\n"
     "A claimed output matches a formula when it equals the formula's value to its printed precision.",
-    "normlab::explain, check_claim, check_step (core/src/explain.cpp); normlab::compute_worked\n"
-    "(core/src/worked_lab.cpp); outputs from normlab::layer_forward (core/src/norm.cpp);\n"
-    "drawn by app/worked_lab.cpp.",
+    "normlab::explain, check_claim, check_step (core/src/norm/explain.cpp); normlab::compute_worked\n"
+    "(core/src/labs/worked_lab.cpp); outputs from normlab::layer_forward (core/src/norm/norm.cpp);\n"
+    "drawn by app/labs/worked_lab.cpp.",
 };
 
 // Display-only state of the Worked example lab; the claim lives in WorkedState.

@@ -1,12 +1,12 @@
 // Scenes in the app: File ▸ Open scene…, Save scene, Save scene as…, Recent files; the autosave;
-// undo and redo of every edit. The file format and its checks are core's (normlab/scene.hpp).
+// undo and redo of every edit. The file format and its checks are core's (normlab/scene/scene.hpp).
 //
 // [SECTION] State      — SessionIo: the open scene's title, caption and file; history; autosave
 // [SECTION] Start/stop — restoring the last session, the autosave on exit
 // [SECTION] Per frame  — keys, edit tracking (undo steps), the autosave timer
 // [SECTION] Menus      — File and Edit items, the path dialogs
 //
-// Undo: core's SessionHistory (normlab/scene_history.hpp) snapshots the session when an edit ends —
+// Undo: core's SessionHistory (normlab/scene/scene_history.hpp) snapshots the session when an edit ends —
 // in a frame after user input in which no widget is active and no mouse button is down — so a
 // slider drag, a typed number or a dragged point is one step. Labs draw from the session and
 // never change it by themselves (docs/ARCHITECTURE.md, Data flow).
