@@ -70,5 +70,5 @@ set(NORMLAB_WEB_LINK_OPTIONS
   "-sPTHREAD_POOL_SIZE=navigator.hardwareConcurrency+4"
   -sEXIT_RUNTIME=0 -sFORCE_FILESYSTEM=1 -lidbfs.js
   "-sEXPORTED_RUNTIME_METHODS=['ccall','cwrap','FS','UTF8ToString','stringToUTF8','lengthBytesUTF8']"
-  "-sEXPORTED_FUNCTIONS=['_main','_malloc','_free','_normlab_explorer_json','_normlab_open_scene','_normlab_scene_text','_normlab_view_json','_normlab_palette_json']"
+  "-sEXPORTED_FUNCTIONS=['_main','_malloc','_free','_normlab_explorer_json','_normlab_open_scene','_normlab_scene_text','_normlab_view_json','_normlab_palette_json','_normlab_gpu_json']"
   -sENVIRONMENT=web,worker)

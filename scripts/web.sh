@@ -33,35 +33,8 @@ normlab_install_packages || { echo "web.sh: package installation failed" >&2; ex
 export NODE_PATH="${NODE_PATH:+$NODE_PATH:}/usr/share/nodejs"
 
 # Dear ImGui and zlib: Debian's source packages, the versions of the installed binaries.
-deps=build-web/deps
-normlab_web_sources() {
-  local src_list=/etc/apt/sources.list.d/normlab-src.sources
-  if ! apt-cache showsrc imgui 2>/dev/null | grep -q '^Package: imgui'; then
-    # A deb-src entry mirroring the system's Debian entry (same URIs, suites, components).
-    local sys=/etc/apt/sources.list.d/debian.sources
-    local sudo=""
-    [ "$(id -u)" -eq 0 ] || sudo=sudo
-    if [ -f "$sys" ]; then
-      sed 's/^Types: deb$/Types: deb-src/' "$sys" | $sudo tee "$src_list" >/dev/null
-    else
-      grep -E '^deb ' /etc/apt/sources.list | sed 's/^deb /deb-src /' | $sudo tee "${src_list%.sources}.list" >/dev/null
-    fi
-    $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
-  fi
-  mkdir -p "$deps"
-  local pkg bin version
-  for pkg in imgui:libimgui-dev zlib:zlib1g-dev; do
-    bin=${pkg#*:}; pkg=${pkg%%:*}
-    version=$(dpkg-query -W -f='${source:Version}' "$bin")
-    if [ ! -f "$deps/$pkg.version" ] || [ "$(cat "$deps/$pkg.version")" != "$version" ]; then
-      rm -rf "$deps/$pkg"-[0-9]* "$deps/$pkg"_*
-      (cd "$deps" && apt-get source -qq "$pkg=$version" >/dev/null 2>&1) ||
-        { echo "web.sh: apt-get source $pkg=$version failed" >&2; exit 1; }
-      echo "$version" > "$deps/$pkg.version"
-    fi
-  done
-}
-normlab_web_sources
+. scripts/web_sources.sh
+normlab_web_sources build-web/deps || exit 1
 
 launcher=()
 command -v ccache >/dev/null 2>&1 && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache -DCMAKE_C_COMPILER_LAUNCHER=ccache)

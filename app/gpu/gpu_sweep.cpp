@@ -39,7 +39,8 @@ int tag_of(int shape, BenchKernel kernel) { return shape * kBenchKernelCount + s
 // [SECTION] Plan → steps --------------------------------------------------------------------
 
 GpuSweep::GpuSweep(GpuRunner& runner, SweepPlan plan) : runner_(runner), plan_(std::move(plan)) {
-    if (!runner_.available()) throw std::invalid_argument("the GPU runner is off: " + runner_.error());
+    const bool gpu = runner_.available();
+    if (!gpu && !plan_.cpu) throw std::invalid_argument("the GPU runner is off: " + runner_.error());
     plan_.reps = std::max(plan_.reps, 1);
     results_.renderer = runner_.renderer();
     results_.timing = runner_.timing();
@@ -64,12 +65,13 @@ GpuSweep::GpuSweep(GpuRunner& runner, SweepPlan plan) : runner_(runner), plan_(s
     std::vector<BenchKernel> cpu_kernels;
     for (BenchKernel k : plan_.kernels)
         if (has_cpu_kernel(k)) cpu_kernels.push_back(k);
+    if (!gpu) results_.notes.push_back("GPU: " + runner_.error());
     for (int s = 0; s < static_cast<int>(shapes_.size()); ++s) {
-        add_rounds(Device::Gpu, s, plan_.kernels);
+        if (gpu) add_rounds(Device::Gpu, s, plan_.kernels);
         if (plan_.cpu) add_rounds(Device::Cpu, s, cpu_kernels);
     }
     for (auto& samples : samples_) samples.resize(shapes_.size() * kBenchKernelCount);
-    if (runner_.timing() == TimingMethod::GlTimeElapsed) ring_ = std::make_unique<TimerRing>();
+    if (gpu && runner_.timing() == TimingMethod::GlTimeElapsed) ring_ = std::make_unique<TimerRing>();
     if (plan_.cpu) {
         results_.cpu_threads = fast::num_threads();
         results_.cpu_path = std::string(fast::to_string(fast::resolve_path(fast::KernelPath::Auto)));

@@ -50,7 +50,9 @@ struct SweepBudget {
 
 class GpuSweep {
 public:
-    // The runner must outlive the sweep and be available().
+    // The runner must outlive the sweep. Where it is not available() (WebGL2, no OpenGL 4.3) the
+    // sweep times the CPU kernels alone, if the plan asks for them (else it throws), and its
+    // results' notes say why the GPU did not run.
     GpuSweep(GpuRunner& runner, SweepPlan plan);
     ~GpuSweep();
     GpuSweep(const GpuSweep&) = delete;

@@ -205,6 +205,11 @@ void draw_marker(ImDrawList& dl, Marker m, Point2 p, double size, ImU32 color) {
     switch (m) {
     case Marker::None: return;
     case Marker::Circle: dl.AddCircleFilled(to_im(p), static_cast<float>(r), color); return;
+    case Marker::Ring: {
+        const double w = 0.4 * r;
+        dl.AddCircle(to_im(p), static_cast<float>(r - 0.5 * w), color, 0, static_cast<float>(w));
+        return;
+    }
     case Marker::Square: {
         const double h = 0.88 * r;
         dl.AddRectFilled(at(-h, -h), at(h, h), color);
@@ -264,24 +269,26 @@ void record_figure_texts(const PlotLayout& L, const FigureFonts& fonts, const Im
         for (const LegendEntry& e : L.legend) record(e.label, pick_font(fonts, e.label.font_px));
 }
 
+// A row's run of heat cells of one colour as one rectangle (a decision map's 48 × 48 cells are a
+// few hundred runs): the same pixels, far fewer vertices.
+void draw_heat_cells(ImDrawList& dl, const std::vector<HeatCell>& cells) {
+    for (std::size_t i = 0; i < cells.size();) {
+        std::size_t end = i + 1;
+        while (end < cells.size() && cells[end].row == cells[i].row && cells[end].col == cells[end - 1].col + 1 &&
+               to_u32(cells[end].color) == to_u32(cells[i].color))
+            ++end;
+        const Rect& a = cells[i].rect;
+        const Rect& b = cells[end - 1].rect;
+        dl.AddRectFilled(to_im({std::min(a.x0, b.x0), a.y0}), to_im({std::max(a.x1, b.x1), a.y1}), to_u32(cells[i].color));
+        i = end;
+    }
+}
+
 }  // namespace
 
-void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& L, const PlotStyle& style, double k,
-                 const FigureFonts& fonts, const FigureColors& colors) {
-    const Rect& o = L.outer;
+void draw_figure_data(ImDrawList& dl, const Plot& plot, const PlotLayout& L, double k) {
     const Rect& d = L.view.px;
-    const double hair = hairline_width(k);
-    dl.AddRectFilled(to_im({o.x0, o.y0}), to_im({o.x1, o.y1}), colors.background);
-
-    // Grid at the major ticks.
-    for (const PlacedTick& t : L.x_ticks)
-        if (t.tick.major) vline(dl, t.pos, d.y0, d.y1, colors.grid, hair);
-    for (const PlacedTick& t : L.y_ticks)
-        if (t.tick.major) hline(dl, t.pos, d.x0, d.x1, colors.grid, hair);
-
-    // The data, clipped to the data area: a heat map, reference lines, bars, lines, markers.
-    dl.PushClipRect(to_im({d.x0, d.y0}), to_im({d.x1, d.y1}), true);
-    for (const HeatCell& c : L.heat_cells) dl.AddRectFilled(to_im({c.rect.x0, c.rect.y0}), to_im({c.rect.x1, c.rect.y1}), to_u32(c.color));
+    draw_heat_cells(dl, L.heat_cells);
     for (const RefLine& r : plot.ref_lines) {
         const bool horizontal = r.orientation == RefLine::Orientation::Horizontal;
         const double u = (horizontal ? L.view.y : L.view.x).to_unit(r.value);
@@ -309,8 +316,29 @@ void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& L, const Pl
     }
     for (const Series& s : plot.series) {
         if (!drawn(s)) continue;
-        for (const Point2& p : series_markers(s, L.view)) draw_marker(dl, effective_marker(s), p, s.marker_size * k, to_u32(s.color));
+        for (const Point2& p : series_markers(s, L.view)) {
+            if (s.halo) draw_marker(dl, Marker::Circle, p, (s.marker_size + 2.0) * k, IM_COL32_WHITE);
+            draw_marker(dl, effective_marker(s), p, s.marker_size * k, to_u32(s.color));
+        }
     }
+}
+
+void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& L, const PlotStyle& style, double k,
+                 const FigureFonts& fonts, const FigureColors& colors) {
+    const Rect& o = L.outer;
+    const Rect& d = L.view.px;
+    const double hair = hairline_width(k);
+    dl.AddRectFilled(to_im({o.x0, o.y0}), to_im({o.x1, o.y1}), colors.background);
+
+    // Grid at the major ticks.
+    for (const PlacedTick& t : L.x_ticks)
+        if (t.tick.major) vline(dl, t.pos, d.y0, d.y1, colors.grid, hair);
+    for (const PlacedTick& t : L.y_ticks)
+        if (t.tick.major) hline(dl, t.pos, d.x0, d.x1, colors.grid, hair);
+
+    // The data, clipped to the data area: a heat map, reference lines, bars, lines, markers.
+    dl.PushClipRect(to_im({d.x0, d.y0}), to_im({d.x1, d.y1}), true);
+    draw_figure_data(dl, plot, L, k);
     dl.PopClipRect();
 
     // Frame (its snapped edges meet in square corners) and outward ticks (minor ones shorter).

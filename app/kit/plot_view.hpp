@@ -109,6 +109,12 @@ TextWidthFn figure_text_width(const FigureFonts& fonts);
 void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& layout, const PlotStyle& style, double k,
                  const FigureFonts& fonts, const FigureColors& colors);
 
+// The data part of draw_figure(): heat cells (equal neighbours in a row as one rectangle),
+// reference lines, bars, lines and markers, unclipped (push the data area as a clip rect). With
+// layout_data() (plot.hpp) it draws a figure small inside a widget of its own, e.g. the Training
+// lab's decision maps, with exactly the export's paint.
+void draw_figure_data(ImDrawList& dl, const Plot& plot, const PlotLayout& layout, double k);
+
 // [SECTION] Helpers (pure, unit-tested) -----------------------------------------------------
 
 // p rotated by deg degrees about pivot, in pixel coordinates (y down) with SVG's convention:

@@ -9,6 +9,7 @@
 #include "labs.hpp"
 
 #include "palette.hpp"
+#include "plot_export.hpp"
 #include "ui_util.hpp"
 
 #include <normlab/labs/geometry_lab.hpp>
@@ -38,7 +39,7 @@ const ImVec4 kEpsColor(0.70f, 0.30f, 0.0f, 1.0f);   // ε at work: a finding, no
 constexpr float kOrbitPerPx = 0.008f;      // radians of yaw / pitch per pixel dragged
 constexpr float kZoomPerNotch = 1.12f;     // wheel
 constexpr float kPickSlackPx = 5.0f;       // a click this close to a point's edge still picks it
-constexpr float kAxisPerFraming = 0.8f;    // axes run over ± this × the framing radius
+constexpr auto kAxisPerFraming = static_cast<float>(kGeometryAxisReach);   // axes run over ± this × the framing radius
 
 // The input colour is the summed-input grey of the Explorer: here the norms see a = x.
 constexpr palette::Rgb kInputColor = palette::kSummedInputBar;
@@ -46,12 +47,22 @@ constexpr palette::Rgb kInputColor = palette::kSummedInputBar;
 // The darker outline of an image marker of colour c.
 Rgba edge_of(palette::Rgb c) { return mix(to_rgba(c), Rgba{0.0f, 0.0f, 0.0f, 1.0f}, 0.45f); }
 
-// The world radius the view frames at zoom 1: the sphere (g = 1) and, roughly, every stored point
-// (the view is wider than tall, so a point out to 1.2× the radius usually still shows), so that
-// shrinking (s·x) moves the points, not the camera.
-float framing_radius(const GeometryLabState& s) {
-    const double sphere = 1.5 * std::sqrt(static_cast<double>(geometry_dimension(s)));
-    return static_cast<float>(std::max(sphere, 0.8 * s.points.rowwise().norm().maxCoeff()));
+// The world radius the view frames at zoom 1 (core's geometry_framing_radius; the view is wider
+// than tall, so a point out to 1.2× the radius usually still shows).
+float framing_radius(const GeometryLabState& s) { return static_cast<float>(geometry_framing_radius(s)); }
+
+// What the view shows, for its figure (geometry_view_plot): the camera's orbit and the parts shown.
+GeometryFigureView figure_view(const GeometryUi& ui) {
+    GeometryFigureView v;
+    v.yaw = ui.camera.yaw;
+    v.pitch = ui.camera.pitch;
+    v.sphere = ui.show_sphere;
+    v.plane = ui.show_plane;
+    v.circle = ui.show_circle;
+    v.paths = ui.show_paths;
+    v.labels = ui.show_labels;
+    v.selected = ui.selected;
+    return v;
 }
 
 void reset_view(GeometryUi& ui) { ui.camera = OrbitCamera{}; }
@@ -457,7 +468,8 @@ constexpr float kKeyOverViewMax = 0.45f;
 
 // The view with, when `words`, the caption above it and the mouse and keys under it (a slide
 // has its own caption, and no keys).
-void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool words) {
+// The view; a right-click on it saves its figure (geometry_view_plot), whose status line goes to `status`.
+void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool words, std::string& status) {
     const ImGuiIO& io = ImGui::GetIO();
     const Sizes px{ImGui::GetFontSize() / static_cast<float>(kDefaultFontPx)};
     const bool flat = geometry_dimension(s) == 2;
@@ -496,6 +508,9 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool wor
     if (ui.dragging < 0) ui.framing = framing_radius(s);   // held while a point is dragged
     handle_view_mouse(s, ui, orbit_view(ui.camera, flat, ui.framing, view_size), origin, size, px);
     if (ui.dragging >= 0) results = compute_geometry(s);   // the point moved: draw where it is now
+    if (std::string saved = figure_context_menu("view figure", [&] { return geometry_view_plot(s, *results, figure_view(ui)); });
+        !saved.empty())
+        status = std::move(saved);
     const ViewTransform t = orbit_view(ui.camera, flat, ui.framing, view_size);
     const int fb_w = static_cast<int>(size.x * io.DisplayFramebufferScale.x);
     const int fb_h = static_cast<int>(size.y * io.DisplayFramebufferScale.y);
@@ -723,8 +738,13 @@ void draw_geometry_lab(GeometryContext& ctx) {
     }
     // The wheel zooms the view; a window too short for the view, its key and hint scrolls by its bar.
     ImGui::BeginChild("view", ImVec2(0.0f, 0.0f), false, ImGuiWindowFlags_NoScrollWithMouse);
-    draw_view(state, ui, fonts, true);
+    draw_view(state, ui, fonts, true, ctx.app.status);
     ImGui::EndChild();
+}
+
+std::vector<Plot> geometry_lab_plots(GeometryContext& ctx) {
+    const GeometryLabState& s = ctx.session.geometry;
+    return {geometry_view_plot(s, compute_geometry(s), figure_view(ctx.ui))};
 }
 
 // [SECTION] Presenter slide ---------------------------------------------------------------
@@ -734,13 +754,13 @@ namespace {
 void draw_geometry_figure(GeometryContext& ctx, const std::string&, ImVec2) {   // "geometry_view"
     ctx.ui.selected =
         std::clamp(ctx.ui.selected, 0, std::max(0, static_cast<int>(ctx.session.geometry.points.rows()) - 1));
-    draw_view(ctx.session.geometry, ctx.ui, ctx.fonts, false);
+    draw_view(ctx.session.geometry, ctx.ui, ctx.fonts, false, ctx.app.status);
 }
 
 }  // namespace
 
 const SlideParts<GeometryContext> kGeometrySlide{{{{"geometry_view", 1.3f}}, 1, {}}, nullptr, draw_geometry_figure};
 
-const LabWindow<GeometryContext> kGeometryWindow{&kGeometryInfo, draw_geometry_lab, nullptr, geometry_lab_actions, &kGeometrySlide};
+const LabWindow<GeometryContext> kGeometryWindow{&kGeometryInfo, draw_geometry_lab, geometry_lab_plots, geometry_lab_actions, &kGeometrySlide};
 
 }  // namespace normlab::ui

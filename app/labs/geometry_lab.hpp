@@ -51,4 +51,8 @@ void draw_geometry_lab(GeometryContext& ctx);
 // The lab's row in the table of labs (labs.cpp).
 extern const LabWindow<GeometryContext> kGeometryWindow;
 
+// The lab's figure as it is now (LabWindow::plots): the view projected with its camera and parts
+// (geometry_view_plot). Throws InputError when the state cannot be computed.
+std::vector<Plot> geometry_lab_plots(GeometryContext& ctx);
+
 }  // namespace normlab::ui

@@ -10,6 +10,8 @@
 
 #include "palette.hpp"
 
+#include <normlab/labs/geometry_lab.hpp>
+
 #include <Eigen/Core>
 
 #include <string>
@@ -58,8 +60,8 @@ struct ViewScene {
 
 // [SECTION] Camera --------------------------------------------------------------------------
 
-inline constexpr float kDefaultYaw = -0.30f;     // radians about x₃, from the x₁ axis
-inline constexpr float kDefaultPitch = 0.42f;    // radians above the x₁x₂ plane
+inline constexpr auto kDefaultYaw = static_cast<float>(kGeometryDefaultYaw);       // radians about x₃, from x₁
+inline constexpr auto kDefaultPitch = static_cast<float>(kGeometryDefaultPitch);   // radians above the x₁x₂ plane
 inline constexpr float kMaxPitch = 1.55f;        // just short of straight down / up
 inline constexpr float kMinZoom = 0.25f, kMaxZoom = 4.0f;
 

@@ -55,7 +55,8 @@ SweepPlan plan_of(const GpuLabState& s) {
 bool running(const GpuUi& ui) { return ui.sweep && !ui.sweep->done(); }
 
 void start_sweep(GpuRunner& runner, const GpuLabState& s, GpuUi& ui) {
-    const SweepPlan plan = plan_of(s);
+    SweepPlan plan = plan_of(s);
+    plan.cpu = plan.cpu || !runner.available();   // the GPU kernels off: the CPU side alone
     if (plan.rows.empty() || plan.cols.empty()) return;
     ui.sweep = std::make_unique<GpuSweep>(runner, plan);
     ui.stopped_results.reset();
@@ -77,10 +78,14 @@ const BenchResults* results_of(const GpuUi& ui) {
     return nullptr;
 }
 
+// The points the figures and the table are laid out by: the GPU's, or the CPU's where the GPU
+// kernels were off.
+const std::vector<BenchPoint>& shown_points(const BenchResults& r) { return r.gpu.empty() ? r.cpu : r.gpu; }
+
 // The row counts that have results, ascending.
 std::vector<int> measured_rows(const BenchResults& r) {
     std::vector<int> rows;
-    for (const BenchPoint& p : r.gpu)
+    for (const BenchPoint& p : shown_points(r))
         if (std::find(rows.begin(), rows.end(), p.rows) == rows.end()) rows.push_back(p.rows);
     std::sort(rows.begin(), rows.end());
     return rows;
@@ -95,16 +100,20 @@ int shown_rows(const GpuLabState& s, const BenchResults& r) {
     return rows.back();
 }
 
-// The runner, with the session's sweep sized for its renderer the first time: seconds on llvmpipe,
-// 256 to 8192 rows and widths on a real GPU.
-// A lost context stops the lab's sweep (what it measured stays).
+// The runner, with the session's sweep sized for its renderer the first time: seconds on llvmpipe
+// or the CPU alone, 256 to 8192 rows and widths on a real GPU. Where the GPU kernels are off
+// (WebGL2, no OpenGL 4.3) it is the runner that says why, and sweeps time the CPU kernels alone
+// (gpu_sweep.hpp); null only when the GL context was lost (`why` says so; the lab's sweep
+// stops, what it measured stays).
 GpuRunner* lab_runner(GpuContext& ctx, std::string* why = nullptr) {
     GpuRunner* runner = gpu_runner(ctx.gpu, why);
     GpuUi& ui = ctx.ui;
     if (runner == nullptr && ctx.gpu.watch.lost()) stop_sweep(ui);
+    if (runner == nullptr && !ctx.gpu.watch.lost() && ctx.gpu.runner) runner = ctx.gpu.runner.get();
     if (runner != nullptr && !ui.sized_for_renderer) {
         GpuLabState& s = ctx.session.gpu;
-        const GpuLabState defaults = gpu_lab_default_state(runner->timing() == TimingMethod::GlFinishCpuClock);
+        const GpuLabState defaults =
+            gpu_lab_default_state(!runner->available() || runner->timing() == TimingMethod::GlFinishCpuClock);
         std::copy(std::begin(defaults.rows_on), std::end(defaults.rows_on), s.rows_on);
         std::copy(std::begin(defaults.cols_on), std::end(defaults.cols_on), s.cols_on);
         s.reps = defaults.reps;
@@ -143,7 +152,9 @@ void draw_renderer_section(GpuContext& ctx, const GpuRunner* runner) {
     push_wrap_at_edge();
     ImGui::Text("%s", ctx.info.renderer.c_str());
     ImGui::TextDisabled("OpenGL %s", ctx.info.gl_version.c_str());
-    if (runner != nullptr) {
+    if (runner != nullptr && !runner->available()) {
+        ImGui::TextColored(kErrorText, "✗ GPU kernels off: %s", runner->error().c_str());
+    } else if (runner != nullptr) {
         const bool software = runner->timing() == TimingMethod::GlFinishCpuClock;
         ImGui::TextColored(software ? kErrorText : kGoodText, "%s %s", software ? "⚠" : "✓",
                            std::string(describe(runner->timing())).c_str());
@@ -196,7 +207,11 @@ void draw_sweep_section(GpuContext& ctx, GpuRunner* runner) {
     ImGui::SliderInt("timed runs", &s.reps, kGpuLabMinReps, kGpuLabMaxReps, "%d", ImGuiSliderFlags_AlwaysClamp);
     tooltip("Timed runs of each kernel at each shape, after a warm-up run. The kernels take turns, one run each per "
             "round, so that a burst of other work on the machine slows them all alike; each one's median is shown.");
-    ImGui::Checkbox("CPU kernels too", &s.cpu);
+    const bool gpu_on = runner == nullptr || runner->available();
+    bool cpu_shown = s.cpu || !gpu_on;   // the GPU kernels off: the CPU's are all there is
+    ImGui::BeginDisabled(!gpu_on);
+    ImGui::Checkbox("CPU kernels too", gpu_on ? &s.cpu : &cpu_shown);
+    ImGui::EndDisabled();
     tooltip("Also time core's float32 CPU kernels (normlab::fast, all threads: copy, LayerNorm, RMSNorm; there is "
             "no fast CPU pRMSNorm) at the same shapes: in the table, the time-saved figure and, when asked, the "
             "GB/s figures.");
@@ -234,7 +249,7 @@ void draw_sweep_section(GpuContext& ctx, GpuRunner* runner) {
 void draw_figures_section(GpuContext& ctx, const BenchResults* r) {
     GpuLabState& s = ctx.session.gpu;
     heading(ctx.fonts.heading, "Figures at");
-    if (r == nullptr || r->gpu.empty()) {
+    if (r == nullptr || shown_points(*r).empty()) {
         ImGui::TextDisabled("no results yet");
         return;
     }
@@ -246,6 +261,7 @@ void draw_figures_section(GpuContext& ctx, const BenchResults* r) {
         ImGui::EndCombo();
     }
     tooltip("The row count the three figures and the table show.");
+    if (r->gpu.empty()) return;   // the CPU's curves are the figures
     ImGui::Checkbox("CPU curves in the GB/s figures", &s.cpu_curves);
     tooltip("Draw the CPU kernels' GB/s (dashed) beside the GPU's, on a log scale: the two differ tenfold or more. "
             "The table shows both either way.");
@@ -255,7 +271,7 @@ void draw_figures_section(GpuContext& ctx, const BenchResults* r) {
 
 // The width the table and the claim show: the user's choice when measured, else the widest measured.
 int table_cols(const GpuUi& ui, const BenchResults& r, int rows) {
-    const std::vector<int> widths = widths_at(r.gpu, rows);
+    const std::vector<int> widths = widths_at(shown_points(r), rows);
     if (widths.empty()) return 0;
     return std::find(widths.begin(), widths.end(), ui.table_cols) != widths.end() ? ui.table_cols : widths.back();
 }
@@ -271,7 +287,7 @@ std::string short_name(BenchKernel k) {
 std::string cell(double v, int digits) { return std::isfinite(v) ? format_number(v, digits) : "—"; }
 
 void draw_table(GpuUi& ui, const BenchResults& r, int rows, const Fonts& fonts) {
-    const std::vector<int> widths = widths_at(r.gpu, rows);
+    const std::vector<int> widths = widths_at(shown_points(r), rows);
     if (widths.empty()) return;
     const int cols = table_cols(ui, r, rows);
     ImGui::AlignTextToFramePadding();
@@ -318,25 +334,26 @@ void draw_table(GpuUi& ui, const BenchResults& r, int rows, const Fonts& fonts) 
             const BenchPoint* p = find_point(*points, k, rows, cols);
             const double ms = p != nullptr ? p->ms : NAN;
             const double g = p != nullptr ? gbps(bench_bytes(k, rows, cols), p->ms) : NAN;
+            const bool off = points == &r.gpu && r.gpu.empty();   // the GPU kernels did not run (the note says why)
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(cell(ms, 3).c_str());
+            ImGui::TextUnformatted(off ? "off" : cell(ms, 3).c_str());
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(cell(g, 3).c_str());
+            ImGui::TextUnformatted(off ? "off" : cell(g, 3).c_str());
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(k == BenchKernel::Copy ? "" : cell(100.0 * g / copy, 2).c_str());
+            ImGui::TextUnformatted(k == BenchKernel::Copy || off ? "" : cell(100.0 * g / copy, 2).c_str());
         }
     }
     ImGui::EndTable();
     if (small) ImGui::PopFont();
     tooltip("Median time of each kernel at this shape, its GB/s (copy and forward 2·R·C·4 bytes, backward 3·R·C·4) "
             "and that in percent of the same device's plain copy: the ceiling a memory-bound kernel can reach. "
-            "— : not measured (there is no fast CPU pRMSNorm).");
+            "— : not measured (there is no fast CPU pRMSNorm); off: the GPU kernels did not run (the note below says why).");
 }
 
 // The paper's claim against what was measured at the table's shape.
 void draw_claim(GpuContext& ctx, const BenchResults* r) {
     heading(ctx.fonts.heading, "The paper's claim: 7%–64%");
-    if (r == nullptr || r->gpu.empty()) {
+    if (r == nullptr || shown_points(*r).empty()) {
         ImGui::TextDisabled("no results yet");
         return;
     }
@@ -349,9 +366,13 @@ void draw_claim(GpuContext& ctx, const BenchResults* r) {
     };
     const auto pct = [](double v) { return std::isfinite(v) ? format_number(v, 2) + "%" : std::string("—"); };
     std::string text = "Paper (§5): RMSNorm saves 7%–64% of LayerNorm's time. Here, " + std::to_string(rows) + " × " +
-                       std::to_string(cols) + ": GPU " + pct(saved(r->gpu, false)) + " forward, " +
-                       pct(saved(r->gpu, true)) + " backward";
-    if (!r->cpu.empty()) text += "; CPU " + pct(saved(r->cpu, false)) + ", " + pct(saved(r->cpu, true));
+                       std::to_string(cols) + ": ";
+    if (r->gpu.empty()) {
+        text += "GPU kernels off; CPU " + pct(saved(r->cpu, false)) + " forward, " + pct(saved(r->cpu, true)) + " backward";
+    } else {
+        text += "GPU " + pct(saved(r->gpu, false)) + " forward, " + pct(saved(r->gpu, true)) + " backward";
+        if (!r->cpu.empty()) text += "; CPU " + pct(saved(r->cpu, false)) + ", " + pct(saved(r->cpu, true));
+    }
     text += ".";
     flow_text(text, ImGui::GetStyle().Colors[ImGuiCol_Text]);
     ImGui::Spacing();
@@ -389,7 +410,7 @@ void draw_results(GpuContext& ctx, const BenchResults* r) {
     GpuUi& ui = ctx.ui;
     const float em = ImGui::GetFontSize();
     const ImGuiStyle& style = ImGui::GetStyle();
-    if (r == nullptr || r->gpu.empty()) {
+    if (r == nullptr || shown_points(*r).empty()) {
         const std::string hint = running(ui) ? "Measuring: the figures fill in as each kernel's median is known."
                                              : "Press " + run_sweep_label() + " to time the kernels.";
         ImGui::TextDisabled("%s", hint.c_str());
@@ -405,7 +426,9 @@ void draw_results(GpuContext& ctx, const BenchResults* r) {
     const float bottom_h = std::max(ImGui::GetContentRegionAvail().y, 14.0f * em);
     begin_panel("table", ImVec2(w, bottom_h));
     draw_table(ui, *r, rows, ctx.fonts);
+    push_wrap_at_edge();   // the table may scroll sideways; a note wraps at what is seen of it
     for (const std::string& note : r->notes) ImGui::TextColored(kErrorText, "⚠ %s", note.c_str());
+    ImGui::PopTextWrapPos();
     draw_claim(ctx, r);
     ImGui::EndChild();
     ImGui::SameLine();
@@ -447,7 +470,8 @@ void draw_gpu_lab(GpuContext& ctx) {
 
     begin_panel("results");
     if (!show_controls(ctx.app) && runner != nullptr) {   // what the panel would have said: where, how, how far
-        std::string line = runner->renderer() + " · " + std::string(describe(runner->timing()));
+        std::string line = runner->renderer() + " · " +
+                           (runner->available() ? std::string(describe(runner->timing())) : "GPU kernels off: " + runner->error());
         if (running(ui)) line += " · measuring: " + ui.sweep->status();
         flow_text(line, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     }
@@ -472,6 +496,11 @@ std::vector<Plot> gpu_lab_plots(GpuContext& ctx) {
     const int rows = shown_rows(ctx.session.gpu, *r);
     const bool cpu = ctx.session.gpu.cpu_curves;
     return {bandwidth_plot(ui, *r, rows, false, cpu), bandwidth_plot(ui, *r, rows, true, cpu), saved_plot(ui, *r, rows)};
+}
+
+const BenchResults* gpu_lab_results(const GpuUi& ui, bool* is_running) {
+    if (is_running != nullptr) *is_running = running(ui);
+    return results_of(ui);
 }
 
 const NormKernelTimes* draw_gpu_norm_caption(LabContext& ctx, int rows, int cols) {

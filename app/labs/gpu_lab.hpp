@@ -57,9 +57,14 @@ Actions<GpuContext> gpu_lab_actions();
 // Draws the lab into the current window; reads and edits ctx.session.gpu.
 void draw_gpu_lab(GpuContext& ctx);
 
-// The lab's three figures (LabWindow::plots). When no sweep has run yet, runs the session's sweep to
-// the end first (seconds on llvmpipe); empty when the GPU path is off.
+// The lab's three figures (LabWindow::plots). When no sweep has run yet, runs the session's sweep
+// to the end first (seconds on llvmpipe; the CPU's alone where the GPU kernels are off); empty
+// when the GL context was lost.
 std::vector<Plot> gpu_lab_plots(GpuContext& ctx);
+
+// What the lab shows: the running sweep's results so far, or the stopped one's; null before any.
+// `running`: whether a sweep is still measuring.
+const BenchResults* gpu_lab_results(const GpuUi& ui, bool* running = nullptr);
 
 // The lab's row in the table of labs (labs.cpp).
 extern const LabWindow<GpuContext> kGpuWindow;

@@ -117,10 +117,18 @@ void draw_batch_section(InvarianceContext& ctx, InvarianceLabState& s, Invarianc
     const float width = ImGui::GetContentRegionAvail().x;
     ImGui::TextDisabled("x: %d cases × %d inputs (one case per row)", sizes[0], sizes[1]);
     heatmap_editor("x", s.data.x, ui.x_map, width, cell, fonts.small,
-                   "The batch x (B×m), one case per row: click a cell, drag up/down to change it.");
+                   "The batch x (B×m), one case per row: click a cell, drag up/down to change it. Right-click: save it "
+                   "as a figure.");
+    const auto matrix_menu = [&](const char* id, std::size_t k) {
+        if (std::string saved = figure_context_menu(id, [&s, k] { return invariance_matrix_plots(s)[k]; }); !saved.empty())
+            ctx.app.status = std::move(saved);
+    };
+    matrix_menu("x figure", 0);
     ImGui::TextDisabled("W: %d outputs × %d inputs,  a = W x", sizes[2], sizes[1]);
     heatmap_editor("W", s.data.W, ui.W_map, width, cell, fonts.small,
-                   "The weights W (n×m): aᵢ = Σⱼ Wᵢⱼ xⱼ (paper eq. 1). Click a cell, drag up/down to change it.");
+                   "The weights W (n×m): aᵢ = Σⱼ Wᵢⱼ xⱼ (paper eq. 1). Click a cell, drag up/down to change it. "
+                   "Right-click: save it as a figure.");
+    matrix_menu("W figure", 1);
 }
 
 void draw_transform_section(InvarianceContext& ctx, InvarianceLabState& s, const Fonts& fonts) {
@@ -624,7 +632,8 @@ void draw_explorer_panel(InvarianceContext& ctx, InvarianceUi& ui) {
 
 std::vector<Plot> invariance_lab_plots(InvarianceContext& ctx) {
     std::vector<Plot> plots = lab_plots(ctx.session, "invariance");   // core's list: normlab-cli export's too
-    for (Plot& p : plots) p = plot_as_shown(p, ctx.ui.plot_view);
+    Plot& curves = plot_named(plots, "invariance_vs_delta");
+    curves = plot_as_shown(curves, ctx.ui.plot_view);
     return plots;
 }
 

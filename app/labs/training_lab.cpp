@@ -2,7 +2,7 @@
 //
 // [SECTION] Actions          — play/pause, step, reset, new seed, stress, axis (keys Space S R N L T G)
 // [SECTION] The run          — the worker: restarted when the settings ask for another run, paced
-// [SECTION] Snapshot         — the latest one taken once per frame; the maps' rectangles cached with it
+// [SECTION] Snapshot         — the latest one taken once per frame; the maps' figures cached with it
 // [SECTION] Controls panel   — run, data, model, optimizer, variants
 // [SECTION] Variant row      — per variant: its decision map (2D data), accuracy, time per step
 // [SECTION] Figures          — their options (x axis, whose gradients), loss, accuracy, gradients, time
@@ -17,6 +17,7 @@
 #include "labs.hpp"
 
 #include "palette.hpp"
+#include "plot_export.hpp"
 #include "ui_util.hpp"
 
 #include <normlab/scene/session.hpp>
@@ -38,28 +39,6 @@ namespace {
 using Index = Eigen::Index;
 
 constexpr int kScriptedStepsPerFrame = 10;
-
-// Decision maps: a cell is its predicted class's colour mixed into white, kMaxTint of the way at
-// confidence ≥ kFullTintConfidence, less towards the boundary (confidence 1/K: white).
-constexpr double kMaxTint = 0.45;
-constexpr double kFullTintConfidence = 0.9;
-// Class colours: the heat maps' diverging ends (palette.hpp) for two classes, then Okabe–Ito.
-constexpr palette::Rgb kClassColors[] = {palette::kHeatNegative,  palette::kHeatPositive,     okabe_ito::kBlue,
-                                         okabe_ito::kVermillion, okabe_ito::kOrange,         okabe_ito::kSkyBlue,
-                                         okabe_ito::kReddishPurple, {90, 90, 90}};
-constexpr int kClassColorCount = static_cast<int>(sizeof kClassColors / sizeof kClassColors[0]);
-
-palette::Rgb class_color(int k) { return kClassColors[std::max(0, k) % kClassColorCount]; }
-
-// a + (b − a)·t per channel.
-palette::Rgb mix(palette::Rgb a, palette::Rgb b, double t) {
-    const auto ch = [t](unsigned char x, unsigned char y) {
-        return static_cast<unsigned char>(std::lround(x + (static_cast<double>(y) - x) * t));
-    };
-    return {ch(a.r, b.r), ch(a.g, b.g), ch(a.b, b.b)};
-}
-
-constexpr palette::Rgb kWhite{255, 255, 255};
 
 // [SECTION] Actions -------------------------------------------------------------------------
 
@@ -171,40 +150,16 @@ void sync_run(const TrainingLabState& s, TrainingUi& ui, bool scripted) {
 
 // [SECTION] Snapshot ------------------------------------------------------------------------
 
-// A decision map as few rectangles as possible: each cell is its predicted class's colour mixed
-// into white by its confidence; equal neighbours in a row merge, then equal runs in rows above
-// each other (a confident region becomes a handful of rectangles instead of hundreds of cells).
-std::vector<MapRect> map_rects(const DecisionGrid& g) {
-    const int G = g.size;
-    const double chance = 1.0 / std::max(2, g.classes);
-    const auto color = [&](int ix, int iy) {
-        const Index i = static_cast<Index>(iy) * G + ix;   // row iy·G + ix, iy = 0 at y_min
-        const double t = std::clamp((g.confidence(i) - chance) / (kFullTintConfidence - chance), 0.0, 1.0);
-        return to_u32(mix(kWhite, class_color(g.argmax(i)), kMaxTint * t));
-    };
-    std::vector<MapRect> done, open, next;
-    for (int iy = 0; iy < G; ++iy) {
-        next.clear();
-        for (int ix = 0; ix < G;) {
-            const ImU32 c = color(ix, iy);
-            int end = ix + 1;
-            while (end < G && color(end, iy) == c) ++end;
-            const auto same = std::find_if(open.begin(), open.end(), [&](const MapRect& r) {
-                return r.x0 == ix && r.x1 == end && r.color == c;
-            });
-            if (same != open.end()) {
-                next.push_back({same->x0, same->x1, same->y0, iy + 1, c});
-                open.erase(same);
-            } else {
-                next.push_back({ix, end, iy, iy + 1, c});
-            }
-            ix = end;
-        }
-        done.insert(done.end(), open.begin(), open.end());   // not continued in this row
-        open.swap(next);
+// The variants' decision maps (core's training_map_plot: what their right-click saves), rebuilt
+// with each snapshot and when the test cases are switched on or off.
+const std::vector<Plot>& map_plots(TrainingUi& ui) {
+    const std::pair<int, bool> key(ui.generation, ui.show_test_points);
+    if (ui.shown && ui.maps_for != key) {
+        ui.maps.clear();
+        for (const TrainingVariant& v : ui.shown->variants) ui.maps.push_back(training_map_plot(*ui.shown, v, ui.show_test_points));
+        ui.maps_for = key;
     }
-    done.insert(done.end(), open.begin(), open.end());
-    return done;
+    return ui.maps;
 }
 
 void take_latest(TrainingUi& ui) {
@@ -213,9 +168,6 @@ void take_latest(TrainingUi& ui) {
     if (!latest || latest == ui.shown) return;
     ui.shown = std::move(latest);
     ++ui.generation;
-    ui.maps.clear();
-    for (const TrainingVariant& v : ui.shown->variants)
-        ui.maps.push_back(v.run.grid ? map_rects(*v.run.grid) : std::vector<MapRect>{});
     if (ui.playing && ui.shown->done()) ui.playing = false;
 }
 
@@ -444,40 +396,19 @@ constexpr const char* kDivergedHelp =
     "Diverged: its mini-batch loss became NaN or ∞, or passed 100 · ln K (K classes; ln K is the loss of guessing): "
     "the weights blew up. It trains no further; its curves end at the step before, its map is the last one drawn.";
 
-// The variant's decision map (its rectangles, in cells of the G×G grid over the data's box) and
-// the training cases (and the test cases, as rings) over it.
-void draw_map(ImDrawList* dl, ImVec2 p0, float side, const DecisionGrid& g, const std::vector<MapRect>& rects,
-              const Dataset& data, bool test_points) {
-    const float cell = side / static_cast<float>(g.size);
-    for (const MapRect& r : rects)   // y up: cell row 0 at the bottom
-        dl->AddRectFilled(ImVec2(p0.x + static_cast<float>(r.x0) * cell, p0.y + side - static_cast<float>(r.y1) * cell),
-                          ImVec2(p0.x + static_cast<float>(r.x1) * cell, p0.y + side - static_cast<float>(r.y0) * cell),
-                          r.color);
-    const Box2D& b = g.box;
-    const auto at = [&](double x, double y) {
-        return ImVec2(p0.x + static_cast<float>((x - b.x_min) / (b.x_max - b.x_min)) * side,
-                      p0.y + side - static_cast<float>((y - b.y_min) / (b.y_max - b.y_min)) * side);
-    };
-    const float r = std::max(2.0f, 0.012f * side);
-    // Hundreds of dots per map, so few vertices each: octagons without anti-aliased edges (a
-    // tenth of the vertices of ImGui's smooth circles; at a few pixels they look the same).
+// The variant's decision map filling the square at p0: the data area of its figure (core's
+// layout_data, painted by the export's draw_figure_data), framed. Markers scale with the map:
+// a dot's radius max(2, 1.2% of the side) pixels, as they read on a projector.
+void draw_map(ImDrawList* dl, ImVec2 p0, float side, const Plot& map) {
+    const Rect area{p0.x, p0.y, p0.x + side, p0.y + side};
+    const double k = std::max(2.0, 0.012 * side) / 2.5;   // training_map_plot's dots are 5 px across at 1×
+    // Hundreds of dots per map, so few vertices each: no anti-aliased edges (a tenth of the
+    // vertices of ImGui's smooth circles; at a few pixels they look the same).
     const ImDrawListFlags flags = dl->Flags;
     dl->Flags &= ~(ImDrawListFlags_AntiAliasedFill | ImDrawListFlags_AntiAliasedLines);
-    // X: N×2 raw features, y: N labels.
-    const auto points = [&](const Mat& X, const Labels& y, bool rings) {
-        for (Index i = 0; i < X.rows(); ++i) {
-            const ImVec2 c = at(X(i, 0), X(i, 1));
-            const ImU32 col = to_u32(class_color(y(i)));
-            if (rings) {
-                dl->AddCircle(c, r, col, 8, 1.5f);
-            } else {
-                dl->AddCircleFilled(c, r + 1.0f, IM_COL32(255, 255, 255, 255), 8);
-                dl->AddCircleFilled(c, r, col, 8);
-            }
-        }
-    };
-    points(data.train_raw, data.train_y, false);
-    if (test_points) points(data.test_raw, data.test_y, true);
+    dl->PushClipRect(p0, ImVec2(p0.x + side, p0.y + side), true);
+    draw_figure_data(*dl, map, layout_data(map, area), k);
+    dl->PopClipRect();
     dl->Flags = flags;
     dl->AddRect(p0, ImVec2(p0.x + side, p0.y + side), ImGui::GetColorU32(ImGuiCol_Border));
 }
@@ -497,24 +428,25 @@ void draw_diverged_over_map(ImDrawList* dl, ImVec2 p0, float side, int step, ImF
 
 // One variant: its map (2D data), its name and result, its time per step as a bar split into the
 // norm's share (its colour) and the rest (grey), scaled to the slowest variant.
-void draw_variant_card(const TrainingVariant& v, const std::vector<MapRect>& map, const TrainingLabSnapshot& snap,
-                       double slowest_ms, ImVec2 size, float side, bool test_points, const Fonts& fonts) {
+void draw_variant_card(const TrainingVariant& v, const Plot* map, const TrainingLabSnapshot& snap, double slowest_ms,
+                       ImVec2 size, float side, const Fonts& fonts, std::string& status) {
     const float width = size.x;
     // A child of the card's size: what does not fit is cut at its edge, never pushed into the next card.
     ImGui::BeginChild("card", size, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const std::string name(display_name(v.norm));
-    if (side > 0.0f && v.run.grid && !map.empty()) {
-        const ImVec2 p0 = ImGui::GetCursorScreenPos();
-        const ImVec2 at = p0;   // left-aligned, as the caption below
-        draw_map(dl, at, side, *v.run.grid, map, *snap.data, test_points);
-        if (v.diverged_at > 0) draw_diverged_over_map(dl, at, side, v.diverged_at, fonts.bold);
+    if (side > 0.0f && v.run.grid && map != nullptr) {
+        const ImVec2 p0 = ImGui::GetCursorScreenPos();   // left-aligned, as the caption below
+        draw_map(dl, p0, side, *map);
+        if (v.diverged_at > 0) draw_diverged_over_map(dl, p0, side, v.diverged_at, fonts.bold);
         ImGui::Dummy(ImVec2(width, side));
         const std::string help = name + ": the class the model predicts at each point of the plane at step " +
                                  std::to_string(v.run.step) +
                                  " (colour: the class; paler: less sure, white: 50/50), with the training cases as dots"
-                                 " (rings: test cases, when shown).";
+                                 " (rings: test cases, when shown). Right-click: save it as a figure.";
         tooltip(v.diverged_at > 0 ? kDivergedHelp : help.c_str());
+        if (std::string saved = figure_context_menu("map figure", [map] { return *map; }); !saved.empty())
+            status = std::move(saved);
     }
     // Name and result: the longest text that fits in the card.
     const auto first_fitting = [](std::initializer_list<std::string> texts, float room) {
@@ -617,7 +549,8 @@ float variant_card_min_width(const TrainingLabSnapshot& snap, const Fonts& fonts
 
 // The variants side by side (in rows, where one row would leave a card too narrow for its name
 // and result), maps at most max_side pixels square.
-void draw_variant_row(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fonts& fonts, float max_side) {
+void draw_variant_row(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fonts& fonts, float max_side,
+                      std::string& status) {
     const std::size_t n = snap.variants.size();
     if (n == 0 || !snap.data) return;
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
@@ -629,13 +562,13 @@ void draw_variant_row(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fon
     const bool maps = snap.data->features() == 2;
     const float side = maps ? std::min(width, max_side) : 0.0f;
     const double slowest = slowest_step_ms(snap);
+    const std::vector<Plot>& plots = map_plots(ui);
     const float caption_h = variant_caption_height(fonts);
     const ImVec2 size(width, side + (maps ? ImGui::GetStyle().ItemSpacing.y : 0.0f) + caption_h);
     for (std::size_t i = 0; i < n; ++i) {
         if (i % cols != 0) ImGui::SameLine();
         ImGui::PushID(static_cast<int>(i));
-        draw_variant_card(snap.variants[i], i < ui.maps.size() ? ui.maps[i] : std::vector<MapRect>{}, snap,
-                          slowest, size, side, ui.show_test_points, fonts);
+        draw_variant_card(snap.variants[i], i < plots.size() ? &plots[i] : nullptr, snap, slowest, size, side, fonts, status);
         ImGui::PopID();
     }
     if (!maps)
@@ -646,9 +579,10 @@ void draw_variant_row(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fon
 
 // The variants in the grid (columns: 1 to all of them) that gives the largest maps in `size`:
 // a slide's figure.
-void draw_variant_grid(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fonts& fonts, ImVec2 size) {
+void draw_variant_grid(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fonts& fonts, ImVec2 size,
+                       std::string& status) {
     const int n = static_cast<int>(snap.variants.size());
-    if (n == 0 || !snap.data || snap.data->features() != 2) return draw_variant_row(snap, ui, fonts, size.y);
+    if (n == 0 || !snap.data || snap.data->features() != 2) return draw_variant_row(snap, ui, fonts, size.y, status);
     const float sp = ImGui::GetStyle().ItemSpacing.x, caption_h = variant_caption_height(fonts) + sp;
     int cols = 1;
     float side = 0.0f;
@@ -665,12 +599,13 @@ void draw_variant_grid(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fo
     }
     const float card_w = std::floor((size.x - static_cast<float>(cols - 1) * sp) / static_cast<float>(cols));
     const double slowest = slowest_step_ms(snap);
+    const std::vector<Plot>& plots = map_plots(ui);
     for (int i = 0; i < n; ++i) {
         if (i % cols != 0) ImGui::SameLine();
         ImGui::PushID(i);
         const auto k = static_cast<std::size_t>(i);
-        draw_variant_card(snap.variants[k], k < ui.maps.size() ? ui.maps[k] : std::vector<MapRect>{}, snap, slowest,
-                          ImVec2(card_w, side + caption_h), side, ui.show_test_points, fonts);
+        draw_variant_card(snap.variants[k], k < plots.size() ? &plots[k] : nullptr, snap, slowest,
+                          ImVec2(card_w, side + caption_h), side, fonts, status);
         ImGui::PopID();
     }
 }
@@ -813,7 +748,7 @@ void draw_training_lab(TrainingContext& ctx) {
         ImGui::TextColored(kErrorText, "✗ Cannot train: %s", ui.shown->error.c_str());
         ImGui::PopTextWrapPos();
     } else {
-        draw_variant_row(*ui.shown, ui, fonts, std::floor(0.27f * ImGui::GetContentRegionAvail().y));
+        draw_variant_row(*ui.shown, ui, fonts, std::floor(0.27f * ImGui::GetContentRegionAvail().y), ctx.app.status);
         ImGui::Spacing();
         draw_figures(s, ui, fonts);
     }
@@ -823,8 +758,8 @@ void draw_training_lab(TrainingContext& ctx) {
 std::vector<Plot> training_lab_plots(TrainingContext& ctx) {
     const TrainingLabState& s = ctx.session.training;
     TrainingUi& ui = ctx.ui;
-    if (!ui.shown) return normlab::training_lab_plots(run_training_lab(s), s);
-    std::vector<Plot> plots = normlab::training_lab_plots(*ui.shown, s);
+    if (!ui.shown) return normlab::training_lab_plots(run_training_lab(s), s, ui.show_test_points);
+    std::vector<Plot> plots = normlab::training_lab_plots(*ui.shown, s, ui.show_test_points);
     // Those on screen as the lecturer left them (zoom and legend switches), found by name.
     const std::pair<const Plot*, const PlotView*> shown[] = {{&loss_figure(ui, s), &ui.loss_view},
                                                              {&accuracy_figure(ui, s), &ui.accuracy_view},
@@ -858,7 +793,7 @@ void draw_training_figure(TrainingContext& ctx, const std::string& id, ImVec2 si
     ImGui::PopTextWrapPos();
     if (!ui.problem.empty() || !ui.shown || !ui.shown->error.empty()) return;
     if (id == "training_maps") {
-        draw_variant_grid(*ui.shown, ui, ctx.fonts, size);
+        draw_variant_grid(*ui.shown, ui, ctx.fonts, size, ctx.app.status);
     } else if (id == "training_loss") {
         draw_plot(ui.loss_view, loss_figure(ui, s), ctx.fonts, size);
     } else if (id == "training_accuracy") {

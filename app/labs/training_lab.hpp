@@ -16,6 +16,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace normlab::ui {
@@ -43,13 +44,6 @@ inline constexpr LabInfo kTrainingInfo{
 // or the legend switches (PlotView::hidden) change.
 using TrainingFigure = CachedFigure<std::tuple<int, int, std::vector<std::string>>>;
 
-// A rectangle of a decision map in cells of its G×G grid: columns [x0, x1), rows [y0, y1) (row 0
-// at the bottom), one colour.
-struct MapRect {
-    int x0, x1, y0, y1;
-    ImU32 color;
-};
-
 // Display-only state of the Training lab; the settings live in TrainingLabState and the run's
 // numbers in the worker's snapshots.
 struct TrainingUi {
@@ -61,7 +55,8 @@ struct TrainingUi {
     std::string problem;                               // why the state cannot train (training_lab_problem)
     std::shared_ptr<const TrainingLabSnapshot> shown;  // the snapshot on screen
     int generation = 0;                                // counts the snapshots shown
-    std::vector<std::vector<MapRect>> maps;            // [variant]: its decision map, as rectangles
+    std::vector<Plot> maps;                            // [variant]: its decision map (training_map_plot)
+    std::pair<int, bool> maps_for{-1, false};          // the generation and show_test_points they are of
     std::string csv_path;                              // the CSV path field (applied by Enter or Load)
     std::string csv_path_from;                         // the state's path when the field last took it
     bool show_test_points = false;                     // the maps show the test cases too (rings)
@@ -82,8 +77,9 @@ extern const SlideParts<TrainingContext> kTrainingSlide;
 
 void draw_training_lab(TrainingContext& ctx);
 
-// The lab's six figures as they are now (LabWindow::plots): from the run on screen, or, when the lab
-// has not run yet, from a whole run of the session's settings on this thread.
+// The lab's figures as they are now (LabWindow::plots: its curves and, on 2D data, each variant's
+// map): from the run on screen, or, when the lab has not run yet, from a whole run of the
+// session's settings on this thread.
 std::vector<Plot> training_lab_plots(TrainingContext& ctx);
 
 // The lab's row in the table of labs (labs.cpp).

@@ -4,6 +4,7 @@
 #include <GLFW/glfw3.h>
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <thread>
@@ -12,9 +13,11 @@ namespace normlab::ui {
 
 namespace {
 constexpr double kBlinkSeconds = 0.4;   // Dear ImGui's text cursor blinks with a 1.2 s period
+std::atomic<bool> g_woken{false};       // wake_frame_loop was called since the latest frame
 }  // namespace
 
 void FramePacer::poll_or_wait(bool input_pending, bool animate, bool text_input, double wake_at) {
+    g_woken = false;
     if (text_input) wake_at = std::min(wake_at, glfwGetTime() + kBlinkSeconds);
     if (never_wait_ || input_pending || animate || settle_ > 0) {
         if (settle_ > 0) --settle_;
@@ -29,9 +32,19 @@ void FramePacer::poll_or_wait(bool input_pending, bool animate, bool text_input,
         else
             glfwPollEvents();
     }
-    const auto second = static_cast<std::size_t>(std::max(0.0, glfwGetTime()));
+    last_frame_at_ = glfwGetTime();
+    const auto second = static_cast<std::size_t>(std::max(0.0, last_frame_at_));
     if (frames_per_second_.size() <= second) frames_per_second_.resize(second + 1, 0);
     ++frames_per_second_[second];
+}
+
+bool FramePacer::due(bool input_pending, bool animate, bool text_input, double wake_at) {
+    const double now = glfwGetTime();
+    if (text_input) wake_at = std::min(wake_at, last_frame_at_ + kBlinkSeconds);
+    if (never_wait_ || input_pending || animate || settle_ > 0 || g_woken.exchange(false) || now >= wake_at)
+        return true;
+    ++skipped_;
+    return false;
 }
 
 void FramePacer::frame_shown() const {
@@ -45,6 +58,9 @@ std::string FramePacer::stats_json() const {
     return out + "], \"waits\": " + std::to_string(waits_) + "}";
 }
 
-void wake_frame_loop() { glfwPostEmptyEvent(); }
+void wake_frame_loop() {
+    g_woken = true;
+    glfwPostEmptyEvent();
+}
 
 }  // namespace normlab::ui

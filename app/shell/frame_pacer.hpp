@@ -25,6 +25,11 @@ public:
     // the past or infinity is fine.
     void poll_or_wait(bool input_pending, bool animate, bool text_input, double wake_at);
 
+    // The page's question (web_page.hpp): the browser calls it once per animation frame and
+    // nothing may block there, so it draws only when poll_or_wait would not have waited: input,
+    // animation, settling, a worker's wake-up, `wake_at` passed, a text cursor to blink.
+    bool due(bool input_pending, bool animate, bool text_input, double wake_at);
+
     // After the frame was shown: --frame-delay's sleep.
     void frame_shown() const;
 
@@ -36,15 +41,21 @@ public:
     // --loop-stats: {"frames_per_second": [frames drawn in second 0, 1, … of the run], "waits": n}.
     std::string stats_json() const;
 
+    // The page: animation frames skipped since the start (`due` said no).
+    long skipped() const { return skipped_; }
+
 private:
     bool never_wait_;
     int delay_ms_;
     int settle_ = kSettleFrames;   // frames still drawn at once
     std::vector<int> frames_per_second_;
     long waits_ = 0;
+    long skipped_ = 0;
+    double last_frame_at_ = 0.0;   // glfwGetTime() of the latest frame
 };
 
-// Wakes the frame loop from any thread (glfwPostEmptyEvent): the listener of LatestBox::publish.
+// Wakes the frame loop from any thread (glfwPostEmptyEvent; in the page, which has no event to
+// post, a flag that `due` reads): the listener of LatestBox::publish.
 void wake_frame_loop();
 
 }  // namespace normlab::ui

@@ -835,6 +835,10 @@ public:
         return true;
     }
 
+    // The page, before each animation frame: whether to draw it (an idle page draws nothing).
+    bool frame_due() { return pacer_.due(input_.pending(), ui_.animate, io_.WantTextInput, ui::autosave_due(ctx_)); }
+    long frames_skipped() const { return pacer_.skipped(); }
+
     // After the last frame: the final autosave and what the options ask to print; the exit code.
     int finish() {
         if (end_code_) return *end_code_;
@@ -900,7 +904,11 @@ int run_page(GLFWwindow* window, const Options& opt) {
     publish_listener = ui::wake_frame_loop;
     page->app = std::make_unique<App>(window, page->opt, page->input);
     if (const int code = page->app->start(); code >= 0) return code;
-    ui::run_page_frames(window, page->app->context(), [page] { return page->app->frame(); });
+    ui::PageFrames frames;
+    frames.frame = [page] { return page->app->frame(); };
+    frames.due = [page] { return page->app->frame_due(); };
+    frames.skipped = [page] { return page->app->frames_skipped(); };
+    ui::run_page_frames(window, page->app->context(), std::move(frames));
     return 0;
 }
 #endif

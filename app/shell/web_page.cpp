@@ -7,6 +7,8 @@
 // [SECTION] Hooks called from JavaScript
 #include "web_page.hpp"
 
+#include "frame_pacer.hpp"
+#include "gpu_lab.hpp"
 #include "lab.hpp"
 #include "labs.hpp"
 #include "palette.hpp"
@@ -42,7 +44,7 @@ constexpr const char* kExportDir = "/exports";
 struct PageState {
     GLFWwindow* window = nullptr;
     AppContext* ctx = nullptr;
-    std::function<bool()> frame;
+    PageFrames app;   // the app's frames
     std::string reply;   // the last hook's answer, valid until the next call
     long frames = 0;
     std::vector<double> frame_ms;   // App::frame()'s time in the latest frames (benchmarks)
@@ -70,13 +72,15 @@ void prepare_page() {
 
 namespace {
 
-// The canvas follows the browser window's inner size (CSS pixels).
-void fit_canvas(GLFWwindow* window) {
+// The canvas follows the browser window's inner size (CSS pixels); true when it changed.
+bool fit_canvas(GLFWwindow* window) {
     const int w = EM_ASM_INT({ return window.innerWidth; });
     const int h = EM_ASM_INT({ return window.innerHeight; });
     int cw = 0, ch = 0;
     glfwGetWindowSize(window, &cw, &ch);
-    if (w >= 200 && h >= 200 && (w != cw || h != ch)) glfwSetWindowSize(window, w, h);
+    if (w < 200 || h < 200 || (w == cw && h == ch)) return false;
+    glfwSetWindowSize(window, w, h);
+    return true;
 }
 
 // Every finished file in /exports (a figure, a table, a screenshot) goes to the user as a
@@ -96,9 +100,9 @@ void deliver_exports() {
 
 void frame_callback() {
     PageState& p = page();
-    fit_canvas(p.window);
+    if (!fit_canvas(p.window) && !p.app.due()) return;   // idle: the canvas keeps its picture
     const double t0 = emscripten_get_now();
-    const bool go_on = p.frame();
+    const bool go_on = p.app.frame();
     const double ms = emscripten_get_now() - t0;
     if (p.frame_ms.size() >= kFrameTimesKept) p.frame_ms.erase(p.frame_ms.begin());
     p.frame_ms.push_back(ms);
@@ -111,11 +115,11 @@ void frame_callback() {
 
 }  // namespace
 
-void run_page_frames(GLFWwindow* window, AppContext& ctx, std::function<bool()> frame) {
+void run_page_frames(GLFWwindow* window, AppContext& ctx, PageFrames frames) {
     PageState& p = page();
     p.window = window;
     p.ctx = &ctx;
-    p.frame = std::move(frame);
+    p.app = std::move(frames);
     EM_ASM({ if (Module.onNormLabStarted) Module.onNormLabStarted(); });
     emscripten_set_main_loop(frame_callback, 0, 0);
 }
@@ -166,6 +170,7 @@ extern "C" {
 EMSCRIPTEN_KEEPALIVE const char* normlab_open_scene(const char* path) {
     normlab::ui::PageState& p = normlab::ui::page();
     p.reply = p.ctx == nullptr ? "the app has not started" : normlab::ui::open_scene_file(*p.ctx, path, "", false);
+    normlab::ui::wake_frame_loop();   // the scene (or why not) is shown at once
     return p.reply.c_str();
 }
 
@@ -191,7 +196,8 @@ EMSCRIPTEN_KEEPALIVE const char* normlab_palette_json() {
 }
 
 // What is on screen: {"lab": "gradients", "presenter": false, "status": the status line,
-// "training_step": the step the Training lab shows, "frames": frames drawn, "frame_ms": the
+// "training_step": the step the Training lab shows, "frames": frames drawn, "skipped": animation
+// frames not drawn (nothing changed), "frame_ms": the
 // milliseconds App::frame() took in each of the latest frames (at most kFrameTimesKept)}.
 EMSCRIPTEN_KEEPALIVE const char* normlab_view_json() {
     normlab::ui::PageState& p = normlab::ui::page();
@@ -202,8 +208,21 @@ EMSCRIPTEN_KEEPALIVE const char* normlab_view_json() {
                              {"status", p.ctx->app.status},
                              {"training_step", training ? training->step : 0},
                              {"frames", p.frames},
+                             {"skipped", p.app.skipped ? p.app.skipped() : 0},
                              {"frame_ms", p.frame_ms}}
                   .dump();
+    return p.reply.c_str();
+}
+
+// The GPU lab's sweep as the page measured it: null before any, else {"running": bool, "results":
+// bench_json's object (core/…/labs/gpu_lab.hpp: the CPU's points under "cpu", the notes saying why
+// the GPU did not run)}.
+EMSCRIPTEN_KEEPALIVE const char* normlab_gpu_json() {
+    normlab::ui::PageState& p = normlab::ui::page();
+    bool running = false;
+    const normlab::BenchResults* r = p.ctx == nullptr ? nullptr : normlab::ui::gpu_lab_results(p.ctx->uis.gpu, &running);
+    if (r == nullptr) return "null";
+    p.reply = nlohmann::json{{"running", running}, {"results", nlohmann::json::parse(normlab::bench_json(*r))}}.dump();
     return p.reply.c_str();
 }
 

@@ -6,7 +6,8 @@
 //   a scene in the URL's fragment → --scene FILE, ?lecture=NAME&presenter → --lecture … --presenter.
 // - Storage: ~/.local/share/normlab (the autosave) and ~/.config/normlab live in IndexedDB
 //   (emscripten's IDBFS, mounted and loaded before main, written back after every change).
-// - Frames: the browser calls one per animation frame; the canvas follows the browser window.
+// - Frames: the browser calls one per animation frame, drawn only when due (input, a run, a
+//   worker's results; frame_pacer.hpp); the canvas follows the browser window.
 // - Signals: a page gets none (quit_signals.hpp answers 0).
 // - Test hook: normlab_explorer_json() (JavaScript: Module.ccall) returns the Explorer's state
 //   and numbers as the page computes them, for tests/web to hold against normlab-cli eval.
@@ -24,9 +25,17 @@ namespace normlab::ui {
 // Before anything else in main: where the page keeps its files.
 void prepare_page();
 
-// Hands the frame loop to the browser: `frame` runs once per animation frame until it returns
-// false (then the page says that NormLab has ended). Returns at once.
-void run_page_frames(GLFWwindow* window, AppContext& ctx, std::function<bool()> frame);
+// The app's frames as the page drives them.
+struct PageFrames {
+    std::function<bool()> frame;    // one frame; false when the app has ended
+    std::function<bool()> due;      // whether this animation frame should draw (frame_pacer.hpp)
+    std::function<long()> skipped;  // animation frames not drawn so far
+};
+
+// Hands the frame loop to the browser: at each animation frame where `due` (or the canvas was
+// resized), `frame` runs, until it returns false (then the page says that NormLab has ended); an
+// idle page draws nothing and the canvas keeps its picture. Returns at once.
+void run_page_frames(GLFWwindow* window, AppContext& ctx, PageFrames frames);
 
 // File ▸ items of the page: open a scene from the user's disk, download the scene, copy a link
 // that holds it, download the files exported this session.

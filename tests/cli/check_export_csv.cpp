@@ -9,6 +9,7 @@
 #include "normlab/scene/scene.hpp"
 #include "normlab/scene/scene_plots.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -80,7 +81,7 @@ int check_named(const std::string& text) {
 }  // namespace
 
 // A heat map's CSV (plot.hpp, to_csv) against its cells: the header, then each cell's name, row
-// and column from 1, its centre and its values, bit for bit; the figure has no series here.
+// and column from 1, its centre and its values, then each series' points, bit for bit.
 int check_heat(const normlab::Plot& plot, const std::string& text) {
     const normlab::HeatMap& h = *plot.heat;
     std::size_t pos = 0;
@@ -103,11 +104,26 @@ int check_heat(const normlab::Plot& plot, const std::string& text) {
                 return 1;
             }
         }
-    if (pos != text.size() || !plot.series.empty()) {
-        std::printf("FAIL: rows after the %d cells\n", h.rows * h.cols);
+    // Then the series' points (a decision map's cases), with row, column and values empty.
+    std::size_t points = 0;
+    for (const normlab::Series& s : plot.series) {
+        if (!normlab::drawn(s)) continue;
+        for (std::size_t i = 0; i < std::min(s.x.size(), s.y.size()); ++i, ++points) {
+            const std::vector<std::string> f = record(text, pos);
+            bool ok = f.size() == want.size() && f[0] == normlab::series_name(s) && !f[0].empty() && f[1].empty() &&
+                      f[2].empty() && same(s.x[i], f[3]) && same(s.y[i], f[4]);
+            for (std::size_t k = 5; ok && k < f.size(); ++k) ok = f[k].empty();
+            if (!ok) {
+                std::printf("FAIL: point %zu of %s differs\n", i + 1, normlab::series_name(s).c_str());
+                return 1;
+            }
+        }
+    }
+    if (pos != text.size()) {
+        std::printf("FAIL: rows after the %d cells and %zu points\n", h.rows * h.cols, points);
         return 1;
     }
-    std::printf("ok: %d cells read back exactly\n", h.rows * h.cols);
+    std::printf("ok: %d cells and %zu points read back exactly\n", h.rows * h.cols, points);
     return 0;
 }
 

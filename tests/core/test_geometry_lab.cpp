@@ -4,8 +4,10 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <string>
 
 namespace normlab {
 namespace {
@@ -197,4 +199,49 @@ TEST(GeometryLab, BrokenStatesAreRejectedWithAReason) {
 }
 
 }  // namespace
+// The view as a figure: an orthographic projection onto the camera's plane. Hand-worked: seen
+// from +x₁ (yaw 0, pitch 0) "right" is x₂ and "up" is x₃; seen from above (n = 2) x₁, x₂ as they are.
+TEST(GeometryLab, ViewFigureProjectsOntoTheCamerasPlane) {
+    GeometryFigureView front;
+    front.yaw = 0.0;
+    front.pitch = 0.0;
+    const Mat P = geometry_view_plane(3, front);
+    EXPECT_NEAR((P * Eigen::Vector3d(1.5, -0.25, 2.0))(0), -0.25, 1e-15);
+    EXPECT_NEAR((P * Eigen::Vector3d(1.5, -0.25, 2.0))(1), 2.0, 1e-15);
+    const Mat Q = geometry_view_plane(3, GeometryFigureView{});   // the default orbit: orthonormal rows
+    EXPECT_NEAR((Q * Q.transpose() - Eigen::Matrix2d::Identity()).norm(), 0.0, 1e-12);
+    EXPECT_EQ(geometry_view_plane(2, front), Mat::Identity(2, 2));
+
+    GeometryLabState s;
+    const GeometryResults r = compute_geometry(s);
+    const Plot p = geometry_view_plot(s, r, front);
+    EXPECT_EQ(p.name, "geometry_view");
+    EXPECT_TRUE(p.equal_aspect);
+    const auto named = [&](const std::string& name) -> const Series& {
+        for (const Series& x : p.series)
+            if (series_name(x) == name) return x;
+        throw std::invalid_argument("no series " + name);
+    };
+    // The sphere's outline (g = 1): a circle of radius √3 in the view plane.
+    const Series& sphere = named("RMSNorm's image set: the sphere ‖y ⊘ g‖ = √3");
+    for (std::size_t i = 0; i < sphere.x.size(); ++i) EXPECT_NEAR(std::hypot(sphere.x[i], sphere.y[i]), std::sqrt(3.0), 1e-12);
+    // Inputs and images at their projections, numbered.
+    const Series& inputs = named("input x");
+    ASSERT_EQ(inputs.x.size(), static_cast<std::size_t>(s.points.rows()));
+    EXPECT_EQ(inputs.x[2], r.scene.inputs(2, 1));
+    EXPECT_EQ(inputs.y[2], r.scene.inputs(2, 2));
+    EXPECT_EQ(named("LayerNorm image y").y[4], r.scene.layernorm(4, 2));
+    // Every drawn series is named (its CSV rows can be told apart), and the paths hold B segments.
+    for (const Series& x : p.series) EXPECT_FALSE(series_name(x).empty());
+    const Series& paths = named("path x → RMSNorm image");
+    EXPECT_EQ(paths.x.size(), 3u * static_cast<std::size_t>(s.points.rows() - 1));   // a, b, break per other point
+    // Stretched by g: the outline becomes the ellipse of the stretched sphere (its widest reach g₂√3 here).
+    s.g << 1.0, 2.0, 1.0;
+    const Plot stretched = geometry_view_plot(s, compute_geometry(s), front);
+    double widest = 0.0;
+    for (double x : stretched.series[1].x) widest = std::max(widest, std::fabs(x));
+    EXPECT_NEAR(widest, 2.0 * std::sqrt(3.0), 1e-9);
+    EXPECT_NE(stretched.title.find("stretched by g"), std::string::npos);
+}
+
 }  // namespace normlab

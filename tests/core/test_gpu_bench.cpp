@@ -105,6 +105,34 @@ TEST(GpuBench, BandwidthPlotShowsEachKernelAgainstTheCopy) {
     EXPECT_EQ(gpu_bandwidth_plot(r, true, 64).name, "gpu_backward_gbps");
 }
 
+// The GPU kernels off (WebGL2, no OpenGL 4.3): the CPU's curves alone, from 0, the title naming
+// the CPU, not the renderer that could not run them.
+TEST(GpuBench, CpuOnlyResultsPlotTheCpu) {
+    BenchResults r;
+    r.renderer = "WebKit WebGL";
+    for (int c : {256, 1024}) {
+        r.cpu.push_back({BenchKernel::Copy, 64, c, 0.1});
+        r.cpu.push_back({BenchKernel::LayerNormForward, 64, c, 0.4});
+        r.cpu.push_back({BenchKernel::RMSNormForward, 64, c, 0.3});
+        r.cpu.push_back({BenchKernel::LayerNormBackward, 64, c, 0.6});
+        r.cpu.push_back({BenchKernel::RMSNormBackward, 64, c, 0.5});
+    }
+    const Plot p = gpu_bandwidth_plot(r, false, 64);
+    EXPECT_EQ(p.title, "Forward GB/s · 64 rows · CPU");
+    EXPECT_NE(p.caption.find("the GPU kernels did not run"), std::string::npos) << p.caption;
+    ASSERT_EQ(p.series.size(), 3u);
+    EXPECT_EQ(p.series[0].label, "CPU copy");
+    EXPECT_NEAR(p.series[0].y[0], 2.0 * 64 * 256 * 4 / 1e-4 / 1e9, 1e-9);
+    EXPECT_EQ(p.y.scale, Scale::Linear);
+    EXPECT_EQ(p.y.min, 0.0);
+    const Plot saved = gpu_time_saved_plot(r, 64);
+    ASSERT_GE(saved.series.size(), 1u);
+    EXPECT_EQ(saved.series[0].label, "CPU forward + backward");
+    EXPECT_NEAR(saved.series[0].y[0], 20.0, 1e-12);   // 1 − (0.3 + 0.5)/(0.4 + 0.6)
+    EXPECT_EQ(saved.series.back().label, "paper: 7% and 64%");   // across the CPU's widths
+    EXPECT_NE(saved.caption.find("CPU only"), std::string::npos) << saved.caption;
+}
+
 TEST(GpuBench, TimeSavedPlotHasThePapersRange) {
     const Plot p = gpu_time_saved_plot(sample_results(), 64);
     EXPECT_EQ(p.name, "gpu_rmsnorm_time_saved");

@@ -472,6 +472,25 @@ TEST(PlotGeometry, PaletteIsOkabeItoAndDistinctInGreyscale) {
         }
 }
 
+// Equal aspect: a unit is as many pixels across as up, whatever the figure's shape; the data stay inside.
+TEST(PlotLayout, EqualAspectWidensTheShortRange) {
+    Plot p;
+    p.series.push_back(palette_series(0, "circle", {-1.0, 1.0, 0.0, 0.0}, {0.0, 0.0, -1.0, 1.0}, SeriesKind::Scatter));
+    p.legend = false;
+    p.equal_aspect = true;
+    for (const Rect outer : {Rect{0, 0, 720, 450}, Rect{0, 0, 300, 600}}) {
+        const PlotLayout L = layout_plot(p, outer);
+        const double x_per_px = (L.view.x.hi - L.view.x.lo) / L.view.px.width();
+        const double y_per_px = (L.view.y.hi - L.view.y.lo) / L.view.px.height();
+        EXPECT_NEAR(x_per_px / y_per_px, 1.0, 0.02) << outer.width() << "×" << outer.height();
+        EXPECT_LE(L.view.x.lo, -1.0);
+        EXPECT_GE(L.view.y.hi, 1.0);
+    }
+    p.equal_aspect = false;   // without it, the wide figure stretches x
+    const PlotLayout L = layout_plot(p, Rect{0, 0, 720, 450});
+    EXPECT_GT((L.view.y.hi - L.view.y.lo) / L.view.px.height() / ((L.view.x.hi - L.view.x.lo) / L.view.px.width()), 1.2);
+}
+
 TEST(PlotLayout, BarsAtIntegersGetWholeTicks) {
     Plot p;
     p.series.push_back(palette_series(0, "LayerNorm", {0, 1, 2, 3}, {-1.342, -0.447, 0.447, 1.342}, SeriesKind::Bars));

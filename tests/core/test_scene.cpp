@@ -609,7 +609,36 @@ TEST(ScenePlots, ListedNamesAreTheBuiltOnes) {
     session.depth.sweep_steps = 5;
     for (std::string_view lab : plot_labs()) {
         SCOPED_TRACE(std::string(lab));
-        EXPECT_EQ(names(lab_plots(session, lab)), names(lab_plot_names(lab)));
+        EXPECT_EQ(names(lab_plots(session, lab)), names(lab_plot_names(session, lab)));
+        for (std::string_view n : lab_plot_names(session, lab)) {   // a session draws some of the lab's names
+            const std::vector<std::string_view> all = lab_plot_names(lab);
+            EXPECT_NE(std::find(all.begin(), all.end(), n), all.end()) << n;
+        }
+    }
+    // The Training lab's maps follow the ticked variants, and there are none for digits.
+    session.training.variants = {false, true, false, false, false, true};   // LayerNorm, BatchNorm
+    std::vector<std::string> want = {"training_loss_vs_step", "training_accuracy_vs_step", "training_loss_vs_time",
+                                     "training_accuracy_vs_time", "training_grad_norms", "training_step_time",
+                                     "training_map_layernorm", "training_map_batchnorm"};
+    EXPECT_EQ(names(lab_plot_names(session, "training")), want);
+    EXPECT_EQ(names(lab_plots(session, "training")), want);
+    training_lab_choose_dataset(session.training, DatasetKind::Digits);
+    session.training.train.steps = 10;
+    want.resize(6);
+    EXPECT_EQ(names(lab_plot_names(session, "training")), want);
+    EXPECT_EQ(names(lab_plots(session, "training")), want);
+}
+
+// An unticked variant's map is named in the message that refuses it, not computed.
+TEST(ScenePlots, AMapOfAnUntickedVariantIsRefusedWithWhy) {
+    Scene scene;
+    scene.session.training.variants = {false, true, false, false, false, false};
+    try {
+        scene_plot(scene, "training_map_rmsnorm");
+        FAIL() << "no error";
+    } catch (const InputError& e) {
+        EXPECT_NE(std::string(e.what()).find("not drawn with this scene's training settings"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("training_map_layernorm"), std::string::npos) << e.what();
     }
 }
 
@@ -660,11 +689,21 @@ TEST(ScenePlots, BuiltFromTheScenesState) {
     Scene scene;
     scene.session.invariance.curve_norms = {false, false, true, false, false};   // LayerNorm only
     scene.session.invariance.curve_transforms = {true, false, false, true, false, false};
-    const std::vector<Plot> plots = lab_plots(scene.session, "invariance");
-    ASSERT_EQ(plots.size(), 1u);
-    EXPECT_EQ(plots[0].series.size(), 2u);   // one norm × two transforms
+    std::vector<Plot> plots = lab_plots(scene.session, "invariance");
+    ASSERT_EQ(plots.size(), 3u);   // the curves, x and W
+    const Plot& curves = plot_named(plots, "invariance_vs_delta");
+    EXPECT_EQ(curves.series.size(), 2u);   // one norm × two transforms
     const Plot same = invariance_curve_plot(scene.session.invariance);
-    EXPECT_EQ(to_csv(plots[0]), to_csv(same));
+    EXPECT_EQ(to_csv(curves), to_csv(same));
+    // x and W as the editors show them: a cell per entry, row 1 on top, the entry's value.
+    const Plot& x = plot_named(plots, "invariance_x");
+    const Mat& bx = scene.session.invariance.data.x;
+    ASSERT_TRUE(x.heat);
+    EXPECT_EQ(x.heat->rows, bx.rows());
+    EXPECT_EQ(x.heat->cols, bx.cols());
+    EXPECT_TRUE(x.y.reversed);
+    EXPECT_EQ(x.heat->values[0].v[static_cast<std::size_t>(bx.cols() + 2)], bx(1, 2));
+    EXPECT_EQ(plot_named(plots, "invariance_weights").heat->rows, scene.session.invariance.data.W.rows());
 }
 
 // [SECTION] Undo / redo ---------------------------------------------------------------------

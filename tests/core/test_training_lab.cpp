@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 
@@ -306,7 +307,8 @@ TEST(TrainingLab, Figures) {
     }
     EXPECT_EQ(names, (std::vector<std::string>{"training_loss_vs_step", "training_accuracy_vs_step",
                                                "training_loss_vs_time", "training_accuracy_vs_time",
-                                               "training_grad_norms", "training_step_time"}));
+                                               "training_grad_norms", "training_step_time", "training_map_none",
+                                               "training_map_layernorm", "training_map_rmsnorm"}));
 
     // Loss: per variant a dashed training curve, a solid test curve, and the legend key.
     const Plot& loss = plots[0];
@@ -390,6 +392,77 @@ TEST(TrainingLab, Figures) {
 }
 
 // The pace achieved: steps over a window of at least a second, reset by a new run or a pause.
+// A decision map: the variant's grid as cells (row iy·G + ix from the box's bottom left), tinted by
+// class and confidence, its values in the CSV; the training cases over it, one series per class.
+TEST(TrainingLab, DecisionMapIsTheGridAsAHeatMap) {
+    TrainingLabState s = short_state(100);
+    s.variants = {false, true, false, false, false, false};
+    const TrainingLabSnapshot r = run_training_lab(s);
+    ASSERT_EQ(r.variants.size(), 1u);
+    const TrainingVariant& v = r.variants[0];
+    ASSERT_TRUE(v.run.grid);
+    const DecisionGrid& g = *v.run.grid;
+    const Plot p = training_map_plot(r, v, true);
+    EXPECT_EQ(p.name, "training_map_layernorm");
+    EXPECT_EQ(p.title, "LayerNorm: decision map at step 100");
+    ASSERT_TRUE(p.heat);
+    const HeatMap& h = *p.heat;
+    ASSERT_EQ(h.rows, kTrainingGridSize);
+    ASSERT_EQ(h.cols, kTrainingGridSize);
+    EXPECT_EQ(h.x0, g.box.x_min);
+    EXPECT_EQ(h.y1, g.box.y_max);
+    ASSERT_EQ(h.values.size(), 3u);   // predicted class, P(class 0), P(class 1)
+    EXPECT_EQ(h.values[1].name, "P(class " + r.data->class_names[0] + ")");
+    int full = 0, white = 0;
+    for (Eigen::Index i = 0; i < g.argmax.size(); ++i) {
+        const auto c = static_cast<std::size_t>(i);
+        EXPECT_EQ(h.values[0].v[c], g.argmax(i));
+        EXPECT_NEAR(h.values[1].v[c] + h.values[2].v[c], 1.0, 1e-12);
+        // Hand-worked tint: white + 0.45·(class colour − white) at confidence ≥ 0.9, white at 0.5.
+        const Color cls = training_class_color(g.argmax(i));
+        if (g.confidence(i) >= kMapFullTintConfidence) {
+            ++full;
+            EXPECT_EQ(h.colors[c].g, static_cast<int>(std::lround(255 + (cls.g - 255.0) * 0.45)));
+        } else if (g.confidence(i) <= 0.5 + 1e-12) {
+            ++white;
+            EXPECT_EQ(h.colors[c].r, 255);
+        }
+    }
+    EXPECT_GT(full, 0);
+    // Dots: every training case once, in its class's series; rings: the test cases.
+    ASSERT_EQ(p.series.size(), 4u);
+    EXPECT_EQ(p.series[0].x.size() + p.series[1].x.size(), static_cast<std::size_t>(r.data->train_raw.rows()));
+    EXPECT_EQ(p.series[2].x.size() + p.series[3].x.size(), static_cast<std::size_t>(r.data->test_raw.rows()));
+    EXPECT_EQ(p.series[2].marker, Marker::Ring);
+    EXPECT_EQ(p.series[0].color.r, training_class_color(0).r);
+    // CSV: one row per cell, then one per case, all named.
+    const std::string csv = to_csv(p);
+    const auto lines = static_cast<Eigen::Index>(std::count(csv.begin(), csv.end(), '\n'));
+    EXPECT_EQ(lines, 1 + g.argmax.size() + r.data->train_raw.rows() + r.data->test_raw.rows());
+    EXPECT_EQ(csv.find("\n,"), std::string::npos) << "a row without a series name";
+    EXPECT_EQ(training_map_plot(r, v, false).series.size(), 2u);
+}
+
+// Data that are not 2D: the map's figure says why, with no cells.
+TEST(TrainingLab, DecisionMapOfDataThatAreNot2D) {
+    const std::string path = ::testing::TempDir() + "training_lab_3d.csv";
+    {
+        std::ofstream f(path);
+        for (int i = 0; i < 40; ++i) f << i << "," << (i * 7) % 11 << "," << (i * 3) % 5 << "," << i % 2 << "\n";
+    }
+    TrainingLabState s = short_state(10);
+    s.variants = {false, false, true, false, false, false};
+    s.data.kind = DatasetKind::Csv;
+    s.data.path = path;
+    EXPECT_TRUE(training_lab_has_maps(s));   // a CSV file's columns are not known before it is read
+    const TrainingLabSnapshot r = run_training_lab(s);
+    ASSERT_TRUE(r.error.empty()) << r.error;
+    const std::vector<Plot> plots = training_lab_plots(r, s);
+    ASSERT_EQ(plots.back().name, "training_map_rmsnorm");
+    EXPECT_FALSE(plots.back().heat);
+    EXPECT_NE(plots.back().title.find("has 3 features (a map needs 2)"), std::string::npos) << plots.back().title;
+}
+
 TEST(TrainingLab, RateMeterMeasuresTheAchievedPace) {
     RateMeter m;
     EXPECT_FALSE(m.rate());

@@ -15,6 +15,7 @@
 # land on the tab (the lab on screen: gradients), not where the pointer is at the next frame.
 # Prints "ok: …" per check; exits 1 at the first failure.
 set -u
+. "$(dirname "$0")/window_lib.sh"
 if [ "${1:-}" = "--inner" ]; then   # inside the X server: --inner APP DIR NAME KEYS-OR-CLICK…
     app=$2 dir=$3 name=$4
     shift 4
@@ -33,22 +34,12 @@ if [ "${1:-}" = "--inner" ]; then   # inside the X server: --inner APP DIR NAME 
         fi
         sleep 1
     done
-    xdotool key --delay 10 ctrl+q
-    for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
-    if kill -0 "$pid" 2>/dev/null; then
-        kill "$pid"
-        echo "FAIL: Ctrl+Q did not quit within 20 s"
-        exit 1
-    fi
-    wait "$pid" || { echo "FAIL: normlab exited $?: $(cat "$dir/$name.stderr.txt")"; exit 1; }
-    exit 0
+    normlab_quit "$pid" "$dir/$name.stderr.txt"
+    exit
 fi
 
 app=$1 xvfb=$2 dir=$3
-rm -rf "$dir"
-mkdir -p "$dir/home"
-export HOME="$dir/home"
-unset XDG_DATA_HOME XDG_CONFIG_HOME
+normlab_test_dir "$dir"
 screen=(-a -s "-screen 0 1280x720x24")
 "$xvfb" "${screen[@]}" bash "$0" --inner "$app" "$dir" keys r r ctrl+z ctrl+2 d ctrl+3 ctrl+z || exit 1
 echo "ok: normlab quit on a 10 ms Ctrl+Q"

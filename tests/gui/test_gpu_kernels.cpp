@@ -279,6 +279,28 @@ TEST(GpuFailures, ARunnerWithABrokenShaderFallsBack) {
     EXPECT_THROW(GpuSweep(runner, norm_times_plan(4, 4)), std::invalid_argument);
 }
 
+// Where the GPU kernels are off (WebGL2, no OpenGL 4.3) a sweep that asks for the CPU kernels
+// times them alone, and its notes say why the GPU did not run.
+TEST(GpuFailures, AnOffRunnerSweepsTheCpuAlone) {
+    GpuShaderSources sources = embedded_shader_sources();
+    sources.copy = "#version 430\nlayout(local_size_x = 1) in;\nvoid main() { oops }\n";
+    GpuRunner runner(sources);
+    ASSERT_FALSE(runner.available());
+    SweepPlan plan;
+    plan.rows = {16, 33};
+    plan.cols = {64};
+    plan.reps = 3;
+    plan.cpu = true;
+    GpuSweep sweep(runner, plan);
+    sweep.run_to_end();
+    const BenchResults& r = sweep.results();
+    EXPECT_TRUE(r.gpu.empty());
+    EXPECT_EQ(r.cpu.size(), 2u * 5u);   // copy, LayerNorm and RMSNorm forward and backward, per shape
+    ASSERT_EQ(r.notes.size(), 1u);
+    EXPECT_EQ(r.notes.front(), "GPU: " + runner.error());
+    for (const BenchPoint& p : r.cpu) EXPECT_GE(p.ms, 0.0) << to_string(p.kernel);
+}
+
 TEST(GpuFailures, ShapesBeyondTheLargestBufferAreReportedNotRun) {
     GpuRunner runner;
     ASSERT_TRUE(runner.available()) << runner.error();

@@ -13,11 +13,16 @@
 //   explorer    a scene in the URL (#scene=…) takes effect, and the Explorer's numbers in the page
 //               equal normlab-cli eval's for the same input
 //   link        File ▸ Copy link's scene text round-trips: opened from its link, the page holds it
-//   lecture     ?lecture=rmsnorm_paper&presenter opens the lecture in presenter view
+//   lecture     ?lecture=rmsnorm_paper&presenter opens the lecture in presenter view; so does a
+//               user's lecture file carried in the link (#lecture=…)
+//   files       File ▸ Open scene from this computer… takes a file from the file chooser;
+//               File ▸ Download scene downloads the scene as its file holds it (the menus clicked)
 //   autosave    an edit survives a reload (IndexedDB)
+//   idle        a page at rest draws no frames (frame_pacer.hpp), wakes on a key (Ctrl+2 switches
+//               the lab) and on a mouse move; a Training run keeps drawing while it plays
 // Prints one line per check and "N passed, M failed"; exits 1 when any failed.
 import {execFileSync} from "node:child_process";
-import {readFileSync, mkdirSync} from "node:fs";
+import {readFileSync, writeFileSync, mkdirSync, existsSync, rmSync} from "node:fs";
 import {join} from "node:path";
 import {repo, parseArgs, launch, opener, call, json, sleep, encodeScene} from "./page.mjs";
 
@@ -41,7 +46,7 @@ const labColours = {
   gradients: {kLayerNormBar: 300, kRmsNormBar: 300},
   geometry: {kLayerNormBar: 200, kRmsNormBar: 200},
   training: {kLayerNormBar: 200, kRmsNormBar: 200},
-  gpu: {},
+  gpu: {kLayerNormBar: 300, kRmsNormBar: 300},   // the CPU kernels' curves (WebGL2 has no compute shaders)
   depth: {},
 };
 
@@ -73,6 +78,9 @@ async function countColours(page, png, wanted) {
 for (const [lab, colours] of Object.entries(labColours)) {
   const page = await open("?lab=" + lab);
   await sleep(lab === "training" || lab === "depth" ? 4000 : 1500);
+  if (lab === "gpu")   // its first visit starts the sweep, a few ms of it per frame
+    await page.waitForFunction(() => JSON.parse(Module.ccall("normlab_gpu_json", "string", [], []))?.running === false,
+                               {timeout: 120000, polling: 500});
   const view = await json(page, "normlab_view_json");
   check(`${lab}: ?lab=${lab} opens it`, view && view.lab === lab, view && view.lab);
   const png = await page.screenshot({path: join(outDir, `${lab}.png`)});
@@ -86,6 +94,17 @@ for (const [lab, colours] of Object.entries(labColours)) {
   if (lab === "gpu") {
     const text = page.logs.join("\n");
     check("gpu: says WebGL2 has no compute shaders", /WebGL2 has no compute shaders/.test(text));
+    // The CPU side ran in the page: the default sweep (256, 1024 rows × 256, 1024, 4096 wide), the
+    // copy and LayerNorm/RMSNorm forward and backward at each shape, no GPU points, and the note why.
+    const {results: r} = await json(page, "normlab_gpu_json");
+    const cpu = r.cpu ? r.cpu.results : [];
+    const shapes = new Set(cpu.map(p => `${p.rows}x${p.cols}`));
+    check("gpu: the CPU sweep ran in the page", cpu.length === 30 && shapes.size === 6 &&
+          cpu.every(p => p.ms > 0 && p.gbps > 0 && Number.isFinite(p.gbps)) && r.results.length === 0,
+          `${cpu.length} CPU points at ${shapes.size} shapes, ${r.results.length} GPU points; ` +
+          `copy at 1024×4096: ${cpu.find(p => p.kernel === "copy" && p.rows === 1024 && p.cols === 4096)?.gbps?.toFixed(1)} GB/s`);
+    check("gpu: the GPU columns say why they are empty", r.notes.some(n => /WebGL2 has no compute shaders/.test(n)),
+          JSON.stringify(r.notes));
   }
   if (args.checker && (lab === "explorer" || lab === "geometry")) {
     let ok = true, out = "";
@@ -143,6 +162,62 @@ scene.title = "web test scene";
   await page.ctx.close();
 }
 
+// [SECTION] lecture: a user's lecture file in the link, on the shipped scenes
+{
+  const lecture = {format: "normlab-lecture", version: 1, title: "A lecture from a link",
+                   slides: [{scene: "../scenes/gradient_slopes.json", figures: ["gradients_input_scaling"]},
+                            {scene: "../scenes/seed_example.json", figures: ["explorer_outputs"]}]};
+  const page = await open("?presenter#lecture=" + encodeScene(JSON.stringify(lecture)));
+  const view = await json(page, "normlab_view_json");
+  check("lecture: a lecture file in the link (#lecture=) opens in presenter view",
+        view.presenter === true && view.lab === "gradients" && /^Slide 1 \/ 2 · A lecture from a link/.test(view.status),
+        JSON.stringify({lab: view.lab, presenter: view.presenter, status: view.status}));
+  await page.ctx.close();
+}
+
+// [SECTION] files: the File menu's upload and download, clicked as a user would (1280×720, the
+// default theme: File at the menu bar's left; below the desktop's scene and lecture items,
+// "Open scene from this computer…" and "Download scene", 27 px a row). A click that misses
+// shows as no file chooser or no download.
+const menuFile = {x: 27, y: 12}, menuOpen = {x: 100, y: 189}, menuDownload = {x: 100, y: 216};
+async function clickMenu(page, item) {
+  await page.mouse.click(menuFile.x, menuFile.y);
+  await sleep(500);
+  await page.mouse.click(item.x, item.y);
+}
+{
+  const page = await open("");
+  const mine = structuredClone(scene);
+  mine.labs.explorer.x = [1, 2, 3.5, -4, 5];
+  mine.title = "uploaded";
+  const file = join(outDir, "upload-scene.json");
+  writeFileSync(file, JSON.stringify(mine));
+  const [chooser] = await Promise.all([page.waitForFileChooser({timeout: 10000}), clickMenu(page, menuOpen)]);
+  await chooser.accept([file]);
+  let ex = null;
+  for (let i = 0; i < 50 && JSON.stringify(ex?.x) !== JSON.stringify(mine.labs.explorer.x); ++i) {
+    await sleep(200);
+    ex = await json(page, "normlab_explorer_json");
+  }
+  check("files: Open scene from this computer… opens the chosen file", JSON.stringify(ex.x) === JSON.stringify(mine.labs.explorer.x),
+        `x = ${JSON.stringify(ex.x)}`);
+
+  const downloads = join(outDir, "downloads");
+  rmSync(downloads, {recursive: true, force: true});
+  mkdirSync(downloads, {recursive: true});
+  const cdp = await browser.target().createCDPSession();
+  await cdp.send("Browser.setDownloadBehavior", {behavior: "allow", downloadPath: downloads, browserContextId: page.ctx.id});
+  await sleep(500);
+  await clickMenu(page, menuDownload);
+  const saved = join(downloads, "normlab-scene.json");
+  for (let i = 0; i < 50 && !existsSync(saved); ++i) await sleep(200);
+  const text = existsSync(saved) ? readFileSync(saved, "utf8") : "";
+  const expected = await call(page, "normlab_scene_text");
+  check("files: Download scene downloads the scene file", text !== "" && text === expected &&
+        JSON.parse(text).title === "uploaded", text ? `${text.length} bytes` : "no download");
+  await page.ctx.close();
+}
+
 // [SECTION] autosave: an edit, a reload, the edit again (same profile)
 {
   const page = await open("#scene=" + encodeScene(JSON.stringify(scene)));
@@ -155,6 +230,43 @@ scene.title = "web test scene";
   check("autosave: the session is restored on reload", JSON.stringify(ex.x) === JSON.stringify(scene.labs.explorer.x),
         `x = ${JSON.stringify(ex.x)}`);
   await ctx.close();
+}
+
+// [SECTION] idle: nothing drawn at rest; input and a run draw
+{
+  const page = await open("?lab=explorer");
+  const view = () => json(page, "normlab_view_json");
+  await sleep(3000);   // start-up, the settling frames, the first autosave
+  const v0 = await view(), c0 = (await page.metrics()).TaskDuration, t0 = Date.now();
+  await sleep(3000);
+  const v1 = await view(), c1 = (await page.metrics()).TaskDuration, t1 = Date.now();
+  const cpu = (100 * (c1 - c0) / ((t1 - t0) / 1000)).toFixed(1);
+  check("idle: a page at rest draws nothing", v1.frames - v0.frames <= 1 && v1.skipped - v0.skipped >= 30,
+        `${v1.frames - v0.frames} frames drawn, ${v1.skipped - v0.skipped} animation frames skipped in 3 s; main thread busy ${cpu}% of the time`);
+  await page.keyboard.down("Control");
+  await page.keyboard.press("2");
+  await page.keyboard.up("Control");
+  await sleep(1000);
+  const v2 = await view();
+  check("idle: a key wakes it (Ctrl+2: the Invariance lab)", v2.lab === "invariance" && v2.frames - v1.frames >= 2,
+        `${v2.lab}, ${v2.frames - v1.frames} frames`);
+  await sleep(1000);
+  const v3 = await view();
+  await page.mouse.move(300, 300);
+  await page.mouse.move(320, 310);
+  await sleep(500);
+  const v4 = await view();
+  check("idle: at rest again, then a mouse move wakes it", v4.frames - v3.frames >= 2,
+        `${v4.frames - v3.frames} frames after the move`);
+  await page.ctx.close();
+  const training = await open("?lab=training");
+  await sleep(2000);
+  const r0 = await json(training, "normlab_view_json");
+  await sleep(2000);
+  const r1 = await json(training, "normlab_view_json");
+  check("idle: a Training run draws while it plays", r1.training_step > r0.training_step && r1.frames - r0.frames >= 10,
+        `steps ${r0.training_step} → ${r1.training_step}, ${r1.frames - r0.frames} frames in 2 s`);
+  await training.ctx.close();
 }
 
 await browser.close();

@@ -213,17 +213,20 @@ std::string rows_text(int rows) { return std::to_string(rows) + (rows == 1 ? " r
 }  // namespace
 
 Plot gpu_bandwidth_plot(const BenchResults& results, bool backward, int rows, bool with_cpu) {
+    const bool cpu_only = results.gpu.empty() && !results.cpu.empty();   // the GPU kernels were off
     Plot plot;
     plot.name = backward ? "gpu_backward_gbps" : "gpu_forward_gbps";
     plot.title = std::string(backward ? "Backward" : "Forward") + " GB/s · " + rows_text(rows) + " · " +
-                 short_renderer(results.renderer);
-    plot.caption = std::string(backward ? "Backward kernels (dx, dg, db: 3·R·C·4 bytes)"
-                                        : "Forward kernels (y, mean, rstd: 2·R·C·4 bytes)") +
-                   " against a plain copy (2·R·C·4 bytes), float32, " + rows_text(rows) + ", on " + results.renderer +
-                   ", " + std::string(describe(results.timing)) +
-                   (with_cpu ? "; CPU: core's fast_norm kernels, dashed." : ".");
+                 (cpu_only ? std::string("CPU") : short_renderer(results.renderer));
+    const std::string kernels = backward ? "Backward kernels (dx, dg, db: 3·R·C·4 bytes)"
+                                         : "Forward kernels (y, mean, rstd: 2·R·C·4 bytes)";
+    plot.caption = cpu_only ? kernels + " against a plain copy (2·R·C·4 bytes), float32, " + rows_text(rows) +
+                                  ", on the CPU (core's fast_norm kernels, dashed); the GPU kernels did not run."
+                            : kernels + " against a plain copy (2·R·C·4 bytes), float32, " + rows_text(rows) + ", on " +
+                                  results.renderer + ", " + std::string(describe(results.timing)) +
+                                  (with_cpu ? "; CPU: core's fast_norm kernels, dashed." : ".");
     plot.x = {"width C (floats per row)", Scale::Log10, std::nullopt, std::nullopt};
-    if (with_cpu) {   // a CPU and a GPU differ tenfold or more
+    if (with_cpu && !cpu_only) {   // a CPU and a GPU differ tenfold or more
         plot.y = {"GB/s (log scale)", Scale::Log10, std::nullopt, std::nullopt};
     } else {          // from 0, so that the distance to the copy's curve reads as the share of it
         plot.y = {"GB/s", Scale::Linear, 0.0, std::nullopt};
@@ -231,7 +234,7 @@ Plot gpu_bandwidth_plot(const BenchResults& results, bool backward, int rows, bo
     const BenchKernel norms[] = {bench_kernel(Norm::LayerNorm, backward), bench_kernel(Norm::RMSNorm, backward),
                                  bench_kernel(Norm::PRMSNorm, backward)};
     for (bool cpu : {false, true}) {
-        if (cpu && !with_cpu) break;
+        if (cpu && !with_cpu && !cpu_only) break;
         const std::vector<BenchPoint>& points = cpu ? results.cpu : results.gpu;
         if (has_kernel(points, BenchKernel::Copy, rows))
             plot.series.push_back(kernel_series(points, BenchKernel::Copy, rows, cpu));
@@ -246,9 +249,11 @@ Plot gpu_time_saved_plot(const BenchResults& results, int rows) {
     Plot plot;
     plot.name = "gpu_rmsnorm_time_saved";
     plot.title = "RMSNorm's time saved · " + rows_text(rows);
+    const bool cpu_only = results.gpu.empty() && !results.cpu.empty();   // the GPU kernels were off
     plot.caption = "100·(1 − t_RMSNorm / t_LayerNorm) per width at " + rows_text(rows) +
-                   "; the RMSNorm paper reports 7%–64% (Zhang & Sennrich 2019, §5). GPU: " + results.renderer +
-                   ", " + std::string(describe(results.timing)) + ".";
+                   "; the RMSNorm paper reports 7%–64% (Zhang & Sennrich 2019, §5). " +
+                   (cpu_only ? std::string("CPU only: the GPU kernels did not run.")
+                             : "GPU: " + results.renderer + ", " + std::string(describe(results.timing)) + ".");
     plot.x = {"width C (floats per row)", Scale::Log10, std::nullopt, std::nullopt};
     plot.y = {"time saved vs LayerNorm (%)", Scale::Linear, std::nullopt, std::nullopt};
     struct Curve {
@@ -293,7 +298,7 @@ Plot gpu_time_saved_plot(const BenchResults& results, int rows) {
     }
     // The paper's range as two dashed lines across the measured widths, named in the legend (a
     // reference line's label would sit under the legend, top right, as often as not).
-    std::vector<int> widths = widths_at(results.gpu, rows);
+    std::vector<int> widths = widths_at(cpu_only ? results.cpu : results.gpu, rows);
     if (!widths.empty()) {
         Series paper;
         paper.label = "paper: 7% and 64%";

@@ -6,6 +6,7 @@
 // [SECTION] Worker     — the thread: play, pause, advance, publish
 // [SECTION] Summaries  — colours, median step time, compute time
 // [SECTION] Plots
+// [SECTION] Decision maps — the variants' maps as heat maps, the training cases over them
 #include "normlab/labs/training_lab.hpp"
 
 #include "normlab/base/stats.hpp"
@@ -653,13 +654,121 @@ Plot training_time_plot(const TrainingLabSnapshot& s, const std::vector<std::str
     return p;
 }
 
-std::vector<Plot> training_lab_plots(const TrainingLabSnapshot& s, const TrainingLabState& state) {
-    return {training_loss_plot(s, TrainingAxis::Step),
-            training_accuracy_plot(s, TrainingAxis::Step),
-            training_loss_plot(s, TrainingAxis::Time),
-            training_accuracy_plot(s, TrainingAxis::Time),
-            training_grad_norm_plot(s, kTrainingNorms[std::clamp(state.grad_variant, 0, kTrainingNormCount - 1)]),
-            training_time_plot(s)};
+// [SECTION] Decision maps -------------------------------------------------------------------
+
+namespace {
+
+constexpr Color kClassColors[] = {colors::kHeatNegative,  colors::kHeatPositive,      okabe_ito::kBlue,
+                                  okabe_ito::kVermillion, okabe_ito::kOrange,         okabe_ito::kSkyBlue,
+                                  okabe_ito::kReddishPurple, {90, 90, 90}};
+constexpr int kClassColorCount = static_cast<int>(sizeof kClassColors / sizeof kClassColors[0]);
+
+// a + (b − a)·t per channel.
+Color mix(Color a, Color b, double t) {
+    const auto ch = [t](std::uint8_t x, std::uint8_t y) {
+        return static_cast<std::uint8_t>(std::lround(x + (static_cast<double>(y) - x) * t));
+    };
+    return {ch(a.r, b.r), ch(a.g, b.g), ch(a.b, b.b)};
+}
+
+std::string class_name(const Dataset& d, int k) {
+    return k >= 0 && static_cast<std::size_t>(k) < d.class_names.size() ? d.class_names[static_cast<std::size_t>(k)]
+                                                                           : std::to_string(k);
+}
+
+// The grid's cells (row iy from the box's bottom, column ix from its left) as a heat map.
+HeatMap decision_heat_map(const DecisionGrid& g, const Dataset& d) {
+    HeatMap h;
+    h.rows = h.cols = g.size;
+    h.x0 = g.box.x_min;
+    h.x1 = g.box.x_max;
+    h.y0 = g.box.y_min;
+    h.y1 = g.box.y_max;
+    h.name = "map";
+    const double chance = 1.0 / std::max(2, g.classes);
+    const Index cells = static_cast<Index>(g.size) * g.size;   // row iy·G + ix, as HeatMap stores them
+    HeatValues predicted{"predicted class", {}};
+    std::vector<HeatValues> probs;
+    for (int k = 0; k < g.classes; ++k) probs.push_back({"P(class " + class_name(d, k) + ")", {}});
+    for (Index i = 0; i < cells; ++i) {
+        const double t = std::clamp((g.confidence(i) - chance) / (kMapFullTintConfidence - chance), 0.0, 1.0);
+        h.colors.push_back(mix({255, 255, 255}, training_class_color(g.argmax(i)), kMapMaxTint * t));
+        predicted.v.push_back(g.argmax(i));
+        for (int k = 0; k < g.classes; ++k) probs[static_cast<std::size_t>(k)].v.push_back(g.probs(i, k));
+    }
+    h.values.push_back(std::move(predicted));
+    for (HeatValues& p : probs) h.values.push_back(std::move(p));
+    return h;
+}
+
+// One class's cases (X: N×2 raw features, y: N labels) as dots, or rings for test cases.
+Series class_points(const Dataset& d, const Mat& X, const Labels& y, int k, bool test) {
+    Series s;
+    s.label = "class " + class_name(d, k) + (test ? ", test" : "");
+    s.kind = SeriesKind::Scatter;
+    s.marker = test ? Marker::Ring : Marker::Circle;
+    s.halo = !test;
+    s.marker_size = 5.0;
+    s.color = training_class_color(k);
+    for (Index i = 0; i < X.rows(); ++i)
+        if (y(i) == k) {
+            s.x.push_back(X(i, 0));
+            s.y.push_back(X(i, 1));
+        }
+    return s;
+}
+
+std::string feature_label(const Dataset& d, std::size_t j) {
+    return j < d.feature_names.size() && !d.feature_names[j].empty() ? d.feature_names[j] : "x" + subscript(static_cast<long long>(j) + 1);
+}
+
+}  // namespace
+
+Color training_class_color(int k) { return kClassColors[std::max(0, k) % kClassColorCount]; }
+
+bool training_lab_has_maps(const TrainingLabState& state) { return state.data.kind != DatasetKind::Digits; }
+
+std::string training_map_name(Norm norm) { return "training_map_" + std::string(to_string(norm)); }
+
+Plot training_map_plot(const TrainingLabSnapshot& s, const TrainingVariant& v, bool test_points) {
+    Plot p;
+    p.name = training_map_name(v.norm);
+    const std::string name(display_name(v.norm));
+    p.legend = true;
+    const Dataset* d = s.data.get();
+    if (d == nullptr || d->features() != 2 || !v.run.grid) {
+        p.title = name + ": no decision map — " +
+                  (d == nullptr ? std::string("no data")
+                                : d->features() != 2 ? d->name + " has " + std::to_string(d->features()) +
+                                                           " features (a map needs 2)"
+                                                     : std::string("no grid yet"));
+        return p;
+    }
+    const DecisionGrid& g = *v.run.grid;
+    p.title = name + ": decision map at step " + std::to_string(v.run.step);
+    if (v.diverged_at > 0) p.title = name + ": diverged at step " + std::to_string(v.diverged_at) + " (its last map)";
+    p.caption = "The class the model predicts at each point of the plane (colour: the class; paler: less sure, white: "
+                "chance), training cases as dots" + std::string(test_points ? ", test cases as rings; " : "; ") +
+                run_caption(s);
+    p.x = {feature_label(*d, 0), Scale::Linear, g.box.x_min, g.box.x_max};
+    p.y = {feature_label(*d, 1), Scale::Linear, g.box.y_min, g.box.y_max};
+    p.heat = decision_heat_map(g, *d);
+    for (int k = 0; k < d->classes; ++k) p.series.push_back(class_points(*d, d->train_raw, d->train_y, k, false));
+    if (test_points)
+        for (int k = 0; k < d->classes; ++k) p.series.push_back(class_points(*d, d->test_raw, d->test_y, k, true));
+    return p;
+}
+
+std::vector<Plot> training_lab_plots(const TrainingLabSnapshot& s, const TrainingLabState& state, bool test_points) {
+    std::vector<Plot> plots = {training_loss_plot(s, TrainingAxis::Step),
+                               training_accuracy_plot(s, TrainingAxis::Step),
+                               training_loss_plot(s, TrainingAxis::Time),
+                               training_accuracy_plot(s, TrainingAxis::Time),
+                               training_grad_norm_plot(s, kTrainingNorms[std::clamp(state.grad_variant, 0, kTrainingNormCount - 1)]),
+                               training_time_plot(s)};
+    if (training_lab_has_maps(state))
+        for (const TrainingVariant& v : s.variants) plots.push_back(training_map_plot(s, v, test_points));
+    return plots;
 }
 
 }  // namespace normlab

@@ -1332,13 +1332,44 @@ void place_heat_map(const Plot& plot, PlotLayout& L, const PlotStyle& style) {
                           {h.bar_bottom, {tx, d.y1}, TextAnchor::Start, f, 0.0}};
 }
 
+// The ranges of L widened about their centres so that a data unit spans as many pixels across
+// as up (Plot::equal_aspect): the axis with more units per pixel keeps its range.
+RangeOverride equal_aspect_ranges(const PlotLayout& L) {
+    AxisRange x = L.view.x, y = L.view.y;
+    const double w = L.view.px.width(), h = L.view.px.height();
+    if (x.scale != Scale::Linear || y.scale != Scale::Linear || w <= 0.0 || h <= 0.0) return {x, y};
+    const double per_px = std::max((x.hi - x.lo) / w, (y.hi - y.lo) / h);
+    const auto widen = [per_px](AxisRange& a, double px) {
+        const double mid = 0.5 * (a.lo + a.hi), half = 0.5 * per_px * px;
+        a.lo = mid - half;
+        a.hi = mid + half;
+    };
+    widen(x, w);
+    widen(y, h);
+    return {x, y};
+}
+
 }  // namespace
 
 PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& style,
                        const RangeOverride& override_ranges) {
     PlotLayout L = layout_series_frame(plot, outer, style, override_ranges);
+    if (plot.equal_aspect) {   // twice: the new ranges' tick labels may move the margins a little
+        for (int pass = 0; pass < 2; ++pass) L = layout_series_frame(plot, outer, style, equal_aspect_ranges(L));
+    }
     place_bar_labels(plot, L, style);
     place_heat_map(plot, L, style);
+    return L;
+}
+
+PlotLayout layout_data(const Plot& plot, const Rect& area, const PlotStyle& style, const RangeOverride& override_ranges) {
+    PlotLayout L;
+    L.outer = area;
+    L.view = {override_ranges.x.value_or(auto_range(plot, AxisId::X)), override_ranges.y.value_or(auto_range(plot, AxisId::Y)),
+              area};
+    place_heat_map(plot, L, style);
+    L.color_bar = {};   // it would sit outside the area
+    L.color_bar_labels.clear();
     return L;
 }
 

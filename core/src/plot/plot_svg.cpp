@@ -94,7 +94,7 @@ std::string dash_attr(LineStyle style, double width) {
 double stroke_width(double w) { return std::isfinite(w) && w > 0.0 ? w : 1.0; }
 
 // One marker centred at p, diameter size, filled with colour (circles, squares, triangles and
-// diamonds of about equal visual weight; none of them is a <path>).
+// diamonds of about equal visual weight; rings stroked; none of them is a <path>).
 void marker(std::string& o, Marker m, Point2 p, double size, const std::string& color) {
     const double r = 0.5 * (std::isfinite(size) && size > 0.0 ? size : 7.0);
     switch (m) {
@@ -102,6 +102,12 @@ void marker(std::string& o, Marker m, Point2 p, double size, const std::string& 
     case Marker::Circle:
         o += "<circle cx=\"" + num(p.x) + "\" cy=\"" + num(p.y) + "\" r=\"" + num(r) + "\" fill=\"" + color + "\"/>\n";
         return;
+    case Marker::Ring: {
+        const double w = 0.2 * r * 2.0;
+        o += "<circle cx=\"" + num(p.x) + "\" cy=\"" + num(p.y) + "\" r=\"" + num(r - 0.5 * w) + "\" fill=\"none\" stroke=\"" +
+             color + "\" stroke-width=\"" + num(w) + "\"/>\n";
+        return;
+    }
     case Marker::Square: {
         const double h = 0.88 * r;
         o += "<rect x=\"" + num(p.x - h) + "\" y=\"" + num(p.y - h) + "\" width=\"" + num(2 * h) + "\" height=\"" +
@@ -211,7 +217,10 @@ void svg_data(std::string& o, const Plot& plot, const PlotLayout& L, const std::
         if (pts.empty()) continue;
         const std::string color = to_hex(s.color);
         o += "<g class=\"series-markers\" data-series=\"" + std::to_string(k) + "\">\n";
-        for (const Point2& p : pts) marker(o, effective_marker(s), p, s.marker_size, color);
+        for (const Point2& p : pts) {
+            if (s.halo) marker(o, Marker::Circle, p, s.marker_size + 2.0, "#ffffff");
+            marker(o, effective_marker(s), p, s.marker_size, color);
+        }
         o += "</g>\n";
     }
     o += "</g>\n";

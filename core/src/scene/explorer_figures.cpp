@@ -97,10 +97,10 @@ Plot norm_bar_plot(std::string name, Norm norm, const Vec& y, const Vec* referen
     return p;
 }
 
-Plot explorer_weights_plot(const ExplorerState& state) {
-    const Mat W = state.use_W ? state.W : Mat::Identity(state.x.size(), state.x.size());   // n×m
-    const auto n = static_cast<int>(W.rows()), m = static_cast<int>(W.cols());
-    const double scale = std::max(W.cwiseAbs().maxCoeff(), 1e-12);
+Plot matrix_plot(std::string name, std::string title, const Mat& M, const std::string& symbol, std::string x_label,
+                 std::string y_label) {
+    const auto n = static_cast<int>(M.rows()), m = static_cast<int>(M.cols());
+    const double scale = std::max(n * m > 0 ? M.cwiseAbs().maxCoeff() : 0.0, 1e-12);
     HeatMap h;
     h.rows = n;
     h.cols = m;
@@ -108,13 +108,13 @@ Plot explorer_weights_plot(const ExplorerState& state) {
     h.x1 = m + 0.5;
     h.y0 = 0.5;
     h.y1 = n + 0.5;
-    h.name = "W";
-    HeatValues values{"Wᵢⱼ", {}};
+    h.name = symbol;
+    HeatValues values{symbol + "ᵢⱼ", {}};
     for (int i = 0; i < n; ++i)
         for (int j = 0; j < m; ++j) {
-            h.colors.push_back(diverging_color(W(i, j) / scale));
-            values.v.push_back(W(i, j));
-            h.labels.push_back(format_number(std::round(W(i, j) * 100.0) / 100.0, 6));
+            h.colors.push_back(diverging_color(M(i, j) / scale));
+            values.v.push_back(M(i, j));
+            h.labels.push_back(format_number(std::round(M(i, j) * 100.0) / 100.0, 6));
         }
     h.values.push_back(std::move(values));
     for (int k = 0; k < 32; ++k) h.bar.push_back(diverging_color(1.0 - 2.0 * (k + 0.5) / 32.0));
@@ -124,11 +124,10 @@ Plot explorer_weights_plot(const ExplorerState& state) {
     h.bar_bottom = "−" + max;
 
     Plot p;
-    p.name = "explorer_weights";
-    p.title = state.use_W ? "Weights W (" + std::to_string(n) + " × " + std::to_string(m) + "),  a = W x"
-                          : "No W: a = x, as with W = I (" + std::to_string(n) + " × " + std::to_string(m) + ")";
-    p.x.label = "input j";
-    p.y.label = "output i";
+    p.name = std::move(name);
+    p.title = std::move(title);
+    p.x.label = std::move(x_label);
+    p.y.label = std::move(y_label);
     p.x.min = h.x0;
     p.x.max = h.x1;
     p.y.min = h.y0;
@@ -137,6 +136,22 @@ Plot explorer_weights_plot(const ExplorerState& state) {
     p.legend = false;
     p.heat = std::move(h);
     return p;
+}
+
+std::vector<Plot> invariance_matrix_plots(const InvarianceLabState& state) {
+    const Mat& x = state.data.x;   // B×m
+    const Mat& W = state.data.W;   // n×m
+    const auto dims = [](const Mat& M) { return std::to_string(M.rows()) + " × " + std::to_string(M.cols()); };
+    return {matrix_plot("invariance_x", "The batch x (" + dims(x) + "), one case per row", x, "x", "input j", "case b"),
+            matrix_plot("invariance_weights", "Weights W (" + dims(W) + "),  a = W x", W, "W", "input j", "output i")};
+}
+
+Plot explorer_weights_plot(const ExplorerState& state) {
+    const Mat W = state.use_W ? state.W : Mat::Identity(state.x.size(), state.x.size());   // n×m
+    const std::string size = std::to_string(W.rows()) + " × " + std::to_string(W.cols());
+    return matrix_plot("explorer_weights",
+                       state.use_W ? "Weights W (" + size + "),  a = W x" : "No W: a = x, as with W = I (" + size + ")", W, "W",
+                       "input j", "output i");
 }
 
 std::vector<Plot> explorer_plots(const ExplorerState& state, const ExplorerResults& r, const ExplorerFigureOptions& options) {

@@ -22,6 +22,9 @@ struct LabEntry {
     std::vector<Plot> (*build)(const Session& session) = nullptr;   // null: no figures
     std::vector<std::string_view> table_names = {};         // its tables' names, in tables' order
     std::vector<Table> (*tables)(const Session& session) = nullptr;
+    // The names among `names` that this session's lab draws (the Training lab: a decision map per
+    // ticked variant, on 2D data), in build's order; null: all of them. Computes nothing.
+    std::vector<std::string_view> (*shown)(const Session& session) = nullptr;
 };
 
 // Every lab, in the app's tab order.

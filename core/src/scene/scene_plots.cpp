@@ -46,6 +46,12 @@ std::vector<std::string_view> lab_plot_names(std::string_view lab) {
     return l != nullptr ? l->names : std::vector<std::string_view>{};
 }
 
+std::vector<std::string_view> lab_plot_names(const Session& session, std::string_view lab) {
+    const LabEntry* l = find_lab(lab);
+    if (l == nullptr) return {};
+    return l->shown != nullptr ? l->shown(session) : l->names;
+}
+
 std::vector<Plot> lab_plots(const Session& session, std::string_view lab) {
     const LabEntry* l = find_lab(lab);
     if (l == nullptr) return {};
@@ -82,7 +88,8 @@ std::vector<std::string_view> scene_plot_names(const Scene& scene) {
     std::vector<std::string_view> out;
     for (std::string_view lab : scene_labs(scene)) {
         const LabEntry& l = *find_lab(lab);
-        out.insert(out.end(), l.names.begin(), l.names.end());
+        const std::vector<std::string_view> names = lab_plot_names(scene.session, lab);
+        out.insert(out.end(), names.begin(), names.end());
         out.insert(out.end(), l.table_names.begin(), l.table_names.end());
     }
     return out;
@@ -97,8 +104,14 @@ bool is_table_name(std::string_view name) {
 namespace {
 
 [[noreturn]] void unknown_figure(const Scene& scene, std::string_view name) {
-    std::string names;
+    std::string names, lab;
     for (std::string_view n : scene_plot_names(scene)) names += (names.empty() ? "" : ", ") + std::string(n);
+    for (const LabEntry* l : figure_labs())
+        if (std::find(l->names.begin(), l->names.end(), name) != l->names.end()) lab = l->id;
+    if (!lab.empty())
+        throw InputError("plot " + quote_for_message(name) + " is not drawn with this scene's " + lab +
+                         " settings (e.g. a decision map of a variant that is not ticked, or of data that are not 2D)"
+                         " (plots: " + names + ")");
     throw InputError("unknown plot " + quote_for_message(name) + " (plots: " + names + ")");
 }
 
@@ -107,7 +120,8 @@ namespace {
 Plot scene_plot(const Scene& scene, std::string_view name) {
     for (const LabEntry* entry : figure_labs()) {
         const LabEntry& l = *entry;
-        if (std::find(l.names.begin(), l.names.end(), name) == l.names.end()) continue;
+        const std::vector<std::string_view> names = lab_plot_names(scene.session, l.id);
+        if (std::find(names.begin(), names.end(), name) == names.end()) continue;
         for (Plot& p : lab_plots(scene.session, l.id))
             if (p.name == name) return std::move(p);
     }

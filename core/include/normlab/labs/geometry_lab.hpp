@@ -5,6 +5,7 @@
 // [SECTION] State    — the batch, g, ε, shrink; limits of the controls
 // [SECTION] Edits    — dimension, batch size, randomise, drag; each keeps the shapes consistent
 // [SECTION] Results  — RMSNorm and LayerNorm images, projections onto Σ = 0, radii
+// [SECTION] Figure   — the 3D view projected onto its view plane, as a 2D figure (geometry_figure.cpp)
 //
 // Data flows one way: the app edits a GeometryLabState, calls compute_geometry() each frame and
 // draws the result; the camera and other display-only state stay in the app.
@@ -13,6 +14,7 @@
 #include "normlab/norm/geometry.hpp"
 #include "normlab/norm/norm.hpp"
 #include "normlab/base/number_rule.hpp"
+#include "normlab/plot/plot.hpp"
 
 #include <nlohmann/json_fwd.hpp>
 
@@ -100,5 +102,37 @@ struct GeometryResults {
 // The images of the shown inputs under both norms, through geometry_scene with the state's g,
 // ε and ε placement. Throws std::invalid_argument, naming the problem, when an invariant is broken.
 GeometryResults compute_geometry(const GeometryLabState& state);
+
+// [SECTION] Figure --------------------------------------------------------------------------
+
+// The view's default orbit (radians): yaw about x₃ from the x₁ axis, pitch above the x₁x₂ plane.
+inline constexpr double kGeometryDefaultYaw = -0.30;
+inline constexpr double kGeometryDefaultPitch = 0.42;
+
+// The world radius the view frames at zoom 1: the sphere (g = 1) and, roughly, every stored point
+// (1.5·√n, or 0.8 × the largest ‖x‖), so that shrinking (s·x) moves the points, not the camera.
+// The axes run over ± kGeometryAxisReach × it.
+double geometry_framing_radius(const GeometryLabState& state);
+inline constexpr double kGeometryAxisReach = 0.8;
+
+// What the view shows (display state in the app; the defaults in exports).
+struct GeometryFigureView {
+    double yaw = kGeometryDefaultYaw, pitch = kGeometryDefaultPitch;   // n = 3 only; n = 2 is seen from above
+    bool sphere = true, plane = true, circle = true, paths = true, labels = true;
+    Eigen::Index selected = 0;   // the point whose paths are drawn bold (none: out of range)
+};
+
+// The view plane of an orbit seen from (cos p cos y, cos p sin y, sin p) with x₃ up, as rows:
+// right (2×3: row 0) and up (row 1), orthonormal; n = 2: the identity (x₁ right, x₂ up).
+Mat geometry_view_plane(Eigen::Index n, const GeometryFigureView& view);
+
+// The 3D view as a 2D figure, "geometry_view": every part orthographically projected onto the
+// view plane (geometry_view_plane), one data unit as long across as up (Plot::equal_aspect):
+// the axes (x₁, x₂, x₃ at their ends), RMSNorm's image set (the outline of the ellipsoid g ⊙ the
+// sphere of radius √n; n = 2 an ellipse), the plane Σ = 0 (the outline of the view's disc; n = 2
+// the line), LayerNorm's image set (its circle; n = 2 its two points as rings), the paths
+// x → RMSNorm image and x → x − μ → LayerNorm image, the images and the inputs x numbered 1..B.
+// Each part is one series (segments broken by NaN), named for the CSV.
+Plot geometry_view_plot(const GeometryLabState& state, const GeometryResults& r, const GeometryFigureView& view = {});
 
 }  // namespace normlab

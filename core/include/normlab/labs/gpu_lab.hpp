@@ -127,7 +127,8 @@ Color bench_kernel_color(BenchKernel kernel);
 // GB/s against the width C at `rows` rows, forward or backward kernels, on the GPU (the copy thick,
 // black; y from 0); with_cpu: also the CPU's, dashed with square markers (copy grey), on a log
 // scale (the two differ tenfold or more). Name "gpu_forward_gbps" / "gpu_backward_gbps"; the title
-// names the renderer (short_renderer).
+// names the renderer (short_renderer). Results of the CPU alone (the GPU kernels were off: WebGL2,
+// no OpenGL 4.3) give the CPU's curves from 0, the title naming the CPU.
 Plot gpu_bandwidth_plot(const BenchResults& results, bool backward, int rows, bool with_cpu = false);
 
 // RMSNorm's time saved against LayerNorm (%) against the width at `rows` rows: forward, backward

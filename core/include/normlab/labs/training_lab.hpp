@@ -244,8 +244,32 @@ struct NormStepCost {
 Plot training_time_plot(const TrainingLabSnapshot& s, const std::vector<std::string>& hidden = {},
                         const std::vector<NormStepCost>& elsewhere = {});
 
+// Decision maps: a cell is its predicted class's colour mixed into white, kMapMaxTint of the way
+// at confidence ≥ kMapFullTintConfidence, less towards the boundary (confidence 1/K: white).
+// Class colours: the heat maps' diverging ends (palette.hpp) for two classes, then Okabe–Ito.
+inline constexpr double kMapMaxTint = 0.45;
+inline constexpr double kMapFullTintConfidence = 0.9;
+Color training_class_color(int k);
+
+// Whether the lab draws decision maps for this state: every data set but digits (64 features);
+// a CSV file's columns are known only once it is read, so its maps are listed, and one that is
+// not 2D gets a map that says so.
+bool training_lab_has_maps(const TrainingLabState& state);
+
+// "training_map_layernorm": the decision map of the variant with this norm.
+std::string training_map_name(Norm norm);
+
+// Variant v's decision map (its TrainSnapshot::grid, G×G cells over the data's box, x₁ across and
+// x₂ up) as a heat map: each cell tinted as above; in the CSV its predicted class (index into the
+// data's class names) and P(class) for each class. Over it the training cases as dots in their
+// class's colour (one Scatter series per class), with `test_points` the test cases as rings. The
+// title names the variant and its step, or its divergence (the map is then its last one). Data
+// that are not 2D, or no grid yet: an empty figure whose title says why. Name training_map_name.
+Plot training_map_plot(const TrainingLabSnapshot& s, const TrainingVariant& v, bool test_points = false);
+
 // Every figure of the lab, in its order: loss and accuracy against step and against time, the
-// gradient norms of state.grad_variant, the time per step.
-std::vector<Plot> training_lab_plots(const TrainingLabSnapshot& s, const TrainingLabState& state);
+// gradient norms of state.grad_variant, the time per step, then with training_lab_has_maps each
+// variant's decision map (kTrainingNorms order).
+std::vector<Plot> training_lab_plots(const TrainingLabSnapshot& s, const TrainingLabState& state, bool test_points = false);
 
 }  // namespace normlab

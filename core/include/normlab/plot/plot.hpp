@@ -36,7 +36,8 @@ namespace normlab {
 std::string to_hex(Color c);   // "#0072b2"
 
 enum class LineStyle { Solid, Dashed, Dotted };
-enum class Marker { None, Circle, Square, Triangle, Diamond };
+// Ring: an open circle (its stroke a fifth of its diameter), e.g. test cases over training dots.
+enum class Marker { None, Circle, Square, Triangle, Diamond, Ring };
 enum class SeriesKind { Line, Scatter, Bars };
 enum class Scale { Linear, Log10 };
 
@@ -57,6 +58,7 @@ struct Series {
     Marker marker = Marker::None;
     double width = 1.75;               // stroke width in px (at 1×)
     double marker_size = 7.0;          // marker diameter in px
+    bool halo = false;                 // markers on a white disc 2 px wider (at 1×): dots over a map
     bool visible = true;               // hidden series: not drawn, not in the legend or CSV
     // Hidden by the viewer (a click on its legend entry): not drawn, not in the axis ranges, the
     // data the legend avoids, hover, or CSV/SVG data; still listed in the legend, dimmed, so that
@@ -147,6 +149,9 @@ struct Plot {
     bool legend = true;    // shown when at least one visible series (faded ones too) has a label
     LegendCorner legend_corner = LegendCorner::Auto;
     std::optional<HeatMap> heat;   // drawn under the series, over the grid
+    // One data unit as long across as up (a projected 3D view, a circle that must look round):
+    // layout_plot widens the linear axis range that is short for its side of the data area.
+    bool equal_aspect = false;
 };
 
 // The figure of `plots` named `name` (Plot::name): figures are found by name, never by their
@@ -380,6 +385,12 @@ struct RangeOverride {
 // sticking out of the data area on the left is slid right. All sizes scale with the tick font,
 // so a k× style gives k× the pixels. O(n²) in the number of annotations.
 PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& style = {},
+                       const RangeOverride& override_ranges = {});
+
+// The data area alone filling `area`: the plot's ranges (auto_range, or `override_ranges`), its
+// heat map's cells (labels placed where they fit), nothing else (no ticks, texts, legend or colour
+// bar): a figure drawn small inside a widget of its own (the Training lab's decision maps).
+PlotLayout layout_data(const Plot& plot, const Rect& area, const PlotStyle& style = {},
                        const RangeOverride& override_ranges = {});
 
 // The vertical search of layout_plot() for annotations that overlap, in text heights (font px).

@@ -3,6 +3,7 @@
 // `normlab-cli export` writes them, from this one builder.
 #pragma once
 
+#include "normlab/labs/invariance_lab.hpp"
 #include "normlab/plot/plot.hpp"
 #include "normlab/scene/session.hpp"
 
@@ -29,6 +30,18 @@ std::vector<Plot> explorer_plots(const ExplorerState& state, const ExplorerResul
 // (rounded to 0.01) in the cell where it fits, a colour bar from +max|W| to −max|W|. Without W
 // (a = x) the identity (m×m) it amounts to, titled so.
 Plot explorer_weights_plot(const ExplorerState& state);
+
+// A matrix M (n×m) as a heat map named `name`: cell (i, j) at column j = 1..m, row i = 1..n from
+// the top (a reversed y axis), coloured by diverging_color(Mᵢⱼ / max|M|), its value (rounded to
+// 0.01) in the cell where it fits, a colour bar from +max|M| to −max|M|; in the CSV the cells'
+// series is `symbol` ("W") and their values' column symbol + "ᵢⱼ". The matrix editors and their
+// exports (the Explorer's W, the Invariance lab's x and W) are drawn from it.
+Plot matrix_plot(std::string name, std::string title, const Mat& M, const std::string& symbol, std::string x_label,
+                 std::string y_label);
+
+// The Invariance lab's batch and weights as its editors show them: invariance_x (x, B×m, a case
+// per row) and invariance_weights (W, n×m), matrix_plot each.
+std::vector<Plot> invariance_matrix_plots(const InvarianceLabState& state);
 
 // One norm's outputs y (n) as bars at x = 1..n in the norm's colour (norm_color), titled
 // "<Norm> outputs y = ā ⊙ g + b", with `reference` (n, or null) as outlines in a darker shade,
