@@ -1,9 +1,11 @@
 #include "heatmap.hpp"
 
 #include "palette.hpp"
+#include "plot_view.hpp"
 #include "ui_util.hpp"
 
 #include <normlab/plot/plot.hpp>
+#include <normlab/scene/explorer_figures.hpp>
 
 #include <algorithm>
 #include <cfloat>
@@ -58,21 +60,21 @@ bool heatmap_editor(const char* id, Mat& W, HeatmapUi& ui, float width, float ma
     }
 
     const bool show_numbers = cell >= small_font->CalcTextSizeA(fs, FLT_MAX, 0.0f, "\xE2\x88\x92" "0.00").x + 6.0f;
-    for (Eigen::Index i = 0; i < n; ++i) {
-        for (Eigen::Index j = 0; j < m; ++j) {
-            const ImVec2 c0(p0.x + static_cast<float>(j) * cell, p0.y + static_cast<float>(i) * cell);
-            const ImVec2 c1(c0.x + cell, c0.y + cell);
-            const double t = W(i, j) / scale;
-            dl->AddRectFilled(c0, c1, diverging(t));
-            if (show_numbers) {
-                const std::string label = fmt_tick(std::round(W(i, j) * 100.0) / 100.0);
-                const ImVec2 ts = small_font->CalcTextSizeA(fs, FLT_MAX, 0.0f, label.c_str());
-                const ImVec4 clip(c0.x, c0.y, c1.x, c1.y);
-                dl->AddText(small_font, fs, ImVec2(c0.x + 0.5f * (cell - ts.x), c0.y + 0.5f * (cell - ts.y)),
-                            std::fabs(t) > 0.6 ? IM_COL32_WHITE : IM_COL32(30, 30, 30, 255), label.c_str(),
-                            nullptr, 0.0f, &clip);
-            }
-        }
+    // The cells and their numbers are those of the matrix's figure (core's matrix_plot, laid out
+    // by layout_data over the grid): what its right-click saves, painted by the export's code.
+    const Plot figure = matrix_plot("", "", W, "W", "", "");
+    const PlotLayout layout = layout_data(figure, Rect{p0.x, p0.y, p0.x + grid_size.x, p0.y + grid_size.y});
+    draw_figure_data(*dl, figure, layout, 1.0);
+    for (const HeatCell& c : layout.heat_cells) {
+        if (!show_numbers) break;
+        const std::string& label = figure.heat->labels[static_cast<std::size_t>(c.row) * static_cast<std::size_t>(m) +
+                                                       static_cast<std::size_t>(c.col)];
+        const ImVec2 ts = small_font->CalcTextSizeA(fs, FLT_MAX, 0.0f, label.c_str());
+        const ImVec2 c0(static_cast<float>(c.rect.x0), static_cast<float>(c.rect.y0));
+        const ImVec4 clip(c0.x, c0.y, static_cast<float>(c.rect.x1), static_cast<float>(c.rect.y1));
+        dl->AddText(small_font, fs, ImVec2(c0.x + 0.5f * (cell - ts.x), c0.y + 0.5f * (cell - ts.y)),
+                    std::fabs(W(c.row, c.col) / scale) > 0.6 ? IM_COL32_WHITE : IM_COL32(30, 30, 30, 255), label.c_str(),
+                    nullptr, 0.0f, &clip);
     }
     const ImU32 line = ImGui::GetColorU32(ImGuiCol_Border);
     dl->AddRect(p0, ImVec2(p0.x + grid_size.x, p0.y + grid_size.y), line);

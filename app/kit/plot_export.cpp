@@ -24,6 +24,8 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <optional>
+#include <set>
 
 namespace normlab::ui {
 
@@ -299,9 +301,22 @@ std::string g_export_folder;   // the session's export folder (set_export_folder
 void set_export_folder(std::string dir) { g_export_folder = std::move(dir); }
 const std::string& export_folder() { return g_export_folder; }
 
-FigureExport::FigureExport(std::vector<Plot> plots, std::string dir, int scale)
-    : plots_(std::move(plots)), names_(unique_figure_names(plots_)), dir_(dir.empty() ? "." : std::move(dir)), scale_(scale) {
-    if (plots_.empty()) error_ = "⚠ This lab has no figures to save";
+FigureExport::FigureExport(std::vector<Plot> plots, std::string dir, int scale, std::vector<Table> tables)
+    : plots_(std::move(plots)), tables_(std::move(tables)), names_(unique_figure_names(plots_)),
+      dir_(dir.empty() ? "." : std::move(dir)), scale_(scale) {
+    if (total() == 0) error_ = "⚠ This lab has no figures to save";
+}
+
+void FigureExport::write_table(const Table& table) {
+    for (const auto& [ext, write] : {std::pair{"svg", table_to_svg}, std::pair{"csv", table_to_csv},
+                                     std::pair{"md", table_to_markdown}, std::pair{"tex", table_to_latex}})
+        if (std::string error = save_text_file(unused_file_name(figure_path(dir_, table.name, ext)), write(table),
+                                               IfExists::Refuse);
+            !error.empty()) {
+            error_ = "⚠ Not saved: " + table.name + ": " + error;
+            return;
+        }
+    ++next_;
 }
 
 void FigureExport::step() {
@@ -314,6 +329,7 @@ void FigureExport::step() {
             return;
         }
     }
+    if (next_ >= plots_.size()) return write_table(tables_[next_ - plots_.size()]);
     const Plot& plot = plots_[next_];
     const std::string& name = names_[next_];
     const std::string png = unused_file_name(figure_path(dir_, name, "png"));
@@ -333,8 +349,11 @@ std::string FigureExport::status() const {
     if (!error_.empty()) return error_;
     std::error_code ec;
     const std::filesystem::path abs = std::filesystem::absolute(dir_, ec);
+    const std::string tables = tables_.empty() ? ""
+                               : " and " + std::to_string(tables_.size()) + (tables_.size() == 1 ? " table" : " tables") +
+                                     " (SVG + CSV + Markdown + LaTeX)";
     return "Saved " + std::to_string(plots_.size()) + (plots_.size() == 1 ? " figure" : " figures") + " (PNG " +
-           std::to_string(scale_) + "× + SVG + CSV) to " + (ec ? dir_ : abs.string());
+           std::to_string(scale_) + "× + SVG + CSV)" + tables + " to " + (ec ? dir_ : abs.string());
 }
 
 std::string export_figures(const std::vector<Plot>& plots, const std::string& folder, int scale) {
@@ -345,7 +364,28 @@ std::string export_figures(const std::vector<Plot>& plots, const std::string& fo
 
 // [SECTION] Menus ---------------------------------------------------------------------------
 
-std::string figure_context_menu(const char* id, const std::function<Plot()>& figure) {
+namespace {
+
+std::optional<std::set<std::string>>& export_notes() {
+    static std::optional<std::set<std::string>> notes;
+    return notes;
+}
+
+}  // namespace
+
+void start_export_notes() { export_notes().emplace(); }
+
+void note_exportable(const std::string& name) {
+    if (export_notes()) export_notes()->insert(name);
+}
+
+std::vector<std::string> exportable_noted() {
+    return export_notes() ? std::vector<std::string>(export_notes()->begin(), export_notes()->end())
+                          : std::vector<std::string>{};
+}
+
+std::string figure_context_menu(const char* id, const std::string& name, const std::function<Plot()>& figure) {
+    note_exportable(name);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenOverlapped) && ImGui::IsMouseReleased(ImGuiMouseButton_Right))
         ImGui::OpenPopup(id);
     if (!ImGui::BeginPopup(id)) return {};
@@ -367,7 +407,9 @@ std::string figure_context_menu(const char* id, const std::function<Plot()>& fig
     return status;
 }
 
-std::string table_context_menu(const char* id, const std::function<std::vector<Table>()>& tables) {
+std::string table_context_menu(const char* id, const std::vector<std::string>& names,
+                               const std::function<std::vector<Table>()>& tables) {
+    for (const std::string& n : names) note_exportable(n);
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenOverlapped) && ImGui::IsMouseReleased(ImGuiMouseButton_Right))
         ImGui::OpenPopup(id);
     if (!ImGui::BeginPopup(id)) return {};

@@ -60,18 +60,22 @@ std::string export_figures(const std::vector<Plot>& plots, const std::string& di
 
 // The same export one figure at a time, so that it can run over frames (File ▸ Export all
 // figures: the window stays responsive and a progress bar shows how far it is). step() writes
-// the next figure's three files; it stops at the first error.
+// the next figure's three files, then each of `tables` as SVG, CSV, Markdown and LaTeX (as
+// normlab-cli export --all does); it stops at the first error.
 class FigureExport {
 public:
-    FigureExport(std::vector<Plot> plots, std::string dir, int scale);
+    FigureExport(std::vector<Plot> plots, std::string dir, int scale, std::vector<Table> tables = {});
     void step();
-    bool done() const { return !error_.empty() || next_ >= plots_.size(); }
+    bool done() const { return !error_.empty() || next_ >= total(); }
     std::size_t written() const { return next_; }
-    std::size_t total() const { return plots_.size(); }
+    std::size_t total() const { return plots_.size() + tables_.size(); }
     std::string status() const;   // export_figures' message, once done()
 
 private:
+    void write_table(const Table& table);
+
     std::vector<Plot> plots_;
+    std::vector<Table> tables_;
     std::vector<std::string> names_;
     std::string dir_;
     int scale_;
@@ -81,14 +85,22 @@ private:
 
 // The right-click menu of a figure drawn by its own widget as the last item (e.g. the Explorer's
 // W editor, drawn from the same colours as its Plot): Save PNG (2×), SVG or CSV of `figure()`
-// (computed when chosen) into export_folder(), never over a file. Returns the status line, as
-// table_context_menu does.
-std::string figure_context_menu(const char* id, const std::function<Plot()>& figure);
+// (computed when chosen; its name is `name`) into export_folder(), never over a file. Returns
+// the status line, as table_context_menu does.
+std::string figure_context_menu(const char* id, const std::string& name, const std::function<Plot()>& figure);
 
 // The right-click menu of a table drawn as the last item (its whole area): Save SVG, CSV,
-// Markdown or LaTeX of each of `tables()` (computed when chosen) into export_folder(), never over
-// a file. Returns the status line ("Saved DIR/NAME.md", "⚠ Not saved: …"), "" when nothing was
-// chosen. Call right after the item, every frame.
-std::string table_context_menu(const char* id, const std::function<std::vector<Table>()>& tables);
+// Markdown or LaTeX of each of `tables()` (computed when chosen; their names are `names`) into
+// export_folder(), never over a file. Returns the status line ("Saved DIR/NAME.md", "⚠ Not saved:
+// …"), "" when nothing was chosen. Call right after the item, every frame.
+std::string table_context_menu(const char* id, const std::vector<std::string>& names,
+                               const std::function<std::vector<Table>()>& tables);
+
+// The figures a user can export from the screen, noted by name as they are drawn (draw_plot and
+// the two menus above), for `normlab --check-figures`: every one must be in the lab registry.
+// Off until started; started, it collects over every frame until read.
+void start_export_notes();
+void note_exportable(const std::string& name);
+std::vector<std::string> exportable_noted();   // sorted, each once
 
 }  // namespace normlab::ui

@@ -647,6 +647,7 @@ void draw_plot(PlotView& view, const Plot& plot, const Fonts& fonts, ImVec2 size
     const ImVec2 fig(std::max(size.x, kMinFigureWidthEm * em), std::max(size.y - message_h, min_h * em));
 
     ImGui::PushID(&view);
+    note_exportable(plot.name);   // its right-click saves it (plot_export.hpp)
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton("figure", fig, ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight);
     ImGui::SetItemUsingMouseWheel();   // the wheel zooms the plot instead of scrolling the window

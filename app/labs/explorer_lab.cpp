@@ -185,7 +185,7 @@ void draw_W_section(ExplorerContext& ctx, ExplorerState& s, ExplorerUi& ui, cons
     const float width = ImGui::GetContentRegionAvail().x;
     heatmap_editor("W", s.W, ui.heatmap, width, 3.0f * ImGui::GetFontSize(), fonts.small,
                    "a = W x:  aᵢ = Σⱼ Wᵢⱼ xⱼ  (paper eq. 1).  Right-click: save it as a figure.");
-    if (std::string saved = figure_context_menu("W figure", [&s] { return explorer_weights_plot(s); }); !saved.empty())
+    if (std::string saved = figure_context_menu("W figure", "explorer_weights", [&s] { return explorer_weights_plot(s); }); !saved.empty())
         ctx.app.status = std::move(saved);
 
     const std::string cell = "W" + subscript(ui.heatmap.row + 1) + "," + subscript(ui.heatmap.col + 1);

@@ -508,7 +508,7 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool wor
     if (ui.dragging < 0) ui.framing = framing_radius(s);   // held while a point is dragged
     handle_view_mouse(s, ui, orbit_view(ui.camera, flat, ui.framing, view_size), origin, size, px);
     if (ui.dragging >= 0) results = compute_geometry(s);   // the point moved: draw where it is now
-    if (std::string saved = figure_context_menu("view figure", [&] { return geometry_view_plot(s, *results, figure_view(ui)); });
+    if (std::string saved = figure_context_menu("view figure", "geometry_view", [&] { return geometry_view_plot(s, *results, figure_view(ui)); });
         !saved.empty())
         status = std::move(saved);
     const ViewTransform t = orbit_view(ui.camera, flat, ui.framing, view_size);

@@ -119,16 +119,17 @@ void draw_batch_section(InvarianceContext& ctx, InvarianceLabState& s, Invarianc
     heatmap_editor("x", s.data.x, ui.x_map, width, cell, fonts.small,
                    "The batch x (B×m), one case per row: click a cell, drag up/down to change it. Right-click: save it "
                    "as a figure.");
-    const auto matrix_menu = [&](const char* id, std::size_t k) {
-        if (std::string saved = figure_context_menu(id, [&s, k] { return invariance_matrix_plots(s)[k]; }); !saved.empty())
+    const auto matrix_menu = [&](const char* id, const char* name, std::size_t k) {
+        if (std::string saved = figure_context_menu(id, name, [&s, k] { return invariance_matrix_plots(s)[k]; });
+            !saved.empty())
             ctx.app.status = std::move(saved);
     };
-    matrix_menu("x figure", 0);
+    matrix_menu("x figure", "invariance_x", 0);
     ImGui::TextDisabled("W: %d outputs × %d inputs,  a = W x", sizes[2], sizes[1]);
     heatmap_editor("W", s.data.W, ui.W_map, width, cell, fonts.small,
                    "The weights W (n×m): aᵢ = Σⱼ Wᵢⱼ xⱼ (paper eq. 1). Click a cell, drag up/down to change it. "
                    "Right-click: save it as a figure.");
-    matrix_menu("W figure", 1);
+    matrix_menu("W figure", "invariance_weights", 1);
 }
 
 void draw_transform_section(InvarianceContext& ctx, InvarianceLabState& s, const Fonts& fonts) {
@@ -591,17 +592,12 @@ void draw_explorer_panel(InvarianceContext& ctx, InvarianceUi& ui) {
 
     // Bars: the Explorer's outputs now; outlines: before the last transform. One value axis for both.
     const ExplorerTransformResult* r = ui.last_apply && ui.last_apply->applied ? &*ui.last_apply : nullptr;
-    const Vec ln = now->layernorm.y.row(0).transpose(), rms = now->rmsnorm.y.row(0).transpose();   // n each
     const float caption_h = ImGui::GetTextLineHeightWithSpacing();
     const float chart_h = std::max(3.0f * ImGui::GetFontSize(),
                                    0.5f * (ImGui::GetContentRegionAvail().y - 2.0f * caption_h) -
                                        ImGui::GetStyle().ItemSpacing.y);
     const bool labels = chart_h >= 7.0f * ImGui::GetFontSize();   // they crowd a shorter chart
-    Plot plots[] = {norm_bar_plot("invariance_explorer_layernorm", Norm::LayerNorm, ln, r ? &r->layernorm_before : nullptr,
-                                  "before", labels),
-                    norm_bar_plot("invariance_explorer_rmsnorm", Norm::RMSNorm, rms, r ? &r->rmsnorm_before : nullptr,
-                                  "before", labels)};
-    share_y_range({&plots[0], &plots[1]});
+    const std::vector<Plot> plots = invariance_explorer_plots(&*now, r, labels);
     const struct {
         const char* name;
         palette::Rgb color;
@@ -634,6 +630,16 @@ std::vector<Plot> invariance_lab_plots(InvarianceContext& ctx) {
     std::vector<Plot> plots = lab_plots(ctx.session, "invariance");   // core's list: normlab-cli export's too
     Plot& curves = plot_named(plots, "invariance_vs_delta");
     curves = plot_as_shown(curves, ctx.ui.plot_view);
+    // The Explorer panel's bars with the outlines of before its last transform, as on screen.
+    const std::optional<ExplorerTransformResult>& last = ctx.ui.last_apply;
+    if (last && last->applied) {
+        try {
+            const ExplorerResults now = compute_explorer(ctx.session.explorer);
+            for (Plot& p : invariance_explorer_plots(&now, &*last, true)) plot_named(plots, p.name) = std::move(p);
+        } catch (const std::exception&) {
+            // core's figures say why
+        }
+    }
     return plots;
 }
 
@@ -670,7 +676,7 @@ void draw_invariance_lab(InvarianceContext& ctx) {
     }
     const CheckedTable checked = check_table(s, table);
     draw_tables(s, checked, fonts);
-    if (std::string saved = table_context_menu("invariance tables", [&] {
+    if (std::string saved = table_context_menu("invariance tables", {"invariance_table_measured", "invariance_table_paper"}, [&] {
             return std::vector<Table>{invariance_measured_table(s), invariance_paper_table()};
         });
         !saved.empty())

@@ -445,7 +445,7 @@ void draw_variant_card(const TrainingVariant& v, const Plot* map, const Training
                                  " (colour: the class; paler: less sure, white: 50/50), with the training cases as dots"
                                  " (rings: test cases, when shown). Right-click: save it as a figure.";
         tooltip(v.diverged_at > 0 ? kDivergedHelp : help.c_str());
-        if (std::string saved = figure_context_menu("map figure", [map] { return *map; }); !saved.empty())
+        if (std::string saved = figure_context_menu("map figure", map->name, [map] { return *map; }); !saved.empty())
             status = std::move(saved);
     }
     // Name and result: the longest text that fits in the card.

@@ -27,6 +27,7 @@
 #include <normlab/base/stats.hpp>
 #include <normlab/norm/eval.hpp>
 #include <normlab/scene/scene.hpp>
+#include <normlab/scene/scene_plots.hpp>
 #include <normlab/scene/session.hpp>
 
 #include "gl.hpp"
@@ -47,6 +48,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <set>
 #include <memory>
 #include <optional>
 #include <string>
@@ -105,6 +107,9 @@ constexpr const char* kUsage =
     "  --frames N            render N frames, then exit (with --screenshot: default 5)\n"
     "  --frame-stats         with --frames N: print the frame times (p50, p95, max, in ms) and the\n"
     "                        time to the first frame as JSON; the labs run as they do for a user\n"
+    "  --check-figures       with --frames N: list the figures the lab on screen offered for export\n"
+    "                        (right-click) that `normlab-cli export --list` lacks (exit 1 if any),\n"
+    "                        and the lab's listed figures that were not on screen\n"
     "  --all-labs            with --frame-stats: N frames of each lab in turn, each lab's times;\n"
     "                        with --check-layout: check every lab\n"
     "  --check-layout        lay out the lab (--lab, --all-labs, or every slide of --lecture) in a\n"
@@ -166,6 +171,7 @@ struct Options {
     bool json = false;        // --json (with --check-layout)
     int frame_delay_ms = 0;   // --frame-delay MS
     bool loop_stats = false;  // --loop-stats
+    bool check_figures = false;   // --check-figures
 };
 
 bool parse_positive(const char* text, int& out) {
@@ -213,6 +219,7 @@ constexpr std::pair<const char*, bool Options::*> kSwitches[] = {
     {"--frame-stats", &Options::frame_stats},
     {"--probe-controls", &Options::probe_controls},
     {"--loop-stats", &Options::loop_stats},
+    {"--check-figures", &Options::check_figures},
     {"--all-labs", &Options::all_labs},
     {"--replace", &Options::replace},
     {"--dump-session", &Options::dump_session},
@@ -677,6 +684,25 @@ int check_layout(GLFWwindow* window, const Options& opt, ui::AppContext& ctx, ui
 
 // [SECTION] Run -------------------------------------------------------------------------------
 
+// --check-figures: the figures offered for export on screen (plot_export.hpp's notes) against the
+// lab registry's names for this session (scene_plots.hpp): those the registry lacks, then the
+// lab's registered ones that were not on screen. 1 when the registry lacks one.
+int check_figures(const ui::LabContext& ctx) {
+    const std::string_view lab = ui::kLabs[ctx.app.lab].id;
+    std::set<std::string> listed;
+    for (std::string_view n : lab_plot_names(ctx.session, lab)) listed.emplace(n);
+    for (std::string_view n : lab_table_names(lab)) listed.emplace(n);
+    std::string missing, unseen;
+    const std::vector<std::string> seen = ui::exportable_noted();
+    for (const std::string& n : seen)
+        if (listed.count(n) == 0) missing += (missing.empty() ? "" : ", ") + n;
+    for (const std::string& n : listed)
+        if (std::find(seen.begin(), seen.end(), n) == seen.end()) unseen += (unseen.empty() ? "" : ", ") + n;
+    std::cout << lab << ": on screen, not in export --list: " << (missing.empty() ? "none" : missing) << "\n"
+              << lab << ": in export --list, not on screen: " << (unseen.empty() ? "none" : unseen) << std::endl;
+    return missing.empty() ? 0 : 1;
+}
+
 // Runs that a script drives (--frames, --export-plot, --check-layout).
 bool scripted_run(const Options& opt) { return opt.frames > 0 || !opt.export_plot.empty() || opt.check_layout; }
 
@@ -767,6 +793,7 @@ public:
         apply_options(opt_, ui_, lecture_);
         if (!opt_.export_plot.empty()) return export_plot(ctx_, opt_);
         if (opt_.check_layout) return check_layout(window_, opt_, ctx_, fonts_, look_);
+        if (opt_.check_figures) ui::start_export_notes();
         total_frames_ = opt_.all_labs ? opt_.frames * ui::kLabCount : opt_.frames;
         return -1;
     }
@@ -791,7 +818,9 @@ public:
         ImGui::NewFrame();
 
         if (!opt_.text_log.empty()) ui::start_text_record();
+        const int lab_before = ui_.lab;
         draw_ui(ctx_);
+        if (opt_.check_figures && ui_.lab != lab_before) ui::start_export_notes();   // only the lab on screen at the end
         if (!opt_.text_log.empty()) text_log_.write(ui::stop_text_record());
         if (probe_) probe_->after_frame(ctx_, ctx_.app.presenter ? ctx_.lecture->boxes : no_boxes_);
 
@@ -820,6 +849,7 @@ public:
             ui_.status = err.empty() ? "Saved " + name : "⚠ " + err;
             ui_.save_screenshot = false;
         }
+        if (last_frame && opt_.check_figures) return end_now(check_figures(ctx_));
         if (last_frame) return false;
         if (opt_.probe_controls && frame == total_frames_) {
             probe_.emplace(io_.DisplaySize, 24.0f);

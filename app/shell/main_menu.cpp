@@ -14,6 +14,7 @@
 #include "web_page.hpp"
 
 #include <normlab/base/text.hpp>
+#include <normlab/scene/scene_plots.hpp>
 
 #define GLFW_INCLUDE_NONE   // key codes only
 #include <GLFW/glfw3.h>
@@ -96,18 +97,23 @@ void draw_export_items(AppContext& ctx) {
     const Lab& lab = kLabs[ui.lab];
     const bool idle = ui.export_job == nullptr;
     if (ImGui::MenuItem("Export all figures of this lab", nullptr, false, lab.plots != nullptr && idle))
-        ui.export_job = std::make_shared<FigureExport>(lab.plots(ctx, ctx.uis), export_folder(), 2);
+        ui.export_job = std::make_shared<FigureExport>(lab.plots(ctx, ctx.uis), export_folder(), 2, lab_tables(ctx.session, lab.id));
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Every figure of the lab on screen as PNG (2×), SVG and CSV, named after the figures");
+        ImGui::SetTooltip("Every figure of the lab on screen as PNG (2×), SVG and CSV, its tables as SVG, CSV, Markdown and "
+                          "LaTeX, named after them");
     if (ImGui::MenuItem("Export all figures of every lab", nullptr, false, idle)) {
         std::vector<Plot> all;
-        for (int i = 0; i < kLabCount; ++i)
+        std::vector<Table> tables;
+        for (int i = 0; i < kLabCount; ++i) {
             if (kLabs[i].plots != nullptr)
                 for (Plot& p : kLabs[i].plots(ctx, ctx.uis)) all.push_back(std::move(p));
-        ui.export_job = std::make_shared<FigureExport>(std::move(all), export_folder(), 2);
+            for (Table& t : lab_tables(ctx.session, kLabs[i].id)) tables.push_back(std::move(t));
+        }
+        ui.export_job = std::make_shared<FigureExport>(std::move(all), export_folder(), 2, std::move(tables));
     }
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Every lab's figures as they are on screen now, PNG (2×), SVG and CSV");
+        ImGui::SetTooltip("Every lab's figures as they are on screen now, PNG (2×), SVG and CSV; the tables as SVG, CSV, "
+                          "Markdown and LaTeX");
 }
 
 }  // namespace

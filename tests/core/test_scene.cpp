@@ -690,7 +690,7 @@ TEST(ScenePlots, BuiltFromTheScenesState) {
     scene.session.invariance.curve_norms = {false, false, true, false, false};   // LayerNorm only
     scene.session.invariance.curve_transforms = {true, false, false, true, false, false};
     std::vector<Plot> plots = lab_plots(scene.session, "invariance");
-    ASSERT_EQ(plots.size(), 3u);   // the curves, x and W
+    ASSERT_EQ(plots.size(), 5u);   // the curves, x and W, the Explorer panel's two bar charts
     const Plot& curves = plot_named(plots, "invariance_vs_delta");
     EXPECT_EQ(curves.series.size(), 2u);   // one norm × two transforms
     const Plot same = invariance_curve_plot(scene.session.invariance);
@@ -704,6 +704,10 @@ TEST(ScenePlots, BuiltFromTheScenesState) {
     EXPECT_TRUE(x.y.reversed);
     EXPECT_EQ(x.heat->values[0].v[static_cast<std::size_t>(bx.cols() + 2)], bx(1, 2));
     EXPECT_EQ(plot_named(plots, "invariance_weights").heat->rows, scene.session.invariance.data.W.rows());
+    // The Explorer panel: the Explorer's outputs now, as the Explorer's own figures show them.
+    std::vector<Plot> explorer = lab_plots(scene.session, "explorer");
+    EXPECT_EQ(plot_named(plots, "invariance_explorer_rmsnorm").series.front().y,
+              plot_named(explorer, "explorer_rmsnorm").series.front().y);
 }
 
 // [SECTION] Undo / redo ---------------------------------------------------------------------

@@ -2,7 +2,13 @@
 #include "plot_export.hpp"
 #include "plot_view.hpp"
 
+#include <normlab/labs/invariance_lab.hpp>
+
 #include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
 
 namespace normlab::ui {
 namespace {
@@ -92,6 +98,28 @@ TEST(PlotExport, UniqueFigureNames) {
     plots[1].name = "loss";
     plots[3].name = "acc";
     EXPECT_EQ(unique_figure_names(plots), (std::vector<std::string>{"loss", "loss_2", "figure_3", "acc"}));
+}
+
+// Export all writes the tables too, in the four formats normlab-cli export --all writes them in,
+// beside a file of the same name already there (kept, the new one numbered). Tables need no GL.
+TEST(PlotExport, ExportAllWritesTablesInFourFormats) {
+    const std::filesystem::path dir = std::filesystem::path(::testing::TempDir()) / "normlab_export_tables";
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "invariance_table_paper.md") << "mine\n";
+    FigureExport job({}, dir.string(), 2, {invariance_paper_table()});
+    EXPECT_EQ(job.total(), 1u);
+    while (!job.done()) job.step();
+    EXPECT_EQ(job.written(), 1u);
+    EXPECT_NE(job.status().find("Saved 0 figures (PNG 2× + SVG + CSV) and 1 table (SVG + CSV + Markdown + LaTeX)"),
+              std::string::npos) << job.status();
+    for (const char* ext : {"svg", "csv", "tex"}) EXPECT_TRUE(std::filesystem::exists(dir / ("invariance_table_paper." + std::string(ext))));
+    EXPECT_TRUE(std::filesystem::exists(dir / "invariance_table_paper-2.md"));
+    std::ifstream kept(dir / "invariance_table_paper.md");
+    std::string first;
+    std::getline(kept, first);
+    EXPECT_EQ(first, "mine");
+    EXPECT_EQ(FigureExport({}, dir.string(), 2).status(), "⚠ This lab has no figures to save");
 }
 
 }  // namespace

@@ -146,6 +146,22 @@ std::vector<Plot> invariance_matrix_plots(const InvarianceLabState& state) {
             matrix_plot("invariance_weights", "Weights W (" + dims(W) + "),  a = W x", W, "W", "input j", "output i")};
 }
 
+std::vector<Plot> invariance_explorer_plots(const ExplorerResults* now, const ExplorerTransformResult* before,
+                                            bool value_labels) {
+    const Vec none;
+    const Vec ln = now != nullptr ? Vec(now->layernorm.y.row(0).transpose()) : none;   // n
+    const Vec rms = now != nullptr ? Vec(now->rmsnorm.y.row(0).transpose()) : none;
+    std::vector<Plot> plots = {
+        norm_bar_plot("invariance_explorer_layernorm", Norm::LayerNorm, ln, before ? &before->layernorm_before : nullptr,
+                      "before", value_labels),
+        norm_bar_plot("invariance_explorer_rmsnorm", Norm::RMSNorm, rms, before ? &before->rmsnorm_before : nullptr,
+                      "before", value_labels)};
+    if (now == nullptr)
+        for (Plot& p : plots) p.title += " (the Explorer's state cannot be computed)";
+    share_y_range({&plots[0], &plots[1]});
+    return plots;
+}
+
 Plot explorer_weights_plot(const ExplorerState& state) {
     const Mat W = state.use_W ? state.W : Mat::Identity(state.x.size(), state.x.size());   // n×m
     const std::string size = std::to_string(W.rows()) + " × " + std::to_string(W.cols());

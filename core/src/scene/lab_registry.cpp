@@ -8,7 +8,9 @@
 #include "normlab/scene/explorer_figures.hpp"
 #include "normlab/scene/scene_plots.hpp"
 
+#include <exception>
 #include <iterator>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -25,6 +27,13 @@ std::vector<Plot> explorer_figures(const Session& session) {
 std::vector<Plot> invariance_figures(const Session& session) {
     std::vector<Plot> plots = {invariance_curve_plot(session.invariance)};
     for (Plot& p : invariance_matrix_plots(session.invariance)) plots.push_back(std::move(p));
+    std::optional<ExplorerResults> explorer;   // the panel's bars: the Explorer's outputs now
+    try {
+        explorer = compute_explorer(session.explorer);
+    } catch (const std::exception&) {
+        explorer.reset();   // figures that say so
+    }
+    for (Plot& p : invariance_explorer_plots(explorer ? &*explorer : nullptr, nullptr, true)) plots.push_back(std::move(p));
     return plots;
 }
 
@@ -108,7 +117,9 @@ const std::vector<LabEntry>& lab_registry() {
         lab<&Session::explorer>("explorer",
                                 {"explorer_summed_inputs", "explorer_layernorm", "explorer_rmsnorm", "explorer_weights"},
                                 explorer_figures),
-        lab<&Session::invariance>("invariance", {"invariance_vs_delta", "invariance_x", "invariance_weights"},
+        lab<&Session::invariance>("invariance",
+                                  {"invariance_vs_delta", "invariance_x", "invariance_weights",
+                                   "invariance_explorer_layernorm", "invariance_explorer_rmsnorm"},
                                   invariance_figures,
                                   {"invariance_table_measured", "invariance_table_paper"}, invariance_tables),
         lab<&Session::worked>("worked"),

@@ -43,6 +43,13 @@ Plot matrix_plot(std::string name, std::string title, const Mat& M, const std::s
 // per row) and invariance_weights (W, n×m), matrix_plot each.
 std::vector<Plot> invariance_matrix_plots(const InvarianceLabState& state);
 
+// The Invariance lab's Explorer panel: the Explorer's LayerNorm and RMSNorm outputs y now
+// (invariance_explorer_layernorm, invariance_explorer_rmsnorm: n bars each on one y range), with
+// the outputs before the panel's last transform (`before`; null: none) as outlines. `now` null
+// (the Explorer's state cannot be computed): both figures without bars, titled so.
+std::vector<Plot> invariance_explorer_plots(const ExplorerResults* now, const ExplorerTransformResult* before,
+                                            bool value_labels);
+
 // One norm's outputs y (n) as bars at x = 1..n in the norm's colour (norm_color), titled
 // "<Norm> outputs y = ā ⊙ g + b", with `reference` (n, or null) as outlines in a darker shade,
 // named reference_label in the legend (shown only with a reference). The Invariance lab uses it
