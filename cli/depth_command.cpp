@@ -1,7 +1,7 @@
 // `normlab-cli depth`: trains the depth lab's small transformer with Post-LN, Pre-LN or NormFormer
 // blocks and prints, per layer, NormFormer's gradient measure (the mean |∂L/∂W₂| of the FFN output
 // weights, averaged over the run's steps) and the loss curve. The task, model and trainer are
-// core's (normlab/sequence_tasks.hpp, transformer.hpp, depth.hpp); this file parses the options
+// core's (normlab/models/sequence_tasks.hpp, transformer.hpp, depth.hpp); this file parses the options
 // and writes the result.
 //
 // [SECTION] Help

@@ -1,5 +1,5 @@
 // `normlab-cli eval`: reads one JSON request on stdin, writes one JSON result on stdout.
-// The parsing and the numbers are core's (normlab/eval.hpp); this file only does the I/O.
+// The parsing and the numbers are core's (normlab/norm/eval.hpp); this file only does the I/O.
 #include "commands.hpp"
 
 #include "normlab/norm/eval.hpp"

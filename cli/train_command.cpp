@@ -1,5 +1,5 @@
 // `normlab-cli train`: trains the training lab's MLP on one data set and prints the run.
-// The data, model and trainer are core's (normlab/datasets.hpp, mlp.hpp, training.hpp); this
+// The data, model and trainer are core's (normlab/models/datasets.hpp, mlp.hpp, training.hpp); this
 // file parses the options, picks the per-data-set defaults and writes the result.
 //
 // [SECTION] Help and defaults

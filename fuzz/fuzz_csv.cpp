@@ -1,4 +1,4 @@
-// NormLab fuzzing: the training lab's CSV parser (core/datasets.hpp, parse_csv).
+// NormLab fuzzing: the training lab's CSV parser (normlab/models/datasets.hpp, parse_csv).
 //
 // Input: any bytes, taken as the file's text (up to -max_len, 4096 in scripts/fuzz.sh).
 // Expected: parse_csv returns Samples or throws InputError. On success the Samples are

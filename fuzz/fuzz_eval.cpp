@@ -1,4 +1,4 @@
-// NormLab fuzzing: `normlab-cli eval`'s request parser and evaluation (core/eval.hpp).
+// NormLab fuzzing: `normlab-cli eval`'s request parser and evaluation (normlab/norm/eval.hpp).
 //
 // Input: any bytes, taken as the request text (up to -max_len, 4096 in scripts/fuzz.sh).
 // Expected: evaluate_request returns a result or throws InputError. On success:

@@ -1,4 +1,4 @@
-// NormLab fuzzing: the lecture loader (core/scene.hpp, lecture_from_json over parse_json: a
+// NormLab fuzzing: the lecture loader (normlab/scene/scene.hpp, lecture_from_json over parse_json: a
 // lecture file's text → the scenes of its slides).
 //
 // Input: any bytes, taken as the file's text (up to -max_len, 8192 in scripts/fuzz.sh).

@@ -1,4 +1,4 @@
-// NormLab fuzzing: the scene loader (core/scene.hpp, parse_scene: a scene file's text → Scene).
+// NormLab fuzzing: the scene loader (normlab/scene/scene.hpp, parse_scene: a scene file's text → Scene).
 //
 // Input: any bytes, taken as the file's text (up to -max_len, 16384 in scripts/fuzz.sh).
 // Expected: parse_scene returns a Scene or throws InputError. A scene it accepts must then

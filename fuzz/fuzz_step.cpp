@@ -1,4 +1,4 @@
-// NormLab fuzzing: the worked example's step parser (core/explain.hpp, check_step: a claimed
+// NormLab fuzzing: the worked example's step parser (normlab/norm/explain.hpp, check_step: a claimed
 // intermediate step "lhs = rhs" of the Worked example lab and `normlab-cli explain --step`).
 //
 // Input: any bytes, taken as one step's text (up to -max_len, 4096 in scripts/fuzz.sh).

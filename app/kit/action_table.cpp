@@ -1,6 +1,5 @@
 #include "action_table.hpp"
 
-#include "input_queue.hpp"
 #include "ui_util.hpp"
 
 #define GLFW_INCLUDE_NONE   // key codes only
@@ -22,38 +21,24 @@ std::string key_label(Key key) {
     return out + static_cast<char>(key.code);   // letters, digits, '='
 }
 
-std::string action_tooltip(const Action& a) {
-    std::string out = a.what != nullptr ? std::string(a.what) + ". " : "";
-    if (a.help != nullptr) out += a.help;
-    return out + " (key " + key_label(a.key) + ")";
+std::string action_tooltip(const char* what, const char* help, Key key) {
+    std::string out = what != nullptr ? std::string(what) + ". " : "";
+    if (help != nullptr) out += help;
+    return out + " (key " + key_label(key) + ")";
 }
 
-bool action_button(LabContext& ctx, const Action& a, const char* label) {
-    const bool enabled = a.enabled == nullptr || a.enabled(ctx);
+bool action_button(const char* label, bool enabled, const std::string& tooltip_text) {
     ImGui::BeginDisabled(!enabled);
-    const bool pressed = ImGui::Button(label != nullptr ? label : a.label);
+    const bool pressed = ImGui::Button(label);
     ImGui::EndDisabled();
-    tooltip(action_tooltip(a).c_str());
-    if (pressed) a.apply(ctx);
+    tooltip(tooltip_text.c_str());
     return pressed;
 }
 
-float action_button_width(const Action& a) { return button_width(a.label); }
+float action_button_width(const char* label) { return button_width(label); }
 
 bool keys_free() { return !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel); }
 
-void handle_action_keys(LabContext& ctx, const Actions& actions) {
-    if (!keys_free() || ImGui::GetIO().WantTextInput) return;
-    for (const Action* a : actions) {
-        for (int n = key_presses(a->key.code, a->key.mods); n > 0; --n)
-            if (a->enabled == nullptr || a->enabled(ctx)) a->apply(ctx);
-    }
-}
-
-std::vector<KeyHelp> action_key_help(const Actions& actions) {
-    std::vector<KeyHelp> out;
-    for (const Action* a : actions) out.push_back({key_label(a->key), a->what != nullptr ? a->what : a->label});
-    return out;
-}
+bool action_keys_free() { return keys_free() && !ImGui::GetIO().WantTextInput; }
 
 }  // namespace normlab::ui

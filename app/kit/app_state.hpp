@@ -1,6 +1,7 @@
 // App-wide state that is not the session: what the app learned at start-up, and display state.
 #pragma once
 
+#include "plot_export.hpp"
 #include "theme_fonts.hpp"
 
 #include <memory>
@@ -8,7 +9,6 @@
 
 namespace normlab::ui {
 
-class FigureExport;   // plot_export.hpp
 
 // Below this width (in text heights: 1200 px at 20 px text) the labs' areas start without their
 // control panels, and a lab whose panel is shown anyway scrolls sideways instead of crushing.

@@ -1,4 +1,4 @@
-// The interactive view of one core plot description (normlab/plot.hpp), and its exports.
+// The interactive view of one core plot description (normlab/plot/plot.hpp), and its exports.
 //
 // Every lab draws its figures through draw_plot(): the layout, ticks, clipping and legend come
 // from core's layout_plot() and series geometry, exactly as the SVG writer and the offscreen PNG

@@ -83,7 +83,7 @@ void push_wrap_at_edge();
 
 // A lab's panel (a child window `size` big, 0: the rest of the space; `border`): it scrolls
 // down and sideways, so that what does not fit can be scrolled to instead of being cut off
-// (app/layout_check.hpp reports what is cut). Ends with ImGui::EndChild().
+// (app/kit/layout_check.hpp reports what is cut). Ends with ImGui::EndChild().
 bool begin_panel(const char* id, ImVec2 size = ImVec2(0.0f, 0.0f), bool border = false);
 
 // GLFW's description of its last error, "no details" when it gave none (for one-line messages).

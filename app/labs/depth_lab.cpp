@@ -51,34 +51,34 @@ std::string percent(double f) {
 
 enum ActionIndex { kPlay, kStep, kReset, kNorm, kNewSamples, kEvolution, kActionCount };
 
-const Action kActions[kActionCount] = {
+const Action<DepthContext> kActions[kActionCount] = {
     {"Play / pause", {' '}, nullptr,
      "Train every ticked placement one step each in turn until the steps are done, then the learning-rate sweep; "
      "changed settings train on at once. Press again to pause.",
-     [](LabContext& ctx) { ctx.uis.depth.playing = !ctx.uis.depth.playing; }},
+     [](DepthContext& ctx) { ctx.ui.playing = !ctx.ui.playing; }},
     {"Step", {'S'}, nullptr, "Pause, then train every ticked placement one more mini-batch step.",
-     [](LabContext& ctx) {
-         DepthUi& ui = ctx.uis.depth;
+     [](DepthContext& ctx) {
+         DepthUi& ui = ctx.ui;
          ui.playing = false;
          if (ui.worker) ui.worker->step();
      }},
     {"Reset", {'R'}, nullptr,
      "Back to step 0, paused, and the sweep too: the same seed gives the same data and initial weights, so the "
      "same numbers again.",
-     [](LabContext& ctx) {
-         DepthUi& ui = ctx.uis.depth;
+     [](DepthContext& ctx) {
+         DepthUi& ui = ctx.ui;
          ui.playing = false;
          if (ui.worker) ui.worker->restart();
      }},
     {"LayerNorm ⇄ RMSNorm", {'N'}, nullptr, "Switch every norm of every model between LayerNorm and RMSNorm; the runs start again.",
-     [](LabContext& ctx) {
+     [](DepthContext& ctx) {
          DepthLabState& s = ctx.session.depth;
          s.norm = s.norm == Norm::LayerNorm ? Norm::RMSNorm : Norm::LayerNorm;
      }},
     {"New samples", {'G'}, nullptr, "Draw new samples from the same models (the next sampling seed).",
-     [](LabContext& ctx) { ++ctx.session.depth.sample_seed; }},
+     [](DepthContext& ctx) { ++ctx.session.depth.sample_seed; }},
     {"Next view", {'E'}, nullptr, "Show the next placement's layers over the steps, or first ÷ last of every placement.",
-     [](LabContext& ctx) {
+     [](DepthContext& ctx) {
          DepthLabState& s = ctx.session.depth;
          s.evolution = (s.evolution + 1) % (kDepthEvolutionRatio + 1);
      }},
@@ -86,7 +86,7 @@ const Action kActions[kActionCount] = {
 
 }  // namespace
 
-Actions depth_lab_actions() { return all_actions(kActions); }
+Actions<DepthContext> depth_lab_actions() { return all_actions(kActions); }
 
 namespace {
 
@@ -172,7 +172,7 @@ Progress run_progress(const DepthLabSnapshot* snap) {
     return p;
 }
 
-void draw_run_section(LabContext& ctx, DepthLabState& s, DepthUi& ui, const Fonts& fonts) {
+void draw_run_section(DepthContext& ctx, DepthLabState& s, DepthUi& ui, const Fonts& fonts) {
     heading(fonts.heading, "Run");
     action_button(ctx, kActions[kPlay], ui.playing ? "Pause###play" : "Play###play");
     ImGui::SameLine();
@@ -516,7 +516,7 @@ void draw_figures(DepthUi& ui, const DepthFigures& f, const Fonts& fonts, float 
 
 // [SECTION] Samples panel -------------------------------------------------------------------
 
-void draw_sample_controls(LabContext& ctx, DepthLabState& s, DepthUi& ui) {
+void draw_sample_controls(DepthContext& ctx, DepthLabState& s, DepthUi& ui) {
     const bool synthetic = s.task != TaskKind::Text;
     const float em = ImGui::GetFontSize();
     ImGui::AlignTextToFramePadding();
@@ -608,7 +608,7 @@ float samples_height(const DepthLabState& s, const Fonts& fonts) {
            style.ItemSpacing.y;
 }
 
-void draw_samples(LabContext& ctx, DepthLabState& s, DepthUi& ui, const Fonts& fonts, bool controls) {
+void draw_samples(DepthContext& ctx, DepthLabState& s, DepthUi& ui, const Fonts& fonts, bool controls) {
     if (controls) draw_sample_controls(ctx, s, ui);
     const DepthLabSnapshot* snap = ui.shown.get();
     if (snap == nullptr || snap->runs.empty()) return;
@@ -626,9 +626,9 @@ void draw_samples(LabContext& ctx, DepthLabState& s, DepthUi& ui, const Fonts& f
 
 // [SECTION] The lab window ------------------------------------------------------------------
 
-void draw_depth_lab(LabContext& ctx) {
+void draw_depth_lab(DepthContext& ctx) {
     DepthLabState& s = ctx.session.depth;
-    DepthUi& ui = ctx.uis.depth;
+    DepthUi& ui = ctx.ui;
     const Fonts& fonts = ctx.fonts;
     sync_worker(s, ui, ctx.info.scripted);
     ctx.app.animate |= ui.playing && (!ui.shown || ui.shown->busy);   // a run draws at the frame rate
@@ -666,8 +666,8 @@ void draw_depth_lab(LabContext& ctx) {
     ImGui::EndChild();
 }
 
-std::vector<Plot> depth_lab_plots(LabContext& ctx) {
-    DepthUi& ui = ctx.uis.depth;
+std::vector<Plot> depth_lab_plots(DepthContext& ctx) {
+    DepthUi& ui = ctx.ui;
     std::vector<Plot> plots;
     if (ui.shown) {
         plots = current_figures(ctx.session.depth, ui).plots;
@@ -688,14 +688,14 @@ namespace {
 constexpr const char* kDepthPlotFigures[] = {"depth_loss", "depth_layer_grads", "depth_layer_grads_over_steps",
                                              "depth_lr_sweep"};   // DepthFigures::plots, in order
 
-void update_depth_slide(LabContext& ctx) {
-    DepthUi& ui = ctx.uis.depth;
+void update_depth_slide(DepthContext& ctx) {
+    DepthUi& ui = ctx.ui;
     sync_worker(ctx.session.depth, ui, ctx.info.scripted);
     ctx.app.animate |= ui.playing && (!ui.shown || ui.shown->busy);   // a run draws at the frame rate, as in draw_depth_lab
 }
 
-void draw_depth_figure(LabContext& ctx, const std::string& id, ImVec2) {
-    DepthUi& ui = ctx.uis.depth;
+void draw_depth_figure(DepthContext& ctx, const std::string& id, ImVec2) {
+    DepthUi& ui = ctx.ui;
     if (!ui.shown) {
         ImGui::TextDisabled("Building the models…");
         return;
@@ -712,24 +712,27 @@ void draw_depth_figure(LabContext& ctx, const std::string& id, ImVec2) {
         if (id == kDepthPlotFigures[i]) draw_plot(*views[i], f.plots[i], ctx.fonts, ImGui::GetContentRegionAvail());
 }
 
-void draw_depth_control(LabContext& ctx, const std::string& id) {
+void draw_depth_control(DepthContext& ctx, const std::string& id) {
     const bool play = id == "play";   // else "reset"
-    const Action& a = kActions[play ? kPlay : kReset];
+    const Action<DepthContext>& a = kActions[play ? kPlay : kReset];
     handle_action_keys(ctx, {&a});   // the lab host is not drawn on a slide: a named control's key acts here
-    action_button(ctx, a, play ? (ctx.uis.depth.playing ? "Pause###play" : "Play###play") : nullptr);
+    action_button(ctx, a, play ? (ctx.ui.playing ? "Pause###play" : "Play###play") : nullptr);
 }
 
-void set_depth_playing(LabContext& ctx, bool playing) {
-    DepthUi& ui = ctx.uis.depth;
+void set_depth_playing(DepthContext& ctx, bool playing) {
+    DepthUi& ui = ctx.ui;
     ui.playing = playing;
     if (ui.worker) ui.worker->restart();   // from step 0, as the slide opens
 }
 
 }  // namespace
 
-const SlideParts kDepthSlide{
-    {{"depth_claims", 2.4f, true}, {"depth_layer_grads", 1.6f}, {"depth_loss", 1.6f}, {"depth_layer_grads_over_steps", 1.6f},
-     {"depth_lr_sweep", 1.6f}},
-    2, {{"play"}, {"reset"}}, update_depth_slide, draw_depth_figure, draw_depth_control, set_depth_playing};
+const SlideParts<DepthContext> kDepthSlide{
+    {{{"depth_claims", 2.4f, true}, {"depth_layer_grads", 1.6f}, {"depth_loss", 1.6f}, {"depth_layer_grads_over_steps", 1.6f},
+      {"depth_lr_sweep", 1.6f}},
+     2, {{"play"}, {"reset"}}},
+    update_depth_slide, draw_depth_figure, draw_depth_control, set_depth_playing};
+
+const LabWindow<DepthContext> kDepthWindow{&kDepthInfo, draw_depth_lab, depth_lab_plots, depth_lab_actions, &kDepthSlide};
 
 }  // namespace normlab::ui

@@ -31,8 +31,8 @@ inline constexpr LabInfo kDepthInfo{
     "Sweep: final loss = mean training loss of the last 5 steps; diverged: ≥ the first step's, or not finite",
     "normlab::DepthLabWorker and DepthLab (runs, sweep, samples), depth_claims, depth_conditions,\n"
     "depth_loss_plot, depth_layer_grad_plot, depth_evolution_plot, depth_sweep_plot\n"
-    "(core/src/depth_lab.cpp) over DepthTrainer, mean_layer_grads (core/src/depth.cpp), Transformer\n"
-    "(core/src/transformer.cpp) and SequenceTask (core/src/sequence_tasks.cpp); drawn by app/depth_lab.cpp.",
+    "(core/src/labs/depth_lab.cpp) over DepthTrainer, mean_layer_grads (core/src/models/depth.cpp), Transformer\n"
+    "(core/src/models/transformer.cpp) and SequenceTask (core/src/models/sequence_tasks.cpp); drawn by app/labs/depth_lab.cpp.",
 };
 
 // What is on screen, built from one snapshot: rebuilt only when a new snapshot arrives or a
@@ -56,21 +56,25 @@ struct DepthUi {
     PlotView loss_view, layers_view, evolution_view, sweep_view;   // depth_lab_plots order
     TextField text_path, prompt;              // the two text fields (applied on Enter; ui_util.hpp)
 };
+using DepthContext = LabContextOf<DepthUi>;
 
-// Lab::actions (labs.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
-Actions depth_lab_actions();
+// LabWindow::actions (lab.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
+Actions<DepthContext> depth_lab_actions();
 
 // Draws the lab into the current window, reading and editing ctx.session.depth.
 // What a presenter slide of this lab may name (lab.hpp): figures depth_claims (the papers'
 // claims beside what this model measures), depth_layer_grads, depth_loss,
 // depth_layer_grads_over_steps, depth_lr_sweep; controls play (Play / Pause, also Space), reset.
-extern const SlideParts kDepthSlide;
+extern const SlideParts<DepthContext> kDepthSlide;
 
-void draw_depth_lab(LabContext& ctx);
+void draw_depth_lab(DepthContext& ctx);
 
-// The lab's four figures as they are now (Lab::plots): from the run on screen, or, when the lab
+// The lab's four figures as they are now (LabWindow::plots): from the run on screen, or, when the lab
 // has not run yet, of the session's models before their first step (axes, no data: a whole run
 // takes a minute at the defaults; normlab-cli depth and core's run_depth_lab train one headless).
-std::vector<Plot> depth_lab_plots(LabContext& ctx);
+std::vector<Plot> depth_lab_plots(DepthContext& ctx);
+
+// The lab's row in the table of labs (labs.cpp).
+extern const LabWindow<DepthContext> kDepthWindow;
 
 }  // namespace normlab::ui

@@ -30,36 +30,31 @@ namespace normlab::ui {
 
 // [SECTION] Actions -------------------------------------------------------------------------
 
-namespace {
-
-void set_x(LabContext& ctx, const Vec& x) {
-    explorer_set_x(ctx.session.explorer, x);
-    ctx.uis.explorer.x_field.error.clear();
+void set_x_preset(LabContext& ctx, XPreset preset) {
+    ExplorerState& e = ctx.session.explorer;
+    if (preset == kExampleX) explorer_set_x(e, explorer_example_x());
+    else if (preset == kLargeX) explorer_set_x(e, explorer_large_x());
+    else explorer_random_x(e);
 }
 
-}  // namespace
+void set_x_preset(ExplorerContext& ctx, XPreset preset) {
+    set_x_preset(static_cast<LabContext&>(ctx), preset);
+    ctx.ui.x_field.error.clear();
+}
 
-const Action kExplorerActions[kExplorerActionCount] = {
-    {"2, 4, 6, 8", {'E'}, "x = [2, 4, 6, 8], the paper explainer's example",
-     "LayerNorm gives ≈ [−1.342, −0.447, 0.447, 1.342], RMSNorm ≈ [0.365, 0.730, 1.095, 1.461].",
-     [](LabContext& ctx) { set_x(ctx, explorer_example_x()); }},
-    {"200, 300, 150, 250", {'L'}, "x = [200, 300, 150, 250], large, far from zero mean",
-     "RMSNorm keeps the common offset, LayerNorm removes it.",
-     [](LabContext& ctx) { set_x(ctx, explorer_large_x()); }},
-    {"Random", {'R'}, "random x", "xᵢ ~ N(1, 2²), rounded to 0.01, from a seed that advances on every use.",
-     [](LabContext& ctx) {
-         explorer_random_x(ctx.session.explorer);
-         ctx.uis.explorer.x_field.error.clear();
-     }},
+const Action<ExplorerContext> kExplorerActions[kExplorerActionCount] = {
+    kXPresetActions<ExplorerContext>[kExampleX],
+    kXPresetActions<ExplorerContext>[kLargeX],
+    kXPresetActions<ExplorerContext>[kRandomX],
     {"Identity", {'I'}, "W = identity", "Ones on the diagonal: a = x when n = m.",
-     [](LabContext& ctx) { explorer_identity_W(ctx.session.explorer); }},
+     [](ExplorerContext& ctx) { explorer_identity_W(ctx.session.explorer); }},
     {"Random W", {'R', kShift}, "random W", "Wᵢⱼ ~ N(0, 1/m), rounded to 0.01, from a seed that advances on every use.",
-     [](LabContext& ctx) { explorer_random_W(ctx.session.explorer); }},
+     [](ExplorerContext& ctx) { explorer_random_W(ctx.session.explorer); }},
     {"δ = 1", {'D'}, "δ = 1", "No re-scaling: the outputs the outlines show.",
-     [](LabContext& ctx) { ctx.session.explorer.delta = 1.0; }},
+     [](ExplorerContext& ctx) { ctx.session.explorer.delta = 1.0; }},
 };
 
-Actions explorer_lab_actions() { return all_actions(kExplorerActions); }
+Actions<ExplorerContext> explorer_lab_actions() { return all_actions(kExplorerActions); }
 
 namespace {
 
@@ -127,7 +122,7 @@ bool entry_grid(const char* id, const char* symbol, Vec& v, const char* help) {
 }
 
 // The presets [first, last] on one row, each with its tooltip and key.
-void action_row(LabContext& ctx, int first, int last) {
+void action_row(ExplorerContext& ctx, int first, int last) {
     for (int i = first; i <= last; ++i) {
         if (i > first) ImGui::SameLine();
         action_button(ctx, kExplorerActions[i]);
@@ -136,7 +131,7 @@ void action_row(LabContext& ctx, int first, int last) {
 
 // [SECTION] Inputs panel --------------------------------------------------------------------
 
-void draw_x_section(LabContext& ctx, ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
+void draw_x_section(ExplorerContext& ctx, ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
     heading(fonts, "Input x");
     action_row(ctx, kExampleX, kRandomX);
 
@@ -163,7 +158,7 @@ void draw_x_section(LabContext& ctx, ExplorerState& s, ExplorerUi& ui, const Fon
     if (!ui.x_field.error.empty()) ImGui::TextColored(kErrorColor, "✗ %s", ui.x_field.error.c_str());
 }
 
-void draw_W_section(LabContext& ctx, ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
+void draw_W_section(ExplorerContext& ctx, ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
     heading(fonts, "Weights W");
     bool no_W = !s.use_W;
     if (ImGui::Checkbox("no W (a = x)", &no_W)) explorer_set_use_W(s, !no_W);
@@ -250,7 +245,7 @@ void delta_slider(ExplorerState& s, const Fonts& fonts, float slider_w) {
     });
 }
 
-void draw_delta_row(LabContext& ctx, ExplorerState& s, const Fonts& fonts) {
+void draw_delta_row(ExplorerContext& ctx, ExplorerState& s, const Fonts& fonts) {
     const char* const scale_x = "scale x  (x' = δx)";
     const char* const scale_W = "scale W  (W' = δW)";
     // The slider takes what the label, radio buttons and button leave, within [6, 16] em.
@@ -363,12 +358,12 @@ void draw_norm_columns(const ExplorerState& s, ExplorerUi& ui, const ExplorerRes
          "   μ = " + fmt_value(ln_stats.mean) + "   σ = " + fmt_value(ln_stats.denom),
          inside ? "ā = (a − μ) / σ,   σ = √(mean((a − μ)²) + ε)" : "ā = (a − μ) / σ,   σ = √mean((a − μ)²) + ε",
          "LayerNorm re-centres and re-scales (paper eq. 2–3); σ includes ε as shown. "
-         "Computed by normlab::layer_forward (core/src/norm.cpp).",
+         "Computed by normlab::layer_forward (core/src/norm/norm.cpp).",
          palette::kLayerNormBar, &plots[1], &ui.layernorm_view, r.layernorm_shift},
         {"rmsnorm", "RMSNorm", "   RMS = " + fmt_value(rms_stats.denom),
          inside ? "ā = a / RMS(a),   RMS(a) = √(mean(a²) + ε)" : "ā = a / RMS(a),   RMS(a) = √mean(a²) + ε",
          "RMSNorm only re-scales, no re-centring (paper eq. 4); RMS includes ε as shown. "
-         "Computed by normlab::layer_forward (core/src/norm.cpp).",
+         "Computed by normlab::layer_forward (core/src/norm/norm.cpp).",
          palette::kRmsNormBar, &plots[2], &ui.rmsnorm_view, r.rmsnorm_shift},
     };
     const float col_w = std::floor(0.5f * (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x));
@@ -390,8 +385,8 @@ std::vector<Plot> shown_plots(const ExplorerState& s, const ExplorerUi& ui, cons
 
 // [SECTION] The lab ------------------------------------------------------------------
 
-std::vector<Plot> explorer_lab_plots(LabContext& ctx) {
-    const ExplorerUi& ui = ctx.uis.explorer;
+std::vector<Plot> explorer_lab_plots(ExplorerContext& ctx) {
+    const ExplorerUi& ui = ctx.ui;
     std::optional<ExplorerResults> r;
     try {
         r = compute_explorer(ctx.session.explorer);
@@ -406,9 +401,9 @@ std::vector<Plot> explorer_lab_plots(LabContext& ctx) {
 
 constexpr float kOutputsMinEm = 26.0f;   // the outputs' height, in text heights, below which the panel scrolls
 
-void draw_explorer_lab(LabContext& ctx) {
+void draw_explorer_lab(ExplorerContext& ctx) {
     ExplorerState& state = ctx.session.explorer;
-    ExplorerUi& ui = ctx.uis.explorer;
+    ExplorerUi& ui = ctx.ui;
     const Fonts& fonts = ctx.fonts;
 
     const float font = ImGui::GetFontSize();
@@ -452,7 +447,7 @@ void draw_explorer_lab(LabContext& ctx) {
 
 namespace {
 
-void draw_explorer_figure(LabContext& ctx, const std::string& id, ImVec2) {
+void draw_explorer_figure(ExplorerContext& ctx, const std::string& id, ImVec2) {
     const ExplorerState& s = ctx.session.explorer;
     std::optional<ExplorerResults> r;
     try {
@@ -463,21 +458,23 @@ void draw_explorer_figure(LabContext& ctx, const std::string& id, ImVec2) {
         ImGui::PopTextWrapPos();
         return;
     }
-    const std::vector<Plot> plots = shown_plots(s, ctx.uis.explorer, *r);
+    const std::vector<Plot> plots = shown_plots(s, ctx.ui, *r);
     if (id == "explorer_summed_inputs")
-        draw_summed_inputs(s, ctx.uis.explorer, *r, plots[0], ctx.fonts, 0.0f);
+        draw_summed_inputs(s, ctx.ui, *r, plots[0], ctx.fonts, 0.0f);
     else
-        draw_norm_columns(s, ctx.uis.explorer, *r, plots, ctx.fonts);
+        draw_norm_columns(s, ctx.ui, *r, plots, ctx.fonts);
 }
 
-void draw_explorer_control(LabContext& ctx, const std::string&) {   // "delta"
+void draw_explorer_control(ExplorerContext& ctx, const std::string&) {   // "delta"
     delta_slider(ctx.session.explorer, ctx.fonts, 12.0f * ImGui::GetFontSize());
 }
 
 }  // namespace
 
-const SlideParts kExplorerSlide{
-    {{"explorer_outputs", 2.0f}, {"explorer_summed_inputs", 2.4f}}, 1, {{"delta"}},
+const SlideParts<ExplorerContext> kExplorerSlide{
+    {{{"explorer_outputs", 2.0f}, {"explorer_summed_inputs", 2.4f}}, 1, {{"delta"}}},
     nullptr, draw_explorer_figure, draw_explorer_control};
+
+const LabWindow<ExplorerContext> kExplorerWindow{&kExplorerInfo, draw_explorer_lab, explorer_lab_plots, explorer_lab_actions, &kExplorerSlide};
 
 }  // namespace normlab::ui

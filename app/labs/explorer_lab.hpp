@@ -25,8 +25,8 @@ inline constexpr LabInfo kExplorerInfo{
     "RMSNorm (eq. 4):  ā = a / RMS(a),  RMS(a) = √(mean(a²) + ε)\n"
     "Output:  y = ā ⊙ g + b\n"
     "δ re-scales x (x' = δx) or W (W' = δW): both norms are invariant to either (Table 1).",
-    "normlab::layer_forward (core/src/norm.cpp), once per norm, called by\n"
-    "normlab::compute_explorer (core/src/session.cpp); drawn by app/explorer_lab.cpp.",
+    "normlab::layer_forward (core/src/norm/norm.cpp), once per norm, called by\n"
+    "normlab::compute_explorer (core/src/labs/explorer_lab.cpp); drawn by app/labs/explorer_lab.cpp.",
 };
 
 // Display-only state of the Explorer; the numbers live in ExplorerState.
@@ -37,23 +37,44 @@ struct ExplorerUi {
     bool value_labels = true;      // print values on the bars when they fit
     PlotView summed_view, layernorm_view, rmsnorm_view;   // explorer_plots' three bar charts
 };
+using ExplorerContext = LabContextOf<ExplorerUi>;
 
-// The lab's figures as they are now (Lab::plots): its three bar charts, as shown (explorer_plots).
-std::vector<Plot> explorer_lab_plots(LabContext& ctx);
+// The lab's figures as they are now (LabWindow::plots): its three bar charts, as shown (explorer_plots).
+std::vector<Plot> explorer_lab_plots(ExplorerContext& ctx);
 
-// The Explorer's presets, reached by a button and a key (action_table.hpp); the worked example
-// shows the first three (the ones that set x) too.
-enum ExplorerActionIndex { kExampleX, kLargeX, kRandomX, kIdentityW, kRandomW, kDeltaOne, kExplorerActionCount };
-extern const Action kExplorerActions[kExplorerActionCount];
+// The presets that set x ([2, 4, 6, 8], [200, 300, 150, 250], random: keys E, L, R), as actions
+// of any lab that shows the Explorer's x (the Explorer's own, the Worked example's).
+enum XPreset { kExampleX, kLargeX, kRandomX, kXPresetCount };
+void set_x_preset(LabContext& ctx, XPreset preset);
+// The Explorer's own: its paste field also forgets an entry it refused.
+void set_x_preset(ExplorerContext& ctx, XPreset preset);
 
-// Lab::actions (labs.hpp): every preset.
-Actions explorer_lab_actions();
+template <class Context>
+inline constexpr Action<Context> kXPresetActions[kXPresetCount] = {
+    {"2, 4, 6, 8", {'E'}, "x = [2, 4, 6, 8], the paper explainer's example",
+     "LayerNorm gives ≈ [−1.342, −0.447, 0.447, 1.342], RMSNorm ≈ [0.365, 0.730, 1.095, 1.461].",
+     [](Context& ctx) { set_x_preset(ctx, kExampleX); }},
+    {"200, 300, 150, 250", {'L'}, "x = [200, 300, 150, 250], large, far from zero mean",
+     "RMSNorm keeps the common offset, LayerNorm removes it.", [](Context& ctx) { set_x_preset(ctx, kLargeX); }},
+    {"Random", {'R'}, "random x", "xᵢ ~ N(1, 2²), rounded to 0.01, from a seed that advances on every use.",
+     [](Context& ctx) { set_x_preset(ctx, kRandomX); }},
+};
+
+// The Explorer's presets, reached by a button and a key (action_table.hpp): x's, then W's and δ's.
+enum ExplorerActionIndex { kIdentityW = kXPresetCount, kRandomW, kDeltaOne, kExplorerActionCount };
+extern const Action<ExplorerContext> kExplorerActions[kExplorerActionCount];
+
+// LabWindow::actions (lab.hpp): every preset.
+Actions<ExplorerContext> explorer_lab_actions();
 
 // Draws the lab into the current window, reading and editing ctx.session.explorer.
 // What a presenter slide of the Explorer may name (lab.hpp): figures explorer_outputs (LayerNorm
 // | RMSNorm bars), explorer_summed_inputs (a = Wx); control delta (the δ slider).
-extern const SlideParts kExplorerSlide;
+extern const SlideParts<ExplorerContext> kExplorerSlide;
 
-void draw_explorer_lab(LabContext& ctx);
+void draw_explorer_lab(ExplorerContext& ctx);
+
+// The lab's row in the table of labs (labs.cpp).
+extern const LabWindow<ExplorerContext> kExplorerWindow;
 
 }  // namespace normlab::ui

@@ -76,13 +76,13 @@ void switch_dimension(GeometryLabState& s, GeometryUi& ui) {
 // this table.
 enum KeyIndex { kRandomise, kSwitchN, kResetView, kKeyCount };
 
-const Action kKeys[kKeyCount] = {
+const Action<GeometryContext> kKeys[kKeyCount] = {
     {nullptr, {'R'}, "randomise the batch of inputs", nullptr,
-     [](LabContext& ctx) { geometry_randomize(ctx.session.geometry); }},
+     [](GeometryContext& ctx) { geometry_randomize(ctx.session.geometry); }},
     {nullptr, {'N'}, "switch n = 3 ⇄ n = 2", nullptr,
-     [](LabContext& ctx) { switch_dimension(ctx.session.geometry, ctx.uis.geometry); }},
+     [](GeometryContext& ctx) { switch_dimension(ctx.session.geometry, ctx.ui); }},
     {nullptr, {'V'}, "reset the view (also: double-click it)", nullptr,
-     [](LabContext& ctx) { reset_view(ctx.uis.geometry); }},
+     [](GeometryContext& ctx) { reset_view(ctx.ui); }},
 };
 
 // "R", the key of one of kKeys.
@@ -90,7 +90,7 @@ std::string key_of(KeyIndex k) { return key_label(kKeys[k].key); }
 
 }  // namespace
 
-Actions geometry_lab_actions() { return all_actions(kKeys); }
+Actions<GeometryContext> geometry_lab_actions() { return all_actions(kKeys); }
 
 namespace {
 
@@ -712,9 +712,9 @@ void draw_show_section(GeometryUi& ui, bool flat, const Fonts& fonts) {
 
 // [SECTION] The lab window ------------------------------------------------------------------
 
-void draw_geometry_lab(LabContext& ctx) {
+void draw_geometry_lab(GeometryContext& ctx) {
     GeometryLabState& state = ctx.session.geometry;
-    GeometryUi& ui = ctx.uis.geometry;
+    GeometryUi& ui = ctx.ui;
     const Fonts& fonts = ctx.fonts;
 
     const float font = ImGui::GetFontSize();
@@ -742,23 +742,25 @@ void draw_geometry_lab(LabContext& ctx) {
     ImGui::EndChild();
 }
 
-std::vector<Plot> geometry_lab_plots(LabContext& ctx) {
+std::vector<Plot> geometry_lab_plots(GeometryContext& ctx) {
     const GeometryLabState& s = ctx.session.geometry;
-    return {geometry_view_plot(s, compute_geometry(s), figure_view(ctx.uis.geometry))};
+    return {geometry_view_plot(s, compute_geometry(s), figure_view(ctx.ui))};
 }
 
 // [SECTION] Presenter slide ---------------------------------------------------------------
 
 namespace {
 
-void draw_geometry_figure(LabContext& ctx, const std::string&, ImVec2) {   // "geometry_view"
-    ctx.uis.geometry.selected =
-        std::clamp(ctx.uis.geometry.selected, 0, std::max(0, static_cast<int>(ctx.session.geometry.points.rows()) - 1));
-    draw_view(ctx.session.geometry, ctx.uis.geometry, ctx.fonts, false, ctx.app.status);
+void draw_geometry_figure(GeometryContext& ctx, const std::string&, ImVec2) {   // "geometry_view"
+    ctx.ui.selected =
+        std::clamp(ctx.ui.selected, 0, std::max(0, static_cast<int>(ctx.session.geometry.points.rows()) - 1));
+    draw_view(ctx.session.geometry, ctx.ui, ctx.fonts, false, ctx.app.status);
 }
 
 }  // namespace
 
-const SlideParts kGeometrySlide{{{"geometry_view", 1.3f}}, 1, {}, nullptr, draw_geometry_figure};
+const SlideParts<GeometryContext> kGeometrySlide{{{{"geometry_view", 1.3f}}, 1, {}}, nullptr, draw_geometry_figure};
+
+const LabWindow<GeometryContext> kGeometryWindow{&kGeometryInfo, draw_geometry_lab, geometry_lab_plots, geometry_lab_actions, &kGeometrySlide};
 
 }  // namespace normlab::ui

@@ -1,7 +1,7 @@
 // The Geometry lab: a batch of input points in R³ (or R²), their RMSNorm images on the sphere of
 // radius √n and their LayerNorm images on the circle where that sphere meets the plane Σ = 0, in a
 // 3D view to orbit, zoom and drag points in; the gain stretches the sphere, ε pulls small inputs
-// inside. The numbers come from normlab::compute_geometry (core/src/geometry_lab.cpp).
+// inside. The numbers come from normlab::compute_geometry (core/src/labs/geometry_lab.cpp).
 #pragma once
 
 #include "geometry_view.hpp"
@@ -17,9 +17,9 @@ inline constexpr LabInfo kGeometryInfo{
     "    so y lies on the circle where the sphere meets that plane (n = 2: the two points ±(1, −1))\n"
     "Gain (eq. 2 and 4):  y ⊙ g stretches the sphere to the ellipsoid with semi-axes gᵢ √n\n"
     "ε:  ‖ā‖ = √n · RMS(x) / √(RMS(x)² + ε) < √n: inputs with RMS(x) near √ε or below land inside",
-    "normlab::compute_geometry (core/src/geometry_lab.cpp) → normlab::geometry_scene (core/src/geometry.cpp)\n"
-    "→ normlab::layer_forward (core/src/norm.cpp), once per norm; the sets from layernorm_circle and\n"
-    "unit_sphere_mesh (core/src/geometry.cpp). Drawn by app/geometry_lab.cpp, app/geometry_view.cpp and\n"
+    "normlab::compute_geometry (core/src/labs/geometry_lab.cpp) → normlab::geometry_scene (core/src/norm/geometry.cpp)\n"
+    "→ normlab::layer_forward (core/src/norm/norm.cpp), once per norm; the sets from layernorm_circle and\n"
+    "unit_sphere_mesh (core/src/norm/geometry.cpp). Drawn by app/labs/geometry_lab.cpp, app/labs/geometry_view.cpp and\n"
     "shaders/geometry_*.{vert,frag}.",
 };
 
@@ -36,19 +36,23 @@ struct GeometryUi {
     bool show_labels = true;     // the points' numbers
     GeometryRenderer renderer;   // the view's GL objects
 };
+using GeometryContext = LabContextOf<GeometryUi>;
 
-// Lab::actions (labs.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
-Actions geometry_lab_actions();
+// LabWindow::actions (lab.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
+Actions<GeometryContext> geometry_lab_actions();
 
 // Draws the lab into the current window, reading and editing ctx.session.geometry.
 // What a presenter slide of this lab may name (lab.hpp): figure geometry_view (the 3D view;
 // drag to orbit it).
-extern const SlideParts kGeometrySlide;
+extern const SlideParts<GeometryContext> kGeometrySlide;
 
-void draw_geometry_lab(LabContext& ctx);
+void draw_geometry_lab(GeometryContext& ctx);
 
-// The lab's figure as it is now (Lab::plots): the view projected with its camera and parts
+// The lab's row in the table of labs (labs.cpp).
+extern const LabWindow<GeometryContext> kGeometryWindow;
+
+// The lab's figure as it is now (LabWindow::plots): the view projected with its camera and parts
 // (geometry_view_plot). Throws InputError when the state cannot be computed.
-std::vector<Plot> geometry_lab_plots(LabContext& ctx);
+std::vector<Plot> geometry_lab_plots(GeometryContext& ctx);
 
 }  // namespace normlab::ui

@@ -6,7 +6,7 @@
 // [SECTION] Sweep panel              — rows, widths, repetitions, run / stop, progress
 // [SECTION] Table and the claim      — one shape: GPU and CPU side by side; the paper's 7%–64%
 // [SECTION] The lab window
-// [SECTION] Other labs' overlay      — gpu_norm_times, draw_gpu_norm_caption
+// [SECTION] Other labs' overlay      — draw_gpu_norm_caption (the times: gpu_device.hpp)
 #include "gpu_lab.hpp"
 #include "labs.hpp"
 
@@ -31,11 +31,10 @@ namespace {
 // A frame's share of the sweep: about half a 60 fps frame of work, and on a real GPU at most
 // this much memory traffic issued (its timer results are read in later frames).
 constexpr SweepBudget kFrameBudget{8.0, 2e9, false};
-constexpr SweepBudget kOverlayBudget{4.0, 5e8, false};
 
 // The lab's one key, Run sweep (kRunSweep, defined once start_sweep is): its key, the button's
 // label and Help ▸ Keyboard shortcuts read it.
-extern const Action kRunSweep;
+extern const Action<GpuContext> kRunSweep;
 
 // "Run sweep (R)"
 std::string run_sweep_label() { return "Run sweep (" + key_label(kRunSweep.key) + ")"; }
@@ -104,11 +103,13 @@ int shown_rows(const GpuLabState& s, const BenchResults& r) {
 // The runner, with the session's sweep sized for its renderer the first time: seconds on llvmpipe
 // or the CPU alone, 256 to 8192 rows and widths on a real GPU. Where the GPU kernels are off
 // (WebGL2, no OpenGL 4.3) it is the runner that says why, and sweeps time the CPU kernels alone
-// (gpu_sweep.hpp); null only when the GL context was lost (`why` says so).
-GpuRunner* lab_runner(LabContext& ctx, std::string* why = nullptr) {
-    GpuRunner* runner = gpu_runner(ctx, why);
-    GpuUi& ui = ctx.uis.gpu;
-    if (runner == nullptr && !ui.watch.lost() && ui.runner) runner = ui.runner.get();
+// (gpu_sweep.hpp); null only when the GL context was lost (`why` says so; the lab's sweep
+// stops, what it measured stays).
+GpuRunner* lab_runner(GpuContext& ctx, std::string* why = nullptr) {
+    GpuRunner* runner = gpu_runner(ctx.gpu, why);
+    GpuUi& ui = ctx.ui;
+    if (runner == nullptr && ctx.gpu.watch.lost()) stop_sweep(ui);
+    if (runner == nullptr && !ctx.gpu.watch.lost() && ctx.gpu.runner) runner = ctx.gpu.runner.get();
     if (runner != nullptr && !ui.sized_for_renderer) {
         GpuLabState& s = ctx.session.gpu;
         const GpuLabState defaults =
@@ -121,9 +122,9 @@ GpuRunner* lab_runner(LabContext& ctx, std::string* why = nullptr) {
     return runner;
 }
 
-const Action kRunSweep{"Run sweep", {'R'}, "run the sweep: time every kernel at every checked shape", nullptr,
-                       [](LabContext& ctx) { start_sweep(*lab_runner(ctx), ctx.session.gpu, ctx.uis.gpu); },
-                       [](LabContext& ctx) { return lab_runner(ctx) != nullptr && !running(ctx.uis.gpu); }};
+const Action<GpuContext> kRunSweep{"Run sweep", {'R'}, "run the sweep: time every kernel at every checked shape", nullptr,
+                       [](GpuContext& ctx) { start_sweep(*lab_runner(ctx), ctx.session.gpu, ctx.ui); },
+                       [](GpuContext& ctx) { return lab_runner(ctx) != nullptr && !running(ctx.ui); }};
 
 // [SECTION] Figures -------------------------------------------------------------------------
 
@@ -146,7 +147,7 @@ const Plot& saved_plot(GpuUi& ui, const BenchResults& r, int rows) {
 
 // [SECTION] Renderer panel ------------------------------------------------------------------
 
-void draw_renderer_section(LabContext& ctx, const GpuRunner* runner) {
+void draw_renderer_section(GpuContext& ctx, const GpuRunner* runner) {
     heading(ctx.fonts.heading, "Renderer");
     push_wrap_at_edge();
     ImGui::Text("%s", ctx.info.renderer.c_str());
@@ -188,9 +189,9 @@ void size_checkboxes(const char* id, bool (&on)[kGpuLabSizeCount], bool enabled)
     ImGui::PopID();
 }
 
-void draw_sweep_section(LabContext& ctx, GpuRunner* runner) {
+void draw_sweep_section(GpuContext& ctx, GpuRunner* runner) {
     GpuLabState& s = ctx.session.gpu;
-    GpuUi& ui = ctx.uis.gpu;
+    GpuUi& ui = ctx.ui;
     heading(ctx.fonts.heading, "Sweep: rows × width");
     const bool idle = !running(ui);
     ImGui::TextUnformatted("rows R (cases)");
@@ -245,7 +246,7 @@ void draw_sweep_section(LabContext& ctx, GpuRunner* runner) {
     }
 }
 
-void draw_figures_section(LabContext& ctx, const BenchResults* r) {
+void draw_figures_section(GpuContext& ctx, const BenchResults* r) {
     GpuLabState& s = ctx.session.gpu;
     heading(ctx.fonts.heading, "Figures at");
     if (r == nullptr || shown_points(*r).empty()) {
@@ -350,14 +351,14 @@ void draw_table(GpuUi& ui, const BenchResults& r, int rows, const Fonts& fonts) 
 }
 
 // The paper's claim against what was measured at the table's shape.
-void draw_claim(LabContext& ctx, const BenchResults* r) {
+void draw_claim(GpuContext& ctx, const BenchResults* r) {
     heading(ctx.fonts.heading, "The paper's claim: 7%–64%");
     if (r == nullptr || shown_points(*r).empty()) {
         ImGui::TextDisabled("no results yet");
         return;
     }
     const int rows = shown_rows(ctx.session.gpu, *r);
-    const int cols = table_cols(ctx.uis.gpu, *r, rows);
+    const int cols = table_cols(ctx.ui, *r, rows);
     const auto saved = [&](const std::vector<BenchPoint>& pts, bool backward) {
         const BenchPoint* l = find_point(pts, bench_kernel(Norm::LayerNorm, backward), rows, cols);
         const BenchPoint* m = find_point(pts, bench_kernel(Norm::RMSNorm, backward), rows, cols);
@@ -388,7 +389,7 @@ void draw_claim(LabContext& ctx, const BenchResults* r) {
 
 // [SECTION] The lab window ------------------------------------------------------------------
 
-void draw_off(LabContext& ctx, const std::string& why) {
+void draw_off(GpuContext& ctx, const std::string& why) {
     heading(ctx.fonts.heading, "The GPU kernels are off");
     ImGui::PushTextWrapPos(std::min(ImGui::GetContentRegionAvail().x, 60.0f * ImGui::GetFontSize()));
     ImGui::TextColored(kErrorText, "✗ %s", why.c_str());
@@ -405,8 +406,8 @@ void draw_off(LabContext& ctx, const std::string& why) {
     ImGui::PopTextWrapPos();
 }
 
-void draw_results(LabContext& ctx, const BenchResults* r) {
-    GpuUi& ui = ctx.uis.gpu;
+void draw_results(GpuContext& ctx, const BenchResults* r) {
+    GpuUi& ui = ctx.ui;
     const float em = ImGui::GetFontSize();
     const ImGuiStyle& style = ImGui::GetStyle();
     if (r == nullptr || shown_points(*r).empty()) {
@@ -436,11 +437,11 @@ void draw_results(LabContext& ctx, const BenchResults* r) {
 
 }  // namespace
 
-Actions gpu_lab_actions() { return {&kRunSweep}; }
+Actions<GpuContext> gpu_lab_actions() { return {&kRunSweep}; }
 
-void draw_gpu_lab(LabContext& ctx) {
+void draw_gpu_lab(GpuContext& ctx) {
     GpuLabState& s = ctx.session.gpu;
-    GpuUi& ui = ctx.uis.gpu;
+    GpuUi& ui = ctx.ui;
     std::string why;
     GpuRunner* runner = lab_runner(ctx, &why);
     if (runner != nullptr && !ui.started) start_sweep(*runner, s, ui);   // the first visit measures at once
@@ -482,10 +483,10 @@ void draw_gpu_lab(LabContext& ctx) {
     ImGui::EndChild();
 }
 
-std::vector<Plot> gpu_lab_plots(LabContext& ctx) {
+std::vector<Plot> gpu_lab_plots(GpuContext& ctx) {
     GpuRunner* runner = lab_runner(ctx);
     if (runner == nullptr) return {};
-    GpuUi& ui = ctx.uis.gpu;
+    GpuUi& ui = ctx.ui;
     if (!ui.started) {   // nothing measured yet: measure now (File ▸ Export all figures, --export-plot)
         start_sweep(*runner, ctx.session.gpu, ui);
         if (ui.sweep) ui.sweep->run_to_end();
@@ -502,70 +503,10 @@ const BenchResults* gpu_lab_results(const GpuUi& ui, bool* is_running) {
     return results_of(ui);
 }
 
-GpuRunner* gpu_runner(LabContext& ctx, std::string* why) {
-    GpuUi& ui = ctx.uis.gpu;
-    if (ui.watch.lost()) {
-        if (why != nullptr) *why = ui.watch.message();
-        return nullptr;
-    }
-    if (!ui.runner_tried) {
-        ui.runner_tried = true;
-        ui.runner = std::make_unique<GpuRunner>();
-        if (!ui.runner->available())
-            std::fprintf(stderr, "normlab: GPU kernels off (the other labs are unaffected): %s\n",
-                         ui.runner->error().c_str());
-    }
-    if (ui.runner->available()) return ui.runner.get();
-    if (why != nullptr) *why = ui.runner->error();
-    return nullptr;
-}
-
-void watch_gl_context(LabContext& ctx) {
-    GpuUi& ui = ctx.uis.gpu;
-    if (!ui.watch.check()) return;
-    std::fprintf(stderr, "normlab: %s. GPU kernels off; the labs carry on on the CPU (the window may stay blank "
-                 "until NormLab restarts; the session is autosaved)\n", ui.watch.message().c_str());
-    stop_sweep(ui);
-    ui.overlay.reset();
-    ui.overlay_times.reset();
-}
-
-// [SECTION] Other labs' overlay -------------------------------------------------------------
-
-const NormKernelTimes* gpu_norm_times(LabContext& ctx, int rows, int cols, std::string* why) {
-    GpuRunner* runner = gpu_runner(ctx, why);
-    if (runner == nullptr) return nullptr;
-    GpuUi& ui = ctx.uis.gpu;
-    if (rows < 1 || cols < 1) {
-        if (why != nullptr) *why = "no activation shape yet";
-        return nullptr;
-    }
-    if (ui.overlay_rows != rows || ui.overlay_cols != cols) {
-        ui.overlay_times.reset();
-        ui.overlay_error.clear();
-        ui.overlay_rows = rows;
-        ui.overlay_cols = cols;
-        ui.overlay = std::make_unique<GpuSweep>(*runner, norm_times_plan(rows, cols));
-    }
-    if (!ui.overlay_times && ui.overlay) {
-        ui.overlay->advance(kOverlayBudget);
-        ctx.app.animate = true;   // measured over the coming frames
-        if (ui.overlay->done()) {
-            ui.overlay_times = norm_times_from(ui.overlay->results(), rows, cols);
-            if (!ui.overlay_times)
-                ui.overlay_error = ui.overlay->results().notes.empty() ? "not measured" : ui.overlay->results().notes.front();
-            ui.overlay.reset();
-        }
-    }
-    if (ui.overlay_times) return &*ui.overlay_times;
-    if (why != nullptr) *why = ui.overlay_error.empty() ? "measuring on the GPU…" : ui.overlay_error;
-    return nullptr;
-}
-
 const NormKernelTimes* draw_gpu_norm_caption(LabContext& ctx, int rows, int cols) {
     std::string why;
-    const NormKernelTimes* t = gpu_norm_times(ctx, rows, cols, &why);
-    const bool off = t == nullptr && ctx.uis.gpu.runner && !ctx.uis.gpu.runner->available();
+    const NormKernelTimes* t = gpu_norm_times(ctx.gpu, ctx.app.animate, rows, cols, &why);
+    const bool off = t == nullptr && ctx.gpu.runner && !ctx.gpu.runner->available();
     if (t != nullptr) {   // wrapped at spaces: one group, so that the tooltip below is the whole line's
         ImGui::BeginGroup();
         flow_text(norm_times_caption(*t) + " (one norm layer)", ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
@@ -583,5 +524,7 @@ const NormKernelTimes* draw_gpu_norm_caption(LabContext& ctx, int rows, int cols
     tooltip(help.c_str());
     return t;
 }
+
+const LabWindow<GpuContext> kGpuWindow{&kGpuInfo, draw_gpu_lab, gpu_lab_plots, gpu_lab_actions};
 
 }  // namespace normlab::ui

@@ -27,21 +27,19 @@ inline constexpr LabInfo kGpuInfo{
     "Bytes moved:  copy and forward 2·R·C·4,  backward 3·R·C·4;   GB/s = bytes / median time\n"
     "Time saved:  100·(1 − t_RMSNorm / t_LayerNorm);  the paper reports 7%–64% (§5)",
     "shaders/norm_forward.comp, norm_backward.comp, norm_reduce_columns.comp, copy.comp, run by\n"
-    "app/gpu_runner.cpp (GpuRunner) and timed by app/gpu_sweep.cpp (GpuSweep); CPU: normlab::fast\n"
-    "(core/src/fast_norm.cpp); figures and JSON: gpu_bandwidth_plot, gpu_time_saved_plot, bench_json\n"
-    "(core/src/gpu_bench.cpp); checked against layer_forward / layer_backward (core/src/norm.cpp)\n"
-    "by tests/gui/test_gpu_kernels.cpp; drawn by app/gpu_lab.cpp.",
+    "app/gpu/gpu_runner.cpp (GpuRunner) and timed by app/gpu/gpu_sweep.cpp (GpuSweep); CPU: normlab::fast\n"
+    "(core/src/norm/fast_norm.cpp); figures and JSON: gpu_bandwidth_plot, gpu_time_saved_plot, bench_json\n"
+    "(core/src/labs/gpu_lab.cpp); checked against layer_forward / layer_backward (core/src/norm/norm.cpp)\n"
+    "by tests/gui/test_gpu_kernels.cpp; drawn by app/labs/gpu_lab.cpp.",
 };
 
 // A figure rebuilt only when what it shows changed: the key names the results' generation and
 // size, the rows and the legend switches it was built for.
 using GpuCachedPlot = CachedFigure<std::string>;
 
-// The GPU lab's display state and its GL objects (made on first use, with the context current;
-// destroyed with LabUis, before the window).
+// The GPU lab's display state and its sweep's GL objects (made on first use, with the context
+// current; destroyed with LabUis, before the window and the runner, LabContext::gpu).
 struct GpuUi {
-    std::unique_ptr<GpuRunner> runner;   // null until first use
-    bool runner_tried = false;           // made once; a failure is reported once
     bool sized_for_renderer = false;     // Session::gpu set to this renderer's default sweep
     std::unique_ptr<GpuSweep> sweep;     // the lab's sweep, running or finished
     std::optional<BenchResults> stopped_results;   // what a stopped sweep had measured
@@ -50,55 +48,35 @@ struct GpuUi {
     int table_cols = 0;                  // the width the table shows (0: the widest measured)
     PlotView forward_view, backward_view, saved_view;
     GpuCachedPlot forward_plot, backward_plot, saved_plot;
-    // Other labs' overlay: one shape at a time (gpu_norm_times).
-    std::unique_ptr<GpuSweep> overlay;
-    int overlay_rows = 0, overlay_cols = 0;
-    std::optional<NormKernelTimes> overlay_times;
-    std::string overlay_error;           // why the overlay's shape could not be measured
-    ContextWatch watch;                  // a lost GL context turns the GPU work off for good
 };
+using GpuContext = LabContextOf<GpuUi>;
 
-// Lab::actions (labs.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
-Actions gpu_lab_actions();
+// LabWindow::actions (lab.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
+Actions<GpuContext> gpu_lab_actions();
 
 // Draws the lab into the current window; reads and edits ctx.session.gpu.
-void draw_gpu_lab(LabContext& ctx);
+void draw_gpu_lab(GpuContext& ctx);
 
-// The lab's three figures (Lab::plots). When no sweep has run yet, runs the session's sweep to
-// the end first (seconds on llvmpipe; the CPU's alone where the GPU kernels are off); empty when
-// the GL context was lost.
-std::vector<Plot> gpu_lab_plots(LabContext& ctx);
+// The lab's three figures (LabWindow::plots). When no sweep has run yet, runs the session's sweep
+// to the end first (seconds on llvmpipe; the CPU's alone where the GPU kernels are off); empty
+// when the GL context was lost.
+std::vector<Plot> gpu_lab_plots(GpuContext& ctx);
 
 // What the lab shows: the running sweep's results so far, or the stopped one's; null before any.
 // `running`: whether a sweep is still measuring.
 const BenchResults* gpu_lab_results(const GpuUi& ui, bool* running = nullptr);
 
-// The runner, made on first call; null when the GPU path is off (no GL 4.3, a shader that does
-// not build, a lost context): then *why (when given) says why, in one line, and that was printed
-// once on stderr.
-GpuRunner* gpu_runner(LabContext& ctx, std::string* why = nullptr);
-
-// Once per frame, with the window's context current: asks whether the GL context was lost (a
-// GPU reset; see ContextWatch). The first time it was, says so in one line on stderr, drops the
-// GPU work in progress and turns the GPU path off (gpu_runner() is null from then on, the GPU lab
-// shows why); the labs' CPU work carries on.
-void watch_gl_context(LabContext& ctx);
-
-// For other labs (e.g. the training lab's time split): the GPU's LayerNorm and RMSNorm times at
-// one activation shape (rows = cases in a batch, cols = features). Never waits: the first call
-// for a shape starts measuring it, each later call does a few ms of the work, and the times
-// come back once measured (within a few frames). Null until then, and when the GPU path is off
-// (*why says why). One shape at a time: asking for another starts over.
-const NormKernelTimes* gpu_norm_times(LabContext& ctx, int rows, int cols, std::string* why = nullptr);
+// The lab's row in the table of labs (labs.cpp).
+extern const LabWindow<GpuContext> kGpuWindow;
 
 // One line for other labs: "GPU: LayerNorm fwd+bwd 0.21 ms, RMSNorm 0.15 ms (29% less) at 32×32 ·
-// llvmpipe, glFinish + CPU clock" once measured (gpu_norm_times), "GPU: measuring…" until then, or
+// llvmpipe, glFinish + CPU clock" once measured (gpu_device.hpp's gpu_norm_times), "GPU: measuring…" until then, or
 // "GPU kernel times: off" (hover: why). For a norm layer's activations of rows × cols. Returns
 // the times it showed (null while measuring or off), for the lab's own figures.
 const NormKernelTimes* draw_gpu_norm_caption(LabContext& ctx, int rows, int cols);
 
 // `normlab --bench-gpu [--json] [--cpu] [--egl] [--rows R,…] [--cols C,…] [--reps N] [--timing M]`
-// (app/gpu_bench_main.cpp): main() hands the whole command line over when it names --bench-gpu.
+// (app/shell/gpu_bench_main.cpp): main() hands the whole command line over when it names --bench-gpu.
 // Runs the sweep (run_gpu_bench) in a hidden GL 4.3 window, or with --egl in a headless EGL
 // context (a real GPU without an X server), and returns the exit code: 0; 1 without a display,
 // GL 4.3 or working shaders (one line on stderr); 2 on bad usage. --timing gl_time_elapsed |

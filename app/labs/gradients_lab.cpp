@@ -32,21 +32,21 @@ using Index = Eigen::Index;
 
 enum ActionIndex { kToggleLoss, kNewSeed, kBendEps, kActionCount };
 
-const Action kActions[kActionCount] = {
+const Action<GradientsContext> kActions[kActionCount] = {
     {"Switch loss", {'L'}, nullptr, "Switch between L = ½‖y − t‖² and L = Σ dy ⊙ y with a random upstream gradient dy.",
-     [](LabContext& ctx) {
+     [](GradientsContext& ctx) {
          GradientLabState& s = ctx.session.gradients;
          s.loss = s.loss == GradientLoss::SquaredError ? GradientLoss::RandomUpstream : GradientLoss::SquaredError;
      }},
     {"New dy", {'S'}, nullptr, "A new random upstream gradient dy ~ N(0, 1) from the next seed (the loss becomes Σ dy ⊙ y).",
-     [](LabContext& ctx) {
+     [](GradientsContext& ctx) {
          ctx.session.gradients.loss = GradientLoss::RandomUpstream;
          ++ctx.session.gradients.seed;
      }},
     {"ε = 10⁻²: bend", {'B'}, nullptr,
      "ε = 10⁻² to see the ideal slopes break at small δ; press again for ε = 10⁻⁵. Once ε is comparable to "
      "(δσ₀)², the normalization no longer cancels δ.",
-     [](LabContext& ctx) {
+     [](GradientsContext& ctx) {
          double& eps = ctx.session.gradients.eps;
          eps = eps == kGradientLabBendEps ? GradientLabState{}.eps : kGradientLabBendEps;
      }},
@@ -54,7 +54,7 @@ const Action kActions[kActionCount] = {
 
 }  // namespace
 
-Actions gradients_lab_actions() { return all_actions(kActions); }
+Actions<GradientsContext> gradients_lab_actions() { return all_actions(kActions); }
 
 namespace {
 
@@ -127,7 +127,7 @@ std::string fitted_list(const char* prefix, const Vec& v, float width) {
     return text;
 }
 
-void draw_layer_section(LabContext& ctx) {
+void draw_layer_section(GradientsContext& ctx) {
     const ExplorerState& e = ctx.session.explorer;
     heading(ctx.fonts.heading, "Layer: the Explorer's x, W, g, b");
     ImGui::Text("m = %d inputs, n = %d outputs", static_cast<int>(e.x.size()), static_cast<int>(explorer_outputs(e)));
@@ -169,7 +169,7 @@ void draw_target_field(GradientLabState& s, Index n, GradientsUi& ui) {
     if (!ui.target_field.error.empty()) ImGui::TextColored(kErrorText, "✗ %s", ui.target_field.error.c_str());
 }
 
-void draw_loss_section(LabContext& ctx, GradientLabState& s, GradientsUi& ui, const Fonts& fonts) {
+void draw_loss_section(GradientsContext& ctx, GradientLabState& s, GradientsUi& ui, const Fonts& fonts) {
     heading(fonts.heading, "Loss L");
     if (ImGui::RadioButton("½‖y − t‖²", s.loss == GradientLoss::SquaredError)) s.loss = GradientLoss::SquaredError;
     tooltip("Squared error against the target t: ∂L/∂y = y − t. (key L switches)");
@@ -187,7 +187,7 @@ void draw_loss_section(LabContext& ctx, GradientLabState& s, GradientsUi& ui, co
     }
 }
 
-void draw_eps_section(LabContext& ctx, GradientLabState& s, const Fonts& fonts) {
+void draw_eps_section(GradientsContext& ctx, GradientLabState& s, const Fonts& fonts) {
     heading(fonts.heading, "ε (keeps the division finite)");
     const float button_w = action_button_width(kActions[kBendEps]);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - button_w - ImGui::CalcTextSize("ε").x -
@@ -491,9 +491,9 @@ void draw_sgd(GradientLabState& s, const GradientLabResults* r, GradientsUi& ui,
 
 // [SECTION] The lab window ------------------------------------------------------------------
 
-void draw_gradients_lab(LabContext& ctx) {
+void draw_gradients_lab(GradientsContext& ctx) {
     GradientLabState& s = ctx.session.gradients;
-    GradientsUi& ui = ctx.uis.gradients;
+    GradientsUi& ui = ctx.ui;
     const Fonts& fonts = ctx.fonts;
     const GradientLabResults* r = current_results(ctx.session, ui);
 
@@ -520,8 +520,8 @@ void draw_gradients_lab(LabContext& ctx) {
     ImGui::EndChild();
 }
 
-std::vector<Plot> gradients_lab_plots(LabContext& ctx) {
-    GradientsUi& ui = ctx.uis.gradients;
+std::vector<Plot> gradients_lab_plots(GradientsContext& ctx) {
+    GradientsUi& ui = ctx.ui;
     const GradientLabResults* r = current_results(ctx.session, ui);
     if (r == nullptr) return {};
     // Core's list (scene_plots.hpp), as normlab-cli export writes them, with the legends' switches.
@@ -532,8 +532,8 @@ std::vector<Plot> gradients_lab_plots(LabContext& ctx) {
 
 namespace {
 
-void draw_gradients_figure(LabContext& ctx, const std::string& id, ImVec2 size) {
-    GradientsUi& ui = ctx.uis.gradients;
+void draw_gradients_figure(GradientsContext& ctx, const std::string& id, ImVec2 size) {
+    GradientsUi& ui = ctx.ui;
     const GradientLabResults* r = current_results(ctx.session, ui);
     if (r == nullptr) {
         push_wrap_at_edge();
@@ -549,7 +549,9 @@ void draw_gradients_figure(LabContext& ctx, const std::string& id, ImVec2 size) 
 
 }  // namespace
 
-const SlideParts kGradientsSlide{
-    {{"gradients_input_scaling", 1.4f}, {"gradients_weight_scaling", 1.4f}}, 2, {}, nullptr, draw_gradients_figure};
+const SlideParts<GradientsContext> kGradientsSlide{
+    {{{"gradients_input_scaling", 1.4f}, {"gradients_weight_scaling", 1.4f}}, 2, {}}, nullptr, draw_gradients_figure};
+
+const LabWindow<GradientsContext> kGradientsWindow{&kGradientsInfo, draw_gradients_lab, gradients_lab_plots, gradients_lab_actions, &kGradientsSlide};
 
 }  // namespace normlab::ui

@@ -26,9 +26,9 @@ inline constexpr LabInfo kGradientsInfo{
     "Implicit learning rate (eq. 8):  ‖ΔW‖/‖W‖ = η‖∂L/∂W‖/‖W‖ ∝ 1/δ² from W′ = δW\n"
     "Check:  ∂L/∂θ ≈ (L(θ + h) − L(θ − h)) / 2h,  h = 10⁻⁵·max(1, |θ|)",
     "normlab::compute_gradient_lab, finite_difference_check, gradient_sweep_plot, sgd_*_plot\n"
-    "(core/src/gradient_lab.cpp), over gradient_sweep, sgd_trace, probe_gradients\n"
-    "(core/src/gradients.cpp) and layer_forward / layer_backward (core/src/norm.cpp);\n"
-    "drawn by app/gradients_lab.cpp.",
+    "(core/src/labs/gradients_lab.cpp), over gradient_sweep, sgd_trace, probe_gradients\n"
+    "(core/src/norm/gradients.cpp) and layer_forward / layer_backward (core/src/norm/norm.cpp);\n"
+    "drawn by app/labs/gradients_lab.cpp.",
 };
 
 // A figure built from the lab's results: rebuilt when they (reset) or the legend switches change.
@@ -45,19 +45,23 @@ struct GradientsUi {
     std::optional<GradientLabResults> results;
     std::string error;                             // why the last computation failed
 };
+using GradientsContext = LabContextOf<GradientsUi>;
 
-// Lab::actions (labs.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
-Actions gradients_lab_actions();
+// LabWindow::actions (lab.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
+Actions<GradientsContext> gradients_lab_actions();
 
 // Draws the lab into the current window, reading the Explorer's layer (ctx.session.explorer)
 // and reading and editing ctx.session.gradients.
 // What a presenter slide of this lab may name (lab.hpp): figures gradients_input_scaling and
 // gradients_weight_scaling (‖∂L/∂·‖ against δ, with the line that checks their slopes).
-extern const SlideParts kGradientsSlide;
+extern const SlideParts<GradientsContext> kGradientsSlide;
 
-void draw_gradients_lab(LabContext& ctx);
+void draw_gradients_lab(GradientsContext& ctx);
 
-// The lab's five figures as they are now (Lab::plots), empty when they cannot be computed.
-std::vector<Plot> gradients_lab_plots(LabContext& ctx);
+// The lab's five figures as they are now (LabWindow::plots), empty when they cannot be computed.
+std::vector<Plot> gradients_lab_plots(GradientsContext& ctx);
+
+// The lab's row in the table of labs (labs.cpp).
+extern const LabWindow<GradientsContext> kGradientsWindow;
 
 }  // namespace normlab::ui

@@ -36,25 +36,25 @@ using Index = Eigen::Index;
 
 enum ActionIndex { kNewBatch, kDeltaOne, kDeltaTen, kEpsLarge, kEpsDefault, kActionCount };
 
-const Action kActions[kActionCount] = {
+const Action<InvarianceContext> kActions[kActionCount] = {
     {"New batch", {'R'}, nullptr, "A new random batch of the same shape: x, W, γ ~ N(0, 1) from the next seed.",
-     [](LabContext& ctx) {
+     [](InvarianceContext& ctx) {
          InvarianceLabState& s = ctx.session.invariance;
          invariance_lab_new_batch(s, s.seed + 1, s.data.x.rows(), s.data.x.cols(), s.data.W.rows());
      }},
     {"δ = 1", {'D'}, nullptr, "δ = 1: the re-scalings change nothing, so every norm looks invariant to them.",
-     [](LabContext& ctx) { ctx.session.invariance.delta = 1.0; }},
+     [](InvarianceContext& ctx) { ctx.session.invariance.delta = 1.0; }},
     {"δ = 10", {'T'}, nullptr, "δ = 10, the default: the measured table matches the paper's.",
-     [](LabContext& ctx) { ctx.session.invariance.delta = 10.0; }},
+     [](InvarianceContext& ctx) { ctx.session.invariance.delta = 10.0; }},
     {"ε = 10⁻³", {'E'}, nullptr, "Raise ε to 10⁻³: at small δ, ε dominates σ² and the re-scaling curves bend upward.",
-     [](LabContext& ctx) { ctx.session.invariance.spec.eps = 1e-3; }},
+     [](InvarianceContext& ctx) { ctx.session.invariance.spec.eps = 1e-3; }},
     {"ε = 10⁻⁵", {'E', kShift}, nullptr, "ε back to 10⁻⁵ (PyTorch's default).",
-     [](LabContext& ctx) { ctx.session.invariance.spec.eps = 1e-5; }},
+     [](InvarianceContext& ctx) { ctx.session.invariance.spec.eps = 1e-5; }},
 };
 
 }  // namespace
 
-Actions invariance_lab_actions() { return all_actions(kActions); }
+Actions<InvarianceContext> invariance_lab_actions() { return all_actions(kActions); }
 
 namespace {
 
@@ -79,7 +79,7 @@ float slider_width(float right) {
 }
 
 
-void draw_batch_section(LabContext& ctx, InvarianceLabState& s, InvarianceUi& ui, const Fonts& fonts, float maps_h) {
+void draw_batch_section(InvarianceContext& ctx, InvarianceLabState& s, InvarianceUi& ui, const Fonts& fonts, float maps_h) {
     heading(fonts.heading, "Batch of cases");
     action_button(ctx, kActions[kNewBatch]);
     ImGui::SameLine();
@@ -132,7 +132,7 @@ void draw_batch_section(LabContext& ctx, InvarianceLabState& s, InvarianceUi& ui
     matrix_menu("W figure", "invariance_weights", 1);
 }
 
-void draw_transform_section(LabContext& ctx, InvarianceLabState& s, const Fonts& fonts) {
+void draw_transform_section(InvarianceContext& ctx, InvarianceLabState& s, const Fonts& fonts) {
     heading(fonts.heading, "Transform size: δ and γ");
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float buttons = button_width(kActions[kDeltaOne].label) + button_width(kActions[kDeltaTen].label) +
@@ -156,7 +156,7 @@ void draw_transform_section(LabContext& ctx, InvarianceLabState& s, const Fonts&
     });
 }
 
-void draw_norm_section(LabContext& ctx, InvarianceLabState& s, const Fonts& fonts) {
+void draw_norm_section(InvarianceContext& ctx, InvarianceLabState& s, const Fonts& fonts) {
     heading(fonts.heading, "ε, pRMSNorm's p, tolerance");
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float buttons = button_width(kActions[kEpsLarge].label) + button_width(kActions[kEpsDefault].label) +
@@ -538,7 +538,7 @@ constexpr ExplorerButton kExplorerButtons[] = {
                                                   "constant, so both norms move."},
 };
 
-void draw_explorer_panel(LabContext& ctx, InvarianceUi& ui) {
+void draw_explorer_panel(InvarianceContext& ctx, InvarianceUi& ui) {
     const InvarianceLabState& s = ctx.session.invariance;
     ExplorerState& e = ctx.session.explorer;
     heading(ctx.fonts.heading, "Apply to the Explorer");
@@ -626,12 +626,12 @@ void draw_explorer_panel(LabContext& ctx, InvarianceUi& ui) {
 
 // [SECTION] The lab window ------------------------------------------------------------------
 
-std::vector<Plot> invariance_lab_plots(LabContext& ctx) {
+std::vector<Plot> invariance_lab_plots(InvarianceContext& ctx) {
     std::vector<Plot> plots = lab_plots(ctx.session, "invariance");   // core's list: normlab-cli export's too
     Plot& curves = plot_named(plots, "invariance_vs_delta");
-    curves = plot_as_shown(curves, ctx.uis.invariance.plot_view);
+    curves = plot_as_shown(curves, ctx.ui.plot_view);
     // The Explorer panel's bars with the outlines of before its last transform, as on screen.
-    const std::optional<ExplorerTransformResult>& last = ctx.uis.invariance.last_apply;
+    const std::optional<ExplorerTransformResult>& last = ctx.ui.last_apply;
     if (last && last->applied) {
         try {
             const ExplorerResults now = compute_explorer(ctx.session.explorer);
@@ -647,9 +647,9 @@ constexpr float kCurvesMinEm = 16.0f;     // the curves' least height, in text h
 constexpr float kCurvesBesideEm = 48.0f;  // the least width for the Explorer panel beside the curves
 constexpr float kExplorerPanelEm = 12.0f; // its height under the curves
 
-void draw_invariance_lab(LabContext& ctx) {
+void draw_invariance_lab(InvarianceContext& ctx) {
     InvarianceLabState& s = ctx.session.invariance;
-    InvarianceUi& ui = ctx.uis.invariance;
+    InvarianceUi& ui = ctx.ui;
     const Fonts& fonts = ctx.fonts;
 
     const float em = ImGui::GetFontSize();
@@ -705,10 +705,10 @@ void draw_invariance_lab(LabContext& ctx) {
 
 namespace {
 
-void draw_invariance_figure(LabContext& ctx, const std::string& id, ImVec2 size) {
+void draw_invariance_figure(InvarianceContext& ctx, const std::string& id, ImVec2 size) {
     const InvarianceLabState& s = ctx.session.invariance;
     if (id == "invariance_vs_delta") {
-        draw_curve_plot(s, ctx.uis.invariance, ctx.fonts, "The slide's scene chooses no curve (curve_norms, curve_transforms).");
+        draw_curve_plot(s, ctx.ui, ctx.fonts, "The slide's scene chooses no curve (curve_norms, curve_transforms).");
         return;
     }
     try {
@@ -720,7 +720,7 @@ void draw_invariance_figure(LabContext& ctx, const std::string& id, ImVec2 size)
     }
 }
 
-void draw_invariance_control(LabContext& ctx, const std::string& id) {
+void draw_invariance_control(InvarianceContext& ctx, const std::string& id) {
     InvarianceLabState& s = ctx.session.invariance;
     const float w = 10.0f * ImGui::GetFontSize();
     if (id == "delta")
@@ -732,8 +732,10 @@ void draw_invariance_control(LabContext& ctx, const std::string& id) {
 
 }  // namespace
 
-const SlideParts kInvarianceSlide{
-    {{"invariance_table", 3.0f}, {"invariance_vs_delta", 1.8f}}, 2, {{"delta"}, {"eps"}},
+const SlideParts<InvarianceContext> kInvarianceSlide{
+    {{{"invariance_table", 3.0f}, {"invariance_vs_delta", 1.8f}}, 2, {{"delta"}, {"eps"}}},
     nullptr, draw_invariance_figure, draw_invariance_control};
+
+const LabWindow<InvarianceContext> kInvarianceWindow{&kInvarianceInfo, draw_invariance_lab, invariance_lab_plots, invariance_lab_actions, &kInvarianceSlide};
 
 }  // namespace normlab::ui

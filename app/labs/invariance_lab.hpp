@@ -23,8 +23,8 @@ inline constexpr LabInfo kInvarianceInfo{
     "ε in the denominator (√(σ² + ε) inside the √, σ + ε added) breaks exact invariance to re-scaling\n"
     "as δ → 0; at large δ the change left is ε's share in y at δ = 1 (about ε / 2σ² inside, ε / σ added).",
     "normlab::invariance_table, apply_transform, invariance_residual, paper_table1\n"
-    "(core/src/invariance.cpp); normlab::invariance_lab_table, check_cell, invariance_curve_plot,\n"
-    "apply_to_explorer (core/src/invariance_lab.cpp); drawn by app/invariance_lab.cpp.",
+    "(core/src/norm/invariance.cpp); normlab::invariance_lab_table, check_cell, invariance_curve_plot,\n"
+    "apply_to_explorer (core/src/labs/invariance_lab.cpp); drawn by app/labs/invariance_lab.cpp.",
 };
 
 // Display-only state of the Invariance lab; the numbers live in InvarianceLabState.
@@ -36,20 +36,24 @@ struct InvarianceUi {
     std::optional<InvarianceLabState> curves_for;
     std::optional<ExplorerTransformResult> last_apply;   // the last transform applied to the Explorer
 };
+using InvarianceContext = LabContextOf<InvarianceUi>;
 
-// The lab's figure as it is now (Lab::plots): the relative change against δ, with the series
+// The lab's figure as it is now (LabWindow::plots): the relative change against δ, with the series
 // hidden in its legend left out and its zoom applied.
-std::vector<Plot> invariance_lab_plots(LabContext& ctx);
+std::vector<Plot> invariance_lab_plots(InvarianceContext& ctx);
 
-// Lab::actions (labs.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
-Actions invariance_lab_actions();
+// LabWindow::actions (lab.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
+Actions<InvarianceContext> invariance_lab_actions();
 
 // Draws the lab into the current window, reading and editing ctx.session.invariance (and, for
 // the "apply to the Explorer" buttons, ctx.session.explorer).
 // What a presenter slide of this lab may name (lab.hpp): figures invariance_table (Table 1 as
 // measured), invariance_vs_delta (the curves); controls delta, eps (their sliders).
-extern const SlideParts kInvarianceSlide;
+extern const SlideParts<InvarianceContext> kInvarianceSlide;
 
-void draw_invariance_lab(LabContext& ctx);
+void draw_invariance_lab(InvarianceContext& ctx);
+
+// The lab's row in the table of labs (labs.cpp).
+extern const LabWindow<InvarianceContext> kInvarianceWindow;
 
 }  // namespace normlab::ui

@@ -1,10 +1,13 @@
-// What every lab is given to draw with, and what it tells the Help menu about itself.
+// What every lab is given to draw with, and what it tells the Help menu, the slides and the table
+// of labs (labs.hpp) about itself.
 #pragma once
 
 #include "action_table.hpp"
 #include "app_state.hpp"
+#include "gpu_device.hpp"
 #include "theme_fonts.hpp"
 
+#include <normlab/plot/plot.hpp>
 #include <normlab/scene/session.hpp>
 
 #include <imgui.h>
@@ -14,10 +17,6 @@
 
 namespace normlab::ui {
 
-struct LabUis;     // every lab's display-only state (labs.hpp)
-struct SessionIo;  // the open scene, undo, autosave (session_io.hpp)
-struct LectureUi;  // lecture mode (lecture.hpp)
-
 // Help ▸ "This lab": the equations a lab demonstrates and the core code that computes them.
 struct LabInfo {
     const char* title;         // the lab's full title
@@ -25,16 +24,22 @@ struct LabInfo {
     const char* computed_by;   // core functions and their files
 };
 
-// A lab's draw function reads and edits the session (the numbers) and its own display state;
-// it draws into the current window, below the lab tabs.
+// What every lab draws with: the session (the numbers, which its draw function reads and edits
+// for the user's actions), the app's display state, the fonts, and the GPU the labs share.
 struct LabContext {
     Session& session;
-    LabUis& uis;
     AppUi& app;
     const AppInfo& info;
     const Fonts& fonts;
-    SessionIo* io = nullptr;         // null in tools without scenes (the GUI test programs)
-    LectureUi* lecture = nullptr;    // null there too
+    GpuDevice& gpu;
+};
+
+// What a lab's functions take: the context and the lab's own display state (its UI struct),
+// never another lab's (docs/ARCHITECTURE.md, Data flow). The lab host (labs.cpp) makes one
+// for the lab it calls.
+template <class Ui>
+struct LabContextOf : LabContext {
+    Ui& ui;
 };
 
 // A presenter slide (slide.hpp) shows one or two of its lab's figures and only the controls
@@ -45,19 +50,40 @@ struct SlidePart {
     bool text = false;    // figures of words (a verdict): drawn in larger fonts where they fit
 };
 
-struct SlideParts {
+// What a lecture file may name on a slide of the lab (checked when it opens).
+struct SlideNames {
     std::vector<SlidePart> figures;   // the first `defaults` of them: a slide that names none
     int defaults = 1;
     std::vector<SlidePart> controls;
+};
+
+template <class Context>
+struct SlideParts : SlideNames {
     // Once per frame, before the figures: what the lab's draw function does besides drawing
     // (workers kept in step, the latest snapshot taken). Null: nothing.
-    void (*update)(LabContext& ctx) = nullptr;
+    void (*update)(Context& ctx) = nullptr;
     // Draws figure `id` filling the current child window (`size`), no editing widgets.
-    void (*draw_figure)(LabContext& ctx, const std::string& id, ImVec2 size) = nullptr;
+    void (*draw_figure)(Context& ctx, const std::string& id, ImVec2 size) = nullptr;
     // Draws control `id` on the current line (a few em wide).
-    void (*draw_control)(LabContext& ctx, const std::string& id) = nullptr;
+    void (*draw_control)(Context& ctx, const std::string& id) = nullptr;
     // Labs with a run (Training, Depth): start it or hold it at step 0 as a slide opens.
-    void (*set_playing)(LabContext& ctx, bool playing) = nullptr;
+    void (*set_playing)(Context& ctx, bool playing) = nullptr;
+};
+
+// A lab's window, all that the table of labs (labs.hpp) needs of it: written by the lab for its
+// own context (LabContextOf<ItsUi>); the host passes it the lab's UI struct.
+template <class Context>
+struct LabWindow {
+    const LabInfo* info;
+    void (*draw)(Context& ctx);
+    // The lab's figures as they are now (from the session, whether or not the lab was drawn),
+    // for File ▸ Export all figures and `normlab --export-plot NAME`; null: none.
+    std::vector<Plot> (*plots)(Context& ctx) = nullptr;
+    // The lab's action table (action_table.hpp): its keys act while it is on screen, and
+    // Help ▸ Keyboard shortcuts lists them; null: none.
+    Actions<Context> (*actions)() = nullptr;
+    // What a presenter slide of this lab may show; null: the lab drawn as it is.
+    const SlideParts<Context>* slide = nullptr;
 };
 
 }  // namespace normlab::ui

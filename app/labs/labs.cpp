@@ -8,16 +8,66 @@
 
 namespace normlab::ui {
 
+namespace {
+
+// The context of the lab whose UI struct is LabUis::*Member.
+template <auto Member>
+auto context_of(LabContext& ctx, LabUis& uis) {
+    using Ui = std::remove_reference_t<decltype(uis.*Member)>;
+    return LabContextOf<Ui>{ctx, uis.*Member};
+}
+
+// A row of kLabs from the lab's window (written for its own context) and its UI struct's member.
+template <auto Member, const auto& Window>
+Lab lab_row(const char* id, const char* tab) {
+    Lab lab{id, tab, Window.info, Window.slide};
+    lab.draw = [](LabContext& ctx, LabUis& uis) {
+        auto c = context_of<Member>(ctx, uis);
+        Window.draw(c);
+    };
+    if (Window.plots != nullptr) lab.plots = [](LabContext& ctx, LabUis& uis) {
+        auto c = context_of<Member>(ctx, uis);
+        return Window.plots(c);
+    };
+    lab.handle_keys = [](LabContext& ctx, LabUis& uis) {
+        auto c = context_of<Member>(ctx, uis);
+        if (Window.actions != nullptr) handle_action_keys(c, Window.actions());
+    };
+    lab.key_help = [] {
+        return Window.actions != nullptr ? action_key_help(Window.actions()) : std::vector<KeyHelp>{};
+    };
+    if (Window.slide == nullptr) return lab;
+    if (Window.slide->update != nullptr) lab.slide_update = [](LabContext& ctx, LabUis& uis) {
+        auto c = context_of<Member>(ctx, uis);
+        Window.slide->update(c);
+    };
+    if (Window.slide->draw_figure != nullptr)
+        lab.draw_figure = [](LabContext& ctx, LabUis& uis, const std::string& figure, ImVec2 size) {
+            auto c = context_of<Member>(ctx, uis);
+            Window.slide->draw_figure(c, figure, size);
+        };
+    if (Window.slide->draw_control != nullptr) lab.draw_control = [](LabContext& ctx, LabUis& uis, const std::string& control) {
+        auto c = context_of<Member>(ctx, uis);
+        Window.slide->draw_control(c, control);
+    };
+    if (Window.slide->set_playing != nullptr) lab.set_playing = [](LabContext& ctx, LabUis& uis, bool playing) {
+        auto c = context_of<Member>(ctx, uis);
+        Window.slide->set_playing(c, playing);
+    };
+    return lab;
+}
+
+}  // namespace
+
 const Lab kLabs[] = {
-    // id           tab               Help ▸ This lab    draw                 figures                actions                 slides
-    {"explorer",   "Explorer",       &kExplorerInfo,    draw_explorer_lab,   explorer_lab_plots,    explorer_lab_actions,   &kExplorerSlide},
-    {"invariance", "Invariance",     &kInvarianceInfo,  draw_invariance_lab, invariance_lab_plots,  invariance_lab_actions, &kInvarianceSlide},
-    {"worked",     "Worked example", &kWorkedInfo,      draw_worked_lab,     nullptr,               worked_lab_actions,     &kWorkedSlide},
-    {"gradients",  "Gradients",      &kGradientsInfo,   draw_gradients_lab,  gradients_lab_plots,   gradients_lab_actions,  &kGradientsSlide},
-    {"geometry",   "Geometry",       &kGeometryInfo,    draw_geometry_lab,   geometry_lab_plots,    geometry_lab_actions,   &kGeometrySlide},
-    {"training",   "Training",       &kTrainingInfo,    draw_training_lab,   training_lab_plots,    training_lab_actions,   &kTrainingSlide},
-    {"gpu",        "GPU",            &kGpuInfo,         draw_gpu_lab,        gpu_lab_plots,         gpu_lab_actions},
-    {"depth",      "Depth",          &kDepthInfo,       draw_depth_lab,      depth_lab_plots,       depth_lab_actions,      &kDepthSlide},
+    lab_row<&LabUis::explorer, kExplorerWindow>("explorer", "Explorer"),
+    lab_row<&LabUis::invariance, kInvarianceWindow>("invariance", "Invariance"),
+    lab_row<&LabUis::worked, kWorkedWindow>("worked", "Worked example"),
+    lab_row<&LabUis::gradients, kGradientsWindow>("gradients", "Gradients"),
+    lab_row<&LabUis::geometry, kGeometryWindow>("geometry", "Geometry"),
+    lab_row<&LabUis::training, kTrainingWindow>("training", "Training"),
+    lab_row<&LabUis::gpu, kGpuWindow>("gpu", "GPU"),
+    lab_row<&LabUis::depth, kDepthWindow>("depth", "Depth"),
 };
 const int kLabCount = static_cast<int>(sizeof kLabs / sizeof kLabs[0]);
 
@@ -93,7 +143,7 @@ void record_cut_tab(const std::string& label) {
 
 }  // namespace
 
-void draw_labs(LabContext& ctx, ImVec2 pos, ImVec2 size) {
+void draw_labs(LabContext& ctx, LabUis& uis, ImVec2 pos, ImVec2 size) {
     ImGui::SetNextWindowPos(pos);
     ImGui::SetNextWindowSize(size);
     constexpr ImGuiWindowFlags kHost = ImGuiWindowFlags_NoTitleBar | ImGuiWindowFlags_NoResize |
@@ -119,8 +169,8 @@ void draw_labs(LabContext& ctx, ImVec2 pos, ImVec2 size) {
                 const float min_w = show_controls(ctx.app) ? kControlsMinEm * ImGui::GetFontSize() : 0.0f;
                 if (min_w > avail_w) ImGui::SetNextWindowContentSize(ImVec2(min_w, 0.0f));
                 ImGui::BeginChild(kLabs[i].id, ImVec2(0.0f, 0.0f), false, ImGuiWindowFlags_HorizontalScrollbar);
-                if (kLabs[i].actions != nullptr) handle_action_keys(ctx, kLabs[i].actions());
-                kLabs[i].draw(ctx);
+                kLabs[i].handle_keys(ctx, uis);
+                kLabs[i].draw(ctx, uis);
                 ImGui::EndChild();
                 if (row.small_font) ImGui::PushFont(ctx.fonts.small);
                 ImGui::EndTabItem();

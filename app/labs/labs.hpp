@@ -1,5 +1,6 @@
-// The labs, as one table: the tab bar, `normlab --lab NAME`, the Help menu and the GUI tests all
-// read it, so adding a lab is one row here and one file under app/.
+// The labs, as one table: the tab bar, `normlab --lab NAME`, the Help menu, the slides and the
+// GUI tests all read it, so adding a lab is a member of LabUis and a row of kLabs (labs.cpp)
+// besides its own files (docs/ARCHITECTURE.md, Adding a lab).
 #pragma once
 
 #include "depth_lab.hpp"
@@ -32,20 +33,22 @@ struct LabUis {
     DepthUi depth;
 };
 
+// A row of the table: the lab's window (lab.hpp's LabWindow) with its UI struct picked out of
+// LabUis, so that the shell calls every lab alike and each lab sees only its own.
 struct Lab {
     const char* id;         // `normlab --lab ID`, file-safe
     const char* tab;        // the tab's label
     const LabInfo* info;
-    void (*draw)(LabContext& ctx);
-    // The lab's figures as they are now (from the session, whether or not the lab was drawn),
-    // for File ▸ Export all figures and `normlab --export-plot NAME`; null: none. Optional and
-    // last, so that a row without it still compiles.
-    std::vector<Plot> (*plots)(LabContext& ctx) = nullptr;
-    // The lab's action table (action_table.hpp): its keys act while it is on screen, and
-    // Help ▸ Keyboard shortcuts lists them; null: none. Optional too.
-    Actions (*actions)() = nullptr;
-    // What a presenter slide of this lab may show (lab.hpp); null: the lab drawn as it is.
-    const SlideParts* slide = nullptr;
+    const SlideNames* slide;   // what a presenter slide of this lab may name; null: none (drawn as it is)
+    void (*draw)(LabContext& ctx, LabUis& uis) = nullptr;
+    std::vector<Plot> (*plots)(LabContext& ctx, LabUis& uis) = nullptr;   // null: none (LabWindow::plots)
+    void (*handle_keys)(LabContext& ctx, LabUis& uis) = nullptr;          // its action table's keys
+    std::vector<KeyHelp> (*key_help)() = nullptr;                         // Help ▸ Keyboard shortcuts
+    // The slide's functions (SlideParts), each null where the lab has none.
+    void (*slide_update)(LabContext& ctx, LabUis& uis) = nullptr;
+    void (*draw_figure)(LabContext& ctx, LabUis& uis, const std::string& id, ImVec2 size) = nullptr;
+    void (*draw_control)(LabContext& ctx, LabUis& uis, const std::string& id) = nullptr;
+    void (*set_playing)(LabContext& ctx, LabUis& uis, bool playing) = nullptr;
 };
 
 extern const Lab kLabs[];
@@ -58,6 +61,6 @@ int find_lab(const std::string& id);
 std::string lab_ids();
 
 // One window filling pos/size: the lab tabs, and the lab on screen below them.
-void draw_labs(LabContext& ctx, ImVec2 pos, ImVec2 size);
+void draw_labs(LabContext& ctx, LabUis& uis, ImVec2 pos, ImVec2 size);
 
 }  // namespace normlab::ui

@@ -45,9 +45,9 @@ constexpr int kScriptedStepsPerFrame = 10;
 // The pace Play gives the worker: the slider's value, and at its top no pace at all (0).
 double worker_pace(const TrainingLabState& s) { return s.steps_per_second >= kTrainingMaxSpeed ? 0.0 : s.steps_per_second; }
 
-void play_or_pause(LabContext& ctx) {
+void play_or_pause(TrainingContext& ctx) {
     const TrainingLabState& s = ctx.session.training;
-    TrainingUi& ui = ctx.uis.training;
+    TrainingUi& ui = ctx.ui;
     if (ui.playing) {
         ui.playing = false;
         if (ui.worker) ui.worker->pause();
@@ -64,40 +64,40 @@ void play_or_pause(LabContext& ctx) {
 
 enum ActionIndex { kPlay, kStep, kReset, kNewSeed, kStress, kAxis, kGradVariant, kActionCount };
 
-const Action kActions[kActionCount] = {
+const Action<TrainingContext> kActions[kActionCount] = {
     {"Play / pause", {' '}, nullptr, "Train every variant, one step each in turn, at the pace set below; press again to pause.",
      play_or_pause},
     {"Step", {'S'}, nullptr, "Pause, then train every variant one more mini-batch step.",
-     [](LabContext& ctx) {
-         TrainingUi& ui = ctx.uis.training;
+     [](TrainingContext& ctx) {
+         TrainingUi& ui = ctx.ui;
          ui.playing = false;
          if (ui.worker) ui.worker->advance(1);
      }},
     {"Reset", {'R'}, nullptr,
      "Back to step 0, paused: the same data and initial weights, so the same run again (the seed decides both).",
-     [](LabContext& ctx) {
-         TrainingUi& ui = ctx.uis.training;
+     [](TrainingContext& ctx) {
+         TrainingUi& ui = ctx.ui;
          ui.playing = false;
          ui.restart = true;
      }},
     {"New seed", {'N'}, nullptr, "The next seed: new data points, split, initial weights and batch order; back to step 0.",
-     [](LabContext& ctx) { ctx.session.training.train.seed += 1; }},
+     [](TrainingContext& ctx) { ctx.session.training.train.seed += 1; }},
     {"Learning-rate stress test on / off", {'L'}, nullptr,
      "The learning-rate stress test: the same variants again with the learning rate times the factor beside this "
      "button, from step 0. Which ones diverge (loss NaN, ∞ or > 100 · ln K), which stall at chance? Press again to end it.",
-     [](LabContext& ctx) { ctx.session.training.stress = !ctx.session.training.stress; }},
+     [](TrainingContext& ctx) { ctx.session.training.stress = !ctx.session.training.stress; }},
     {"Against step / time", {'T'}, nullptr,
      "Draw loss and accuracy against the optimizer step, or against the compute time the steps took (the RMSNorm "
      "paper's Figure 1: the same quality in less time).",
-     [](LabContext& ctx) {
+     [](TrainingContext& ctx) {
          TrainingLabState& s = ctx.session.training;
-         TrainingUi& ui = ctx.uis.training;
+         TrainingUi& ui = ctx.ui;
          s.axis = s.axis == TrainingAxis::Step ? TrainingAxis::Time : TrainingAxis::Step;
          ui.loss_view.range = {};   // a zoom on one x axis means nothing on the other
          ui.accuracy_view.range = {};
      }},
     {"Next gradient variant", {'G'}, nullptr, "Show the per-layer gradient norms of the next variant in the run.",
-     [](LabContext& ctx) {
+     [](TrainingContext& ctx) {
          TrainingLabState& s = ctx.session.training;
          for (int i = 1; i <= kTrainingNormCount; ++i) {
              const int k = (s.grad_variant + i) % kTrainingNormCount;
@@ -111,7 +111,7 @@ const Action kActions[kActionCount] = {
 
 }  // namespace
 
-Actions training_lab_actions() { return all_actions(kActions); }
+Actions<TrainingContext> training_lab_actions() { return all_actions(kActions); }
 
 namespace {
 
@@ -176,7 +176,7 @@ void take_latest(TrainingUi& ui) {
 // Two items side by side: the width of each.
 float half_width() { return std::floor(0.5f * (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x)); }
 
-void draw_run_section(LabContext& ctx, TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
+void draw_run_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
     heading(fonts.heading, "Run");
     const bool cannot = !ui.problem.empty() || (ui.shown && !ui.shown->error.empty());
     const bool at_end = ui.shown && ui.shown->done() && !ui.playing;
@@ -651,7 +651,7 @@ std::vector<NormStepCost> gpu_step_costs(const NormKernelTimes* t, int layers) {
 }
 
 // What the figures show: the x axis of loss and accuracy, whose gradients, the test points.
-void draw_figure_section(LabContext& ctx, TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
+void draw_figure_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
     heading(fonts.heading, "Figures");
     const std::string axis_help = action_tooltip(kActions[kAxis]);
     ImGui::AlignTextToFramePadding();
@@ -715,9 +715,9 @@ void draw_stress_banner(const TrainingLabState& s) {
 
 }  // namespace
 
-void draw_training_lab(LabContext& ctx) {
+void draw_training_lab(TrainingContext& ctx) {
     TrainingLabState& s = ctx.session.training;
-    TrainingUi& ui = ctx.uis.training;
+    TrainingUi& ui = ctx.ui;
     const Fonts& fonts = ctx.fonts;
     sync_run(s, ui, ctx.info.scripted);
     take_latest(ui);
@@ -758,9 +758,9 @@ void draw_training_lab(LabContext& ctx) {
     ImGui::EndChild();
 }
 
-std::vector<Plot> training_lab_plots(LabContext& ctx) {
+std::vector<Plot> training_lab_plots(TrainingContext& ctx) {
     const TrainingLabState& s = ctx.session.training;
-    TrainingUi& ui = ctx.uis.training;
+    TrainingUi& ui = ctx.ui;
     if (!ui.shown) return normlab::training_lab_plots(run_training_lab(s), s, ui.show_test_points);
     std::vector<Plot> plots = normlab::training_lab_plots(*ui.shown, s, ui.show_test_points);
     // Those on screen as the lecturer left them (zoom and legend switches), found by name.
@@ -776,15 +776,15 @@ std::vector<Plot> training_lab_plots(LabContext& ctx) {
 
 namespace {
 
-void update_training_slide(LabContext& ctx) {
-    sync_run(ctx.session.training, ctx.uis.training, ctx.info.scripted);
-    take_latest(ctx.uis.training);
-    ctx.app.animate |= ctx.uis.training.playing;   // a run draws at the frame rate, as in draw_training_lab
+void update_training_slide(TrainingContext& ctx) {
+    sync_run(ctx.session.training, ctx.ui, ctx.info.scripted);
+    take_latest(ctx.ui);
+    ctx.app.animate |= ctx.ui.playing;   // a run draws at the frame rate, as in draw_training_lab
 }
 
-void draw_training_figure(LabContext& ctx, const std::string& id, ImVec2 size) {
+void draw_training_figure(TrainingContext& ctx, const std::string& id, ImVec2 size) {
     const TrainingLabState& s = ctx.session.training;
-    TrainingUi& ui = ctx.uis.training;
+    TrainingUi& ui = ctx.ui;
     push_wrap_at_edge();
     if (!ui.problem.empty()) {
         ImGui::TextColored(kErrorText, "✗ %s", ui.problem.c_str());
@@ -808,23 +808,26 @@ void draw_training_figure(LabContext& ctx, const std::string& id, ImVec2 size) {
     }
 }
 
-void draw_training_control(LabContext& ctx, const std::string& id) {
+void draw_training_control(TrainingContext& ctx, const std::string& id) {
     const bool play = id == "play";   // else "reset"
-    const Action& a = kActions[play ? kPlay : kReset];
+    const Action<TrainingContext>& a = kActions[play ? kPlay : kReset];
     handle_action_keys(ctx, {&a});   // the lab host is not drawn on a slide: a named control's key acts here
-    action_button(ctx, a, play ? (ctx.uis.training.playing ? "Pause###play" : "Play###play") : nullptr);
+    action_button(ctx, a, play ? (ctx.ui.playing ? "Pause###play" : "Play###play") : nullptr);
 }
 
-void set_training_playing(LabContext& ctx, bool playing) {
-    ctx.uis.training.playing = playing;
-    ctx.uis.training.restart = true;   // from step 0, as the slide opens
+void set_training_playing(TrainingContext& ctx, bool playing) {
+    ctx.ui.playing = playing;
+    ctx.ui.restart = true;   // from step 0, as the slide opens
 }
 
 }  // namespace
 
-const SlideParts kTrainingSlide{
-    {{"training_maps", 3.2f}, {"training_loss", 1.6f}, {"training_accuracy", 1.6f}, {"training_grad_norms", 1.6f},
-     {"training_step_time", 1.6f}},
-    2, {{"play"}, {"reset"}}, update_training_slide, draw_training_figure, draw_training_control, set_training_playing};
+const SlideParts<TrainingContext> kTrainingSlide{
+    {{{"training_maps", 3.2f}, {"training_loss", 1.6f}, {"training_accuracy", 1.6f}, {"training_grad_norms", 1.6f},
+      {"training_step_time", 1.6f}},
+     2, {{"play"}, {"reset"}}},
+    update_training_slide, draw_training_figure, draw_training_control, set_training_playing};
+
+const LabWindow<TrainingContext> kTrainingWindow{&kTrainingInfo, draw_training_lab, training_lab_plots, training_lab_actions, &kTrainingSlide};
 
 }  // namespace normlab::ui

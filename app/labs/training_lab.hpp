@@ -33,10 +33,10 @@ inline constexpr LabInfo kTrainingInfo{
     "Compute time (paper Fig. 1): Σ over the steps of (norm forward + backward) + (the rest)\n"
     "Diverged at step k: the mini-batch loss of step k is NaN, ±∞ or > 100 · ln K (K classes)",
     "normlab::TrainingLabWorker, run_training_lab, training_loss_plot, training_accuracy_plot,\n"
-    "training_grad_norm_plot, training_time_plot (core/src/training_lab.cpp) over Trainer\n"
-    "(core/src/training.cpp), Mlp and its layers (core/src/mlp.cpp), make_dataset\n"
-    "(core/src/datasets.cpp) and the norms' forward and backward (core/src/norm.cpp);\n"
-    "drawn by app/training_lab.cpp.",
+    "training_grad_norm_plot, training_time_plot (core/src/labs/training_lab.cpp) over Trainer\n"
+    "(core/src/models/training.cpp), Mlp and its layers (core/src/models/mlp.cpp), make_dataset\n"
+    "(core/src/models/datasets.cpp) and the norms' forward and backward (core/src/norm/norm.cpp);\n"
+    "drawn by app/labs/training_lab.cpp.",
 };
 
 // A figure built from the snapshot on screen, rebuilt only when a new snapshot arrives
@@ -64,20 +64,25 @@ struct TrainingUi {
     TrainingFigure loss, accuracy, grads, time;
     std::vector<NormStepCost> gpu_costs;   // the GPU kernels' cost per step, on the step-time figure
 };
+using TrainingContext = LabContextOf<TrainingUi>;
 
-// Lab::actions (labs.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
-Actions training_lab_actions();
+// LabWindow::actions (lab.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
+Actions<TrainingContext> training_lab_actions();
 
 // Draws the lab into the current window, reading and editing ctx.session.training.
 // What a presenter slide of this lab may name (lab.hpp): figures training_maps (each variant's
 // decision map and test accuracy), training_loss, training_accuracy, training_grad_norms,
 // training_step_time; controls play (Play / Pause, also Space), reset (also R).
-extern const SlideParts kTrainingSlide;
+extern const SlideParts<TrainingContext> kTrainingSlide;
 
-void draw_training_lab(LabContext& ctx);
+void draw_training_lab(TrainingContext& ctx);
 
-// The lab's figures as they are now (Lab::plots: its curves and, on 2D data, each variant's map): from the run on screen, or, when the lab
-// has not run yet, from a whole run of the session's settings on this thread.
-std::vector<Plot> training_lab_plots(LabContext& ctx);
+// The lab's figures as they are now (LabWindow::plots: its curves and, on 2D data, each variant's
+// map): from the run on screen, or, when the lab has not run yet, from a whole run of the
+// session's settings on this thread.
+std::vector<Plot> training_lab_plots(TrainingContext& ctx);
+
+// The lab's row in the table of labs (labs.cpp).
+extern const LabWindow<TrainingContext> kTrainingWindow;
 
 }  // namespace normlab::ui

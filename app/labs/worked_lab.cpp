@@ -33,7 +33,7 @@ using Index = Eigen::Index;
 
 // [SECTION] Actions -------------------------------------------------------------------------
 
-void apply_worked_preset(LabContext& ctx, int i) {
+void apply_worked_preset(WorkedContext& ctx, int i) {
     const WorkedPreset& preset = kWorkedPresets[i];
     explorer_set_x(ctx.session.explorer, preset_x(preset));   // the Explorer's paste field follows x itself
     apply_preset(ctx.session.worked, preset);
@@ -41,11 +41,11 @@ void apply_worked_preset(LabContext& ctx, int i) {
 
 // The claim presets (core's kWorkedPresets, keys M, S, C), built at first use: core's table is
 // another translation unit's.
-const Action* preset_actions() {
-    static const Action actions[kWorkedPresetCount] = {
-        {kWorkedPresets[0].label, {'M'}, nullptr, nullptr, [](LabContext& ctx) { apply_worked_preset(ctx, 0); }},
-        {kWorkedPresets[1].label, {'S'}, nullptr, nullptr, [](LabContext& ctx) { apply_worked_preset(ctx, 1); }},
-        {kWorkedPresets[2].label, {'C'}, nullptr, nullptr, [](LabContext& ctx) { apply_worked_preset(ctx, 2); }},
+const Action<WorkedContext>* preset_actions() {
+    static const Action<WorkedContext> actions[kWorkedPresetCount] = {
+        {kWorkedPresets[0].label, {'M'}, nullptr, nullptr, [](WorkedContext& ctx) { apply_worked_preset(ctx, 0); }},
+        {kWorkedPresets[1].label, {'S'}, nullptr, nullptr, [](WorkedContext& ctx) { apply_worked_preset(ctx, 1); }},
+        {kWorkedPresets[2].label, {'C'}, nullptr, nullptr, [](WorkedContext& ctx) { apply_worked_preset(ctx, 2); }},
     };
     static_assert(kWorkedPresetCount == 3);
     return actions;
@@ -55,8 +55,8 @@ const Action* preset_actions() {
 
 // The Explorer's presets that set x ([2, 4, 6, 8], [200, 300, 150, 250], random) work here with
 // the same buttons and keys, then the claim presets.
-Actions worked_lab_actions() {
-    Actions out = {&kExplorerActions[kExampleX], &kExplorerActions[kLargeX], &kExplorerActions[kRandomX]};
+Actions<WorkedContext> worked_lab_actions() {
+    Actions<WorkedContext> out = all_actions(kXPresetActions<WorkedContext>);
     for (int i = 0; i < kWorkedPresetCount; ++i) out.push_back(&preset_actions()[i]);
     return out;
 }
@@ -64,26 +64,6 @@ Actions worked_lab_actions() {
 namespace {
 
 // [SECTION] Helpers -------------------------------------------------------------------------
-
-constexpr Index kMaxListed = 8;   // longer vectors end in "…"
-
-// A number as the steps print it: `digits` significant digits, "−" for minus, no "−0"; u·2^exp2
-// for the explanation's scaled steps (finite where the value is beyond double: "4 × 10⁴⁰⁰").
-std::string number(double u, int digits, int exp2 = 0) {
-    if (std::isnan(u)) return "undefined";
-    return exp2 == 0 ? format_number(u + 0.0, digits) : step_number(u, exp2, digits);
-}
-
-// "[−3, −1, 1, 3]"; past kMaxListed entries, "[…, …, …] (64 values)". Entries below half a unit
-// in the last shown digit of the largest are round-off at this precision, shown as 0.
-std::string list(const Vec& v, int digits, int exp2 = 0) {
-    const double largest = v.size() ? v.cwiseAbs().maxCoeff() : 0.0;
-    std::string s = "[";
-    for (Index i = 0; i < v.size() && i < kMaxListed; ++i)
-        s += (i ? ", " : "") + number(at_display_precision(v(i), largest, digits), digits, exp2);
-    if (v.size() > kMaxListed) return s + ", …]  (" + std::to_string(v.size()) + " values)";
-    return s + "]";
-}
 
 // The ✓ / ✗ verdict in a tinted box, its text 1.5 times the heading size, wrapped to the width.
 void verdict_banner(bool good, const std::string& text, const Fonts& fonts) {
@@ -105,7 +85,7 @@ void verdict_banner(bool good, const std::string& text, const Fonts& fonts) {
 
 // [SECTION] Toolbar -------------------------------------------------------------------------
 
-void draw_toolbar(LabContext& ctx, WorkedUi& ui) {
+void draw_toolbar(WorkedContext& ctx, WorkedUi& ui) {
     ExplorerState& e = ctx.session.explorer;
     WorkedState& s = ctx.session.worked;
     const float em = ImGui::GetFontSize();
@@ -118,7 +98,7 @@ void draw_toolbar(LabContext& ctx, WorkedUi& ui) {
             "Both labs always show the same vector.");
     for (int i = kExampleX; i <= kRandomX; ++i) {
         ImGui::SameLine();
-        action_button(ctx, kExplorerActions[i]);
+        action_button(ctx, kXPresetActions<WorkedContext>[i]);
     }
     ImGui::SameLine();
     if (ImGui::Button("Open the Explorer")) ctx.app.select_lab = find_lab("explorer");
@@ -157,14 +137,6 @@ void draw_toolbar(LabContext& ctx, WorkedUi& ui) {
 constexpr float kStepRowEm = 1.7f;   // row height of the step tables
 constexpr int kStepRows = 7;         // the longer of the two tables
 
-struct StepRow {
-    std::string step;      // "4  variance σ₀²"
-    std::string formula;   // "Σ(x − μ)² / n = 20 / 4"
-    std::string value;     // "5"
-    bool dim = false;      // a comparison, not a step of the norm
-    bool result = false;   // the outputs: bold, in the norm's colour
-};
-
 // The norm's name, then its equation beside it where it fits, else on the lines below (wrapped).
 void norm_heading(const char* name, const char* equation, palette::Rgb color, const Fonts& fonts) {
     swatch(color);
@@ -187,99 +159,67 @@ float norm_heading_height(const char* name, const char* equation, const Fonts& f
 }
 
 // The width a step table needs to show each row on one line (its value unwrapped), padding included.
-float step_table_width(const std::vector<StepRow>& rows, const Fonts& fonts) {
+float step_table_width(const std::vector<WorkedStep>& rows, const Fonts& fonts) {
     const auto width = [](ImFont* font, const std::string& text) {
         return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text.c_str()).x;
     };
     float step = 0.0f, formula = 0.0f, value = 0.0f;
-    for (const StepRow& r : rows) {
-        step = std::max(step, width(r.dim ? fonts.regular : fonts.bold, r.step));
+    for (const WorkedStep& r : rows) {
+        const bool aside = r.role == StepRole::Aside, outputs = r.role == StepRole::Outputs;
+        step = std::max(step, width(aside ? fonts.regular : fonts.bold, r.step));
         formula = std::max(formula, width(fonts.regular, r.formula));
-        value = std::max(value, width(r.result ? fonts.bold : fonts.regular, r.value));
+        value = std::max(value, width(outputs ? fonts.bold : fonts.regular, r.value));
     }
     return step + formula + value + 8.0f * ImGui::GetStyle().CellPadding.x;
 }
 
-void step_table(const char* id, const std::vector<StepRow>& rows, palette::Rgb color, const Fonts& fonts) {
+void step_table(const char* id, const std::vector<WorkedStep>& rows, palette::Rgb color, const Fonts& fonts) {
     constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_PadOuterX;
     if (!ImGui::BeginTable(id, 3, kFlags)) return;
     ImGui::TableSetupColumn("step", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn("formula", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
     const ImVec4 result_color(color.r / 255.0f, color.g / 255.0f, color.b / 255.0f, 1.0f);
-    for (const StepRow& r : rows) {
+    for (const WorkedStep& r : rows) {
+        const bool dim = r.role == StepRole::Aside, result = r.role == StepRole::Outputs;
         ImGui::TableNextRow(0, kStepRowEm * ImGui::GetFontSize());
         ImGui::TableNextColumn();
-        ImGui::PushFont(r.dim ? fonts.regular : fonts.bold);
-        if (r.dim) ImGui::TextDisabled("%s", r.step.c_str());
+        ImGui::PushFont(dim ? fonts.regular : fonts.bold);
+        if (dim) ImGui::TextDisabled("%s", r.step.c_str());
         else ImGui::TextUnformatted(r.step.c_str());
         ImGui::PopFont();
         ImGui::TableNextColumn();
-        if (r.dim) ImGui::TextDisabled("%s", r.formula.c_str());
+        if (dim) ImGui::TextDisabled("%s", r.formula.c_str());
         else ImGui::TextUnformatted(r.formula.c_str());
         ImGui::TableNextColumn();
-        if (r.result) ImGui::PushFont(fonts.bold);
-        flow_text(r.value, r.result ? result_color : ImGui::GetStyle().Colors[r.dim ? ImGuiCol_TextDisabled : ImGuiCol_Text]);
-        if (r.result) ImGui::PopFont();
+        if (result) ImGui::PushFont(fonts.bold);
+        flow_text(r.value, result ? result_color : ImGui::GetStyle().Colors[dim ? ImGuiCol_TextDisabled : ImGuiCol_Text]);
+        if (result) ImGui::PopFont();
     }
     ImGui::EndTable();
-}
-
-// "√(5 + 1×10⁻⁵) = 2.236" when ε > 0, "√5 = 2.236" when ε = 0: ε's value where it enters.
-// v in units 2^(2·exp2), root in 2^exp2 (the explanation's scaling).
-std::string root_of(double v, double eps, double root, int digits, int exp2) {
-    const std::string arg = eps > 0.0 ? "(" + number(v, digits, 2 * exp2) + " + " + number(eps, 2) + ")"
-                                      : number(v, digits, 2 * exp2);
-    return "√" + arg + " = " + number(root, digits, exp2);
-}
-
-// "20 / 4 = 5": a quotient worked out (both in units 2^exp2).
-std::string quotient(double num, Index den, double value, int digits, int exp2) {
-    return number(num, digits, exp2) + " / " + std::to_string(den) + " = " + number(value, digits, exp2);
 }
 
 constexpr const char* kLayerNormEquation = "paper eq. 2–3:  ā = (x − μ) / σ";
 constexpr const char* kRmsNormEquation = "paper eq. 4:  ā = x / RMS(x), no mean subtracted";
 
-std::vector<StepRow> layernorm_rows(const Explanation& e, int d) {
-    const Index n = e.x.size();
-    const int p1 = e.exp2, p2 = 2 * e.exp2;  // the steps' units: x-like values, squares
-    const std::string sample = n > 1 ? quotient(e.sum_deviation_sq, n - 1, e.var_sample, d, p2) : "undefined for n = 1";
-    return {
-        {"1  mean μ", "Σx / n", quotient(e.sum, n, e.mean, d, p1)},
-        {"2  deviations", "x − μ", list(e.deviation, d, p1)},
-        {"3  squares", "(x − μ)²", list(e.deviation_sq, d, p2) + ",  sum " + number(e.sum_deviation_sq, d, p2)},
-        {"4  variance σ₀²", "Σ(x − μ)² / n", quotient(e.sum_deviation_sq, n, e.var_population, d, p2) + "   (population)"},
-        {"    sample variance", "Σ(x − μ)² / (n − 1)", sample + "   (not LayerNorm)", true},
-        {"5  σ", e.eps > 0.0 ? "√(σ₀² + ε)" : "√σ₀²", root_of(e.var_population, e.eps, e.sigma, d, p1)},
-        {"6  outputs ā", "(x − μ) / σ", list(e.layernorm, d), false, true},
-    };
+// A table's rows: a norm's steps (LayerNorm's, or RMSNorm's and the comparisons beside them),
+// without the remark under it.
+std::vector<WorkedStep> table_rows(const std::vector<WorkedStep>& steps, StepPart norm) {
+    std::vector<WorkedStep> out;
+    for (const WorkedStep& s : steps)
+        if (s.role != StepRole::Remark && (s.part == norm || (norm == StepPart::RMSNorm && s.part == StepPart::Comparison)))
+            out.push_back(s);
+    return out;
 }
 
-std::vector<StepRow> rmsnorm_rows(const Explanation& e, int d) {
-    const Index n = e.x.size();
-    const int p1 = e.exp2, p2 = 2 * e.exp2;
-    return {
-        {"1  squares", "x²", list(e.square, d, p2) + ",  sum " + number(e.sum_square, d, p2)},
-        {"2  mean square", "Σx² / n", quotient(e.sum_square, n, e.mean_square, d, p2)},
-        {"3  RMS", e.eps > 0.0 ? "√(mean(x²) + ε)" : "√mean(x²)", root_of(e.mean_square, e.eps, e.rms, d, p1)},
-        {"4  outputs ā", "x / RMS", list(e.rmsnorm, d), false, true},
-        // ‖x‖ = √n · RMS when ε = 0
-        {"    L2-Norm", "x / ‖x‖ = ā / √" + std::to_string(n), list(e.l2norm, d), true},
-        {"    LayerNorm, n − 1", "(x − μ) / sample std", list(e.layernorm_sample, d), true},
-    };
-}
-
-void draw_layernorm_steps(const Explanation& e, int d, const Fonts& fonts) {
-    norm_heading("LayerNorm", kLayerNormEquation, palette::kLayerNormBar, fonts);
-    step_table("ln_steps", layernorm_rows(e, d), palette::kLayerNormBar, fonts);
-    if (e.sigma == 0.0) ImGui::TextDisabled("σ = 0: every deviation is 0, and each output is 0 (the limit ε → 0⁺).");
-}
-
-void draw_rmsnorm_steps(const Explanation& e, int d, const Fonts& fonts) {
-    norm_heading("RMSNorm", kRmsNormEquation, palette::kRmsNormBar, fonts);
-    step_table("rms_steps", rmsnorm_rows(e, d), palette::kRmsNormBar, fonts);
-    if (e.rms == 0.0) ImGui::TextDisabled("RMS = 0: x is all zeros, and each output is 0 (the limit ε → 0⁺).");
+// The table of `norm`'s steps under its heading, and the remark under it where there is one.
+void draw_steps(const std::vector<WorkedStep>& steps, StepPart norm, const Fonts& fonts) {
+    const bool ln = norm == StepPart::LayerNorm;
+    const palette::Rgb color = ln ? palette::kLayerNormBar : palette::kRmsNormBar;
+    norm_heading(ln ? "LayerNorm" : "RMSNorm", ln ? kLayerNormEquation : kRmsNormEquation, color, fonts);
+    step_table(ln ? "ln_steps" : "rms_steps", table_rows(steps, norm), color, fonts);
+    for (const WorkedStep& s : steps)
+        if (s.role == StepRole::Remark && s.part == norm) ImGui::TextDisabled("%s", s.value.c_str());
 }
 
 // [SECTION] Claim ---------------------------------------------------------------------------
@@ -296,7 +236,7 @@ const NameChoice kNameChoices[] = {
     {"(it does not say)", std::nullopt},
 };
 
-void draw_claim_inputs(LabContext& ctx) {
+void draw_claim_inputs(WorkedContext& ctx) {
     WorkedState& s = ctx.session.worked;
     const float em = ImGui::GetFontSize();
     heading(ctx.fonts.heading, "Check a claim");
@@ -357,10 +297,10 @@ void draw_fits(const Explanation& e, const ClaimVerdict& v, const Fonts& fonts, 
                            std::string(display_name(fit.formula)).c_str());
         if (outputs) {
             ImGui::TableNextColumn();
-            flow_text(list(formula_output(e, fit.formula), 4), ImGui::GetStyle().Colors[ImGuiCol_Text]);
+            flow_text(cell_list(formula_output(e, fit.formula), 4), ImGui::GetStyle().Colors[ImGuiCol_Text]);
         }
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(number(fit.worst, 2).c_str());
+        ImGui::TextUnformatted(cell_number(fit.worst, 2).c_str());
     }
     ImGui::EndTable();
 }
@@ -417,8 +357,8 @@ void draw_verdict(const WorkedResults& r, const Fonts& fonts, bool outputs) {
 
 // [SECTION] The lab window ------------------------------------------------------------------
 
-void draw_worked_lab(LabContext& ctx) {
-    WorkedUi& ui = ctx.uis.worked;
+void draw_worked_lab(WorkedContext& ctx) {
+    WorkedUi& ui = ctx.ui;
     const Fonts& fonts = ctx.fonts;
 
     draw_toolbar(ctx, ui);
@@ -437,8 +377,9 @@ void draw_worked_lab(LabContext& ctx) {
     const Explanation& e = results->explanation;
     const float avail = ImGui::GetContentRegionAvail().x;
     const float chrome = 2.0f * style.WindowPadding.x + style.ScrollbarSize + 2.0f * style.ChildBorderSize;
-    const float need = chrome + std::max(step_table_width(layernorm_rows(e, ui.digits), fonts),
-                                         step_table_width(rmsnorm_rows(e, ui.digits), fonts));
+    const std::vector<WorkedStep> steps = worked_steps(e, ui.digits);
+    const float need = chrome + std::max(step_table_width(table_rows(steps, StepPart::LayerNorm), fonts),
+                                         step_table_width(table_rows(steps, StepPart::RMSNorm), fonts));
     const float half = std::floor(0.5f * (avail - style.ItemSpacing.x));
     const bool stacked = half < need;
     const float panel_w = stacked ? avail : half;
@@ -450,11 +391,11 @@ void draw_worked_lab(LabContext& ctx) {
     const float steps_h = heading_h + kStepRows * kStepRowEm * em + remark_h + 2.0f * style.WindowPadding.y +
                           style.ItemSpacing.y;
     begin_panel("layernorm", ImVec2(panel_w, steps_h), true);
-    draw_layernorm_steps(e, ui.digits, fonts);
+    draw_steps(steps, StepPart::LayerNorm, fonts);
     ImGui::EndChild();
     if (!stacked) ImGui::SameLine();
     begin_panel("rmsnorm", ImVec2(panel_w, steps_h), true);
-    draw_rmsnorm_steps(e, ui.digits, fonts);
+    draw_steps(steps, StepPart::RMSNorm, fonts);
     ImGui::EndChild();
 
     // The claim and the verdict: the rest of the height, at least room for the banner and its table.
@@ -476,7 +417,7 @@ void draw_worked_lab(LabContext& ctx) {
 
 namespace {
 
-void draw_worked_figure(LabContext& ctx, const std::string& id, ImVec2) {
+void draw_worked_figure(WorkedContext& ctx, const std::string& id, ImVec2) {
     std::optional<WorkedResults> r;
     try {
         r = compute_worked(ctx.session.worked, ctx.session.explorer.x);
@@ -486,10 +427,9 @@ void draw_worked_figure(LabContext& ctx, const std::string& id, ImVec2) {
         ImGui::PopTextWrapPos();
         return;
     }
-    if (id == "worked_layernorm_steps") {
-        draw_layernorm_steps(r->explanation, ctx.uis.worked.digits, ctx.fonts);
-    } else if (id == "worked_rmsnorm_steps") {
-        draw_rmsnorm_steps(r->explanation, ctx.uis.worked.digits, ctx.fonts);
+    if (id == "worked_layernorm_steps" || id == "worked_rmsnorm_steps") {
+        const StepPart norm = id == "worked_layernorm_steps" ? StepPart::LayerNorm : StepPart::RMSNorm;
+        draw_steps(worked_steps(r->explanation, ctx.ui.digits), norm, ctx.fonts);
     } else {   // "worked_verdict"
         draw_verdict(*r, ctx.fonts, false);
     }
@@ -497,8 +437,10 @@ void draw_worked_figure(LabContext& ctx, const std::string& id, ImVec2) {
 
 }  // namespace
 
-const SlideParts kWorkedSlide{
-    {{"worked_verdict", 1.8f, true}, {"worked_layernorm_steps", 1.8f, true}, {"worked_rmsnorm_steps", 1.8f, true}}, 1, {},
+const SlideParts<WorkedContext> kWorkedSlide{
+    {{{"worked_verdict", 1.8f, true}, {"worked_layernorm_steps", 1.8f, true}, {"worked_rmsnorm_steps", 1.8f, true}}, 1, {}},
     nullptr, draw_worked_figure};
+
+const LabWindow<WorkedContext> kWorkedWindow{&kWorkedInfo, draw_worked_lab, nullptr, worked_lab_actions, &kWorkedSlide};
 
 }  // namespace normlab::ui

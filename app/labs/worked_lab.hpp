@@ -15,25 +15,29 @@ inline constexpr LabInfo kWorkedInfo{
     "RMSNorm (eq. 4):  RMS = √(Σx²/n + ε),  ā = x / RMS  (no mean subtracted)\n"
     "For comparison:  L2-Norm ā = x / ‖x‖;  (x − μ)/√(Σ(x − μ)²/(n − 1)) is LayerNorm with the sample std\n"
     "A claimed output matches a formula when it equals the formula's value to its printed precision.",
-    "normlab::explain, check_claim, check_step (core/src/explain.cpp); normlab::compute_worked\n"
-    "(core/src/worked_lab.cpp); outputs from normlab::layer_forward (core/src/norm.cpp);\n"
-    "drawn by app/worked_lab.cpp.",
+    "normlab::explain, check_claim, check_step (core/src/norm/explain.cpp); normlab::compute_worked\n"
+    "(core/src/labs/worked_lab.cpp); outputs from normlab::layer_forward (core/src/norm/norm.cpp);\n"
+    "drawn by app/labs/worked_lab.cpp.",
 };
 
 // Display-only state of the Worked example lab; the claim lives in WorkedState.
 struct WorkedUi {
     int digits = 4;   // significant digits of the numbers in the steps (3..8)
 };
+using WorkedContext = LabContextOf<WorkedUi>;
 
-// Lab::actions (labs.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
-Actions worked_lab_actions();
+// LabWindow::actions (lab.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
+Actions<WorkedContext> worked_lab_actions();
 
 // Draws the lab into the current window, reading and editing ctx.session.worked and the
 // Explorer's x (ctx.session.explorer.x), which both labs show.
 // What a presenter slide of this lab may name (lab.hpp): figures worked_verdict (NormLab's
 // verdict on the claim), worked_layernorm_steps, worked_rmsnorm_steps (each norm's steps).
-extern const SlideParts kWorkedSlide;
+extern const SlideParts<WorkedContext> kWorkedSlide;
 
-void draw_worked_lab(LabContext& ctx);
+void draw_worked_lab(WorkedContext& ctx);
+
+// The lab's row in the table of labs (labs.cpp).
+extern const LabWindow<WorkedContext> kWorkedWindow;
 
 }  // namespace normlab::ui

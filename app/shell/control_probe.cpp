@@ -40,12 +40,12 @@ void ControlProbe::before_frame(ImGuiIO& io) const {
     }
 }
 
-std::string ControlProbe::fingerprint(const LabContext& ctx) {
+std::string ControlProbe::fingerprint(const AppContext& ctx) {
     return scene_to_text(current_scene(ctx)) + (ctx.uis.training.playing ? "training plays" : "training paused") +
            (ctx.uis.depth.playing ? "depth plays" : "depth paused");
 }
 
-void ControlProbe::after_frame(const LabContext& ctx, const std::vector<SlideBox>& boxes) {
+void ControlProbe::after_frame(const AppContext& ctx, const std::vector<SlideBox>& boxes) {
     if (phase_ == Phase::Scan) {
         const ImGuiID hovered = GImGui->HoveredId;
         if (hovered != 0 && widgets_.count(hovered) == 0) {

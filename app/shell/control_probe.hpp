@@ -6,7 +6,7 @@
 // name. Figures' own canvases (a plot's zoom, a table cell's tooltip) do none of these.
 #pragma once
 
-#include "lab.hpp"
+#include "shell_state.hpp"
 #include "slide.hpp"
 
 #include <imgui.h>
@@ -25,7 +25,7 @@ public:
     // Before ImGui::NewFrame (after the platform backend's): the mouse for this frame.
     void before_frame(ImGuiIO& io) const;
     // After the frame's widgets: what it showed. `boxes`: the slide's (empty outside presenter view).
-    void after_frame(const LabContext& ctx, const std::vector<SlideBox>& boxes);
+    void after_frame(const AppContext& ctx, const std::vector<SlideBox>& boxes);
     bool done() const { return phase_ == Phase::Done; }
 
     // {"widgets": N, "named": [...], "unnamed": [{"at": [x, y], "effect": "..."}]}
@@ -41,7 +41,7 @@ private:
         ImVec2 at;
         std::string effect;
     };
-    static std::string fingerprint(const LabContext& ctx);
+    static std::string fingerprint(const AppContext& ctx);
 
     ImVec2 size_;
     float step_;

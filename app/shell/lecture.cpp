@@ -25,7 +25,7 @@ namespace normlab::ui {
 
 // [SECTION] Lectures and slides -------------------------------------------------------------
 
-std::string open_lecture_file(LabContext& ctx, const std::string& path, int slide) {
+std::string open_lecture_file(AppContext& ctx, const std::string& path, int slide) {
     if (ctx.lecture == nullptr || ctx.io == nullptr) return "this window has no lecture mode";
     try {
         Lecture lecture = load_lecture(path);
@@ -40,7 +40,7 @@ std::string open_lecture_file(LabContext& ctx, const std::string& path, int slid
     return "";
 }
 
-void go_to_slide(LabContext& ctx, int i) {
+void go_to_slide(AppContext& ctx, int i) {
     LectureUi& lec = *ctx.lecture;
     if (!lec.lecture) return;
     const int count = static_cast<int>(lec.lecture->slides.size());
@@ -49,8 +49,8 @@ void go_to_slide(LabContext& ctx, int i) {
     lec.slide_error = open_scene_file(ctx, slide.scene, slide.caption, false);
     lec.slide_lab = ctx.app.select_lab;
     if (lec.slide_error.empty() && lec.slide_lab >= 0) {   // its run, if it has one, as the slide says
-        if (const SlideParts* parts = kLabs[lec.slide_lab].slide; parts != nullptr && parts->set_playing != nullptr)
-            parts->set_playing(ctx, slide.run == SlideRun::Auto);
+        if (const Lab& lab = kLabs[lec.slide_lab]; lab.set_playing != nullptr)
+            lab.set_playing(ctx, ctx.uis, slide.run == SlideRun::Auto);
     }
     if (lec.slide_error.empty())
         ctx.app.status = "Slide " + std::to_string(lec.slide + 1) + " / " + std::to_string(count) +
@@ -61,13 +61,13 @@ void go_to_slide(LabContext& ctx, int i) {
 
 namespace {
 
-void step(LabContext& ctx, int by) {
+void step(AppContext& ctx, int by) {
     if (ctx.lecture != nullptr && ctx.lecture->lecture) go_to_slide(ctx, ctx.lecture->slide + by);
 }
 
 }  // namespace
 
-void handle_lecture_keys(LabContext& ctx) {
+void handle_lecture_keys(AppContext& ctx) {
     if (ctx.lecture == nullptr || !keys_free()) return;
     LectureUi& lec = *ctx.lecture;
     const ImGuiIO& io = ImGui::GetIO();
@@ -84,7 +84,7 @@ void handle_lecture_keys(LabContext& ctx) {
     if (pressed(GLFW_KEY_END)) go_to_slide(ctx, static_cast<int>(lec.lecture->slides.size()) - 1);
 }
 
-void draw_lecture_menu_items(LabContext& ctx) {
+void draw_lecture_menu_items(AppContext& ctx) {
     if (ctx.lecture == nullptr) return;
     LectureUi& lec = *ctx.lecture;
     ImGui::MenuItem("Presenter view", "F5", &ctx.app.presenter);
@@ -118,7 +118,7 @@ void draw_lecture_menu_items(LabContext& ctx) {
 
 // [SECTION] Pointer highlight ---------------------------------------------------------------
 
-void draw_pointer(const LabContext& ctx) {
+void draw_pointer(const AppContext& ctx) {
     if (ctx.lecture == nullptr || !ctx.lecture->pointer) return;
     ImVec2 at = ImGui::GetIO().MousePos;
     if (ctx.lecture->pointer_at) at = *ctx.lecture->pointer_at;

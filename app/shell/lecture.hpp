@@ -7,7 +7,7 @@
 // [SECTION] Per frame — keys, the pointer, the window mode
 #pragma once
 
-#include "lab.hpp"
+#include "shell_state.hpp"
 #include "slide.hpp"
 
 #include <normlab/scene/scene.hpp>
@@ -25,43 +25,28 @@ namespace normlab::ui {
 
 // [SECTION] State ---------------------------------------------------------------------------
 
-struct LectureUi {
-    std::optional<Lecture> lecture;   // the open lecture; none: ←/→ do nothing
-    std::string lecture_file;
-    int slide = 0;                    // index into lecture->slides of the slide on screen
-    int slide_lab = -1;               // the lab the slide opened (kLabs index)
-    std::vector<SlideBox> boxes;      // what the slide on screen drew (presenter view)
-    std::set<std::string> large_figures;   // text figures drawn in Fonts::large (they fit)
-    std::string slide_error;          // why the slide on screen could not be opened
-
-    bool fullscreen = false;          // what the window is (set by apply_window_mode)
-    bool want_fullscreen = false;     // what the user asked for (F11, View ▸ Full screen)
-    int windowed[4] = {0, 0, 0, 0};   // x, y, width, height to restore
-
-    bool pointer = false;             // the pointer highlight (F6)
-    std::optional<ImVec2> pointer_at; // scripted runs: draw it here instead of at the mouse
-};
+// LectureUi: the open lecture, the slide on screen, the window mode (shell_state.hpp).
 
 // [SECTION] Lectures and slides -------------------------------------------------------------
 
 // Opens the lecture and its first slide (or `slide`, 0-based, clamped). Returns "" or why not
 // (the lecture on screen, if any, stays).
-std::string open_lecture_file(LabContext& ctx, const std::string& path, int slide = 0);
+std::string open_lecture_file(AppContext& ctx, const std::string& path, int slide = 0);
 
 // Opens slide i of the open lecture (clamped to the slides).
-void go_to_slide(LabContext& ctx, int i);
+void go_to_slide(AppContext& ctx, int i);
 
 // [SECTION] Per frame -----------------------------------------------------------------------
 
 // F5 presenter, F11 full screen, F6 pointer, ←/→/Page Up/Page Down slides, Esc leaves presenter
 // view. Call after ImGui::NewFrame().
-void handle_lecture_keys(LabContext& ctx);
+void handle_lecture_keys(AppContext& ctx);
 
 // View ▸ items: Presenter view, Full screen, Pointer highlight, slides.
-void draw_lecture_menu_items(LabContext& ctx);
+void draw_lecture_menu_items(AppContext& ctx);
 
 // The pointer highlight, over everything (call last in the frame).
-void draw_pointer(const LabContext& ctx);
+void draw_pointer(const AppContext& ctx);
 
 // Makes the window full screen on its monitor or restores its size, as ctx.lecture asks.
 // Call between frames.

@@ -483,11 +483,11 @@ std::string timestamped_png_name() {
 
 // --export-plot: the named figure of a lab (the first lab that has it; later labs' figures are
 // not computed), offscreen at opt.scale×; returns the exit code.
-int export_plot(ui::LabContext& ctx, const Options& opt) {
+int export_plot(ui::AppContext& ctx, const Options& opt) {
     std::string names;   // of every figure, for the message when none has the name
     for (int i = 0; i < ui::kLabCount; ++i) {
         if (ui::kLabs[i].plots == nullptr) continue;
-        for (const Plot& plot : ui::kLabs[i].plots(ctx)) {
+        for (const Plot& plot : ui::kLabs[i].plots(ctx, ctx.uis)) {
             if (plot.name != opt.export_plot) {
                 if (!plot.name.empty()) names += (names.empty() ? "" : ", ") + plot.name;
                 continue;
@@ -576,7 +576,7 @@ private:
 // The window's close button, File ▸ Quit, SIGINT or SIGTERM: true when the frame loop ends now.
 // A close or Quit first writes the autosave; when that fails, the user is asked (session_io.hpp:
 // may_quit) and the loop goes on. A signal ends it at once (the final autosave follows).
-bool quit_now(GLFWwindow* window, ui::LabContext& ctx) {
+bool quit_now(GLFWwindow* window, ui::AppContext& ctx) {
     if (ui::quit_signal() != 0 || ctx.io->quit_confirmed) return true;
     if (!glfwWindowShouldClose(window) && !ctx.app.quit) return false;
     glfwSetWindowShouldClose(window, GLFW_FALSE);
@@ -585,7 +585,7 @@ bool quit_now(GLFWwindow* window, ui::LabContext& ctx) {
 }
 
 // The last autosave, said on stderr: what was saved where, or why not (and which signal ended it).
-void report_final_autosave(ui::LabContext& ctx) {
+void report_final_autosave(ui::AppContext& ctx) {
     const std::string line = ui::final_autosave(ctx);
     if (line.empty()) return;
     if (const int sig = ui::quit_signal(); sig != 0)
@@ -616,8 +616,8 @@ void update_look(Look& look, ui::Fonts& fonts, const ui::AppUi& ui, float scale)
 }
 
 // One frame's UI, between ImGui::NewFrame() and ImGui::Render().
-void draw_ui(ui::LabContext& ctx) {
-    ui::watch_gl_context(ctx);   // a lost context (GPU reset): said once, GPU work off
+void draw_ui(ui::AppContext& ctx) {
+    ui::watch_gl_context(ctx.gpu);   // a lost context (GPU reset): said once, GPU work off
     ui::handle_session_keys(ctx);
     ui::handle_lecture_keys(ctx);
     ui::draw_main_menu(ctx);
@@ -625,7 +625,7 @@ void draw_ui(ui::LabContext& ctx) {
     if (ctx.app.presenter && ctx.lecture != nullptr)
         ui::draw_slide(ctx, viewport->WorkPos, viewport->WorkSize, ctx.lecture->boxes);
     else
-        ui::draw_labs(ctx, viewport->WorkPos, viewport->WorkSize);
+        ui::draw_labs(ctx, ctx.uis, viewport->WorkPos, viewport->WorkSize);
     ui::draw_popups(ctx);
     ui::draw_pointer(ctx);
     ui::track_session(ctx, glfwGetTime());
@@ -638,7 +638,7 @@ void draw_ui(ui::LabContext& ctx) {
 // recorded (layout_check.hpp); prints the problems, returns 0 when there are none, else 1.
 constexpr int kSettleFrames = 6;
 
-int check_layout(GLFWwindow* window, const Options& opt, ui::LabContext& ctx, ui::Fonts& fonts, Look& look) {
+int check_layout(GLFWwindow* window, const Options& opt, ui::AppContext& ctx, ui::Fonts& fonts, Look& look) {
     struct Page {
         int lab = -1, slide = -1;
     };
@@ -709,7 +709,7 @@ bool scripted_run(const Options& opt) { return opt.frames > 0 || !opt.export_plo
 // Scenes: --scene or --lecture, else the last session. Scripted runs leave the user's autosave
 // and recent files alone unless --autosave names a file. Returns "" or why the scene cannot be
 // opened.
-std::string open_start_scene(ui::LabContext& ctx, const Options& opt) {
+std::string open_start_scene(ui::AppContext& ctx, const Options& opt) {
     ui::SessionIo& scene_io = *ctx.io;
     const bool scripted = scripted_run(opt);
     scene_io.assets_dir = NORMLAB_ASSETS_DIR;
@@ -775,7 +775,7 @@ class App {
 public:
     App(GLFWwindow* window, const Options& opt, ui::InputQueue& input)
         : window_(window), opt_(opt), input_(input), io_(ImGui::GetIO()),
-          ctx_{session_, uis_, ui_, info_, fonts_, &scene_io_, &lecture_},
+          ctx_{{session_, ui_, info_, fonts_, gpu_}, uis_, &scene_io_, &lecture_},
           stats_(opt.all_labs ? ui::kLabCount : 1), pacer_(opt.frames > 0, opt.frame_delay_ms) {}
 
     // Fonts, GL, the start scene; returns -1 to go on with frames, else the exit code (a scene
@@ -880,7 +880,7 @@ public:
         return ui::quit_signal() != 0 ? 128 + ui::quit_signal() : 0;
     }
 
-    ui::LabContext& context() { return ctx_; }
+    ui::AppContext& context() { return ctx_; }
 
 private:
     bool end_now(int code) {   // ends the loop with this exit code, skipping finish()'s work
@@ -897,10 +897,11 @@ private:
     Look look_;
     ui::AppInfo info_;
     Session session_;
+    ui::GpuDevice gpu_;   // before uis_: a lab's sweep runs on its runner
     ui::LabUis uis_;
     ui::SessionIo scene_io_;
     ui::LectureUi lecture_;
-    ui::LabContext ctx_;
+    ui::AppContext ctx_;
     int total_frames_ = 0, frame_ = 0;
     FrameStats stats_;
     ui::FramePacer pacer_;

@@ -89,7 +89,7 @@ namespace {
 
 // File ▸ Export folder…, Export all figures of this lab, … of every lab: into export_folder(),
 // never over a file (export_figures), the status line naming the folder and the count.
-void draw_export_items(LabContext& ctx) {
+void draw_export_items(AppContext& ctx) {
     AppUi& ui = ctx.app;
     const std::string folder = export_folder().empty() ? "current folder" : export_folder();
     const std::string choose = "Export folder…  (" + folder + ")";
@@ -97,7 +97,7 @@ void draw_export_items(LabContext& ctx) {
     const Lab& lab = kLabs[ui.lab];
     const bool idle = ui.export_job == nullptr;
     if (ImGui::MenuItem("Export all figures of this lab", nullptr, false, lab.plots != nullptr && idle))
-        ui.export_job = std::make_shared<FigureExport>(lab.plots(ctx), export_folder(), 2, lab_tables(ctx.session, lab.id));
+        ui.export_job = std::make_shared<FigureExport>(lab.plots(ctx, ctx.uis), export_folder(), 2, lab_tables(ctx.session, lab.id));
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Every figure of the lab on screen as PNG (2×), SVG and CSV, its tables as SVG, CSV, Markdown and "
                           "LaTeX, named after them");
@@ -106,7 +106,7 @@ void draw_export_items(LabContext& ctx) {
         std::vector<Table> tables;
         for (int i = 0; i < kLabCount; ++i) {
             if (kLabs[i].plots != nullptr)
-                for (Plot& p : kLabs[i].plots(ctx)) all.push_back(std::move(p));
+                for (Plot& p : kLabs[i].plots(ctx, ctx.uis)) all.push_back(std::move(p));
             for (Table& t : lab_tables(ctx.session, kLabs[i].id)) tables.push_back(std::move(t));
         }
         ui.export_job = std::make_shared<FigureExport>(std::move(all), export_folder(), 2, std::move(tables));
@@ -118,7 +118,7 @@ void draw_export_items(LabContext& ctx) {
 
 }  // namespace
 
-void draw_menus(LabContext& ctx) {
+void draw_menus(AppContext& ctx) {
     AppUi& ui = ctx.app;
     LabUis& uis = ctx.uis;
     if (ImGui::BeginMenu("File")) {
@@ -289,15 +289,15 @@ std::string as_action(std::string label) {
     return label;
 }
 
-// Everywhere, then each lab with keys under its tab's name (from Lab::actions, the tables the
+// Everywhere, then each lab with keys under its tab's name (from Lab::key_help, the tables the
 // labs' keys are handled from), then the plot gestures.
 std::vector<KeySection> key_sections() {
     std::vector<KeySection> sections;
     KeySection& app = sections.emplace_back(KeySection{"Everywhere", {}});
     for (const Shortcut& k : kAppShortcuts) app.rows.push_back({k.keys, k.action});
     for (int i = 0; i < kLabCount; ++i)
-        if (kLabs[i].actions != nullptr) {
-            KeySection& lab = sections.emplace_back(KeySection{kLabs[i].tab, action_key_help(kLabs[i].actions())});
+        if (std::vector<KeyHelp> keys = kLabs[i].key_help(); !keys.empty()) {
+            KeySection& lab = sections.emplace_back(KeySection{kLabs[i].tab, std::move(keys)});
             for (KeyHelp& k : lab.rows) k.action = as_action(k.action);
         }
     KeySection& plot = sections.emplace_back(KeySection{"On a plot", {}});
@@ -358,7 +358,7 @@ void draw_key_list(const char* intro, const std::vector<KeySection>& sections) {
 
 }  // namespace
 
-void draw_popups(LabContext& ctx) {
+void draw_popups(AppContext& ctx) {
     draw_session_dialogs(ctx);
     AppUi& ui = ctx.app;
     const LabInfo& lab = *kLabs[ui.lab].info;
@@ -388,7 +388,7 @@ void draw_popups(LabContext& ctx) {
     }
 }
 
-void draw_main_menu(LabContext& ctx) {
+void draw_main_menu(AppContext& ctx) {
     handle_shortcuts(ctx.app);
     if (ctx.app.presenter) return;   // presenter view: the slide's header takes the menu bar's place
     if (ImGui::BeginMainMenuBar()) {

@@ -3,13 +3,13 @@
 // so that no window appears behind a modal opened in the same frame).
 #pragma once
 
-#include "labs.hpp"
+#include "shell_state.hpp"
 
 namespace normlab::ui {
 
-void draw_main_menu(LabContext& ctx);
+void draw_main_menu(AppContext& ctx);
 
 // About, This lab, Keyboard shortcuts: opened on the requests in ui.
-void draw_popups(LabContext& ctx);
+void draw_popups(AppContext& ctx);
 
 }  // namespace normlab::ui

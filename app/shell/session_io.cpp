@@ -119,7 +119,7 @@ std::string default_recent_file() {
 
 // [SECTION] Scenes --------------------------------------------------------------------------
 
-Scene current_scene(const LabContext& ctx) {
+Scene current_scene(const AppContext& ctx) {
     Scene scene;
     if (ctx.io != nullptr) {
         scene.title = ctx.io->title;
@@ -151,14 +151,14 @@ void add_recent(SessionIo& io, const std::string& path) {
 }
 
 // Display state that holds text the session no longer has.
-void forget_rejected_text(LabContext& ctx) {
+void forget_rejected_text(AppContext& ctx) {
     ctx.uis.explorer.x_field.error.clear();
     ctx.uis.gradients.target_field.error.clear();
 }
 
 // Replaces what is on screen by the scene (nothing may fail from here on). Returns a warning
 // when the scene's lab is not one of this NormLab's (the lab on screen then stays).
-std::string show_scene(LabContext& ctx, Scene scene, const std::string& caption_override) {
+std::string show_scene(AppContext& ctx, Scene scene, const std::string& caption_override) {
     SessionIo& io = *ctx.io;
     ctx.session = std::move(scene.session);
     io.title = std::move(scene.title);
@@ -178,7 +178,7 @@ std::string ignored_note(const std::vector<std::string>& ignored) {
            " this NormLab does not know: " + ignored.front() + (ignored.size() > 1 ? ", …)" : ")");
 }
 
-std::string save_to(LabContext& ctx, const std::string& path, IfExists if_exists) {
+std::string save_to(AppContext& ctx, const std::string& path, IfExists if_exists) {
     SessionIo& io = *ctx.io;
     try {
         save_scene(current_scene(ctx), path, if_exists);
@@ -218,7 +218,7 @@ void hold_outside_files(SessionIo& io, Scene& scene, const std::string& path) {
 
 }  // namespace
 
-std::string open_scene_file(LabContext& ctx, const std::string& path, const std::string& caption_override,
+std::string open_scene_file(AppContext& ctx, const std::string& path, const std::string& caption_override,
                             bool remember) {
     std::vector<std::string> ignored;
     Scene scene;
@@ -238,7 +238,7 @@ std::string open_scene_file(LabContext& ctx, const std::string& path, const std:
 
 // [SECTION] Autosave ------------------------------------------------------------------------
 
-void restore_autosave(LabContext& ctx) {
+void restore_autosave(AppContext& ctx) {
     SessionIo& io = *ctx.io;
     std::error_code ec;
     if (io.autosave_file.empty() || !fs::exists(io.autosave_file, ec)) return;
@@ -309,7 +309,7 @@ std::string claim_autosave(SessionIo& io) {
     return "Nine other NormLabs keep " + main_file + " and its numbered copies: this window has no autosave";
 }
 
-bool autosave_now(LabContext& ctx) {
+bool autosave_now(AppContext& ctx) {
     SessionIo& io = *ctx.io;
     if (io.autosave_file.empty()) return true;
     const std::string text = scene_to_text(current_scene(ctx));
@@ -331,7 +331,7 @@ bool autosave_now(LabContext& ctx) {
     return false;
 }
 
-std::string final_autosave(LabContext& ctx) {
+std::string final_autosave(AppContext& ctx) {
     SessionIo& io = *ctx.io;
     if (io.autosave_file.empty()) return "";
     const bool changed = scene_to_text(current_scene(ctx)) != io.autosaved_text;
@@ -339,14 +339,14 @@ std::string final_autosave(LabContext& ctx) {
     return changed ? "saved the session to " + io.autosave_file : "the session is saved in " + io.autosave_file;
 }
 
-bool may_quit(LabContext& ctx) {
+bool may_quit(AppContext& ctx) {
     SessionIo& io = *ctx.io;
     if (io.quit_confirmed || autosave_now(ctx)) return true;
     io.ask_quit = true;
     return false;
 }
 
-double autosave_due(const LabContext& ctx) {
+double autosave_due(const AppContext& ctx) {
     const SessionIo* io = ctx.io;
     if (io == nullptr || io->autosave_file.empty()) return HUGE_VAL;
     if (io->next_autosave >= 0.0 && scene_to_text(current_scene(ctx)) == io->autosaved_text) return HUGE_VAL;
@@ -377,8 +377,8 @@ bool mouse_down() {
 
 }  // namespace
 
-bool can_undo(const LabContext& ctx) { return ctx.io != nullptr && ctx.io->history.undo_count() > 0; }
-bool can_redo(const LabContext& ctx) { return ctx.io != nullptr && ctx.io->history.redo_count() > 0; }
+bool can_undo(const AppContext& ctx) { return ctx.io != nullptr && ctx.io->history.undo_count() > 0; }
+bool can_redo(const AppContext& ctx) { return ctx.io != nullptr && ctx.io->history.redo_count() > 0; }
 
 namespace {
 
@@ -390,7 +390,7 @@ std::string step_text(const StepName& name) {
 
 // After an undo or redo of `name` (a copy: the history moved it): its lab comes on screen, the
 // status line says what changed back.
-void after_step(LabContext& ctx, const StepName& name, const char* verb, std::size_t more, const char* more_what) {
+void after_step(AppContext& ctx, const StepName& name, const char* verb, std::size_t more, const char* more_what) {
     forget_rejected_text(ctx);
     // Asked even when it seems on screen already: a tab switch asked in the frame before shows only
     // now (Dear ImGui selects a tab the frame after), and this request must be the later one.
@@ -402,7 +402,7 @@ void after_step(LabContext& ctx, const StepName& name, const char* verb, std::si
 
 }  // namespace
 
-void undo(LabContext& ctx) {
+void undo(AppContext& ctx) {
     SessionHistory& h = ctx.io->history;
     h.flush_pending(ctx.session);
     const StepName name = h.next_undo() != nullptr ? *h.next_undo() : StepName{};
@@ -410,14 +410,14 @@ void undo(LabContext& ctx) {
     after_step(ctx, name, "Undone", h.undo_count(), "undo");
 }
 
-void redo(LabContext& ctx) {
+void redo(AppContext& ctx) {
     SessionHistory& h = ctx.io->history;
     const StepName name = h.next_redo() != nullptr ? *h.next_redo() : StepName{};
     if (!h.redo(ctx.session)) return;
     after_step(ctx, name, "Redone", h.redo_count(), "redo");
 }
 
-void track_session(LabContext& ctx, double now) {
+void track_session(AppContext& ctx, double now) {
     SessionIo& io = *ctx.io;
     if (ctx.app.lab >= 0 && ctx.app.lab < kLabCount) io.history.set_lab_on_screen(kLabs[ctx.app.lab].id);
     // An edit ends when no widget is held and no button is down: a drag is one step.
@@ -433,7 +433,7 @@ void track_session(LabContext& ctx, double now) {
 
 namespace {
 
-void save_or_ask(LabContext& ctx) {
+void save_or_ask(AppContext& ctx) {
     if (ctx.io->path.empty())
         ctx.io->open_request = SessionIo::Dialog::SaveScene;
     else
@@ -442,7 +442,7 @@ void save_or_ask(LabContext& ctx) {
 
 }  // namespace
 
-void handle_session_keys(LabContext& ctx) {
+void handle_session_keys(AppContext& ctx) {
     if (ctx.io == nullptr || !keys_free()) return;
     if (key_presses(GLFW_KEY_O, kCtrl) > 0) ctx.io->open_request = SessionIo::Dialog::OpenScene;
     if (key_presses(GLFW_KEY_S, kCtrl | kShift) > 0) ctx.io->open_request = SessionIo::Dialog::SaveScene;
@@ -454,7 +454,7 @@ void handle_session_keys(LabContext& ctx) {
         redo(ctx);
 }
 
-void draw_file_menu_items(LabContext& ctx) {
+void draw_file_menu_items(AppContext& ctx) {
     if (ctx.io == nullptr) return;
     SessionIo& io = *ctx.io;
     if (ImGui::MenuItem("Open scene…", "Ctrl+O")) io.open_request = SessionIo::Dialog::OpenScene;
@@ -474,7 +474,7 @@ void draw_file_menu_items(LabContext& ctx) {
     ImGui::Separator();
 }
 
-void draw_edit_menu(LabContext& ctx) {
+void draw_edit_menu(AppContext& ctx) {
     if (ctx.io == nullptr) return;
     if (ImGui::BeginMenu("Edit")) {
         const SessionHistory& h = ctx.io->history;
@@ -536,7 +536,7 @@ std::string save_target(const std::string& field) {
 
 // Acts on the path in the field; true when the dialog may close. `replace`: the button said
 // Replace (the file was there when the user chose).
-bool act(LabContext& ctx, SessionIo::Dialog d, bool replace) {
+bool act(AppContext& ctx, SessionIo::Dialog d, bool replace) {
     SessionIo& io = *ctx.io;
     const std::string path = expand_path(io.path_field);
     std::error_code ec;
@@ -612,7 +612,7 @@ bool begin_centered_modal(const char* name, float width_em) {
 }
 
 // "Read files outside the scene's folder?": each file with the lab that would read it.
-void draw_outside_files_dialog(LabContext& ctx) {
+void draw_outside_files_dialog(AppContext& ctx) {
     SessionIo& io = *ctx.io;
     const char* name = "Read files outside the scene's folder?";
     if (io.pending_files.empty()) return;
@@ -643,7 +643,7 @@ void draw_outside_files_dialog(LabContext& ctx) {
 }
 
 // "Quit without saving?": the autosave failed as the user quit.
-void draw_quit_dialog(LabContext& ctx) {
+void draw_quit_dialog(AppContext& ctx) {
     SessionIo& io = *ctx.io;
     const char* name = "Quit without saving?";
     if (!io.ask_quit) return;
@@ -672,7 +672,7 @@ void draw_quit_dialog(LabContext& ctx) {
 
 }  // namespace
 
-void draw_session_dialogs(LabContext& ctx) {
+void draw_session_dialogs(AppContext& ctx) {
     if (ctx.io == nullptr) return;
     SessionIo& io = *ctx.io;
     draw_outside_files_dialog(ctx);

@@ -1,12 +1,12 @@
 // Scenes in the app: File ▸ Open scene…, Save scene, Save scene as…, Recent files; the autosave;
-// undo and redo of every edit. The file format and its checks are core's (normlab/scene.hpp).
+// undo and redo of every edit. The file format and its checks are core's (normlab/scene/scene.hpp).
 //
 // [SECTION] State      — SessionIo: the open scene's title, caption and file; history; autosave
 // [SECTION] Start/stop — restoring the last session, the autosave on exit
 // [SECTION] Per frame  — keys, edit tracking (undo steps), the autosave timer
 // [SECTION] Menus      — File and Edit items, the path dialogs
 //
-// Undo: core's SessionHistory (normlab/scene_history.hpp) snapshots the session when an edit ends —
+// Undo: core's SessionHistory (normlab/scene/scene_history.hpp) snapshots the session when an edit ends —
 // in a frame after user input in which no widget is active and no mouse button is down — so a
 // slider drag, a typed number or a dragged point is one step. Labs draw from the session and
 // never change it by themselves (docs/ARCHITECTURE.md, Data flow).
@@ -14,7 +14,7 @@
 // and on exit; atomically (temp file + rename), so a crash or kill -9 loses at most a few seconds.
 #pragma once
 
-#include "lab.hpp"
+#include "shell_state.hpp"
 
 #include <normlab/scene/scene.hpp>
 #include <normlab/scene/scene_history.hpp>
@@ -29,43 +29,7 @@ namespace normlab::ui {
 inline constexpr double kAutosaveSeconds = 3.0;
 inline constexpr std::size_t kRecentLimit = 8;
 
-struct SessionIo {
-    // The scene on screen.
-    std::string title, caption;      // shown in presenter view; saved with the scene
-    std::string path;                // the file it came from or was last saved to; empty: none
-
-    // File dialogs: a path field and a folder listing (no native dialogs).
-    // ExportFolder: a folder, not a file: File ▸ Export folder… (plot_export.hpp's export_folder).
-    enum class Dialog { None, OpenScene, SaveScene, OpenLecture, ExportFolder };
-    Dialog open_request = Dialog::None;   // honoured by draw_session_dialogs
-    Dialog dialog = Dialog::None;         // the one on screen
-    std::string path_field;
-    int dialog_opened = 0;                // counts openings: the path field's ImGui ID, so that each
-                                          // opening starts with its text selected (ImGui keeps a
-                                          // field's cursor for an ID it saw last)
-    std::string dialog_error;             // why the last try failed, shown in the dialog
-
-    std::vector<std::string> recent;      // absolute paths, most recent first
-    std::string recent_file;              // where they are kept; empty: not kept (scripted runs)
-
-    std::string autosave_file;            // empty: no autosave (scripted runs without --autosave)
-    std::string autosaved_text;           // what the file holds now, as far as this run knows
-    double next_autosave = -1.0;          // glfw time; < 0: set by the first track_session
-    std::string autosave_error;           // why the last autosave failed (no temp file names); "" when it worked
-    FileLock autosave_lock;               // autosave_file + ".lock": this run's, while it runs
-
-    // Quitting while the autosave fails: the "Quit without saving?" dialog.
-    bool ask_quit = false;                // the dialog is on screen
-    bool quit_confirmed = false;          // the user chose to quit anyway
-
-    SessionHistory history;
-    std::string assets_dir;               // the shipped scenes and lectures: assets/
-
-    // Data files a scene names outside its folder and assets/: not read until the user agrees
-    // in the "Read files outside the scene's folder?" dialog (docs/ARCHITECTURE.md, File safety).
-    std::vector<SceneDataFile> pending_files;
-    std::string pending_scene;            // the scene's file name, for the dialog
-};
+// SessionIo: the open scene, its files and dialogs, undo history (shell_state.hpp).
 
 // $XDG_DATA_HOME/normlab/autosave.json, else ~/.local/share/normlab/autosave.json ("" without HOME).
 std::string default_autosave_file();
@@ -73,7 +37,7 @@ std::string default_autosave_file();
 std::string default_recent_file();
 
 // The scene on screen: title, caption, the lab's id and the session.
-Scene current_scene(const LabContext& ctx);
+Scene current_scene(const AppContext& ctx);
 
 // [SECTION] Start/stop ----------------------------------------------------------------------
 
@@ -83,7 +47,7 @@ void load_recent(SessionIo& io);
 // Replaces the session, title, caption and lab by the scene's; caption_override, when not empty,
 // replaces the scene's caption (a lecture slide's). Returns "" or why not (the session is then
 // untouched). Adds the file to the recent list when `remember`.
-std::string open_scene_file(LabContext& ctx, const std::string& path, const std::string& caption_override = "",
+std::string open_scene_file(AppContext& ctx, const std::string& path, const std::string& caption_override = "",
                             bool remember = true);
 
 // Makes io.autosave_file this run's own: locks FILE.lock; when another running NormLab holds it,
@@ -94,46 +58,46 @@ std::string claim_autosave(SessionIo& io);
 
 // Restores io.autosave_file when it exists. A file that cannot be read is kept beside it as
 // autosave.json.corrupt (it would be overwritten otherwise); the status line says so.
-void restore_autosave(LabContext& ctx);
+void restore_autosave(AppContext& ctx);
 
 // Writes the autosave now if the scene changed since the last one (by the timer). A failure is
 // shown in the menu bar (AppUi::autosave_warning) until it works again or the reason changes;
 // the status line stays the user's. Returns false when it failed.
-bool autosave_now(LabContext& ctx);
+bool autosave_now(AppContext& ctx);
 
 // The last autosave, on exit (window closed, Quit, SIGINT, SIGTERM): a line for stderr that says
 // what was saved where, or why not; "" when there is no autosave.
-std::string final_autosave(LabContext& ctx);
+std::string final_autosave(AppContext& ctx);
 
 // Whether the app may end now that the user asked (window closed, Quit): the autosave is
 // written first; when it fails, a dialog asks (Quit without saving / Save scene as… / Cancel)
 // and this returns false until the user chose to quit.
-bool may_quit(LabContext& ctx);
+bool may_quit(AppContext& ctx);
 
 // [SECTION] Per frame -----------------------------------------------------------------------
 
 // Ctrl+O, Ctrl+S, Ctrl+Shift+S, Ctrl+Z, Ctrl+Shift+Z / Ctrl+Y. Call after ImGui::NewFrame().
-void handle_session_keys(LabContext& ctx);
+void handle_session_keys(AppContext& ctx);
 
 // Edit tracking and the autosave timer; call once per frame after the labs were drawn.
-void track_session(LabContext& ctx, double now);
+void track_session(AppContext& ctx, double now);
 
 // When the autosave timer next has work (glfwGetTime seconds): its due time while the scene
 // differs from what the autosave holds, else infinity (an idle loop need not wake for it).
-double autosave_due(const LabContext& ctx);
+double autosave_due(const AppContext& ctx);
 
-void undo(LabContext& ctx);
-void redo(LabContext& ctx);
-bool can_undo(const LabContext& ctx);
-bool can_redo(const LabContext& ctx);
+void undo(AppContext& ctx);
+void redo(AppContext& ctx);
+bool can_undo(const AppContext& ctx);
+bool can_redo(const AppContext& ctx);
 
 // [SECTION] Menus ---------------------------------------------------------------------------
 
 // File ▸ Open scene…, Save scene, Save scene as…, Recent scenes, Open lecture…
-void draw_file_menu_items(LabContext& ctx);
+void draw_file_menu_items(AppContext& ctx);
 // Edit ▸ Undo, Redo.
-void draw_edit_menu(LabContext& ctx);
+void draw_edit_menu(AppContext& ctx);
 // The path dialogs; call where pop-ups are drawn (after the labs).
-void draw_session_dialogs(LabContext& ctx);
+void draw_session_dialogs(AppContext& ctx);
 
 }  // namespace normlab::ui

@@ -50,7 +50,7 @@ std::string check_slide_names(const Lecture& lecture) {
         }
         const std::string at = "slides[" + std::to_string(i) + "]";
         const int lab = find_lab(lab_id);
-        const SlideParts* parts = lab >= 0 ? kLabs[lab].slide : nullptr;
+        const SlideNames* parts = lab >= 0 ? kLabs[lab].slide : nullptr;
         if (parts == nullptr) return at + ": the " + lab_id + " lab has no slide figures or controls to name";
         const struct {
             const char* key;
@@ -92,7 +92,7 @@ namespace {
 // [SECTION] Header --------------------------------------------------------------------------
 
 // Title and caption wrapped on the left, "3 / 8" and the keys on the right, a rule below.
-void draw_header(const LabContext& ctx, float width) {
+void draw_header(const AppContext& ctx, float width) {
     const float line_gap = std::round(0.15f * ctx.fonts.slide_caption->FontSize);   // between wrapped lines
     ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, line_gap));
     const ImGuiStyle& style = ImGui::GetStyle();
@@ -164,7 +164,7 @@ struct SlideSpec {
     std::vector<std::string> figures, controls;
 };
 
-SlideSpec current_spec(LabContext& ctx) {
+SlideSpec current_spec(AppContext& ctx) {
     if (ctx.app.select_lab >= 0) ctx.app.lab = ctx.app.select_lab;   // kept: the tabs follow when F5 leaves
     SlideSpec spec;
     spec.lab = std::clamp(ctx.app.lab, 0, kLabCount - 1);
@@ -174,7 +174,7 @@ SlideSpec current_spec(LabContext& ctx) {
         spec.figures = slide.figures;
         spec.controls = slide.controls;
     }
-    const SlideParts* parts = kLabs[spec.lab].slide;
+    const SlideNames* parts = kLabs[spec.lab].slide;
     if (parts != nullptr && spec.figures.empty()) {
         for (int i = 0; i < parts->defaults && i < static_cast<int>(parts->figures.size()); ++i)
             spec.figures.emplace_back(parts->figures[static_cast<std::size_t>(i)].id);
@@ -184,23 +184,25 @@ SlideSpec current_spec(LabContext& ctx) {
 
 SlideRect item_rect() { return {ImGui::GetItemRectMin(), ImGui::GetItemRectMax()}; }
 
-void draw_controls(LabContext& ctx, const SlideParts& parts, const std::vector<std::string>& controls,
+void draw_controls(AppContext& ctx, const Lab& lab, const std::vector<std::string>& controls,
                    std::vector<SlideBox>& boxes) {
+    const SlideNames& parts = *lab.slide;
     const float gap = 2.0f * ImGui::GetFontSize();
     for (const std::string& id : controls) {
         if (find_part(parts.controls, id) == nullptr) continue;   // checked when the lecture opened
         if (!boxes.empty() && !boxes.back().figure) ImGui::SameLine(0.0f, gap);
         ImGui::PushID(id.c_str());
         ImGui::BeginGroup();
-        parts.draw_control(ctx, id);
+        if (lab.draw_control != nullptr) lab.draw_control(ctx, ctx.uis, id);
         ImGui::EndGroup();
         ImGui::PopID();
         boxes.push_back({false, id, item_rect()});
     }
 }
 
-void draw_figures(LabContext& ctx, const SlideParts& parts, const std::vector<std::string>& figures,
+void draw_figures(AppContext& ctx, const Lab& lab, const std::vector<std::string>& figures,
                   std::vector<SlideBox>& boxes) {
+    const SlideNames& parts = *lab.slide;
     std::vector<float> aspects;
     for (const std::string& id : figures) {
         const SlidePart* p = find_part(parts.figures, id);
@@ -222,12 +224,11 @@ void draw_figures(LabContext& ctx, const SlideParts& parts, const std::vector<st
         std::set<std::string>* large = ctx.lecture != nullptr ? &ctx.lecture->large_figures : nullptr;
         const bool can_grow = part != nullptr && part->text && ctx.fonts.large != nullptr && large != nullptr;
         const bool grown = can_grow && large->count(id) > 0;
-        LabContext figure_ctx{ctx.session, ctx.uis, ctx.app, ctx.info, grown ? *ctx.fonts.large : ctx.fonts, ctx.io,
-                              ctx.lecture};
+        LabContext figure_ctx{ctx.session, ctx.app, ctx.info, grown ? *ctx.fonts.large : ctx.fonts, ctx.gpu};
         ImGui::SetCursorScreenPos(cells[i].min);
         ImGui::PushFont(figure_ctx.fonts.regular);
         ImGui::BeginChild(("figure " + id).c_str(), size, false, kFigure);
-        parts.draw_figure(figure_ctx, id, size);
+        if (lab.draw_figure != nullptr) lab.draw_figure(figure_ctx, ctx.uis, id, size);
         const float used = ImGui::GetCursorPosY() / size.y;
         ImGui::EndChild();
         ImGui::PopFont();
@@ -239,7 +240,7 @@ void draw_figures(LabContext& ctx, const SlideParts& parts, const std::vector<st
 
 }  // namespace
 
-void draw_slide(LabContext& ctx, ImVec2 pos, ImVec2 size, std::vector<SlideBox>& boxes) {
+void draw_slide(AppContext& ctx, ImVec2 pos, ImVec2 size, std::vector<SlideBox>& boxes) {
     boxes.clear();
     const SlideSpec spec = current_spec(ctx);
     const Lab& lab = kLabs[spec.lab];
@@ -252,13 +253,13 @@ void draw_slide(LabContext& ctx, ImVec2 pos, ImVec2 size, std::vector<SlideBox>&
     draw_header(ctx, ImGui::GetContentRegionAvail().x);
     const bool failed = ctx.lecture != nullptr && !ctx.lecture->slide_error.empty();
     if (!failed && lab.slide != nullptr) {
-        if (lab.slide->update != nullptr) lab.slide->update(ctx);
-        draw_controls(ctx, *lab.slide, spec.controls, boxes);
-        draw_figures(ctx, *lab.slide, spec.figures, boxes);
+        if (lab.slide_update != nullptr) lab.slide_update(ctx, ctx.uis);
+        draw_controls(ctx, lab, spec.controls, boxes);
+        draw_figures(ctx, lab, spec.figures, boxes);
     } else if (!failed) {   // a lab without slide parts: drawn as it is, its panels hidden (presenter view)
         const ImVec2 at = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
         ImGui::BeginChild(lab.id, avail);
-        lab.draw(ctx);
+        lab.draw(ctx, ctx.uis);
         ImGui::EndChild();
         boxes.push_back({true, lab.id, {at, ImVec2(at.x + avail.x, at.y + avail.y)}});
     }

@@ -9,7 +9,7 @@
 // [SECTION] Slide  — the slide on screen, and the boxes it drew
 #pragma once
 
-#include "lab.hpp"
+#include "shell_state.hpp"
 
 #include <normlab/scene/scene.hpp>
 
@@ -29,11 +29,6 @@ std::string check_slide_names(const Lecture& lecture);
 
 // [SECTION] Layout --------------------------------------------------------------------------
 
-struct SlideRect {
-    ImVec2 min, max;
-    float width() const { return max.x - min.x; }
-    float height() const { return max.y - min.y; }
-};
 
 // The cells of `aspects.size()` figures (1 or 2) in `area`, `gap` apart: side by side or one
 // above the other, whichever gives the smaller figure, fitted at its aspect (width ÷ height)
@@ -43,16 +38,9 @@ std::vector<SlideRect> figure_cells(SlideRect area, const std::vector<float>& as
 
 // [SECTION] Slide ---------------------------------------------------------------------------
 
-// What the last slide drew, in window pixels: each figure's and each named control's box
-// (`--probe-controls` checks that every widget lies in one of them).
-struct SlideBox {
-    bool figure = true;   // else a control
-    std::string id;
-    SlideRect rect;
-};
 
 // The slide in one window at pos/size: header (title, caption, "3 / 8"), the named controls,
 // the figures. Fills `boxes` with what it drew.
-void draw_slide(LabContext& ctx, ImVec2 pos, ImVec2 size, std::vector<SlideBox>& boxes);
+void draw_slide(AppContext& ctx, ImVec2 pos, ImVec2 size, std::vector<SlideBox>& boxes);
 
 }  // namespace normlab::ui

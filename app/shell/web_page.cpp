@@ -43,7 +43,7 @@ constexpr const char* kExportDir = "/exports";
 // What the JavaScript hooks reach: the one app of the page (set by run_page_frames).
 struct PageState {
     GLFWwindow* window = nullptr;
-    LabContext* ctx = nullptr;
+    AppContext* ctx = nullptr;
     PageFrames app;   // the app's frames
     std::string reply;   // the last hook's answer, valid until the next call
     long frames = 0;
@@ -115,7 +115,7 @@ void frame_callback() {
 
 }  // namespace
 
-void run_page_frames(GLFWwindow* window, LabContext& ctx, PageFrames frames) {
+void run_page_frames(GLFWwindow* window, AppContext& ctx, PageFrames frames) {
     PageState& p = page();
     p.window = window;
     p.ctx = &ctx;
@@ -136,11 +136,11 @@ const char* signal_name(int) { return ""; }
 namespace {
 
 // The scene as it is now, as its file holds it.
-std::string scene_text(const LabContext& ctx) { return scene_to_text(current_scene(ctx)); }
+std::string scene_text(const AppContext& ctx) { return scene_to_text(current_scene(ctx)); }
 
 }  // namespace
 
-void draw_page_file_items(LabContext& ctx) {
+void draw_page_file_items(AppContext& ctx) {
     if (ImGui::MenuItem("Open scene from this computer…"))
         EM_ASM({ Module.pickSceneFile(); });
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("A scene file (.json) saved by NormLab, on the desktop or in a page");

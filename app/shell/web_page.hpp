@@ -14,13 +14,13 @@
 #pragma once
 
 #ifdef __EMSCRIPTEN__
+#include "shell_state.hpp"
+
 #include <functional>
 
 struct GLFWwindow;
 
 namespace normlab::ui {
-
-struct LabContext;
 
 // Before anything else in main: where the page keeps its files.
 void prepare_page();
@@ -35,11 +35,11 @@ struct PageFrames {
 // Hands the frame loop to the browser: at each animation frame where `due` (or the canvas was
 // resized), `frame` runs, until it returns false (then the page says that NormLab has ended); an
 // idle page draws nothing and the canvas keeps its picture. Returns at once.
-void run_page_frames(GLFWwindow* window, LabContext& ctx, PageFrames frames);
+void run_page_frames(GLFWwindow* window, AppContext& ctx, PageFrames frames);
 
 // File ▸ items of the page: open a scene from the user's disk, download the scene, copy a link
 // that holds it, download the files exported this session.
-void draw_page_file_items(LabContext& ctx);
+void draw_page_file_items(AppContext& ctx);
 
 }  // namespace normlab::ui
 #endif

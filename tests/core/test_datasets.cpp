@@ -1,4 +1,4 @@
-// Tests of core/src/datasets.cpp and random.hpp: the generators' shapes, balance and ranges,
+// Tests of core/src/models/datasets.cpp and random.hpp: the generators' shapes, balance and ranges,
 // determinism, the digits file, the stratified split and its scaling, and the CSV loader's
 // messages (exact strings: users read them).
 #include "normlab/models/datasets.hpp"

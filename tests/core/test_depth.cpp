@@ -1,5 +1,5 @@
-// Tests of the depth lab: the sequence tasks and text loading (core/src/sequence_tasks.cpp) and
-// the trainer (core/src/depth.cpp): determinism bit for bit, the first/last gradient ratios of
+// Tests of the depth lab: the sequence tasks and text loading (core/src/models/sequence_tasks.cpp) and
+// the trainer (core/src/models/depth.cpp): determinism bit for bit, the first/last gradient ratios of
 // Post-LN, Pre-LN and NormFormer at 6 layers, the synthetic task's accuracy, snapshots from a
 // worker thread, and seeded generation. No test measures wall-clock time.
 #include "normlab/models/depth.hpp"

@@ -1,4 +1,4 @@
-// Tests of the Depth lab's core (core/src/depth_lab.cpp): the engine's order of work and its
+// Tests of the Depth lab's core (core/src/labs/depth_lab.cpp): the engine's order of work and its
 // numbers (the same as normlab-cli depth's, bit for bit), what a change of each setting restarts,
 // the sweep's divergence, samples, the claims against the measured facts, the figures (never a
 // NaN drawn), and the scene-file pair. No test measures wall-clock time.

@@ -1,4 +1,4 @@
-// Tests of normlab/eval.hpp: the `normlab-cli eval` request → result path and the JSON readers.
+// Tests of normlab/norm/eval.hpp: the `normlab-cli eval` request → result path and the JSON readers.
 //
 // [SECTION] Helpers
 // [SECTION] Worked example (docs/ARCHITECTURE.md: [2,4,6,8])

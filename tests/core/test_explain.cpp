@@ -200,5 +200,52 @@ TEST(Explain, ConstantVectorIsExplainedNotNaN) {
     EXPECT_NE(explain_text(e).find("\u03c3 = 0"), std::string::npos);
 }
 
+// One list of steps for both readers: its table cells for [2, 4, 6, 8] as worked by hand
+// (Σx = 20, μ = 5, Σ(x − μ)² = 20, σ₀² = 5, sample variance 20/3, Σx² = 120, mean square 30,
+// RMS = √30 = 5.477), each norm numbered 1, 2, … in order, and the CLI's text made of its lines.
+TEST(Explain, StepsListServesTableAndText) {
+    const Explanation e = explain(v({2, 4, 6, 8}));
+    const std::vector<WorkedStep> steps = worked_steps(e, 4);
+    ASSERT_EQ(steps.size(), 13u);   // LayerNorm 6 + the sample variance, RMSNorm 4, 2 comparisons
+    EXPECT_EQ(steps[0].value, "20 / 4 = 5");
+    EXPECT_EQ(steps[3].value, "20 / 4 = 5   (population)");
+    EXPECT_EQ(steps[4].value, "20 / 3 = 6.667   (not LayerNorm)");
+    EXPECT_EQ(steps[4].role, StepRole::Aside);
+    EXPECT_EQ(steps[5].value, "\u221a5 = 2.236");   // ε = 0: no "+ ε"
+    EXPECT_EQ(steps[7].value, "[4, 16, 36, 64],  sum 120");
+    EXPECT_EQ(steps[8].value, "120 / 4 = 30");
+    EXPECT_EQ(steps[9].value, "\u221a30 = 5.477");
+    EXPECT_EQ(steps[10].value, "[0.3651, 0.7303, 1.095, 1.461]");
+    int expected = 1;
+    StepPart part = StepPart::LayerNorm;
+    std::string lines;
+    for (const WorkedStep& s : steps) {
+        if (s.part != part) expected = 1, part = s.part;
+        if (s.role == StepRole::Step || s.role == StepRole::Outputs) {
+            EXPECT_EQ(s.step.substr(0, 1), std::to_string(expected)) << s.step;
+            EXPECT_NE(s.line.find(std::to_string(expected++) + ". "), std::string::npos) << s.line;
+        }
+        EXPECT_NE(explain_text(e).find(s.line + "\n"), std::string::npos) << s.line;
+    }
+    // n = 1: no sample variance; a list past kStepListMax entries is cut short in the table only.
+    EXPECT_EQ(worked_steps(explain(v({3})))[4].value, "undefined for n = 1   (not LayerNorm)");
+    const Explanation wide = explain(Vec::LinSpaced(10, 1.0, 10.0));
+    EXPECT_EQ(worked_steps(wide)[1].value, "[\u22124.5, \u22123.5, \u22122.5, \u22121.5, \u22120.5, 0.5, 1.5, 2.5, \u2026]  (10 values)");
+    EXPECT_NE(worked_steps(wide)[1].line.find("4.5]"), std::string::npos);
+}
+
+// σ = 0 and RMS = 0 (x = 0): a remark under each norm, in both media.
+TEST(Explain, ZeroVectorStepsCarryRemarks) {
+    const std::vector<WorkedStep> steps = worked_steps(explain(v({0, 0, 0})));
+    int remarks = 0;
+    for (const WorkedStep& s : steps)
+        if (s.role == StepRole::Remark) {
+            ++remarks;
+            EXPECT_NE(s.value.find("each output is 0"), std::string::npos) << s.value;
+            EXPECT_NE(s.line.find("each output tends to 0"), std::string::npos) << s.line;
+        }
+    EXPECT_EQ(remarks, 2);
+}
+
 }  // namespace
 }  // namespace normlab

@@ -1,4 +1,4 @@
-// Tests of core/src/fast_norm.cpp (the float32 kernels) against core's double-precision engine
+// Tests of core/src/norm/fast_norm.cpp (the float32 kernels) against core's double-precision engine
 // (norm.hpp: layer_forward / layer_backward with W absent, so a = x): every output — y, the
 // cached mean and rstd, dx, dg, db — on both kernel paths, on shapes chosen to reach every branch:
 // widths that are not multiples of 8 or 16 (tails), one row, fewer rows than threads, very wide

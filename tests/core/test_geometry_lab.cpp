@@ -1,4 +1,4 @@
-// The Geometry lab's model (core/src/geometry_lab.cpp): defaults, edits that keep the shapes,
+// The Geometry lab's model (core/src/labs/geometry_lab.cpp): defaults, edits that keep the shapes,
 // and images on the sphere and circle, to 1e-9, through geometry_scene. No window needed.
 #include <normlab/labs/geometry_lab.hpp>
 

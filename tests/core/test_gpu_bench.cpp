@@ -1,4 +1,4 @@
-// The GPU lab's benchmark as plain data (normlab/gpu_bench.hpp): bytes, medians, GB/s, the
+// The GPU lab's benchmark as plain data (normlab/labs/gpu_lab.hpp): bytes, medians, GB/s, the
 // figures and the JSON of `normlab --bench-gpu --json`. The kernels themselves are checked
 // against core in tests/gui/test_gpu_kernels.cpp (they need a GL context).
 #include <normlab/labs/gpu_lab.hpp>

@@ -1,4 +1,4 @@
-// Tests of core/src/mlp.cpp: the whole model's backward against central finite differences
+// Tests of core/src/models/mlp.cpp: the whole model's backward against central finite differences
 // (every norm, both placements, every activation), the loss, the optimizers, BatchNorm's
 // inference mode, the layer structure and the configuration checks.
 #include "normlab/models/mlp.hpp"

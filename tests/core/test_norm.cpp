@@ -1,4 +1,4 @@
-// Tests of core/src/norm.cpp against independent truth: hand-worked closed forms, identities
+// Tests of core/src/norm/norm.cpp against independent truth: hand-worked closed forms, identities
 // between norms, central finite differences for every backward pass, extreme magnitudes.
 #include "normlab/norm/norm.hpp"
 

@@ -1,5 +1,5 @@
-// Tests of the plot description's maths (core/src/plot.cpp), its SVG and CSV writers, and the
-// atomic file writer (core/src/file_io.cpp).
+// Tests of the plot description's maths (core/src/plot/plot.cpp), its SVG and CSV writers, and the
+// atomic file writer (core/src/base/file_io.cpp).
 //
 // [SECTION] Helpers     — temporary directories, a crude XML well-formedness check
 // [SECTION] Ticks       — 1-2-5 linear ticks, log decades, number labels

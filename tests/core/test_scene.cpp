@@ -1,5 +1,5 @@
-// Scenes and lectures (core/src/scene.cpp, state_json.cpp, the labs' state_to_json /
-// state_from_json) and the figures of a scene (core/src/scene_plots.cpp).
+// Scenes and lectures (core/src/scene/scene.cpp, state_json.cpp, the labs' state_to_json /
+// state_from_json) and the figures of a scene (core/src/scene/scene_plots.cpp).
 //
 // [SECTION] Helpers
 // [SECTION] Round trip      — save → open gives every lab's state back exactly

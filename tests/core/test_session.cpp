@@ -1,4 +1,4 @@
-// The Explorer lab's model (core/src/session.cpp): defaults, resizing, presets, the numbers
+// The Explorer lab's model (core/src/labs/explorer_lab.cpp): defaults, resizing, presets, the numbers
 // it shows, and the paste field's parser. No window needed.
 #include <normlab/scene/session.hpp>
 

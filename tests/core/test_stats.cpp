@@ -1,4 +1,4 @@
-// Order statistics (normlab/stats.hpp), against values worked by hand.
+// Order statistics (normlab/base/stats.hpp), against values worked by hand.
 #include <normlab/base/stats.hpp>
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Tests of core/src/training.cpp: determinism (bit for bit), the history and snapshots the UI
+// Tests of core/src/models/training.cpp: determinism (bit for bit), the history and snapshots the UI
 // reads, the decision grid, and the accuracy floors of the defaults for every norm on spiral
 // (≥ 95%) and digits (≥ 90%) with fixed seeds. No test measures wall-clock time.
 #include "normlab/models/training.hpp"

@@ -1,4 +1,4 @@
-// Tests of core/src/training_lab.cpp: the variants start from identical data and weights, the
+// Tests of core/src/labs/training_lab.cpp: the variants start from identical data and weights, the
 // worker publishes exactly the steps it was asked for (and its numbers are the synchronous
 // run's), divergence is caught and never reaches a figure, the figures, the scene JSON.
 // No test measures or waits on wall-clock time: the worker is joined to step counts.

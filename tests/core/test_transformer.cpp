@@ -1,4 +1,4 @@
-// Tests of core/src/transformer.cpp: the whole model's backward against central finite
+// Tests of core/src/models/transformer.cpp: the whole model's backward against central finite
 // differences (every placement, both norms, NormFormer's residual scale), causality, the masked
 // loss, sampling, and the configuration checks.
 #include "normlab/models/transformer.hpp"

@@ -1,5 +1,5 @@
 # Runs `normlab --check-layout --all-labs` at one window size, UI scale and theme, and fails on
-# any overlapping or clipped text (app/layout_check.hpp):
+# any overlapping or clipped text (app/kit/layout_check.hpp):
 #   cmake -DAPP=<normlab> -DXVFB=<xvfb-run> -DSIZE=1024x768 -DSCALE=1 -DTHEME=light -P check_layout.cmake
 # (A scripted run sees the GPU lab's sweep whole, so that lab's page does not depend on the
 # machine's speed.)

@@ -1,4 +1,4 @@
-// The GPU kernels (shaders/*.comp through app/gpu_runner.hpp) against core's double-precision
+// The GPU kernels (shaders/*.comp through app/gpu/gpu_runner.hpp) against core's double-precision
 // reference (normlab::layer_forward / layer_backward) on random inputs, in a hidden GL 4.3 core
 // window: run under Xvfb (Mesa llvmpipe), e.g.  xvfb-run -a normlab_gpu_kernel_tests
 //

@@ -1,4 +1,4 @@
-// The layout checker (app/layout_check.hpp) on windows built to have, or not have, a problem:
+// The layout checker (app/kit/layout_check.hpp) on windows built to have, or not have, a problem:
 // Dear ImGui runs headless (no window, no GL) and this program links the AddText hook the app
 // links (normlab::text_hook), so the texts are recorded exactly as in `normlab --check-layout`.
 #include "layout_check.hpp"

@@ -1,4 +1,4 @@
-// Unit tests of the plot widget's pure helpers (app/plot_view.hpp, app/plot_export.hpp).
+// Unit tests of the plot widget's pure helpers (app/kit/plot_view.hpp, app/kit/plot_export.hpp).
 #include "plot_export.hpp"
 #include "plot_view.hpp"
 

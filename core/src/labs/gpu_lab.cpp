@@ -1,4 +1,4 @@
-// NormLab core: the GPU lab's benchmark as plain data (see gpu_bench.hpp).
+// NormLab core: the GPU lab's benchmark as plain data (see gpu_lab.hpp).
 //
 // [SECTION] Kernels
 // [SECTION] Timing

@@ -1,4 +1,4 @@
-// NormLab core: the Gradient lab (see gradient_lab.hpp).
+// NormLab core: the Gradients lab (see gradients_lab.hpp).
 //
 // [SECTION] State
 // [SECTION] The probe

@@ -16,6 +16,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 
@@ -143,39 +144,115 @@ std::string fixed_list(const Vec& v, int decimals) {
 }
 
 std::string eps_term(double eps) { return eps > 0.0 ? " + \u03b5" : ""; }
-}  // namespace
 
-std::string explain_text(const Explanation& e) {
-    std::ostringstream out;
+// "20 / 4 = 5": a quotient worked out (both in units 2^exp2).
+std::string cell_quotient(double num, Eigen::Index den, double value, int digits, int exp2) {
+    return cell_number(num, digits, exp2) + " / " + std::to_string(den) + " = " + cell_number(value, digits, exp2);
+}
+
+// "√(5 + 1×10⁻⁵) = 2.236" when ε > 0, "√5 = 2.236" when ε = 0: ε's value where it enters.
+// v in units 2^(2·exp2), root in 2^exp2 (the explanation's scaling).
+std::string cell_root(double v, double eps, double root, int digits, int exp2) {
+    const std::string arg = eps > 0.0 ? "(" + cell_number(v, digits, 2 * exp2) + " + " + cell_number(eps, 2) + ")"
+                                      : cell_number(v, digits, 2 * exp2);
+    return "√" + arg + " = " + cell_number(root, digits, exp2);
+}
+
+// LayerNorm's rows (paper eq. 3). x-like values in units 2^p1, squares in 2^p2.
+void layernorm_steps(const Explanation& e, int d, std::vector<WorkedStep>& out) {
     const Eigen::Index n = e.x.size();
-    const int p1 = e.exp2, p2 = 2 * e.exp2;  // x-like values, squares
+    const int p1 = e.exp2, p2 = 2 * e.exp2;
     const auto x1 = [&](double u) { return step_number(u, p1); };
     const auto x2 = [&](double u) { return step_number(u, p2); };
     // Σx and μ in full where they are short decimals (10¹² + 1.5 must not read "1e+12").
     const auto mean_term = [&](double u) { return p1 == 0 ? exact_number(u) : x1(u); };
-    out << "Worked example: x = " << exact_list(e.x) << "  (n = " << n << ", \u03b5 = " << num(e.eps) << ")\n\n";
-    out << "LayerNorm  (paper eq. 3: \u0101 = (a \u2212 \u03bc)/\u03c3)\n";
-    out << "  1. mean          \u03bc = \u03a3x/n = " << mean_term(e.sum) << "/" << n << " = " << mean_term(e.mean) << "\n";
-    out << "  2. deviations    x \u2212 \u03bc = " << list(e.deviation, p1) << "\n";
-    out << "  3. squares       (x \u2212 \u03bc)\u00b2 = " << list(e.deviation_sq, p2) << ", sum " << x2(e.sum_deviation_sq)
-        << "\n";
-    out << "  4. variance      \u03a3(x \u2212 \u03bc)\u00b2/n = " << x2(e.var_population)
-        << "   (population: what LayerNorm uses)\n";
-    out << "                   \u03a3(x \u2212 \u03bc)\u00b2/(n\u22121) = " << x2(e.var_sample)
-        << "   (sample, Bessel's correction: NOT LayerNorm)\n";
-    out << "  5. std           \u03c3 = \u221a(" << x2(e.var_population) << eps_term(e.eps) << ") = " << x1(e.sigma) << "\n";
-    out << "  6. outputs       (x \u2212 \u03bc)/\u03c3 = " << list(e.layernorm) << "\n";
-    if (e.sigma == 0.0) out << "     (\u03c3 = 0: every deviation is 0; with \u03b5 \u2192 0\u207a each output tends to 0)\n";
-    out << "\nRMSNorm  (paper eq. 4: \u0101 = a / RMS(a), no mean subtracted)\n";
-    out << "  1. squares       x\u00b2 = " << list(e.square, p2) << ", sum " << x2(e.sum_square) << "\n";
-    out << "  2. mean square   \u03a3x\u00b2/n = " << x2(e.mean_square) << "\n";
-    out << "  3. RMS           \u221a(" << x2(e.mean_square) << eps_term(e.eps) << ") = " << x1(e.rms) << "\n";
-    out << "  4. outputs       x/RMS = " << list(e.rmsnorm) << "\n";
-    if (e.rms == 0.0) out << "     (RMS = 0: x is all zeros; with \u03b5 \u2192 0\u207a each output tends to 0)\n";
-    out << "\nFor comparison\n";
-    out << "  (x \u2212 \u03bc)/sample std = " << list(e.layernorm_sample) << "   (LayerNorm with n\u22121: not RMSNorm)\n";
-    out << "  L2-Norm x/\u2016x\u2016      = " << list(e.l2norm) << "   (\u221an = " << num(std::sqrt(double(n)))
-        << " times smaller than RMSNorm)\n";
+    const std::string sample = n > 1 ? cell_quotient(e.sum_deviation_sq, n - 1, e.var_sample, d, p2) : "undefined for n = 1";
+    const StepPart ln = StepPart::LayerNorm;
+    out.push_back({ln, StepRole::Step, "  1. mean          μ = Σx/n = " + mean_term(e.sum) + "/" + std::to_string(n) +
+                                           " = " + mean_term(e.mean),
+                   "1  mean μ", "Σx / n", cell_quotient(e.sum, n, e.mean, d, p1)});
+    out.push_back({ln, StepRole::Step, "  2. deviations    x − μ = " + list(e.deviation, p1), "2  deviations", "x − μ",
+                   cell_list(e.deviation, d, p1)});
+    out.push_back({ln, StepRole::Step,
+                   "  3. squares       (x − μ)² = " + list(e.deviation_sq, p2) + ", sum " + x2(e.sum_deviation_sq),
+                   "3  squares", "(x − μ)²", cell_list(e.deviation_sq, d, p2) + ",  sum " + cell_number(e.sum_deviation_sq, d, p2)});
+    out.push_back({ln, StepRole::Step,
+                   "  4. variance      Σ(x − μ)²/n = " + x2(e.var_population) + "   (population: what LayerNorm uses)",
+                   "4  variance σ₀²", "Σ(x − μ)² / n",
+                   cell_quotient(e.sum_deviation_sq, n, e.var_population, d, p2) + "   (population)"});
+    out.push_back({ln, StepRole::Aside,
+                   "                   Σ(x − μ)²/(n−1) = " + x2(e.var_sample) + "   (sample, Bessel's correction: NOT LayerNorm)",
+                   "    sample variance", "Σ(x − μ)² / (n − 1)", sample + "   (not LayerNorm)"});
+    out.push_back({ln, StepRole::Step, "  5. std           σ = √(" + x2(e.var_population) + eps_term(e.eps) + ") = " + x1(e.sigma),
+                   "5  σ", e.eps > 0.0 ? "√(σ₀² + ε)" : "√σ₀²", cell_root(e.var_population, e.eps, e.sigma, d, p1)});
+    out.push_back({ln, StepRole::Outputs, "  6. outputs       (x − μ)/σ = " + list(e.layernorm), "6  outputs ā",
+                   "(x − μ) / σ", cell_list(e.layernorm, d)});
+    if (e.sigma == 0.0)
+        out.push_back({ln, StepRole::Remark, "     (σ = 0: every deviation is 0; with ε → 0⁺ each output tends to 0)", "", "",
+                       "σ = 0: every deviation is 0, and each output is 0 (the limit ε → 0⁺)."});
+}
+
+// RMSNorm's rows (paper eq. 4), then the two formulas it is set beside.
+void rmsnorm_steps(const Explanation& e, int d, std::vector<WorkedStep>& out) {
+    const Eigen::Index n = e.x.size();
+    const int p1 = e.exp2, p2 = 2 * e.exp2;
+    const auto x2 = [&](double u) { return step_number(u, p2); };
+    const StepPart rms = StepPart::RMSNorm, cmp = StepPart::Comparison;
+    out.push_back({rms, StepRole::Step, "  1. squares       x² = " + list(e.square, p2) + ", sum " + x2(e.sum_square),
+                   "1  squares", "x²", cell_list(e.square, d, p2) + ",  sum " + cell_number(e.sum_square, d, p2)});
+    out.push_back({rms, StepRole::Step, "  2. mean square   Σx²/n = " + x2(e.mean_square), "2  mean square", "Σx² / n",
+                   cell_quotient(e.sum_square, n, e.mean_square, d, p2)});
+    out.push_back({rms, StepRole::Step,
+                   "  3. RMS           √(" + x2(e.mean_square) + eps_term(e.eps) + ") = " + step_number(e.rms, p1), "3  RMS",
+                   e.eps > 0.0 ? "√(mean(x²) + ε)" : "√mean(x²)", cell_root(e.mean_square, e.eps, e.rms, d, p1)});
+    out.push_back({rms, StepRole::Outputs, "  4. outputs       x/RMS = " + list(e.rmsnorm), "4  outputs ā", "x / RMS",
+                   cell_list(e.rmsnorm, d)});
+    if (e.rms == 0.0)
+        out.push_back({rms, StepRole::Remark, "     (RMS = 0: x is all zeros; with ε → 0⁺ each output tends to 0)", "", "",
+                       "RMS = 0: x is all zeros, and each output is 0 (the limit ε → 0⁺)."});
+    out.push_back({cmp, StepRole::Aside,
+                   "  (x − μ)/sample std = " + list(e.layernorm_sample) + "   (LayerNorm with n−1: not RMSNorm)",
+                   "    LayerNorm, n − 1", "(x − μ) / sample std", cell_list(e.layernorm_sample, d)});
+    // ‖x‖ = √n · RMS when ε = 0
+    out.push_back({cmp, StepRole::Aside,
+                   "  L2-Norm x/‖x‖      = " + list(e.l2norm) + "   (√n = " + num(std::sqrt(double(n))) +
+                       " times smaller than RMSNorm)",
+                   "    L2-Norm", "x / ‖x‖ = ā / √" + std::to_string(n), cell_list(e.l2norm, d)});
+}
+}  // namespace
+
+std::string cell_number(double u, int digits, int exp2) {
+    if (std::isnan(u)) return "undefined";
+    return exp2 == 0 ? format_number(u + 0.0, digits) : step_number(u, exp2, digits);
+}
+
+std::string cell_list(const Vec& v, int digits, int exp2) {
+    const double largest = v.size() ? v.cwiseAbs().maxCoeff() : 0.0;
+    std::string s = "[";
+    for (Eigen::Index i = 0; i < v.size() && i < kStepListMax; ++i)
+        s += (i ? ", " : "") + cell_number(at_display_precision(v(i), largest, digits), digits, exp2);
+    if (v.size() > kStepListMax) return s + ", …]  (" + std::to_string(v.size()) + " values)";
+    return s + "]";
+}
+
+std::vector<WorkedStep> worked_steps(const Explanation& e, int digits) {
+    std::vector<WorkedStep> out;
+    layernorm_steps(e, digits, out);
+    rmsnorm_steps(e, digits, out);
+    return out;
+}
+
+std::string explain_text(const Explanation& e) {
+    const char* const headings[] = {"LayerNorm  (paper eq. 3: ā = (a − μ)/σ)",
+                                    "RMSNorm  (paper eq. 4: ā = a / RMS(a), no mean subtracted)", "For comparison"};
+    std::ostringstream out;
+    out << "Worked example: x = " << exact_list(e.x) << "  (n = " << e.x.size() << ", ε = " << num(e.eps) << ")\n";
+    std::optional<StepPart> part;
+    for (const WorkedStep& step : worked_steps(e)) {
+        if (step.part != part) out << '\n' << headings[static_cast<int>(step.part)] << '\n';
+        part = step.part;
+        out << step.line << '\n';
+    }
     return out.str();
 }
 

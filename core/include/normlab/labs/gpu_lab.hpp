@@ -1,4 +1,4 @@
-// NormLab core: the GPU lab's benchmark as plain data — no GL here (app/gpu_runner.hpp runs the
+// NormLab core: the GPU lab's benchmark as plain data — no GL here (app/gpu/gpu_runner.hpp runs the
 // kernels; this file says what is measured, what it means, and how it is shown).
 //
 // [SECTION] Kernels   — names, the norm each computes, the bytes each moves

@@ -54,7 +54,43 @@ std::string exact_number(double v);
 
 Explanation explain(const Vec& x, double eps = 0.0);
 
-// The worked example as plain text (what `normlab-cli explain` prints).
+// ---- The steps, one list for every reader -------------------------------------------------
+//
+// The worked example as rows (docs/ARCHITECTURE.md, The labs): LayerNorm's steps 1–6 (the
+// sample variance beside step 4), RMSNorm's 1–4, then two formulas for comparison, and a remark
+// under a norm whose σ or RMS is 0. `normlab-cli explain` prints the rows' lines (explain_text),
+// the Worked lab shows their cells as its two tables; one list, one order, one Explanation's
+// numbers. Each row holds both media's words side by side, so that a step cannot be in one and
+// not the other: a line at six digits (x and μ in full, the CLI's contract) and a table's
+// cells at `digits` (cell_number, cell_list).
+enum class StepPart { LayerNorm, RMSNorm, Comparison };
+enum class StepRole {
+    Step,      // a step of the norm
+    Aside,     // beside the steps, not one of them (dimmed): the sample variance, the comparisons
+    Outputs,   // the norm's outputs (bold, in the norm's colour)
+    Remark,    // under the table: why each output is 0 (σ = 0, RMS = 0); the cells: `value` only
+};
+struct WorkedStep {
+    StepPart part;
+    StepRole role;
+    std::string line;      // "  1. mean          μ = Σx/n = 20/4 = 5" (no newline)
+    std::string step;      // "1  mean μ"
+    std::string formula;   // "Σx / n"
+    std::string value;     // "20 / 4 = 5"
+};
+std::vector<WorkedStep> worked_steps(const Explanation& e, int digits = 4);
+
+// A table's numbers: `digits` significant digits (format_number), u·2^exp2 for the scaled steps
+// (finite where the value is beyond double: "4 × 10⁴⁰⁰"); NaN is "undefined".
+std::string cell_number(double u, int digits, int exp2 = 0);
+
+// A table's lists: "[−3, −1, 1, 3]"; past kStepListMax entries "[…, …, …]  (64 values)". Entries
+// below half a unit in the last shown digit of the largest are round-off at this precision: 0.
+inline constexpr Eigen::Index kStepListMax = 8;
+std::string cell_list(const Vec& v, int digits, int exp2 = 0);
+
+// The worked example as plain text (what `normlab-cli explain` prints): worked_steps' lines
+// under their norms' headings.
 std::string explain_text(const Explanation& e);
 
 // ---- Claim checker ----------------------------------------------------------------------

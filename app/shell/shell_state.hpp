@@ -1,0 +1,103 @@
+// The shell's state beside the labs' (the open scene and its undo history, the lecture and the
+// slide on screen) and AppContext, the context the shell's functions take: LabContext, what
+// every lab gets, plus every lab's UI struct and the shell's own state. Labs never see it
+// (docs/ARCHITECTURE.md, Layers).
+#pragma once
+
+#include "labs.hpp"
+
+#include <normlab/base/file_io.hpp>
+#include <normlab/scene/scene.hpp>
+#include <normlab/scene/scene_history.hpp>
+
+#include <imgui.h>
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace normlab::ui {
+
+// A box on screen, in window pixels.
+struct SlideRect {
+    ImVec2 min, max;
+    float width() const { return max.x - min.x; }
+    float height() const { return max.y - min.y; }
+};
+
+
+// What the last slide drew, in window pixels: each figure's and each named control's box
+// (`--probe-controls` checks that every widget lies in one of them).
+struct SlideBox {
+    bool figure = true;   // else a control
+    std::string id;
+    SlideRect rect;
+};
+
+
+struct SessionIo {
+    // The scene on screen.
+    std::string title, caption;      // shown in presenter view; saved with the scene
+    std::string path;                // the file it came from or was last saved to; empty: none
+
+    // File dialogs: a path field and a folder listing (no native dialogs).
+    // ExportFolder: a folder, not a file: File ▸ Export folder… (plot_export.hpp's export_folder).
+    enum class Dialog { None, OpenScene, SaveScene, OpenLecture, ExportFolder };
+    Dialog open_request = Dialog::None;   // honoured by draw_session_dialogs
+    Dialog dialog = Dialog::None;         // the one on screen
+    std::string path_field;
+    int dialog_opened = 0;                // counts openings: the path field's ImGui ID, so that each
+                                          // opening starts with its text selected (ImGui keeps a
+                                          // field's cursor for an ID it saw last)
+    std::string dialog_error;             // why the last try failed, shown in the dialog
+
+    std::vector<std::string> recent;      // absolute paths, most recent first
+    std::string recent_file;              // where they are kept; empty: not kept (scripted runs)
+
+    std::string autosave_file;            // empty: no autosave (scripted runs without --autosave)
+    std::string autosaved_text;           // what the file holds now, as far as this run knows
+    double next_autosave = -1.0;          // glfw time; < 0: set by the first track_session
+    std::string autosave_error;           // why the last autosave failed (no temp file names); "" when it worked
+    FileLock autosave_lock;               // autosave_file + ".lock": this run's, while it runs
+
+    // Quitting while the autosave fails: the "Quit without saving?" dialog.
+    bool ask_quit = false;                // the dialog is on screen
+    bool quit_confirmed = false;          // the user chose to quit anyway
+
+    SessionHistory history;
+    std::string assets_dir;               // the shipped scenes and lectures: assets/
+
+    // Data files a scene names outside its folder and assets/: not read until the user agrees
+    // in the "Read files outside the scene's folder?" dialog (docs/ARCHITECTURE.md, File safety).
+    std::vector<SceneDataFile> pending_files;
+    std::string pending_scene;            // the scene's file name, for the dialog
+};
+
+
+struct LectureUi {
+    std::optional<Lecture> lecture;   // the open lecture; none: ←/→ do nothing
+    std::string lecture_file;
+    int slide = 0;                    // index into lecture->slides of the slide on screen
+    int slide_lab = -1;               // the lab the slide opened (kLabs index)
+    std::vector<SlideBox> boxes;      // what the slide on screen drew (presenter view)
+    std::set<std::string> large_figures;   // text figures drawn in Fonts::large (they fit)
+    std::string slide_error;          // why the slide on screen could not be opened
+
+    bool fullscreen = false;          // what the window is (set by apply_window_mode)
+    bool want_fullscreen = false;     // what the user asked for (F11, View ▸ Full screen)
+    int windowed[4] = {0, 0, 0, 0};   // x, y, width, height to restore
+
+    bool pointer = false;             // the pointer highlight (F6)
+    std::optional<ImVec2> pointer_at; // scripted runs: draw it here instead of at the mouse
+};
+
+
+// What the shell's functions take. `io` and `lecture` are null in tools without scenes.
+struct AppContext : LabContext {
+    LabUis& uis;
+    SessionIo* io = nullptr;
+    LectureUi* lecture = nullptr;
+};
+
+}  // namespace normlab::ui
