@@ -308,8 +308,9 @@ FigureExport::FigureExport(std::vector<Plot> plots, std::string dir, int scale, 
 }
 
 void FigureExport::write_table(const Table& table) {
-    for (const auto& [ext, write] : {std::pair{"svg", table_to_svg}, std::pair{"csv", table_to_csv},
-                                     std::pair{"md", table_to_markdown}, std::pair{"tex", table_to_latex}})
+    using Writer = std::pair<const char*, std::string (*)(const Table&)>;   // spelled out: emscripten's libc++ deduces no function pointer
+    for (const auto& [ext, write] : {Writer{"svg", table_to_svg}, Writer{"csv", table_to_csv},
+                                     Writer{"md", table_to_markdown}, Writer{"tex", table_to_latex}})
         if (std::string error = save_text_file(unused_file_name(figure_path(dir_, table.name, ext)), write(table),
                                                IfExists::Refuse);
             !error.empty()) {
