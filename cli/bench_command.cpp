@@ -342,6 +342,18 @@ nlohmann::json torch_train_request(const Dataset& data, const TrainConfig& c) {
             {"threads", 1}};
 }
 
+// One more request to a running peer; when it fails, the peer is dropped (why in `skipped`) and
+// the reply is an empty object.
+nlohmann::json request_or_drop(std::unique_ptr<TorchPeer>& peer, const nlohmann::json& req, std::string& skipped) {
+    try {
+        return peer->request(req);
+    } catch (const std::exception& e) {
+        skipped = e.what();
+        peer.reset();
+        return nlohmann::json::object();
+    }
+}
+
 // With --torch, the PyTorch peer holding the models of every norm, in float64 and float32; null
 // without it or when it cannot run (why in `skipped`).
 std::unique_ptr<TorchPeer> start_train_peer(const Options& opt, const Dataset& data, DatasetKind kind,
@@ -352,12 +364,7 @@ std::unique_ptr<TorchPeer> start_train_peer(const Options& opt, const Dataset& d
     for (size_t i = 1; peer && i < 2 * std::size(kTrainNorms); ++i) {   // 0 came with the hello
         nlohmann::json req = torch_train_request(data, default_train_config(kind, kTrainNorms[i % std::size(kTrainNorms)]));
         if (i >= std::size(kTrainNorms)) req["dtype"] = "float32";
-        try {
-            peer->request(req);
-        } catch (const std::exception& e) {
-            skipped = e.what();
-            peer.reset();
-        }
+        request_or_drop(peer, req, skipped);
     }
     return peer;
 }
@@ -519,12 +526,7 @@ int run_depth_bench(const Options& opt) {
     Eigen::Index torch_parameters = -1;
     if (peer) {
         request["dtype"] = "float32";
-        try {
-            torch_parameters = peer->request(request).value("parameters", Eigen::Index{-1});
-        } catch (const std::exception& e) {
-            skipped = e.what();
-            peer.reset();
-        }
+        torch_parameters = request_or_drop(peer, request, skipped).value("parameters", Eigen::Index{-1});
     }
     if (peer) {
         const std::string name = "depth:" + std::string(to_string(m.placement)) + ":" + std::string(to_string(m.norm.norm));
