@@ -698,6 +698,27 @@ TEST(PlotLegendPlace, UnderTheDataTheEntriesShareRows) {
     EXPECT_GE(L.view.px.height(), 0.6 * layout_plot(without, outer).view.px.height() - 1e-9);
 }
 
+// A heat map fills its data area (a decision map): an Auto legend in any corner would hide
+// cells, so it goes outside; a corner the caller fixed is kept.
+TEST(PlotLegendPlace, HeatMapKeepsItsCellsClearOfAnAutoLegend) {
+    Plot p;
+    p.heat = HeatMap{};
+    p.heat->rows = 2;
+    p.heat->cols = 2;
+    p.heat->x0 = 0.0, p.heat->x1 = 1.0, p.heat->y0 = 0.0, p.heat->y1 = 1.0;
+    p.heat->colors.assign(4, Color{200, 180, 220});
+    p.series.push_back(palette_series(0, "class 0", {0.5}, {0.5}));
+    const PlotLayout L = layout_plot(p, {0, 0, 720, 450});
+    ASSERT_TRUE(L.has_legend);
+    EXPECT_TRUE(L.legend_outside);
+    const Rect& d = L.view.px;
+    const Rect& b = L.legend_box;
+    EXPECT_TRUE(b.x0 >= d.x1 || b.y0 >= d.y1);   // right of the cells or under them
+    p.legend_corner = LegendCorner::TopRight;
+    const PlotLayout fixed = layout_plot(p, {0, 0, 720, 450});
+    EXPECT_FALSE(fixed.legend_outside);
+}
+
 // A legend taller than the data area (a short figure, fixed corner) would cover the x tick
 // labels inside a corner: it goes outside; with a free corner it stays inside.
 TEST(PlotLegendPlace, BoxTallerThanTheDataGoesOutsideEvenInAFixedCorner) {

@@ -1440,6 +1440,8 @@ PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotSt
         }
     }
 
+    // A heat map fills the data area: every corner of it hides cells (an Auto legend goes outside).
+    if (plot.legend_corner == LegendCorner::Auto && plot.heat) hides = true;
     L.has_legend = true;
     L.legend_box = box.at(L.view.px, corner);
     // A box that hides data in every corner, or that does not fit inside the data area (it would

@@ -133,7 +133,7 @@ struct RefLine {
 };
 
 // Auto: the inside corner of the data area whose legend box hides the least data (line segments
-// crossing it, markers and bars touching it). When every corner hides some, layout_plot grows a
+// crossing it, markers and bars touching it); over a heat map every corner hides cells. When every corner hides some, layout_plot grows a
 // free end of the y axis to make room, and where that is not enough puts the legend outside the
 // data area: see there. The fixed corners never change the ranges.
 enum class LegendCorner { Auto, TopRight, TopLeft, BottomRight, BottomLeft };
