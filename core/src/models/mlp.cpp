@@ -174,7 +174,12 @@ void BasicActivationLayer<S>::forward(const Mat& prev, Mode) {
             break;
         case Activation::GELU:
             // y = z Φ(z) = z · ½ (1 + erf(z/√2))
-            out_ = prev.unaryExpr([](S z) { return S(0.5) * z * (S(1) + std::erf(z * S(kInvSqrt2))); });
+            if constexpr (std::is_same_v<S, float>) {
+                cdf_.resize(prev.rows(), prev.cols());
+                model_kernels::gelu_forward(out_.data(), cdf_.data(), prev.data(), prev.size());
+            } else {
+                out_ = prev.unaryExpr([](S z) { return S(0.5) * z * (S(1) + std::erf(z * S(kInvSqrt2))); });
+            }
             break;
     }
 }
@@ -204,6 +209,10 @@ void BasicActivationLayer<S>::backward(const Mat& prev, const Mat& next_grad) {
             break;
         case Activation::GELU:
             // ∂L/∂z = ∂L/∂y · (Φ(z) + z φ(z)),  φ(z) = e^{−z²/2}/√(2π)
+            if constexpr (std::is_same_v<S, float>) {
+                model_kernels::gelu_backward(din_.data(), next_grad.data(), prev.data(), cdf_.data(), prev.size());
+                break;
+            }
             din_ = prev.unaryExpr([](S z) {
                         return S(0.5) * (S(1) + std::erf(z * S(kInvSqrt2))) +
                                z * S(kInvSqrt2Pi) * std::exp(S(-0.5) * z * z);
@@ -235,6 +244,12 @@ template <class S>
 void round_into(const Eigen::MatrixXd& wide, MatOf<S>& own) {
     if constexpr (!std::is_same_v<S, double>) own = wide.cast<S>();
 }
+
+// The float row norm's four per-case statistics, laid end to end in one vector of 4·B.
+model_kernels::RowNormStats row_norm_stats(VecOf<float>& all, Index cases) {
+    float* p = all.data();
+    return {p, p + cases, p + 2 * cases, p + 3 * cases};
+}
 }  // namespace
 
 template <class S>
@@ -254,6 +269,26 @@ BasicNormLayer<S>::BasicNormLayer(std::string name, const NormSpec& spec, Index 
 template <class S>
 void BasicNormLayer<S>::forward(const Mat& prev, Mode mode) {
     const Clock::time_point t0 = Clock::now();
+    if constexpr (std::is_same_v<S, float>) {
+        // LayerNorm / RMSNorm on the float kernel: ā and y = ā ⊙ g + b in one pass (B×n)
+        row_kernel_ = false;
+        if (spec_.norm == Norm::LayerNorm || spec_.norm == Norm::RMSNorm) {
+            const Index B = prev.rows();
+            abar_.resize(B, prev.cols());
+            out_.resize(B, prev.cols());
+            row_stats_.resize(4 * B);
+            row_work_.resize(2 * B);
+            const model_kernels::RowNormSpec spec{spec_.norm == Norm::LayerNorm, spec_.eps_mode == EpsMode::InsideSqrt,
+                                                  spec_.eps};
+            row_kernel_ = model_kernels::row_norm_forward(out_.data(), abar_.data(), row_norm_stats(row_stats_, B),
+                                                          prev.data(), g_.value.data(), b_.value.data(), B,
+                                                          prev.cols(), spec, row_work_.data());
+        }
+        if (row_kernel_) {
+            seconds_ += seconds_since(t0);
+            return;
+        }
+    }
     // a = prev (B×n). ā = norm(a): per case, or per feature over the batch for BatchNorm.
     const Eigen::MatrixXd& a = in_scalar(prev, a64_);
     Eigen::MatrixXd& abar = wide_target(abar_, abar64_);
@@ -293,6 +328,17 @@ void BasicNormLayer<S>::backward(const Mat& prev, const Mat& next_grad) {
     b_.grad = next_grad.colwise().sum().transpose();
     // ∂L/∂g = Σ_cases ∂L/∂y ⊙ ā           (eq. 9; n×1)
     g_.grad = (next_grad.array() * abar_.array()).colwise().sum().transpose();
+    if constexpr (std::is_same_v<S, float>) {
+        if (needs_input_grad_ && row_kernel_) {
+            // ∂L/∂a through the float row norm, ∂L/∂ā = ∂L/∂y ⊙ g formed on the way (B×n)
+            din_.resize(next_grad.rows(), next_grad.cols());
+            model_kernels::row_norm_backward(din_.data(), next_grad.data(), g_.value.data(), abar_.data(),
+                                             row_norm_stats(row_stats_, next_grad.rows()), next_grad.rows(),
+                                             next_grad.cols(), spec_.norm == Norm::LayerNorm, row_work_.data());
+            seconds_ += seconds_since(t0);
+            return;
+        }
+    }
     if (needs_input_grad_) {
         // ∂L/∂ā = ∂L/∂y ⊙ g                (B×n)
         dabar_.resize(next_grad.rows(), next_grad.cols());

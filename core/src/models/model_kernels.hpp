@@ -1,6 +1,7 @@
-// NormLab core (private): the float32 models' large products, on the fastest path this CPU has.
+// NormLab core (private): the float32 models' kernels, on the fastest path this CPU has.
 //
-// [SECTION] Kernels — matmul, on the path mlp.hpp's model_kernel_path() names
+// [SECTION] Kernels   — matmul; row norms (LayerNorm / RMSNorm) forward and backward; GELU
+// [SECTION] Copies    — the same declarations in namespaces portable and avx2
 //
 // The same source, model_kernels_body.hpp, is compiled twice (docs/ARCHITECTURE.md, Layers: models):
 // once for the build's target (x86-64's SSE2, or WebAssembly) in namespace portable, and once
@@ -9,6 +10,8 @@
 // the portable build's at link time (one definition each). fast_norm's CPUID check picks which
 // copy runs (mlp.hpp: set_model_kernel_path). float64 never comes here: the reference path stays
 // on the build's own Eigen.
+//
+// Matrices are column-major and contiguous (leading dimension = rows), as Eigen's MatOf<float>.
 #pragma once
 
 #include <cstddef>
@@ -17,19 +20,83 @@ namespace normlab::model_kernels {
 
 // [SECTION] Kernels -------------------------------------------------------------------------
 
+// How a row norm reduces each row a_i (n values) (docs/ARCHITECTURE.md, The science: precision):
+//   center         LayerNorm (μ = mean a_i) or RMSNorm (μ = 0);  σ² = (1/n) Σ_j (a_ij − μ)²
+//   eps_inside     D = √(σ² + ε), else D = σ + ε                   ā_ij = (a_ij − μ)/D
+struct RowNormSpec {
+    bool center = true;
+    bool eps_inside = true;
+    double eps = 1e-5;
+};
+
+// What a row norm's forward keeps per row for its backward, each `rows` floats (the caller's):
+//   mean, mean_lo  μ as mean + mean_lo (the float sum's mean and its one-step correction)
+//   rstd           1/D
+//   proj           c/n of the backward's projection term (c = 1 for ε inside the root, else D/σ)
+struct RowNormStats {
+    float* mean;
+    float* mean_lo;
+    float* rstd;
+    float* proj;
+};
+
+// The statistics are accumulated in float, per row in column order, over the values' deviations
+// from a first float mean (Chan, Golub & LeVeque's two-pass form: the mean corrected by the
+// deviations' mean, the squares by −(Σd)²/n); D, 1/D and c in double, rounded once.
+// Rows whose squares could leave float's range or whose ε does not dwarf float's underflow are
+// not this kernel's: kRowNormMaxAbs and kRowNormMinEps bound what row_norm_forward accepts.
+inline constexpr float kRowNormMaxAbs = 1125899906842624.0f;   // 2^50: n·(2·2^50)² stays finite
+inline constexpr double kRowNormMinEps = 1e-10;                 // ≫ float's smallest σ² (2^-126)
+
+// Forward of a row norm with gain and bias, rows×cols:
+//   y     out: ā ⊙ g + b (g, b per column: cols each)
+//   abar  out: ā
+//   st    out: the statistics above
+//   a     in
+//   work  2·rows floats of scratch
+// Returns false, having written nothing but work, when some |a_ij| exceeds kRowNormMaxAbs or is
+// not finite, or spec.eps < kRowNormMinEps: the caller then takes the float64 path (norm.hpp).
+bool row_norm_forward(float* y, float* abar, const RowNormStats& st, const float* a, const float* g, const float* b,
+                      std::ptrdiff_t rows, std::ptrdiff_t cols, const RowNormSpec& spec, float* work);
+
+// Backward: with h = dy ⊙ g,  da_ij = (h_ij − [center]·mean_j h_ij − proj_i·ā_ij·Σ_j h_ij ā_ij)·rstd_i
+// (norm.hpp's group_backward).  da out; dy, abar in (rows×cols); g in (cols); st from the
+// forward; work: 2·rows floats.
+void row_norm_backward(float* da, const float* dy, const float* g, const float* abar, const RowNormStats& st,
+                       std::ptrdiff_t rows, std::ptrdiff_t cols, bool center, float* work);
+
+// GELU, exact erf form, n values: y = z Φ(z), Φ(z) = ½(1 + erf(z/√2)), erf by a rational
+// approximation clamped to ±4 (Eigen's and XLA's float erf; its error is measured in
+// tests/core/test_model_kernels.cpp). cdf out: Φ(z), kept for the backward.
+void gelu_forward(float* y, float* cdf, const float* z, std::ptrdiff_t n);
+// dz = dy · (Φ(z) + z φ(z)),  φ(z) = e^{−z²/2}/√(2π);  cdf: the forward's Φ(z).
+void gelu_backward(float* dz, const float* dy, const float* z, const float* cdf, std::ptrdiff_t n);
+
 // C = op(A) · op(B), column-major float matrices, contiguous (leading dimension = rows):
 //   C m×n (overwritten); op(A) m×k: A is m×k, or k×m when transpose_a; op(B) k×n: B is k×n,
 //   or n×k when transpose_b. None may alias C.
 void matmul(float* C, const float* A, bool transpose_a, const float* B, bool transpose_b, std::ptrdiff_t m,
             std::ptrdiff_t n, std::ptrdiff_t k);
 
+// [SECTION] Copies --------------------------------------------------------------------------
+
+#define NORMLAB_KERNEL_DECLARATIONS                                                                               \
+    bool row_norm_forward(float* y, float* abar, const RowNormStats& st, const float* a, const float* g,          \
+                          const float* b, std::ptrdiff_t rows, std::ptrdiff_t cols, const RowNormSpec& spec,      \
+                          float* work);                                                                           \
+    void row_norm_backward(float* da, const float* dy, const float* g, const float* abar, const RowNormStats& st, \
+                           std::ptrdiff_t rows, std::ptrdiff_t cols, bool center, float* work);                   \
+    void gelu_forward(float* y, float* cdf, const float* z, std::ptrdiff_t n);                                    \
+    void gelu_backward(float* dz, const float* dy, const float* z, const float* cdf, std::ptrdiff_t n);           \
+    void matmul(float* C, const float* A, bool transpose_a, const float* B, bool transpose_b, std::ptrdiff_t m,   \
+                std::ptrdiff_t n, std::ptrdiff_t k);
+
 namespace portable {
-void matmul(float* C, const float* A, bool transpose_a, const float* B, bool transpose_b, std::ptrdiff_t m,
-            std::ptrdiff_t n, std::ptrdiff_t k);
+NORMLAB_KERNEL_DECLARATIONS
 }
 namespace avx2 {
-void matmul(float* C, const float* A, bool transpose_a, const float* B, bool transpose_b, std::ptrdiff_t m,
-            std::ptrdiff_t n, std::ptrdiff_t k);
+NORMLAB_KERNEL_DECLARATIONS
 }
+#undef NORMLAB_KERNEL_DECLARATIONS
 
 }  // namespace normlab::model_kernels
