@@ -1,7 +1,8 @@
 // Tests of the float32 models' kernels (core/src/models/model_kernels.hpp) on each path this CPU
 // has (portable, and AVX2 + FMA), against independent references: the row norms against norm.hpp's
 // float64 statistics of the same float inputs and against central differences of its forward,
-// GELU's Φ against std::erf in double over a dense range and its derivative against the closed form.
+// GELU's Φ against std::erf in double over a dense range and its derivative against the closed form,
+// causal multi-head attention against the same algebra in double.
 // The float models built on them are compared with float64 over 50 steps in test_precision.cpp.
 //
 // Tolerances, stated (measured values in brackets, this machine):
@@ -251,6 +252,59 @@ TEST(ModelKernels, GeluBackwardMatchesItsClosedForm) {
         }
         EXPECT_LE(worst, 5e-7) << fast::to_string(path);
         EXPECT_LE(worst_fd, 1e-5) << fast::to_string(path);
+    }
+}
+
+// [SECTION] Attention ------------------------------------------------------------------------
+
+// Every case and head against the same algebra in double (transformer.cpp's float64 path,
+// written out here): P = softmax(Q Kᵀ/√d_h) over j ≤ t, Y = P V; ∂L/∂V = Pᵀ dY,
+// ∂L/∂S = P ⊙ (dY Vᵀ − rowdot)/√d_h, ∂L/∂Q = ∂L/∂S K, ∂L/∂K = ∂L/∂Sᵀ Q. Batches that fill the
+// vector lanes and that do not (B = 3, 8, 11), and lengths 1 to 13.
+TEST(ModelKernels, AttentionMatchesFloat64Algebra) {
+    PathGuard guard;
+    Rng rng(15);
+    for (const fast::KernelPath path : paths()) {
+        set_model_kernel_path(path);
+        for (const Index B : {3, 8, 11})
+            for (const Index T : {1, 5, 12, 13}) {
+                SCOPED_TRACE(std::string(fast::to_string(path)) + " B=" + std::to_string(B) + " T=" + std::to_string(T));
+                const Index d = 32, H = 2, dh = 16;
+                const mk::AttentionShape shape{B, T, d, H};
+                MatF qkv(B * T, 3 * d), dy(B * T, d), y(B * T, d), dqkv(B * T, 3 * d);
+                for (Index i = 0; i < qkv.size(); ++i) qkv.data()[i] = static_cast<float>(rng.normal());
+                for (Index i = 0; i < dy.size(); ++i) dy.data()[i] = static_cast<float>(rng.normal());
+                Eigen::VectorXf cache(shape.cache_size()), work(shape.work_size());
+                mk::attention_forward(y.data(), cache.data(), qkv.data(), shape, work.data());
+                mk::attention_backward(dqkv.data(), dy.data(), cache.data(), shape, work.data());
+                const auto close = [](const MatF& ours, const Mat& ref, const char* what) {
+                    const double scale_of = std::max(1.0, ref.cwiseAbs().maxCoeff());
+                    EXPECT_LE((ours.cast<double>() - ref).cwiseAbs().maxCoeff(), 2e-6 * scale_of) << what;
+                };
+                for (Index b = 0; b < B; ++b)
+                    for (Index i = 0; i < H; ++i) {
+                        const auto block = [&](const MatF& m, Index col) { return m.block(b * T, col, T, dh).cast<double>().eval(); };
+                        const Mat Q = block(qkv, i * dh), K = block(qkv, d + i * dh), V = block(qkv, 2 * d + i * dh),
+                                  dY = block(dy, i * dh);
+                        Mat P = Q * K.transpose() / 4.0;
+                        for (Index t = 0; t < T; ++t) {
+                            auto row = P.row(t).head(t + 1);
+                            row.array() = (row.array() - row.maxCoeff()).exp();
+                            row /= row.sum();
+                            P.row(t).tail(T - t - 1).setZero();
+                        }
+                        const Mat dP = dY * V.transpose();
+                        const Eigen::VectorXd rowdot = (P.array() * dP.array()).rowwise().sum();
+                        const Mat dS = (P.array() * (dP.colwise() - rowdot).array()).matrix() / 4.0;
+                        MatF weights(T, T);
+                        mk::attention_weights(weights.data(), cache.data(), shape, b, i);
+                        close(weights, P, "P");
+                        close(y.block(b * T, i * dh, T, dh), P * V, "Y");
+                        close(dqkv.block(b * T, i * dh, T, dh), dS * K, "dQ");
+                        close(dqkv.block(b * T, d + i * dh, T, dh), dS.transpose() * Q, "dK");
+                        close(dqkv.block(b * T, 2 * d + i * dh, T, dh), P.transpose() * dY, "dV");
+                    }
+            }
     }
 }
 

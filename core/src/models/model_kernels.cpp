@@ -68,6 +68,21 @@ void gelu_backward(float* dz, const float* dy, const float* z, const float* cdf,
     NORMLAB_DISPATCH(gelu_backward(dz, dy, z, cdf, n));
 }
 
+void attention_forward(float* y, float* cache, const float* qkv, const AttentionShape& s, float* work) {
+    NORMLAB_DISPATCH(attention_forward(y, cache, qkv, s, work));
+}
+
+void attention_backward(float* dqkv, const float* dy, const float* cache, const AttentionShape& s, float* work) {
+    NORMLAB_DISPATCH(attention_backward(dqkv, dy, cache, s, work));
+}
+
+void attention_weights(float* out, const float* cache, const AttentionShape& s, std::ptrdiff_t b, std::ptrdiff_t head) {
+    // cache's P: element (t, j) of case b, head i at ((i·T + t)·T + j)·B₈ + b, for j ≤ t
+    const std::ptrdiff_t T = s.time, lanes = s.lanes();
+    for (std::ptrdiff_t j = 0; j < T; ++j)
+        for (std::ptrdiff_t t = 0; t < T; ++t) out[t + j * T] = j <= t ? cache[((head * T + t) * T + j) * lanes + b] : 0.0f;
+}
+
 void matmul(float* C, const float* A, bool transpose_a, const float* B, bool transpose_b, std::ptrdiff_t m,
             std::ptrdiff_t n, std::ptrdiff_t k) {
     NORMLAB_DISPATCH(matmul(C, A, transpose_a, B, transpose_b, m, n, k));

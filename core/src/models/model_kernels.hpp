@@ -1,6 +1,7 @@
 // NormLab core (private): the float32 models' kernels, on the fastest path this CPU has.
 //
-// [SECTION] Kernels   — matmul; row norms (LayerNorm / RMSNorm) forward and backward; GELU
+// [SECTION] Kernels   — row norms (LayerNorm / RMSNorm) forward and backward; GELU; causal
+//                       multi-head attention forward and backward; matmul
 // [SECTION] Copies    — the same declarations in namespaces portable and avx2
 //
 // The same source, model_kernels_body.hpp, is compiled twice (docs/ARCHITECTURE.md, Layers: models):
@@ -72,6 +73,30 @@ void gelu_forward(float* y, float* cdf, const float* z, std::ptrdiff_t n);
 // dz = dy · (Φ(z) + z φ(z)),  φ(z) = e^{−z²/2}/√(2π);  cdf: the forward's Φ(z).
 void gelu_backward(float* dz, const float* dy, const float* z, const float* cdf, std::ptrdiff_t n);
 
+// Causal multi-head self-attention (transformer.hpp, Attention) of B cases of T positions, width
+// d, H heads of d_h = d/H, every case at once: the kernels first copy their inputs to "case-minor"
+// order, element (column, t) of case b at (column·T + t)·B₈ + b with B rounded up to B₈, a
+// multiple of kAttentionLanes (the extra lanes zero), so that each vector holds kAttentionLanes
+// cases and no loop has a tail; per case, sums over keys j and columns c run in order.
+inline constexpr std::ptrdiff_t kAttentionLanes = 8;   // cases per step: one AVX vector of floats, two SSE ones
+struct AttentionShape {
+    std::ptrdiff_t batch, time, width, heads;
+    std::ptrdiff_t lanes() const { return (batch + kAttentionLanes - 1) / kAttentionLanes * kAttentionLanes; }
+    // What the forward keeps for the backward: every P (H·T·T·B₈) and qkv in case-minor order (3d·T·B₈).
+    std::ptrdiff_t cache_size() const { return (heads * time + 3 * width) * time * lanes(); }
+    // Scratch for either direction.
+    std::ptrdiff_t work_size() const { return 4 * width * time * lanes() + 2 * time * kAttentionLanes; }
+};
+
+// qkv (B·T)×3d in (rows [0, d) of W_qkv make Q, [d, 2d) K, [2d, 3d) V; head i the columns
+// [i·d_h, (i+1)·d_h) of each); y (B·T)×d out: Concat(head_i), head_i = P V with
+// P = softmax(Q_i K_iᵀ/√d_h) over keys j ≤ t; cache out (cache_size()).
+void attention_forward(float* y, float* cache, const float* qkv, const AttentionShape& s, float* work);
+// dy = ∂L/∂y ((B·T)×d) → dqkv = ∂L/∂qkv ((B·T)×3d, overwritten), from the forward's cache.
+void attention_backward(float* dqkv, const float* dy, const float* cache, const AttentionShape& s, float* work);
+// P of case b, head i, from a forward's cache: out T×T column-major, 0 above the diagonal.
+void attention_weights(float* out, const float* cache, const AttentionShape& s, std::ptrdiff_t b, std::ptrdiff_t head);
+
 // C = op(A) · op(B), column-major float matrices, contiguous (leading dimension = rows):
 //   C m×n (overwritten); op(A) m×k: A is m×k, or k×m when transpose_a; op(B) k×n: B is k×n,
 //   or n×k when transpose_b. None may alias C.
@@ -88,6 +113,9 @@ void matmul(float* C, const float* A, bool transpose_a, const float* B, bool tra
                            std::ptrdiff_t rows, std::ptrdiff_t cols, bool center, float* work);                   \
     void gelu_forward(float* y, float* cdf, const float* z, std::ptrdiff_t n);                                    \
     void gelu_backward(float* dz, const float* dy, const float* z, const float* cdf, std::ptrdiff_t n);           \
+    void attention_forward(float* y, float* cache, const float* qkv, const AttentionShape& s, float* work);        \
+    void attention_backward(float* dqkv, const float* dy, const float* cache, const AttentionShape& s,            \
+                            float* work);                                                                         \
     void matmul(float* C, const float* A, bool transpose_a, const float* B, bool transpose_b, std::ptrdiff_t m,   \
                 std::ptrdiff_t n, std::ptrdiff_t k);
 

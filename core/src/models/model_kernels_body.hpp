@@ -7,6 +7,7 @@
 //
 // [SECTION] Row norms
 // [SECTION] GELU
+// [SECTION] Attention
 // [SECTION] Products
 #ifndef NORMLAB_KERNELS_NS
 #error "define NORMLAB_KERNELS_NS before including model_kernels_body.hpp"
@@ -180,6 +181,157 @@ void gelu_backward(float* dz, const float* dy, const float* z, const float* cdf,
     // dz = dy (Φ(z) + z φ(z)),  φ(z) = e^{−z²/2}/√(2π)
     for (std::ptrdiff_t i = 0; i < n; ++i)
         dz[i] = dy[i] * (cdf[i] + z[i] * kInvSqrt2Pi * exp_nonpositive(-0.5f * z[i] * z[i]));
+}
+
+// [SECTION] Attention -----------------------------------------------------------------------
+//
+// Every operation below acts on the kAttentionLanes cases of one step at once (Lanes); the loops
+// around it follow the float64 path's sums.
+
+namespace {
+
+constexpr std::ptrdiff_t kLanes = kAttentionLanes;
+
+// One step's lanes as a fixed-size Eigen array: its arithmetic is whole vectors (Eigen's
+// packets), whatever the compiler makes of aliasing.
+using Lanes = Eigen::Array<float, kLanes, 1>;
+using LanesIn = Eigen::Map<const Lanes>;
+using LanesOut = Eigen::Map<Lanes>;
+
+// (B·T)×cols (column-major) → case-minor (column·T + t)·B₈ + b, the lanes past B zero; and back.
+void to_case_minor(float* dst, const float* src, std::ptrdiff_t cols, const AttentionShape& s) {
+    const std::ptrdiff_t B = s.batch, T = s.time, lanes = s.lanes();
+    for (std::ptrdiff_t col = 0; col < cols; ++col)
+        for (std::ptrdiff_t t = 0; t < T; ++t) {
+            float* out = dst + (col * T + t) * lanes;
+            const float* in = src + col * B * T + t;
+            for (std::ptrdiff_t b = 0; b < B; ++b) out[b] = in[b * T];
+            for (std::ptrdiff_t b = B; b < lanes; ++b) out[b] = 0.0f;
+        }
+}
+
+void from_case_minor(float* dst, const float* src, std::ptrdiff_t cols, const AttentionShape& s) {
+    const std::ptrdiff_t B = s.batch, T = s.time, lanes = s.lanes();
+    for (std::ptrdiff_t col = 0; col < cols; ++col)
+        for (std::ptrdiff_t t = 0; t < T; ++t) {
+            const float* in = src + (col * T + t) * lanes;
+            float* out = dst + col * B * T + t;
+            for (std::ptrdiff_t b = 0; b < B; ++b) out[b * T] = in[b];
+        }
+}
+
+// Where head i's Q, K, V columns (and P rows) of one step of lanes start, in case-minor arrays.
+struct HeadLanes {
+    const float* q;   // + (c·T + t)·B₈: Q_tc of the step's cases
+    const float* k;
+    const float* v;
+    const float* p;   // + (t·T + j)·B₈: P_tj
+    std::ptrdiff_t T, dh, stride;   // stride = B₈
+    float scale;
+};
+
+HeadLanes head_lanes(const float* cache, const AttentionShape& s, std::ptrdiff_t head, std::ptrdiff_t lane0) {
+    const std::ptrdiff_t T = s.time, d = s.width, dh = d / s.heads, lanes = s.lanes();
+    const float* qkv = cache + s.heads * T * T * lanes + lane0;
+    return {qkv + head * dh * T * lanes,
+            qkv + (d + head * dh) * T * lanes,
+            qkv + (2 * d + head * dh) * T * lanes,
+            cache + head * T * T * lanes + lane0,
+            T,
+            dh,
+            lanes,
+            static_cast<float>(1.0 / std::sqrt(static_cast<double>(dh)))};
+}
+
+// One query t of one head for one step of cases: prow (+ j·B₈: P_tj, the cache's row h.p + t·T·B₈)
+// = softmax(Q_t· K_j·ᵀ/√d_h, j ≤ t), then y_tc = Σ_{j≤t} P_tj V_jc into y (+ (c·T + t)·B₈, the
+// head's columns).
+void attention_query_forward(float* y, float* prow, const HeadLanes& h, std::ptrdiff_t t) {
+    const std::ptrdiff_t T = h.T, L = h.stride;
+    Lanes row_max = Lanes::Zero(), row_sum = Lanes::Zero();
+    for (std::ptrdiff_t j = 0; j <= t; ++j) {
+        Lanes acc = Lanes::Zero();
+        for (std::ptrdiff_t c = 0; c < h.dh; ++c) acc += LanesIn(h.q + (c * T + t) * L) * LanesIn(h.k + (c * T + j) * L);
+        acc *= h.scale;
+        LanesOut(prow + j * L) = acc;
+        row_max = j == 0 ? acc : Lanes(row_max.max(acc));
+    }
+    for (std::ptrdiff_t j = 0; j <= t; ++j) {
+        float* e = prow + j * L;
+        for (std::ptrdiff_t l = 0; l < kLanes; ++l) e[l] = exp_nonpositive(e[l] - row_max(l));
+        row_sum += LanesIn(e);
+    }
+    for (std::ptrdiff_t j = 0; j <= t; ++j) LanesOut(prow + j * L) /= row_sum;
+    for (std::ptrdiff_t c = 0; c < h.dh; ++c) {
+        Lanes acc = Lanes::Zero();
+        for (std::ptrdiff_t j = 0; j <= t; ++j) acc += LanesIn(prow + j * L) * LanesIn(h.v + (c * T + j) * L);
+        LanesOut(y + (c * T + t) * L) = acc;
+    }
+}
+
+// The backward of one query t (dy, dq, dk, dv: the head's columns, + (c·T + t)·B₈): ∂L/∂P_tj =
+// Σ_c dY_tc V_jc; ∂L/∂S_tj = P_tj (∂L/∂P_tj − Σ_k P_tk ∂L/∂P_tk)/√d_h; ∂L/∂Q_tc = Σ_j ∂L/∂S_tj K_jc;
+// and query t's shares of ∂L/∂K_jc (+= ∂L/∂S_tj Q_tc) and ∂L/∂V_jc (+= P_tj dY_tc). ds: T·kLanes.
+void attention_query_backward(float* dq, float* dk, float* dv, const float* dy, const HeadLanes& h, std::ptrdiff_t t,
+                              float* ds) {
+    const std::ptrdiff_t T = h.T, L = h.stride;
+    const float* prow = h.p + t * T * L;
+    Lanes row_dot = Lanes::Zero();
+    for (std::ptrdiff_t j = 0; j <= t; ++j) {
+        Lanes acc = Lanes::Zero();
+        for (std::ptrdiff_t c = 0; c < h.dh; ++c) acc += LanesIn(dy + (c * T + t) * L) * LanesIn(h.v + (c * T + j) * L);
+        LanesOut(ds + j * kLanes) = acc;
+        row_dot += LanesIn(prow + j * L) * acc;
+    }
+    for (std::ptrdiff_t j = 0; j <= t; ++j)
+        LanesOut(ds + j * kLanes) = LanesIn(prow + j * L) * (LanesIn(ds + j * kLanes) - row_dot) * h.scale;
+    for (std::ptrdiff_t c = 0; c < h.dh; ++c) {
+        const LanesIn q(h.q + (c * T + t) * L), g(dy + (c * T + t) * L);
+        Lanes acc = Lanes::Zero();
+        for (std::ptrdiff_t j = 0; j <= t; ++j) {
+            const LanesIn dsj(ds + j * kLanes);
+            acc += dsj * LanesIn(h.k + (c * T + j) * L);
+            LanesOut(dk + (c * T + j) * L) += dsj * q;
+            LanesOut(dv + (c * T + j) * L) += LanesIn(prow + j * L) * g;
+        }
+        LanesOut(dq + (c * T + t) * L) = acc;
+    }
+}
+
+}  // namespace
+
+void attention_forward(float* y, float* cache, const float* qkv, const AttentionShape& s, float* work) {
+    const std::ptrdiff_t T = s.time, d = s.width, dh = d / s.heads, lanes = s.lanes();
+    float* qkv_cm = cache + s.heads * T * T * lanes;   // 3d·T·B₈
+    float* y_cm = work;                                // d·T·B₈
+    to_case_minor(qkv_cm, qkv, 3 * d, s);
+    for (std::ptrdiff_t lane0 = 0; lane0 < lanes; lane0 += kLanes)
+        for (std::ptrdiff_t i = 0; i < s.heads; ++i) {
+            const HeadLanes h = head_lanes(cache, s, i, lane0);
+            float* p = cache + i * T * T * lanes + lane0;
+            for (std::ptrdiff_t t = 0; t < T; ++t)
+                attention_query_forward(y_cm + i * dh * T * lanes + lane0, p + t * T * lanes, h, t);
+        }
+    from_case_minor(y, y_cm, d, s);
+}
+
+void attention_backward(float* dqkv, const float* dy, const float* cache, const AttentionShape& s, float* work) {
+    const std::ptrdiff_t T = s.time, d = s.width, dh = d / s.heads, lanes = s.lanes();
+    float* dy_cm = work;                           // d·T·B₈
+    float* dqkv_cm = work + d * T * lanes;         // 3d·T·B₈: ∂L/∂Q, ∂L/∂K, ∂L/∂V
+    float* ds = dqkv_cm + 3 * d * T * lanes;       // T·kLanes
+    to_case_minor(dy_cm, dy, d, s);
+    for (std::ptrdiff_t n = d * T * lanes; n < 3 * d * T * lanes; ++n) dqkv_cm[n] = 0.0f;   // K and V accumulate
+    for (std::ptrdiff_t lane0 = 0; lane0 < lanes; lane0 += kLanes)
+        for (std::ptrdiff_t i = 0; i < s.heads; ++i) {
+            const HeadLanes h = head_lanes(cache, s, i, lane0);
+            const std::ptrdiff_t q0 = i * dh * T * lanes + lane0, k0 = (d + i * dh) * T * lanes + lane0,
+                                 v0 = (2 * d + i * dh) * T * lanes + lane0;
+            for (std::ptrdiff_t t = 0; t < T; ++t)
+                attention_query_backward(dqkv_cm + q0, dqkv_cm + k0, dqkv_cm + v0, dy_cm + i * dh * T * lanes + lane0,
+                                         h, t, ds);
+        }
+    from_case_minor(dqkv, dqkv_cm, 3 * d, s);
 }
 
 // [SECTION] Products ------------------------------------------------------------------------
