@@ -5,11 +5,13 @@
 // causal multi-head attention against the same algebra in double.
 // The float models built on them are compared with float64 over 50 steps in test_precision.cpp.
 //
-// Tolerances, stated (measured values in brackets, this machine):
-//   erf: |Φ32(z) − Φ(z)| ≤ 2e-7 for every z in [−12, 12] step 1/1024 (≈ 1.2e-7: ½·erf's error plus
-//        the rounding of ½ + ½·erf near Φ = 1)
+// Tolerances, stated (measured on this machine, both paths, in brackets):
+//   GELU: |Φ32(z) − Φ(z)| ≤ 3e-7 for every z in [−12, 12] step 2⁻¹² (2.5e-7 at step 2⁻¹⁶: the
+//        rational erf's error, against 6e-8 for ½(1 + std::erf) in float); y = z Φ(z) within
+//        3e-7·max(1, |z|) (2.6e-7); dz within 5e-7·max(1, |dy|) of the closed form (2.8e-7)
 //   row norms: |ā32 − ā64| ≤ 4e-6 for rows of 3–257 values up to a common offset of 10³σ
-//        (≈ 1e-6), ∂L/∂a within 1e-5 relative of float64's (≈ 1e-6)
+//        (1.4e-6 at n = 256), ∂L/∂a within 1e-5 relative of float64's, row by row
+//   attention: P, y and ∂L/∂qkv within 2e-6·max(1, largest entry) of float64's
 #include "models/model_kernels.hpp"
 #include "normlab/base/random.hpp"
 #include "normlab/models/mlp.hpp"
@@ -205,9 +207,9 @@ TEST(ModelKernels, NormLayerFallsBackToFloat64WhereTheKernelDeclines) {
 
 TEST(ModelKernels, GeluCdfFollowsStdErfOverADenseRange) {
     PathGuard guard;
-    const Index n = 24 * 1024 + 1;   // z = −12 … 12, step 1/1024
+    const Index n = 24 * 4096 + 1;   // z = −12 … 12, step 2⁻¹²
     Eigen::VectorXf z(n);
-    for (Index i = 0; i < n; ++i) z(i) = static_cast<float>(-12.0 + static_cast<double>(i) / 1024.0);
+    for (Index i = 0; i < n; ++i) z(i) = static_cast<float>(-12.0 + static_cast<double>(i) / 4096.0);
     for (const fast::KernelPath path : paths()) {
         set_model_kernel_path(path);
         Eigen::VectorXf y(n), cdf(n);
@@ -218,7 +220,7 @@ TEST(ModelKernels, GeluCdfFollowsStdErfOverADenseRange) {
             worst_cdf = std::max(worst_cdf, std::abs(cdf(i) - phi));
             worst_y = std::max(worst_y, std::abs(y(i) - zi * phi) / std::max(1.0, std::abs(zi)));
         }
-        EXPECT_LE(worst_cdf, 2e-7) << fast::to_string(path);
+        EXPECT_LE(worst_cdf, 3e-7) << fast::to_string(path);
         EXPECT_LE(worst_y, 3e-7) << fast::to_string(path);
     }
 }

@@ -84,13 +84,20 @@ void Optimizer::update(BasicParam<S>& p) const {
         return;
     }
     if (p.v.size() != p.value.size()) p.v = MatS::Zero(p.value.rows(), p.value.cols());
+    const double t = static_cast<double>(t_ < 1 ? 1 : t_);
+    const double c1 = 1.0 - std::pow(spec_.beta1, t), c2 = 1.0 - std::pow(spec_.beta2, t);
+    if constexpr (std::is_same_v<S, float>) {
+        // The same update in one pass (model_kernels)
+        const model_kernels::AdamStep a{S(spec_.beta1), S(1.0 - spec_.beta1), S(spec_.beta2), S(1.0 - spec_.beta2),
+                                        S(spec_.lr / c1),  S(c2),                S(spec_.adam_eps)};
+        model_kernels::adam_update(p.value.data(), p.m.data(), p.v.data(), p.grad.data(), p.value.size(), a);
+        return;
+    }
     auto v = p.v.array();
     // m ← β₁ m + (1 − β₁) g ;  v ← β₂ v + (1 − β₂) g²
     m = S(spec_.beta1) * m + S(1.0 - spec_.beta1) * g;
     v = S(spec_.beta2) * v + S(1.0 - spec_.beta2) * g.square();
     // θ ← θ − lr · m̂ / (√v̂ + ε), m̂ = m / (1 − β₁ᵗ), v̂ = v / (1 − β₂ᵗ)
-    const double t = static_cast<double>(t_ < 1 ? 1 : t_);
-    const double c1 = 1.0 - std::pow(spec_.beta1, t), c2 = 1.0 - std::pow(spec_.beta2, t);
     theta -= S(spec_.lr / c1) * m / ((v / S(c2)).sqrt() + S(spec_.adam_eps));
 }
 
@@ -114,11 +121,12 @@ BasicParam<S> make_param(std::string name, Index rows, Index cols) {
 constexpr bool kTransposed = true, kPlain = false;
 
 // out = op(a) · op(b) in float through model_kernels (AVX2 + FMA where the CPU has it); out is
-// resized to op(a)'s rows × op(b)'s columns.
-void product(MatOf<float>& out, const MatOf<float>& a, bool ta, const MatOf<float>& b, bool tb) {
+// resized to op(a)'s rows × op(b)'s columns. accumulate: out += op(a) · op(b) (out already that size).
+void product(MatOf<float>& out, const MatOf<float>& a, bool ta, const MatOf<float>& b, bool tb,
+             bool accumulate = false) {
     const Index m = ta ? a.cols() : a.rows(), k = ta ? a.rows() : a.cols(), n = tb ? b.rows() : b.cols();
-    out.resize(m, n);
-    model_kernels::matmul(out.data(), a.data(), ta, b.data(), tb, m, n, k);
+    if (!accumulate) out.resize(m, n);
+    model_kernels::matmul(out.data(), a.data(), ta, b.data(), tb, m, n, k, accumulate);
 }
 }  // namespace
 
@@ -128,12 +136,15 @@ BasicDenseLayer<S>::BasicDenseLayer(std::string name, Index in, Index out)
 
 template <class S>
 void BasicDenseLayer<S>::forward(const Mat& prev, Mode) {
-    // z = x Wᵀ + 1 cᵀ          (B×out = B×in · in×out, bias broadcast over cases)
-    if constexpr (std::is_same_v<S, float>)
-        product(out_, prev, kPlain, W_.value, kTransposed);
-    else
+    // z = x Wᵀ + 1 cᵀ          (B×out = B×in · in×out, bias broadcast over cases); float: the
+    // product accumulates onto the bias (one pass over z fewer)
+    if constexpr (std::is_same_v<S, float>) {
+        out_ = c_.value.col(0).transpose().replicate(prev.rows(), 1);
+        product(out_, prev, kPlain, W_.value, kTransposed, true);
+    } else {
         out_.noalias() = prev * W_.value.transpose();
-    out_.rowwise() += c_.value.col(0).transpose();
+        out_.rowwise() += c_.value.col(0).transpose();
+    }
 }
 
 template <class S>

@@ -83,9 +83,13 @@ void attention_weights(float* out, const float* cache, const AttentionShape& s, 
         for (std::ptrdiff_t t = 0; t < T; ++t) out[t + j * T] = j <= t ? cache[((head * T + t) * T + j) * lanes + b] : 0.0f;
 }
 
+void adam_update(float* theta, float* m, float* v, const float* g, std::ptrdiff_t n, const AdamStep& a) {
+    NORMLAB_DISPATCH(adam_update(theta, m, v, g, n, a));
+}
+
 void matmul(float* C, const float* A, bool transpose_a, const float* B, bool transpose_b, std::ptrdiff_t m,
-            std::ptrdiff_t n, std::ptrdiff_t k) {
-    NORMLAB_DISPATCH(matmul(C, A, transpose_a, B, transpose_b, m, n, k));
+            std::ptrdiff_t n, std::ptrdiff_t k, bool accumulate) {
+    NORMLAB_DISPATCH(matmul(C, A, transpose_a, B, transpose_b, m, n, k, accumulate));
 }
 
 }  // namespace normlab::model_kernels

@@ -1,7 +1,7 @@
 // NormLab core (private): the float32 models' kernels, on the fastest path this CPU has.
 //
 // [SECTION] Kernels   — row norms (LayerNorm / RMSNorm) forward and backward; GELU; causal
-//                       multi-head attention forward and backward; matmul
+//                       multi-head attention forward and backward; Adam; matmul
 // [SECTION] Copies    — the same declarations in namespaces portable and avx2
 //
 // The same source, model_kernels_body.hpp, is compiled twice (docs/ARCHITECTURE.md, Layers: models):
@@ -97,11 +97,19 @@ void attention_backward(float* dqkv, const float* dy, const float* cache, const 
 // P of case b, head i, from a forward's cache: out T×T column-major, 0 above the diagonal.
 void attention_weights(float* out, const float* cache, const AttentionShape& s, std::ptrdiff_t b, std::ptrdiff_t head);
 
-// C = op(A) · op(B), column-major float matrices, contiguous (leading dimension = rows):
-//   C m×n (overwritten); op(A) m×k: A is m×k, or k×m when transpose_a; op(B) k×n: B is k×n,
-//   or n×k when transpose_b. None may alias C.
+// Adam on n values (mlp.hpp, Optimizer), one pass: m ← β₁ m + (1 − β₁) g; v ← β₂ v + (1 − β₂) g²;
+// θ ← θ − lr_t · m / (√(v / c₂) + ε), lr_t = lr/(1 − β₁ᵗ), c₂ = 1 − β₂ᵗ (each constant in double,
+// rounded once by the caller).
+struct AdamStep {
+    float beta1, one_minus_beta1, beta2, one_minus_beta2, lr_t, c2, eps;
+};
+void adam_update(float* theta, float* m, float* v, const float* g, std::ptrdiff_t n, const AdamStep& a);
+
+// C = op(A) · op(B), or C += op(A) · op(B) when accumulate; column-major float matrices,
+// contiguous (leading dimension = rows): C m×n; op(A) m×k: A is m×k, or k×m when transpose_a;
+// op(B) k×n: B is k×n, or n×k when transpose_b. None may alias C.
 void matmul(float* C, const float* A, bool transpose_a, const float* B, bool transpose_b, std::ptrdiff_t m,
-            std::ptrdiff_t n, std::ptrdiff_t k);
+            std::ptrdiff_t n, std::ptrdiff_t k, bool accumulate = false);
 
 // [SECTION] Copies --------------------------------------------------------------------------
 
@@ -116,8 +124,9 @@ void matmul(float* C, const float* A, bool transpose_a, const float* B, bool tra
     void attention_forward(float* y, float* cache, const float* qkv, const AttentionShape& s, float* work);        \
     void attention_backward(float* dqkv, const float* dy, const float* cache, const AttentionShape& s,            \
                             float* work);                                                                         \
+    void adam_update(float* theta, float* m, float* v, const float* g, std::ptrdiff_t n, const AdamStep& a);      \
     void matmul(float* C, const float* A, bool transpose_a, const float* B, bool transpose_b, std::ptrdiff_t m,   \
-                std::ptrdiff_t n, std::ptrdiff_t k);
+                std::ptrdiff_t n, std::ptrdiff_t k, bool accumulate);
 
 namespace portable {
 NORMLAB_KERNEL_DECLARATIONS

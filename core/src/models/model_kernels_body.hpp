@@ -8,6 +8,7 @@
 // [SECTION] Row norms
 // [SECTION] GELU
 // [SECTION] Attention
+// [SECTION] Adam
 // [SECTION] Products
 #ifndef NORMLAB_KERNELS_NS
 #error "define NORMLAB_KERNELS_NS before including model_kernels_body.hpp"
@@ -334,20 +335,41 @@ void attention_backward(float* dqkv, const float* dy, const float* cache, const 
     from_case_minor(dqkv, dqkv_cm, 3 * d, s);
 }
 
+// [SECTION] Adam ----------------------------------------------------------------------------
+
+void adam_update(float* theta, float* m, float* v, const float* g, std::ptrdiff_t n, const AdamStep& a) {
+    for (std::ptrdiff_t i = 0; i < n; ++i) {
+        m[i] = a.beta1 * m[i] + a.one_minus_beta1 * g[i];
+        v[i] = a.beta2 * v[i] + a.one_minus_beta2 * (g[i] * g[i]);
+        theta[i] -= a.lr_t * m[i] / (std::sqrt(v[i] / a.c2) + a.eps);
+    }
+}
+
 // [SECTION] Products ------------------------------------------------------------------------
 
+namespace {
+// c = a · b, or c += a · b (Eigen's product: a GEMM that starts from zero or from c).
+template <class C, class A, class B>
+void product_into(C&& c, const A& a, const B& b, bool accumulate) {
+    if (accumulate)
+        c.noalias() += a * b;
+    else
+        c.noalias() = a * b;
+}
+}  // namespace
+
 void matmul(float* C, const float* A, bool transpose_a, const float* B, bool transpose_b, std::ptrdiff_t m,
-            std::ptrdiff_t n, std::ptrdiff_t k) {
+            std::ptrdiff_t n, std::ptrdiff_t k, bool accumulate) {
     using M = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic>;
     Eigen::Map<M> c(C, m, n);
     if (!transpose_a && !transpose_b)
-        c.noalias() = Eigen::Map<const M>(A, m, k) * Eigen::Map<const M>(B, k, n);
+        product_into(c, Eigen::Map<const M>(A, m, k), Eigen::Map<const M>(B, k, n), accumulate);
     else if (!transpose_a)
-        c.noalias() = Eigen::Map<const M>(A, m, k) * Eigen::Map<const M>(B, n, k).transpose();
+        product_into(c, Eigen::Map<const M>(A, m, k), Eigen::Map<const M>(B, n, k).transpose(), accumulate);
     else if (!transpose_b)
-        c.noalias() = Eigen::Map<const M>(A, k, m).transpose() * Eigen::Map<const M>(B, k, n);
+        product_into(c, Eigen::Map<const M>(A, k, m).transpose(), Eigen::Map<const M>(B, k, n), accumulate);
     else
-        c.noalias() = Eigen::Map<const M>(A, k, m).transpose() * Eigen::Map<const M>(B, n, k).transpose();
+        product_into(c, Eigen::Map<const M>(A, k, m).transpose(), Eigen::Map<const M>(B, n, k).transpose(), accumulate);
 }
 
 }  // namespace normlab::model_kernels::NORMLAB_KERNELS_NS
