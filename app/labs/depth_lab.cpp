@@ -431,20 +431,21 @@ void verdict_cell(const DepthClaim& c) {
             "seed, not much larger).");
 }
 
-// "step 57 / 100 · sweep 3 / 18": where the numbers below stand (also in presenter view).
+// "step 100 / 100 · sweep 3 / 18 · seeds 0 / 12": where the numbers below stand, in the order
+// they train (also in presenter view).
 std::string progress_text(const DepthLabSnapshot& snap) {
     const Progress p = run_progress(&snap);
-    return "step " + std::to_string(p.step) + " / " + std::to_string(snap.state.steps) + " · seeds " +
-           std::to_string(seed_runs_done(snap)) + " / " + std::to_string(snap.seed_runs.size()) + " · sweep " +
-           std::to_string(sweep_done(snap)) + " / " + std::to_string(snap.sweep.size());
+    return "step " + std::to_string(p.step) + " / " + std::to_string(snap.state.steps) + " · sweep " +
+           std::to_string(sweep_done(snap)) + " / " + std::to_string(snap.sweep.size()) + " · seeds " +
+           std::to_string(seed_runs_done(snap)) + " / " + std::to_string(snap.seed_runs.size());
 }
 
 void draw_claims(const DepthLabSnapshot& snap, const DepthFigures& f, const Fonts& fonts) {
     ImGui::PushFont(fonts.bold);
     ImGui::Text("Measured here (%s):", progress_text(snap).c_str());
     ImGui::PopFont();
-    tooltip("Optimizer steps every ticked placement has done, the extra seeds' runs done (for the claims' spread), "
-            "and the learning-rate sweep's trainings done.");
+    tooltip("Optimizer steps every ticked placement has done, the learning-rate sweep's trainings done, and the "
+            "extra seeds' runs done (for the claims' spread).");
     ImGui::SameLine();
     push_wrap_at_edge();
     ImGui::TextUnformatted(f.conditions.c_str());
