@@ -133,7 +133,7 @@ struct RefLine {
 };
 
 // Auto: the inside corner of the data area whose legend box hides the least data (line segments
-// crossing it, markers and bars touching it). When every corner hides some, layout_plot grows a
+// crossing it, markers and bars touching it); over a heat map every corner hides cells. When every corner hides some, layout_plot grows a
 // free end of the y axis to make room, and where that is not enough puts the legend outside the
 // data area: see there. The fixed corners never change the ranges.
 enum class LegendCorner { Auto, TopRight, TopLeft, BottomRight, BottomLeft };
@@ -369,9 +369,10 @@ struct RangeOverride {
 // from above. The span may at most double (log: and grow by one decade at most); when that is
 // not enough, the ranges stay and the legend goes outside the data area (PlotLayout::
 // legend_outside): right of it, its top level with the data's, where the data keep 60% of their
-// width, else under the x label where they keep 60% of their height, else in the least crowded
-// corner. A box (Auto or fixed corner) too large to fit inside the data area goes outside the
-// same way rather than over the tick labels.
+// width, else under the x label, its entries side by side in as many columns as the figure's
+// width holds, where they keep 60% of their height, else in the least crowded corner. A box
+// (Auto or fixed corner) too large to fit inside the data area goes outside the same way rather
+// than over the tick labels.
 //
 // Annotations last, so that every output shows the same readable labels: in the order of
 // Plot::annotations (earlier ones stay, later ones move), each text's box (its measured width;
