@@ -203,12 +203,17 @@ constexpr const char* kLayerNormEquation = "paper eq. 2–3:  ā = (x − μ) / 
 constexpr const char* kRmsNormEquation = "paper eq. 4:  ā = x / RMS(x), no mean subtracted";
 
 // A table's rows: a norm's steps (LayerNorm's, or RMSNorm's and the comparisons beside them),
-// without the remark under it.
+// without the remark under it. Under RMSNorm the comparisons come nearest first, the other way
+// round from the CLI's list (worked_steps, norm/explain.hpp): L2-Norm (RMSNorm's ā / √n), then
+// LayerNorm with n − 1.
 std::vector<WorkedStep> table_rows(const std::vector<WorkedStep>& steps, StepPart norm) {
-    std::vector<WorkedStep> out;
-    for (const WorkedStep& s : steps)
-        if (s.role != StepRole::Remark && (s.part == norm || (norm == StepPart::RMSNorm && s.part == StepPart::Comparison)))
-            out.push_back(s);
+    std::vector<WorkedStep> out, comparisons;
+    for (const WorkedStep& s : steps) {
+        if (s.role == StepRole::Remark) continue;
+        if (s.part == norm) out.push_back(s);
+        if (norm == StepPart::RMSNorm && s.part == StepPart::Comparison) comparisons.push_back(s);
+    }
+    out.insert(out.end(), comparisons.rbegin(), comparisons.rend());
     return out;
 }
 
