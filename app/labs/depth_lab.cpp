@@ -112,29 +112,22 @@ void sync_worker(const DepthLabState& s, DepthUi& ui, bool scripted) {
 
 // [SECTION] Figures -------------------------------------------------------------------------
 
-void build_figures(DepthFigures& f, const DepthLabSnapshot& s) {
-    f.plots = normlab::depth_lab_plots(s);
-    f.claims = depth_claims(s);
-    f.conditions = depth_conditions(s);
+DepthFigures build_figures(const DepthLabSnapshot& s) {
+    return {normlab::depth_lab_plots(s), depth_claims(s), depth_conditions(s)};
 }
 
 // The figures of ui.shown with the session's display settings (they reach the worker's snapshots
 // only after the unit in progress; the figures follow them at once).
 const DepthFigures& current_figures(const DepthLabState& s, DepthUi& ui) {
-    DepthFigures& f = ui.figures;
-    if (!ui.shown || (f.from == ui.shown && f.measure_steps == s.measure_steps && f.evolution == s.evolution)) return f;
-    if (ui.shown->state.measure_steps == s.measure_steps && ui.shown->state.evolution == s.evolution) {
-        build_figures(f, *ui.shown);
-    } else {
+    if (!ui.shown) return ui.figures.value;
+    return ui.figures.get({ui.shown, s.measure_steps, s.evolution}, [&] {
+        if (ui.shown->state.measure_steps == s.measure_steps && ui.shown->state.evolution == s.evolution)
+            return build_figures(*ui.shown);
         DepthLabSnapshot shown = *ui.shown;
         shown.state.measure_steps = s.measure_steps;
         shown.state.evolution = s.evolution;
-        build_figures(f, shown);
-    }
-    f.from = ui.shown;
-    f.measure_steps = s.measure_steps;
-    f.evolution = s.evolution;
-    return f;
+        return build_figures(shown);
+    });
 }
 
 // [SECTION] Controls panel ------------------------------------------------------------------

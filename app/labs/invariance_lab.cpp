@@ -501,16 +501,13 @@ void draw_curve_choice(InvarianceLabState& s) {
 // The plot of the chosen curves against δ, filling what the window has left; `empty`: what to
 // say when no curve is chosen.
 void draw_curve_plot(const InvarianceLabState& s, InvarianceUi& ui, const Fonts& fonts, const char* empty) {
-    if (!ui.curves_for || !same_curve_inputs(*ui.curves_for, s)) {
-        ui.curves = invariance_curve_plot(s);
-        ui.curves_for = s;
-    }
-    mark_delta_and_tolerance(ui.curves, s);
-    if (ui.curves.series.empty()) {
+    Plot& curves = ui.curves.get({s}, [&] { return invariance_curve_plot(s); });
+    mark_delta_and_tolerance(curves, s);
+    if (curves.series.empty()) {
         ImGui::TextDisabled("%s", empty);
         return;
     }
-    draw_plot(ui.plot_view, ui.curves, fonts, ImGui::GetContentRegionAvail());
+    draw_plot(ui.plot_view, curves, fonts, ImGui::GetContentRegionAvail());
 }
 
 void draw_curves(InvarianceLabState& s, InvarianceUi& ui, const Fonts& fonts) {

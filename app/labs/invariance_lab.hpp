@@ -27,13 +27,19 @@ inline constexpr LabInfo kInvarianceInfo{
     "apply_to_explorer (core/src/labs/invariance_lab.cpp); drawn by app/labs/invariance_lab.cpp.",
 };
 
+// What the curves are built from: a state, compared by same_curve_inputs (δ and the tolerance
+// only move their reference lines).
+struct CurveInputs {
+    InvarianceLabState state;
+    bool operator!=(const CurveInputs& other) const { return !same_curve_inputs(state, other.state); }
+};
+
 // Display-only state of the Invariance lab; the numbers live in InvarianceLabState.
 struct InvarianceUi {
     HeatmapUi x_map, W_map;      // the selected cells of the batch's x and W
     PlotView plot_view;
     PlotView layernorm_view, rmsnorm_view;   // the Explorer's outputs, now and before a transform
-    Plot curves;                 // invariance_curve_plot(curves_for), kept while the inputs stay the same
-    std::optional<InvarianceLabState> curves_for;
+    CachedFigure<CurveInputs> curves;   // invariance_curve_plot, its reference lines moved each frame
     std::optional<ExplorerTransformResult> last_apply;   // the last transform applied to the Explorer
 };
 using InvarianceContext = LabContextOf<InvarianceUi>;

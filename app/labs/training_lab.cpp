@@ -153,13 +153,12 @@ void sync_run(const TrainingLabState& s, TrainingUi& ui, bool scripted) {
 // The variants' decision maps (core's training_map_plot: what their right-click saves), rebuilt
 // with each snapshot and when the test cases are switched on or off.
 const std::vector<Plot>& map_plots(TrainingUi& ui) {
-    const std::pair<int, bool> key(ui.generation, ui.show_test_points);
-    if (ui.shown && ui.maps_for != key) {
-        ui.maps.clear();
-        for (const TrainingVariant& v : ui.shown->variants) ui.maps.push_back(training_map_plot(*ui.shown, v, ui.show_test_points));
-        ui.maps_for = key;
-    }
-    return ui.maps;
+    if (!ui.shown) return ui.maps.value;
+    return ui.maps.get({ui.generation, ui.show_test_points}, [&] {
+        std::vector<Plot> maps;
+        for (const TrainingVariant& v : ui.shown->variants) maps.push_back(training_map_plot(*ui.shown, v, ui.show_test_points));
+        return maps;
+    });
 }
 
 void take_latest(TrainingUi& ui) {

@@ -55,8 +55,8 @@ struct TrainingUi {
     std::string problem;                               // why the state cannot train (training_lab_problem)
     std::shared_ptr<const TrainingLabSnapshot> shown;  // the snapshot on screen
     int generation = 0;                                // counts the snapshots shown
-    std::vector<Plot> maps;                            // [variant]: its decision map (training_map_plot)
-    std::pair<int, bool> maps_for{-1, false};          // the generation and show_test_points they are of
+    // [variant]: its decision map (training_map_plot), for the generation and show_test_points
+    CachedFigure<std::pair<int, bool>, std::vector<Plot>> maps;
     std::string csv_path;                              // the CSV path field (applied by Enter or Load)
     std::string csv_path_from;                         // the state's path when the field last took it
     bool show_test_points = false;                     // the maps show the test cases too (rings)
