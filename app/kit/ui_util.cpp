@@ -219,7 +219,16 @@ std::string field_message_text(ImGuiID slot) {
     return it != g_refused.end() ? it->second.message : std::string();
 }
 
-bool text_field(const char* id, const char* hint, TextField& f, const std::string& shown) {
+bool text_field(const char* id, const char* hint, TextField& f, const std::string& shown, TextEntry entry) {
+    if (entry == TextEntry::EnterOnly) {
+        if (shown != f.shown_for) {   // the value changed (an entry taken, a scene): show it
+            f.text = f.shown_for = shown;
+            f.error.clear();
+        }
+        const bool enter = ImGui::InputTextWithHint(id, hint, &f.text, ImGuiInputTextFlags_EnterReturnsTrue);
+        f.editing = ImGui::IsItemActive();
+        return enter;
+    }
     if (!f.error.empty() && shown != f.shown_for) f.error.clear();   // the value changed elsewhere
     if (!f.editing && f.error.empty()) f.text = shown;
     ImGui::InputTextWithHint(id, hint, &f.text);

@@ -255,16 +255,12 @@ void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) 
     if (s.data.kind == DatasetKind::Csv) {
         const char* load = "Load";
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - button_width(load) - ImGui::GetStyle().ItemSpacing.x);
-        if (ui.csv_path_from != s.data.path) {   // the state's path changed elsewhere (a scene): show it
-            ui.csv_path = ui.csv_path_from = s.data.path;
-        }
-        const bool enter = ImGui::InputTextWithHint("##csv", "path/to/data.csv", &ui.csv_path,
-                                                    ImGuiInputTextFlags_EnterReturnsTrue);
+        const bool enter = text_field("##csv", "path/to/data.csv", ui.csv_path, s.data.path, TextEntry::EnterOnly);
         tooltip("A CSV file: one case per row, the features as numbers, the class label in the last column (a header "
                 "row is allowed). Enter or Load reads it; features are standardized with the training set's statistics.");
         ImGui::SameLine();
         if (ImGui::Button(load) || enter) {
-            s.data.path = ui.csv_path_from = ui.csv_path;
+            s.data.path = ui.csv_path.text;
             ui.restart = true;   // the same path again: the file may have changed
         }
         tooltip("Read the file now (also after editing it).");

@@ -7,6 +7,7 @@
 
 #include "lab.hpp"
 #include "plot_view.hpp"
+#include "ui_util.hpp"
 
 #include <normlab/plot/plot.hpp>
 #include <normlab/labs/training_lab.hpp>
@@ -57,8 +58,7 @@ struct TrainingUi {
     int generation = 0;                                // counts the snapshots shown
     // [variant]: its decision map (training_map_plot), for the generation and show_test_points
     CachedFigure<std::pair<int, bool>, std::vector<Plot>> maps;
-    std::string csv_path;                              // the CSV path field (applied by Enter or Load)
-    std::string csv_path_from;                         // the state's path when the field last took it
+    TextField csv_path;                                // the CSV path field (applied by Enter or Load; ui_util.hpp)
     bool show_test_points = false;                     // the maps show the test cases too (rings)
     PlotView loss_view, accuracy_view, grad_view, time_view;
     TrainingFigure loss, accuracy, grads, time;

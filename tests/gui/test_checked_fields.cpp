@@ -131,5 +131,97 @@ TEST(AcceptNumber, TheMessageGoesWhenTheKeptValueChangesAnotherWay) {
     ImGui::DestroyContext();
 }
 
+// A text field over a value (TextField): typed into the way a user does (a click, keys), then
+// Enter or a click elsewhere. `value` stands for the session's value; an entry is applied to it.
+class TypedTextField : public ::testing::Test {
+protected:
+    void SetUp() override {
+        ImGuiIO& io = create_headless_imgui();
+        build_font_atlas(io);
+        io.KeyMap[ImGuiKey_Enter] = kEnter;
+        io.KeyMap[ImGuiKey_A] = kA;
+        frame();   // lays the field out
+    }
+    void TearDown() override { ImGui::DestroyContext(); }
+
+    void frame() {
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos(ImVec2(0.0f, 0.0f));
+        ImGui::SetNextWindowSize(ImVec2(400.0f, 200.0f));
+        ImGui::Begin("fields");
+        field_center = ImVec2(40.0f, ImGui::GetCursorStartPos().y + 0.5f * ImGui::GetFrameHeight());
+        if (text_field("##path", nullptr, field, value, entry)) value = field.text;
+        ImGui::End();
+        ImGui::Render();
+    }
+    void click(ImVec2 at) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = at;
+        frame();
+        io.MouseDown[0] = true;
+        frame();
+        io.MouseDown[0] = false;
+        frame();
+    }
+    // A click into the field, Ctrl+A, the text typed.
+    void type(const char* text) {
+        ImGuiIO& io = ImGui::GetIO();
+        click(field_center);
+        io.KeyCtrl = io.KeysDown[kA] = true;
+        frame();
+        io.KeyCtrl = io.KeysDown[kA] = false;
+        for (const char* c = text; *c; ++c) io.AddInputCharacter(static_cast<unsigned>(*c));
+        frame();
+    }
+    void enter() {
+        ImGuiIO& io = ImGui::GetIO();
+        io.KeysDown[kEnter] = true;
+        frame();
+        io.KeysDown[kEnter] = false;
+        frame();
+    }
+    void click_elsewhere() { click(ImVec2(200.0f, 150.0f)); }
+
+    static constexpr int kEnter = 13, kA = 65;
+    TextEntry entry = TextEntry::EnterOrLeave;
+    TextField field;
+    std::string value = "a.csv";
+    ImVec2 field_center;
+};
+
+TEST_F(TypedTextField, EnterOrLeaveTakesTheTextWhenTheFocusLeaves) {
+    type("b.csv");
+    EXPECT_EQ(value, "a.csv") << "still typing";
+    click_elsewhere();
+    EXPECT_EQ(value, "b.csv");
+    type("c.csv");
+    enter();
+    EXPECT_EQ(value, "c.csv");
+}
+
+// The Training lab's CSV path: only Enter (or its Load button, which reads field.text) reads a
+// file; a click elsewhere leaves the draft in the field, and a value changed elsewhere replaces it.
+TEST_F(TypedTextField, EnterOnlyKeepsTheDraftUntilEnter) {
+    entry = TextEntry::EnterOnly;
+    frame();
+    EXPECT_EQ(field.text, "a.csv");
+    type("b.csv");
+    click_elsewhere();
+    EXPECT_EQ(value, "a.csv") << "the focus left: not an entry";
+    EXPECT_EQ(field.text, "b.csv") << "the draft stays for Load";
+    frame();
+    EXPECT_EQ(field.text, "b.csv");
+    type("c.csv");
+    enter();
+    EXPECT_EQ(value, "c.csv");
+    frame();
+    EXPECT_EQ(field.text, "c.csv");
+    type("d.csv");
+    click_elsewhere();
+    value = "e.csv";   // e.g. a scene opened
+    frame();
+    EXPECT_EQ(field.text, "e.csv") << "the value changed elsewhere: the field shows it";
+}
+
 }  // namespace
 }  // namespace normlab::ui
