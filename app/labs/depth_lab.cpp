@@ -35,7 +35,6 @@ namespace {
 
 constexpr int kScriptedUnitsPerFrame = 2;
 
-
 ImVec4 to_vec4(Color c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, 1.0f); }
 
 std::string placement_name(int p) { return std::string(display_name(kAllNormPlacements[p])); }
@@ -84,11 +83,7 @@ const Action<DepthContext> kActions[kActionCount] = {
      }},
 };
 
-}  // namespace
-
 Actions<DepthContext> depth_lab_actions() { return all_actions(kActions); }
-
-namespace {
 
 // [SECTION] The run -------------------------------------------------------------------------
 
@@ -615,8 +610,6 @@ void draw_samples(DepthContext& ctx, DepthLabState& s, DepthUi& ui, const Fonts&
     }
 }
 
-}  // namespace
-
 // [SECTION] The lab window ------------------------------------------------------------------
 
 void draw_depth_lab(DepthContext& ctx) {
@@ -676,8 +669,6 @@ std::vector<Plot> depth_lab_plots(DepthContext& ctx) {
 
 // [SECTION] Presenter slide ---------------------------------------------------------------
 
-namespace {
-
 constexpr const char* kDepthPlotFigures[] = {"depth_loss", "depth_layer_grads", "depth_layer_grads_over_steps",
                                              "depth_lr_sweep"};   // DepthFigures::plots, in order
 
@@ -718,13 +709,13 @@ void set_depth_playing(DepthContext& ctx, bool playing) {
     if (ui.worker) ui.worker->restart();   // from step 0, as the slide opens
 }
 
-}  // namespace
-
 const SlideParts<DepthContext> kDepthSlide{
     {{{"depth_claims", 2.4f, true}, {"depth_layer_grads", 1.6f}, {"depth_loss", 1.6f}, {"depth_layer_grads_over_steps", 1.6f},
       {"depth_lr_sweep", 1.6f}},
      2, {{"play"}, {"reset"}}},
     update_depth_slide, draw_depth_figure, draw_depth_control, set_depth_playing};
+
+}  // namespace
 
 const LabWindow<DepthContext> kDepthWindow{&kDepthInfo, draw_depth_lab, depth_lab_plots, depth_lab_actions, &kDepthSlide};
 

@@ -59,23 +59,13 @@ struct DepthUi {
 };
 using DepthContext = LabContextOf<DepthUi>;
 
-// LabWindow::actions (lab.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
-Actions<DepthContext> depth_lab_actions();
-
-// Draws the lab into the current window, reading and editing ctx.session.depth.
-// What a presenter slide of this lab may name (lab.hpp): figures depth_claims (the papers'
-// claims beside what this model measures), depth_layer_grads, depth_loss,
+// The lab's row in the table of labs (labs.cpp): all the table needs of it (LabWindow, lab.hpp).
+// Its draw function reads and edits ctx.session.depth. Its four figures as they are now: from
+// the run on screen, or, when the lab has not run yet, of the session's models before their
+// first step (axes, no data: a whole run takes a minute at the defaults; normlab-cli depth and
+// core's run_depth_lab train one headless). A presenter slide may name figures depth_claims (the
+// papers' claims beside what this model measures), depth_layer_grads, depth_loss,
 // depth_layer_grads_over_steps, depth_lr_sweep; controls play (Play / Pause, also Space), reset.
-extern const SlideParts<DepthContext> kDepthSlide;
-
-void draw_depth_lab(DepthContext& ctx);
-
-// The lab's four figures as they are now (LabWindow::plots): from the run on screen, or, when the lab
-// has not run yet, of the session's models before their first step (axes, no data: a whole run
-// takes a minute at the defaults; normlab-cli depth and core's run_depth_lab train one headless).
-std::vector<Plot> depth_lab_plots(DepthContext& ctx);
-
-// The lab's row in the table of labs (labs.cpp).
 extern const LabWindow<DepthContext> kDepthWindow;
 
 }  // namespace normlab::ui

@@ -88,11 +88,7 @@ const Action<GeometryContext> kKeys[kKeyCount] = {
 // "R", the key of one of kKeys.
 std::string key_of(KeyIndex k) { return key_label(kKeys[k].key); }
 
-}  // namespace
-
 Actions<GeometryContext> geometry_lab_actions() { return all_actions(kKeys); }
-
-namespace {
 
 // Row i of a B×n matrix as a point of the view (x₃ = 0 when n = 2).
 Vec3 point3(const Mat& m, Index i) {
@@ -708,8 +704,6 @@ void draw_show_section(GeometryUi& ui, bool flat, const Fonts& fonts) {
                 .c_str());
 }
 
-}  // namespace
-
 // [SECTION] The lab window ------------------------------------------------------------------
 
 void draw_geometry_lab(GeometryContext& ctx) {
@@ -749,17 +743,15 @@ std::vector<Plot> geometry_lab_plots(GeometryContext& ctx) {
 
 // [SECTION] Presenter slide ---------------------------------------------------------------
 
-namespace {
-
 void draw_geometry_figure(GeometryContext& ctx, const std::string&, ImVec2) {   // "geometry_view"
     ctx.ui.selected =
         std::clamp(ctx.ui.selected, 0, std::max(0, static_cast<int>(ctx.session.geometry.points.rows()) - 1));
     draw_view(ctx.session.geometry, ctx.ui, ctx.fonts, false, ctx.app.status);
 }
 
-}  // namespace
-
 const SlideParts<GeometryContext> kGeometrySlide{{{{"geometry_view", 1.3f}}, 1, {}}, nullptr, draw_geometry_figure};
+
+}  // namespace
 
 const LabWindow<GeometryContext> kGeometryWindow{&kGeometryInfo, draw_geometry_lab, geometry_lab_plots, geometry_lab_actions, &kGeometrySlide};
 

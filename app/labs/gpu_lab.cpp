@@ -435,8 +435,6 @@ void draw_results(GpuContext& ctx, const BenchResults* r) {
     draw_plot(ui.saved_view, saved_plot(ui, *r, rows), ctx.fonts, ImVec2(0.0f, bottom_h));
 }
 
-}  // namespace
-
 Actions<GpuContext> gpu_lab_actions() { return {&kRunSweep}; }
 
 void draw_gpu_lab(GpuContext& ctx) {
@@ -497,6 +495,8 @@ std::vector<Plot> gpu_lab_plots(GpuContext& ctx) {
     const bool cpu = ctx.session.gpu.cpu_curves;
     return {bandwidth_plot(ui, *r, rows, false, cpu), bandwidth_plot(ui, *r, rows, true, cpu), saved_plot(ui, *r, rows)};
 }
+
+}  // namespace
 
 const BenchResults* gpu_lab_results(const GpuUi& ui, bool* is_running) {
     if (is_running != nullptr) *is_running = running(ui);

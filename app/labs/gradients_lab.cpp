@@ -52,11 +52,7 @@ const Action<GradientsContext> kActions[kActionCount] = {
      }},
 };
 
-}  // namespace
-
 Actions<GradientsContext> gradients_lab_actions() { return all_actions(kActions); }
-
-namespace {
 
 // [SECTION] Results cache -------------------------------------------------------------------
 
@@ -487,8 +483,6 @@ void draw_sgd(GradientLabState& s, const GradientLabResults* r, GradientsUi& ui,
     draw_plot(ui.step_view, sgd_plot(ui.step_plot, ui.step_view, *r, sgd_relative_step_plot), fonts, ImVec2(w, h));
 }
 
-}  // namespace
-
 // [SECTION] The lab window ------------------------------------------------------------------
 
 void draw_gradients_lab(GradientsContext& ctx) {
@@ -530,8 +524,6 @@ std::vector<Plot> gradients_lab_plots(GradientsContext& ctx) {
 
 // [SECTION] Presenter slide ---------------------------------------------------------------
 
-namespace {
-
 void draw_gradients_figure(GradientsContext& ctx, const std::string& id, ImVec2 size) {
     GradientsUi& ui = ctx.ui;
     const GradientLabResults* r = current_results(ctx.session, ui);
@@ -547,10 +539,10 @@ void draw_gradients_figure(GradientsContext& ctx, const std::string& id, ImVec2 
     draw_sweep(*r, ui, ctx.fonts, p, status, size.x, plot_h);
 }
 
-}  // namespace
-
 const SlideParts<GradientsContext> kGradientsSlide{
     {{{"gradients_input_scaling", 1.4f}, {"gradients_weight_scaling", 1.4f}}, 2, {}}, nullptr, draw_gradients_figure};
+
+}  // namespace
 
 const LabWindow<GradientsContext> kGradientsWindow{&kGradientsInfo, draw_gradients_lab, gradients_lab_plots, gradients_lab_actions, &kGradientsSlide};
 

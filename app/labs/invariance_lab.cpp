@@ -52,11 +52,7 @@ const Action<InvarianceContext> kActions[kActionCount] = {
      [](InvarianceContext& ctx) { ctx.session.invariance.spec.eps = 1e-5; }},
 };
 
-}  // namespace
-
 Actions<InvarianceContext> invariance_lab_actions() { return all_actions(kActions); }
-
-namespace {
 
 // [SECTION] Controls panel ------------------------------------------------------------------
 
@@ -77,7 +73,6 @@ void log_slider(const char* label, double& v, const NumberRule& rule, double lo,
 float slider_width(float right) {
     return std::max(6.0f * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x - right);
 }
-
 
 void draw_batch_section(InvarianceContext& ctx, InvarianceLabState& s, InvarianceUi& ui, const Fonts& fonts, float maps_h) {
     heading(fonts.heading, "Batch of cases");
@@ -198,7 +193,6 @@ void draw_norm_section(InvarianceContext& ctx, InvarianceLabState& s, const Font
 
 // Column headers of the paper's table (and the curve checkboxes): each transform in brief.
 constexpr const char* kShortFormula[kNumTransforms] = {"δW", "+1γᵀ", "δᵢwᵢ", "δx", "x+γ", "δx₀"};
-
 
 void centered_text(ImDrawList* dl, ImFont* font, ImVec2 c0, ImVec2 c1, ImU32 color, const std::string& text) {
     const ImVec2 ts = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text.c_str());
@@ -619,8 +613,6 @@ void draw_explorer_panel(InvarianceContext& ctx, InvarianceUi& ui) {
     }
 }
 
-}  // namespace
-
 // [SECTION] The lab window ------------------------------------------------------------------
 
 std::vector<Plot> invariance_lab_plots(InvarianceContext& ctx) {
@@ -700,8 +692,6 @@ void draw_invariance_lab(InvarianceContext& ctx) {
 
 // [SECTION] Presenter slide ---------------------------------------------------------------
 
-namespace {
-
 void draw_invariance_figure(InvarianceContext& ctx, const std::string& id, ImVec2 size) {
     const InvarianceLabState& s = ctx.session.invariance;
     if (id == "invariance_vs_delta") {
@@ -727,11 +717,11 @@ void draw_invariance_control(InvarianceContext& ctx, const std::string& id) {
         log_slider("ε", s.spec.eps, kLabEpsRule, 1e-12, 1e-1, "%.0e", w, "ε, from 10⁻¹² to 10⁻¹ on a log scale.");
 }
 
-}  // namespace
-
 const SlideParts<InvarianceContext> kInvarianceSlide{
     {{{"invariance_table", 3.0f}, {"invariance_vs_delta", 1.8f}}, 2, {{"delta"}, {"eps"}}},
     nullptr, draw_invariance_figure, draw_invariance_control};
+
+}  // namespace
 
 const LabWindow<InvarianceContext> kInvarianceWindow{&kInvarianceInfo, draw_invariance_lab, invariance_lab_plots, invariance_lab_actions, &kInvarianceSlide};
 

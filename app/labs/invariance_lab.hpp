@@ -44,22 +44,12 @@ struct InvarianceUi {
 };
 using InvarianceContext = LabContextOf<InvarianceUi>;
 
-// The lab's figure as it is now (LabWindow::plots): the relative change against δ, with the series
-// hidden in its legend left out and its zoom applied.
-std::vector<Plot> invariance_lab_plots(InvarianceContext& ctx);
-
-// LabWindow::actions (lab.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
-Actions<InvarianceContext> invariance_lab_actions();
-
-// Draws the lab into the current window, reading and editing ctx.session.invariance (and, for
-// the "apply to the Explorer" buttons, ctx.session.explorer).
-// What a presenter slide of this lab may name (lab.hpp): figures invariance_table (Table 1 as
-// measured), invariance_vs_delta (the curves); controls delta, eps (their sliders).
-extern const SlideParts<InvarianceContext> kInvarianceSlide;
-
-void draw_invariance_lab(InvarianceContext& ctx);
-
-// The lab's row in the table of labs (labs.cpp).
+// The lab's row in the table of labs (labs.cpp): all the table needs of it (LabWindow, lab.hpp).
+// Its draw function reads and edits ctx.session.invariance (and, for the "apply to the Explorer"
+// buttons, ctx.session.explorer). Its figure as it is now: the relative change against δ, with
+// the series hidden in its legend left out and its zoom applied. A presenter slide may name
+// figures invariance_table (Table 1 as measured), invariance_vs_delta (the curves); controls
+// delta, eps (their sliders).
 extern const LabWindow<InvarianceContext> kInvarianceWindow;
 
 }  // namespace normlab::ui

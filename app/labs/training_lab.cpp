@@ -109,11 +109,7 @@ const Action<TrainingContext> kActions[kActionCount] = {
      }},
 };
 
-}  // namespace
-
 Actions<TrainingContext> training_lab_actions() { return all_actions(kActions); }
-
-namespace {
 
 // [SECTION] The run -------------------------------------------------------------------------
 
@@ -574,7 +570,6 @@ void draw_variant_row(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fon
                             static_cast<int>(snap.data->features()));
 }
 
-
 // The variants in the grid (columns: 1 to all of them) that gives the largest maps in `size`:
 // a slide's figure.
 void draw_variant_grid(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fonts& fonts, ImVec2 size,
@@ -708,8 +703,6 @@ void draw_stress_banner(const TrainingLabState& s) {
     }
 }
 
-}  // namespace
-
 void draw_training_lab(TrainingContext& ctx) {
     TrainingLabState& s = ctx.session.training;
     TrainingUi& ui = ctx.ui;
@@ -769,8 +762,6 @@ std::vector<Plot> training_lab_plots(TrainingContext& ctx) {
 
 // [SECTION] Presenter slide ---------------------------------------------------------------
 
-namespace {
-
 void update_training_slide(TrainingContext& ctx) {
     sync_run(ctx.session.training, ctx.ui, ctx.info.scripted);
     take_latest(ctx.ui);
@@ -815,13 +806,13 @@ void set_training_playing(TrainingContext& ctx, bool playing) {
     ctx.ui.restart = true;   // from step 0, as the slide opens
 }
 
-}  // namespace
-
 const SlideParts<TrainingContext> kTrainingSlide{
     {{{"training_maps", 3.2f}, {"training_loss", 1.6f}, {"training_accuracy", 1.6f}, {"training_grad_norms", 1.6f},
       {"training_step_time", 1.6f}},
      2, {{"play"}, {"reset"}}},
     update_training_slide, draw_training_figure, draw_training_control, set_training_playing};
+
+}  // namespace
 
 const LabWindow<TrainingContext> kTrainingWindow{&kTrainingInfo, draw_training_lab, training_lab_plots, training_lab_actions, &kTrainingSlide};
 

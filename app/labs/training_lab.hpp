@@ -66,23 +66,13 @@ struct TrainingUi {
 };
 using TrainingContext = LabContextOf<TrainingUi>;
 
-// LabWindow::actions (lab.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
-Actions<TrainingContext> training_lab_actions();
-
-// Draws the lab into the current window, reading and editing ctx.session.training.
-// What a presenter slide of this lab may name (lab.hpp): figures training_maps (each variant's
-// decision map and test accuracy), training_loss, training_accuracy, training_grad_norms,
-// training_step_time; controls play (Play / Pause, also Space), reset (also R).
-extern const SlideParts<TrainingContext> kTrainingSlide;
-
-void draw_training_lab(TrainingContext& ctx);
-
-// The lab's figures as they are now (LabWindow::plots: its curves and, on 2D data, each variant's
-// map): from the run on screen, or, when the lab has not run yet, from a whole run of the
-// session's settings on this thread.
-std::vector<Plot> training_lab_plots(TrainingContext& ctx);
-
-// The lab's row in the table of labs (labs.cpp).
+// The lab's row in the table of labs (labs.cpp): all the table needs of it (LabWindow, lab.hpp).
+// Its draw function reads and edits ctx.session.training. Its figures as they are now (its curves
+// and, on 2D data, each variant's map): from the run on screen, or, when the lab has not run yet,
+// from a whole run of the session's settings on this thread. A presenter slide may name figures
+// training_maps (each variant's decision map and test accuracy), training_loss,
+// training_accuracy, training_grad_norms, training_step_time; controls play (Play / Pause, also
+// Space), reset (also R).
 extern const LabWindow<TrainingContext> kTrainingWindow;
 
 }  // namespace normlab::ui

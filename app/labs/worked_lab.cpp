@@ -51,8 +51,6 @@ const Action<WorkedContext>* preset_actions() {
     return actions;
 }
 
-}  // namespace
-
 // The Explorer's presets that set x ([2, 4, 6, 8], [200, 300, 150, 250], random) work here with
 // the same buttons and keys, then the claim presets.
 Actions<WorkedContext> worked_lab_actions() {
@@ -60,8 +58,6 @@ Actions<WorkedContext> worked_lab_actions() {
     for (int i = 0; i < kWorkedPresetCount; ++i) out.push_back(&preset_actions()[i]);
     return out;
 }
-
-namespace {
 
 // [SECTION] Helpers -------------------------------------------------------------------------
 
@@ -358,8 +354,6 @@ void draw_verdict(const WorkedResults& r, const Fonts& fonts, bool outputs) {
     draw_steps_verdicts(r);
 }
 
-}  // namespace
-
 // [SECTION] The lab window ------------------------------------------------------------------
 
 void draw_worked_lab(WorkedContext& ctx) {
@@ -420,8 +414,6 @@ void draw_worked_lab(WorkedContext& ctx) {
 
 // [SECTION] Presenter slide ---------------------------------------------------------------
 
-namespace {
-
 void draw_worked_figure(WorkedContext& ctx, const std::string& id, ImVec2) {
     std::optional<WorkedResults> r;
     try {
@@ -440,11 +432,11 @@ void draw_worked_figure(WorkedContext& ctx, const std::string& id, ImVec2) {
     }
 }
 
-}  // namespace
-
 const SlideParts<WorkedContext> kWorkedSlide{
     {{{"worked_verdict", 1.8f, true}, {"worked_layernorm_steps", 1.8f, true}, {"worked_rmsnorm_steps", 1.8f, true}}, 1, {}},
     nullptr, draw_worked_figure};
+
+}  // namespace
 
 const LabWindow<WorkedContext> kWorkedWindow{&kWorkedInfo, draw_worked_lab, nullptr, worked_lab_actions, &kWorkedSlide};
 
