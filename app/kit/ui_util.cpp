@@ -162,6 +162,17 @@ bool begin_panel(const char* id, ImVec2 size, bool border) {
     return ImGui::BeginChild(id, size, border, ImGuiWindowFlags_HorizontalScrollbar);
 }
 
+void begin_controls_panel(float share, float min_em, float max_em) {
+    const float em = ImGui::GetFontSize();
+    const float width = std::clamp(share * ImGui::GetContentRegionAvail().x, min_em * em, max_em * em);
+    begin_panel("controls", ImVec2(width, 0.0f), true);
+}
+
+void end_controls_panel() {
+    ImGui::EndChild();
+    ImGui::SameLine();
+}
+
 std::string glfw_error() {
     const char* description = nullptr;
 #ifndef __EMSCRIPTEN__   // emscripten's GLFW (3.2's API) has no glfwGetError

@@ -86,6 +86,11 @@ void push_wrap_at_edge();
 // (app/kit/layout_check.hpp reports what is cut). Ends with ImGui::EndChild().
 bool begin_panel(const char* id, ImVec2 size = ImVec2(0.0f, 0.0f), bool border = false);
 
+// A lab's control panel, at the left: `share` of the width, kept between min_em and max_em text
+// heights, bordered (a begin_panel). End it with end_controls_panel(); what follows goes beside it.
+void begin_controls_panel(float share, float min_em, float max_em);
+void end_controls_panel();
+
 // GLFW's description of its last error, "no details" when it gave none (for one-line messages).
 std::string glfw_error();
 

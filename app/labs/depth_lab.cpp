@@ -621,16 +621,14 @@ void draw_depth_lab(DepthContext& ctx) {
 
     const float em = ImGui::GetFontSize();
     if (show_controls(ctx.app)) {   // presenter view, or the panel collapsed: claims, figures and samples alone
-        const float controls_w = std::clamp(0.24f * ImGui::GetContentRegionAvail().x, 19.0f * em, 24.0f * em);
-        begin_panel("controls", ImVec2(controls_w, 0.0f), true);
+        begin_controls_panel(0.24f, 19.0f, 24.0f);
         draw_run_section(ctx, s, ui, fonts);
         draw_task_section(s, ui, fonts);
         draw_model_section(s, fonts);
         draw_training_section(s, fonts);
         draw_measure_section(s, fonts);
         draw_sweep_section(s, fonts);
-        ImGui::EndChild();
-        ImGui::SameLine();
+        end_controls_panel();
     }
 
     begin_panel("results");
@@ -697,10 +695,7 @@ void draw_depth_figure(DepthContext& ctx, const std::string& id, ImVec2) {
 }
 
 void draw_depth_control(DepthContext& ctx, const std::string& id) {
-    const bool play = id == "play";   // else "reset"
-    const Action<DepthContext>& a = kActions[play ? kPlay : kReset];
-    handle_action_keys(ctx, {&a});   // the lab host is not drawn on a slide: a named control's key acts here
-    action_button(ctx, a, play ? (ctx.ui.playing ? "Pause###play" : "Play###play") : nullptr);
+    draw_run_control(ctx, id, kActions[kPlay], kActions[kReset], ctx.ui.playing);
 }
 
 void set_depth_playing(DepthContext& ctx, bool playing) {

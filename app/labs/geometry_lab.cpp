@@ -711,11 +711,9 @@ void draw_geometry_lab(GeometryContext& ctx) {
     GeometryUi& ui = ctx.ui;
     const Fonts& fonts = ctx.fonts;
 
-    const float font = ImGui::GetFontSize();
     ui.selected = std::clamp(ui.selected, 0, std::max(0, static_cast<int>(state.points.rows()) - 1));
     if (show_controls(ctx.app)) {   // presenter view, or the panel collapsed: the 3D view alone
-        const float controls_w = std::clamp(0.29f * ImGui::GetContentRegionAvail().x, 19.0f * font, 28.0f * font);
-        begin_panel("controls", ImVec2(controls_w, 0.0f), true);
+        begin_controls_panel(0.29f, 19.0f, 28.0f);
         std::optional<GeometryResults> results;
         try {
             results = compute_geometry(state);
@@ -727,8 +725,7 @@ void draw_geometry_lab(GeometryContext& ctx) {
         draw_gain_section(state, fonts);
         draw_eps_section(state, fonts);
         draw_show_section(ui, geometry_dimension(state) == 2, fonts);
-        ImGui::EndChild();
-        ImGui::SameLine();
+        end_controls_panel();
     }
     // The wheel zooms the view; a window too short for the view, its key and hint scrolls by its bar.
     ImGui::BeginChild("view", ImVec2(0.0f, 0.0f), false, ImGuiWindowFlags_NoScrollWithMouse);

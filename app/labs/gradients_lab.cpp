@@ -493,15 +493,13 @@ void draw_gradients_lab(GradientsContext& ctx) {
 
     const float em = ImGui::GetFontSize();
     if (show_controls(ctx.app)) {   // presenter view, or the panel collapsed: the figures alone
-        const float controls_w = std::clamp(0.27f * ImGui::GetContentRegionAvail().x, 20.0f * em, 26.0f * em);
-        begin_panel("controls", ImVec2(controls_w, 0.0f), true);
+        begin_controls_panel(0.27f, 20.0f, 26.0f);
         draw_layer_section(ctx);
         draw_loss_section(ctx, s, ui, fonts);
         draw_eps_section(ctx, s, fonts);
         draw_curves_section(s, explorer_outputs(ctx.session.explorer), fonts);
         draw_check_section(s, r, fonts);
-        ImGui::EndChild();
-        ImGui::SameLine();
+        end_controls_panel();
     }
     begin_panel("results");
     if (r == nullptr) {

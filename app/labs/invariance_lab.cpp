@@ -644,15 +644,13 @@ void draw_invariance_lab(InvarianceContext& ctx) {
     const float em = ImGui::GetFontSize();
     const ImGuiStyle& style = ImGui::GetStyle();
     if (show_controls(ctx.app)) {   // presenter view, or the panel collapsed: tables and curves alone
-        const float controls_w = std::clamp(0.26f * ImGui::GetContentRegionAvail().x, 19.0f * em, 28.0f * em);
-        begin_panel("controls", ImVec2(controls_w, 0.0f), true);
+        begin_controls_panel(0.26f, 19.0f, 28.0f);
         // The heat maps take what the other sections leave (about 14 lines of them).
         const float maps_h = ImGui::GetContentRegionAvail().y - 14.0f * ImGui::GetFrameHeightWithSpacing();
         draw_batch_section(ctx, s, ui, fonts, maps_h);
         draw_transform_section(ctx, s, fonts);
         draw_norm_section(ctx, s, fonts);
-        ImGui::EndChild();
-        ImGui::SameLine();
+        end_controls_panel();
     }
     begin_panel("results");
     InvarianceTable table;

@@ -711,18 +711,15 @@ void draw_training_lab(TrainingContext& ctx) {
     take_latest(ui);
     ctx.app.animate |= ui.playing;   // a run draws at the frame rate (frame_pacer.hpp)
 
-    const float em = ImGui::GetFontSize();
     if (show_controls(ctx.app)) {
-        const float controls_w = std::clamp(0.26f * ImGui::GetContentRegionAvail().x, 19.0f * em, 24.0f * em);
-        begin_panel("controls", ImVec2(controls_w, 0.0f), true);
+        begin_controls_panel(0.26f, 19.0f, 24.0f);
         draw_run_section(ctx, s, ui, fonts);
         draw_data_section(s, ui, fonts);
         draw_model_section(s, fonts);
         draw_optimizer_section(s, fonts);
         draw_variants_section(s, fonts);
         draw_figure_section(ctx, s, ui, fonts);
-        ImGui::EndChild();
-        ImGui::SameLine();
+        end_controls_panel();
     }
 
     begin_panel("results");
@@ -795,10 +792,7 @@ void draw_training_figure(TrainingContext& ctx, const std::string& id, ImVec2 si
 }
 
 void draw_training_control(TrainingContext& ctx, const std::string& id) {
-    const bool play = id == "play";   // else "reset"
-    const Action<TrainingContext>& a = kActions[play ? kPlay : kReset];
-    handle_action_keys(ctx, {&a});   // the lab host is not drawn on a slide: a named control's key acts here
-    action_button(ctx, a, play ? (ctx.ui.playing ? "Pause###play" : "Play###play") : nullptr);
+    draw_run_control(ctx, id, kActions[kPlay], kActions[kReset], ctx.ui.playing);
 }
 
 void set_training_playing(TrainingContext& ctx, bool playing) {
