@@ -104,27 +104,34 @@ void draw_batch_section(InvarianceContext& ctx, InvarianceLabState& s, Invarianc
     }
     if (resized) invariance_lab_new_batch(s, s.seed, sizes[0], sizes[1], sizes[2]);
 
-    // x and W stacked, their cells sized so that both fit in maps_h.
+    // x and W side by side (both m columns wide), their cells sized so that the taller fits in
+    // maps_h, but never smaller than most of a text line: a projector shows them from the back.
+    const float em = ImGui::GetFontSize();
     const float caption_h = ImGui::GetTextLineHeightWithSpacing();
-    const auto rows = static_cast<float>(s.data.x.rows() + s.data.W.rows());
-    const float cell = std::clamp((maps_h - 2.0f * caption_h - 2.0f * style.ItemSpacing.y) / rows, 6.0f,
-                                  1.4f * ImGui::GetFontSize());
-    const float width = ImGui::GetContentRegionAvail().x;
-    ImGui::TextDisabled("x: %d cases × %d inputs (one case per row)", sizes[0], sizes[1]);
-    heatmap_editor("x", s.data.x, ui.x_map, width, cell, fonts.small,
-                   "The batch x (B×m), one case per row: click a cell, drag up/down to change it. Right-click: save it "
-                   "as a figure.");
+    const auto rows = static_cast<float>(std::max(s.data.x.rows(), s.data.W.rows()));
+    const float cell = std::clamp((maps_h - caption_h - style.ItemSpacing.y) / rows, 0.8f * em, 1.4f * em);
+    const float half = std::floor((ImGui::GetContentRegionAvail().x - style.ItemSpacing.x) / 2.0f);
     const auto matrix_menu = [&](const char* id, const char* name, std::size_t k) {
         if (std::string saved = figure_context_menu(id, name, [&s, k] { return invariance_matrix_plots(s)[k]; });
             !saved.empty())
             ctx.app.status = std::move(saved);
     };
-    matrix_menu("x figure", "invariance_x", 0);
-    ImGui::TextDisabled("W: %d outputs × %d inputs,  a = W x", sizes[2], sizes[1]);
-    heatmap_editor("W", s.data.W, ui.W_map, width, cell, fonts.small,
-                   "The weights W (n×m): aᵢ = Σⱼ Wᵢⱼ xⱼ (paper eq. 1). Click a cell, drag up/down to change it. "
+    const float left = ImGui::GetCursorPosX();
+    ImGui::BeginGroup();
+    ImGui::TextDisabled("x: %d × %d", sizes[0], sizes[1]);
+    heatmap_editor("x", s.data.x, ui.x_map, half, cell, fonts.small,
+                   "The batch x (B×m): B cases, one per row, of m inputs. Click a cell, drag up/down to change it. "
                    "Right-click: save it as a figure.");
+    matrix_menu("x figure", "invariance_x", 0);
+    ImGui::EndGroup();
+    ImGui::SameLine(left + half + style.ItemSpacing.x);   // x's colour bar is drawn beside its item, not in it
+    ImGui::BeginGroup();
+    ImGui::TextDisabled("W: %d × %d", sizes[2], sizes[1]);
+    heatmap_editor("W", s.data.W, ui.W_map, half, cell, fonts.small,
+                   "The weights W (n×m): n outputs, aᵢ = Σⱼ Wᵢⱼ xⱼ (paper eq. 1). Click a cell, drag up/down to change "
+                   "it. Right-click: save it as a figure.");
     matrix_menu("W figure", "invariance_weights", 1);
+    ImGui::EndGroup();
 }
 
 void draw_transform_section(InvarianceContext& ctx, InvarianceLabState& s, const Fonts& fonts) {

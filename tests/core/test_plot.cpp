@@ -19,6 +19,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <algorithm>
 #include <cmath>
 #include <cctype>
@@ -473,6 +475,27 @@ TEST(PlotGeometry, PaletteIsOkabeItoAndDistinctInGreyscale) {
 }
 
 // Equal aspect: a unit is as many pixels across as up, whatever the figure's shape; the data stay inside.
+// A short log y axis (a small figure under its legend): even its fewest decade labels would
+// touch, so fewer decades are labelled; labelled y ticks stay 1.4 text heights apart.
+TEST(PlotLayout, ShortLogAxisThinsItsDecadeLabels) {
+    Plot p;
+    p.y.scale = Scale::Log10;
+    p.series.push_back(palette_series(0, "", {0, 1, 2}, {1e-4, 1e-2, 1e-1}));
+    for (double h : {100.0, 130.0, 400.0}) {
+        const PlotLayout L = layout_plot(p, {0, 0, 400, h});
+        SCOPED_TRACE(h);
+        double prev = std::numeric_limits<double>::infinity();
+        int labelled = 0;
+        for (const PlacedTick& t : L.y_ticks) {
+            if (t.tick.label.empty()) continue;
+            EXPECT_GE(std::fabs(prev - t.pos), 1.4 * PlotStyle{}.tick_font_px);
+            prev = t.pos;
+            ++labelled;
+        }
+        EXPECT_GE(labelled, 2);
+    }
+}
+
 TEST(PlotLayout, EqualAspectWidensTheShortRange) {
     Plot p;
     p.series.push_back(palette_series(0, "circle", {-1.0, 1.0, 0.0, 0.0}, {0.0, 0.0, -1.0, 1.0}, SeriesKind::Scatter));
@@ -661,6 +684,61 @@ TEST(PlotLegendPlace, NarrowFigurePutsItUnderTheData) {
     for (const PlacedText& t : L.x_tick_labels) EXPECT_LT(t.at.y, L.legend_box.y0);   // under the tick labels
     EXPECT_LE(L.legend_box.y1, outer.y1 + 1e-9);
     EXPECT_GE(L.legend_box.x0, outer.x0);
+}
+
+// A small figure (the Training lab's charts at 1280×720): right of the data would leave them too
+// narrow, so the legend goes under the x label (the data keep at least half their height) with
+// its entries side by side, two to a row,
+// each entry clear of the others and inside the figure.
+TEST(PlotLegendPlace, UnderTheDataTheEntriesShareRows) {
+    Plot p = crowded_plot();
+    const char* names[] = {"None", "LayerNorm", "RMSNorm", "pRMSNorm", "rising"};
+    for (std::size_t i = 0; i < p.series.size(); ++i) p.series[i].label = names[i];
+    const Rect outer{0, 0, 330, 300};
+    const PlotLayout L = layout_plot(p, outer);
+    ASSERT_TRUE(L.has_legend);
+    ASSERT_TRUE(L.legend_outside);
+    for (const PlacedText& t : L.x_tick_labels) EXPECT_LT(t.at.y, L.legend_box.y0);
+    EXPECT_LE(L.legend_box.y1, outer.y1 + 1e-9);
+    EXPECT_GE(L.legend_box.x0, outer.x0);
+    EXPECT_LE(L.legend_box.x1, outer.x1 + 1e-9);
+    ASSERT_EQ(L.legend.size(), 5u);
+    std::set<double> columns, rows;
+    for (const LegendEntry& e : L.legend) {
+        columns.insert(e.swatch_from.x);
+        rows.insert(e.swatch_from.y);
+        EXPECT_GE(e.swatch_from.x, L.legend_box.x0);
+        EXPECT_LE(e.swatch_from.y, L.legend_box.y1);
+    }
+    EXPECT_GE(columns.size(), 2u);
+    EXPECT_LT(rows.size(), 5u);   // fewer rows than entries: the box is shorter than a column would be
+    // Reading order: left to right, then down.
+    EXPECT_LT(L.legend[0].swatch_from.x, L.legend[1].swatch_from.x);
+    EXPECT_DOUBLE_EQ(L.legend[0].swatch_from.y, L.legend[1].swatch_from.y);
+    Plot without = p;
+    without.legend = false;
+    EXPECT_GE(L.view.px.height(), 0.5 * layout_plot(without, outer).view.px.height() - 1e-9);
+}
+
+// A heat map fills its data area (a decision map): an Auto legend in any corner would hide
+// cells, so it goes outside; a corner the caller fixed is kept.
+TEST(PlotLegendPlace, HeatMapKeepsItsCellsClearOfAnAutoLegend) {
+    Plot p;
+    p.heat = HeatMap{};
+    p.heat->rows = 2;
+    p.heat->cols = 2;
+    p.heat->x0 = 0.0, p.heat->x1 = 1.0, p.heat->y0 = 0.0, p.heat->y1 = 1.0;
+    p.heat->colors.assign(4, Color{200, 180, 220});
+    p.series.push_back(palette_series(0, "class 0", {0.5}, {0.5}));
+    const PlotLayout L = layout_plot(p, {0, 0, 720, 450});
+    ASSERT_TRUE(L.has_legend);
+    EXPECT_TRUE(L.legend_outside);
+    const Rect& d = L.view.px;
+    const Rect& b = L.legend_box;
+    EXPECT_TRUE(b.x0 >= d.x1 || b.y0 >= d.y1);   // right of the cells or under them
+    p.legend_corner = LegendCorner::TopRight;
+    const PlotLayout fixed = layout_plot(p, {0, 0, 720, 450});
+    EXPECT_FALSE(fixed.legend_outside);
 }
 
 // A legend taller than the data area (a short figure, fixed corner) would cover the x tick

@@ -333,7 +333,7 @@ std::vector<Tick> linear_ticks(double lo, double hi, int target, double min_step
     return out;
 }
 
-std::vector<Tick> log_ticks(double lo, double hi, int target) {
+std::vector<Tick> log_ticks(double lo, double hi, int target, int slack) {
     std::vector<Tick> out;
     if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo > 0.0) || !(lo < hi)) return out;
     target = std::clamp(target, 2, 50);
@@ -344,13 +344,13 @@ std::vector<Tick> log_ticks(double lo, double hi, int target) {
     auto inside = [&](double v) { return v >= lo * (1.0 - tol) && v <= hi * (1.0 + tol); };
 
     if (decades >= 2) {
-        // Label every stride-th decade; decade labels are short, so allow target + 2 of them.
+        // Label every stride-th decade; decade labels are short, so allow target + slack of them.
         int stride = 1;
         for (int base = 1;; base *= 10) {
             bool done = false;
             for (int m : {1, 2, 5}) {
                 stride = m * base;
-                if ((decades + stride - 1) / stride <= target + 2) {
+                if ((decades + stride - 1) / stride <= target + slack) {
                     done = true;
                     break;
                 }
@@ -392,8 +392,8 @@ std::vector<Tick> log_ticks(double lo, double hi, int target) {
     return out;
 }
 
-std::vector<Tick> axis_ticks(const AxisRange& r, int target, double min_step) {
-    return r.scale == Scale::Log10 ? log_ticks(r.lo, r.hi, target) : linear_ticks(r.lo, r.hi, target, min_step);
+std::vector<Tick> axis_ticks(const AxisRange& r, int target, double min_step, int log_slack) {
+    return r.scale == Scale::Log10 ? log_ticks(r.lo, r.hi, target, log_slack) : linear_ticks(r.lo, r.hi, target, min_step);
 }
 
 // [SECTION] Text width estimate -------------------------------------------------------------
@@ -750,14 +750,18 @@ bool y_labels_collide(const std::vector<PlacedTick>& ticks, double font_px) {
     return false;
 }
 
-// Ticks for an axis of the given pixel length, fewer when their labels would collide.
+// Ticks for an axis of the given pixel length, fewer when their labels would collide; on a log
+// axis short enough that even the fewest collide, without log_ticks' slack for decade labels.
 template <class Collide>
 std::vector<PlacedTick> fit_ticks(const AxisRange& r, double p0, double p1, int target, double min_step,
                                   Collide collide) {
     std::vector<PlacedTick> placed;
-    for (int t = target; t >= 2; --t) {
-        placed = place(axis_ticks(r, t, min_step), r, p0, p1);
-        if (!collide(placed)) break;
+    for (int slack : {2, 0}) {
+        for (int t = target; t >= 2; --t) {
+            placed = place(axis_ticks(r, t, min_step, slack), r, p0, p1);
+            if (!collide(placed)) return placed;
+        }
+        if (r.scale != Scale::Log10) break;
     }
     return placed;
 }
@@ -1011,6 +1015,14 @@ PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& st
 // The legend's box: its size from the labels, and where it sits in each inside corner.
 struct LegendBox {
     double width = 0.0, height = 0.0, inset = 0.0;
+    int cols = 1;              // entries fill rows left to right, `cols` per row
+    double col_width = 0.0;    // one entry's cell: swatch and the longest label, with their margins
+    double row = 0.0, inner = 0.0;
+    // The box for `n` entries in `c` columns.
+    static LegendBox grid(std::size_t n, int c, double col_width, double row, double inner, double inset, double tf) {
+        const auto rows = static_cast<double>((n + static_cast<std::size_t>(c) - 1) / static_cast<std::size_t>(c));
+        return LegendBox{col_width * c, 2.0 * inner + row * rows - (row - tf) * 0.5, inset, c, col_width, row, inner};
+    }
     Rect at(const Rect& d, LegendCorner c) const {
         const bool rightside = c == LegendCorner::TopRight || c == LegendCorner::BottomRight;
         const bool topside = c == LegendCorner::TopRight || c == LegendCorner::TopLeft;
@@ -1103,8 +1115,9 @@ std::vector<double> grid_beyond(const AxisRange& r, const std::vector<PlacedTick
     return out;
 }
 
-// The least share of the data area's width (height) a legend outside it may leave.
-constexpr double kOutsideMinShare = 0.6;
+// The least share of the data area's width a legend right of it may leave, and of their height
+// a legend under them may leave (a row legend is short: losing height beats hiding curves).
+constexpr double kOutsideMinShare = 0.6, kBelowMinShare = 0.5;
 
 // A layout whose y range was grown to make room for the legend.
 struct Headroom {
@@ -1133,25 +1146,34 @@ std::optional<Headroom> grow_for_legend(const Plot& plot, const Rect& outer, con
 }
 
 // A layout with the legend outside the data area: right of it, or, where that leaves the data
-// narrower than kOutsideMinShare of their width, under the x label (where that leaves them
-// kOutsideMinShare of their height); nothing when neither does. The box is the legend's.
-std::optional<std::pair<PlotLayout, Rect>> legend_outside(const Plot& plot, const Rect& outer, const PlotStyle& style,
-                                                          const PlotLayout& L, const LegendBox& box) {
+// narrower than kOutsideMinShare of their width, under the x label in rows of as many entries as
+// the width holds (where that leaves them kBelowMinShare of their height); nothing when neither
+// does. `n` entries.
+struct Outside {
+    PlotLayout layout;
+    Rect at;          // the legend's box
+    LegendBox box;    // its grid (the columns under the data)
+};
+std::optional<Outside> legend_outside(const Plot& plot, const Rect& outer, const PlotStyle& style, const PlotLayout& L,
+                                      const LegendBox& box, int n) {
     const double pad = style.pad;
     Rect right = outer;
     right.x1 -= box.width + pad;
     PlotLayout R = layout_frame(plot, right, style, L.view.x, L.view.y);
     if (R.view.px.width() >= kOutsideMinShare * L.view.px.width() && R.view.px.y0 + box.height <= outer.y1 - pad) {
         const Rect at{right.x1, R.view.px.y0, right.x1 + box.width, R.view.px.y0 + box.height};
-        return std::pair{std::move(R), at};
+        return Outside{std::move(R), at, box};
     }
+    // Under the x label, the entries side by side in as many columns as the figure's width holds.
+    const int cols = std::clamp(static_cast<int>((outer.width() - 2.0 * pad) / box.col_width), 1, n);
+    const LegendBox wide = LegendBox::grid(static_cast<std::size_t>(n), cols, box.col_width, box.row, box.inner, box.inset,
+                                           style.tick_font_px);
     Rect below = outer;
-    below.y1 -= box.height + pad;
+    below.y1 -= wide.height + pad;
     PlotLayout B = layout_frame(plot, below, style, L.view.x, L.view.y);
-    if (B.view.px.height() >= kOutsideMinShare * L.view.px.height() && box.width <= outer.x1 - outer.x0 - 2.0 * pad) {
-        const double x0 = std::clamp(B.view.px.x0, outer.x0 + pad, outer.x1 - pad - box.width);
-        const Rect at{x0, below.y1, x0 + box.width, below.y1 + box.height};
-        return std::pair{std::move(B), at};
+    if (B.view.px.height() >= kBelowMinShare * L.view.px.height() && wide.width <= outer.x1 - outer.x0 - 2.0 * pad) {
+        const double x0 = std::clamp(B.view.px.x0, outer.x0 + pad, outer.x1 - pad - wide.width);
+        return Outside{std::move(B), Rect{x0, below.y1, x0 + wide.width, below.y1 + wide.height}, wide};
     }
     return std::nullopt;
 }
@@ -1382,7 +1404,8 @@ PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotSt
     PlotLayout L = layout_frame(plot, outer, style, x, y);
 
     // Legend: one row per visible labelled series, faded ones included (dimmed, so that the viewer
-    // can show them again), in the least crowded inside corner: the box is sized for all rows, and
+    // can show them again), in the least crowded inside corner (outside: see legend_outside): the
+    // box is sized for all rows, and
     // the data it avoids are the drawn ones only.
     std::vector<std::size_t> entries;
     for (std::size_t j = 0; j < plot.series.size(); ++j)
@@ -1397,10 +1420,8 @@ PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotSt
     const double k = tf / PlotStyle{}.tick_font_px;   // the factor the style was scaled by
     double text_w = 0.0;
     for (std::size_t j : entries) text_w = std::max(text_w, measure(plot.series[j].label, tf));
-    LegendBox box;
-    box.width = inner + style.legend_swatch + inner + text_w + inner;
-    box.height = 2.0 * inner + row * static_cast<double>(entries.size()) - (row - tf) * 0.5;
-    box.inset = 0.67 * tf;
+    LegendBox box = LegendBox::grid(entries.size(), 1, inner + style.legend_swatch + inner + text_w + inner, row, inner,
+                                    0.67 * tf, tf);
 
     LegendCorner corner = plot.legend_corner;
     bool hides = false;   // the corner chosen hides data
@@ -1424,6 +1445,8 @@ PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotSt
         }
     }
 
+    // A heat map fills the data area: every corner of it hides cells (an Auto legend goes outside).
+    if (plot.legend_corner == LegendCorner::Auto && plot.heat) hides = true;
     L.has_legend = true;
     L.legend_box = box.at(L.view.px, corner);
     // A box that hides data in every corner, or that does not fit inside the data area (it would
@@ -1431,26 +1454,29 @@ PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotSt
     const Rect& d = L.view.px;
     const bool fits = box.width + 2.0 * box.inset <= d.width() && box.height + 2.0 * box.inset <= d.height();
     if (hides || !fits) {
-        if (auto out = legend_outside(plot, outer, style, L, box)) {
-            L = std::move(out->first);
+        if (auto out = legend_outside(plot, outer, style, L, box, static_cast<int>(entries.size()))) {
+            L = std::move(out->layout);
             L.outer = outer;   // laid out in the part of it beside (or above) the legend
             L.has_legend = true;
-            L.legend_box = out->second;
+            L.legend_box = out->at;
             L.legend_outside = true;
+            box = out->box;
         }
     }
-    double row_y = L.legend_box.y0 + inner + 0.5 * tf;   // centre line of the first row
-    for (std::size_t j : entries) {
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const std::size_t j = entries[i];
+        const int c = static_cast<int>(i % static_cast<std::size_t>(box.cols));
+        const double row_y = L.legend_box.y0 + inner + 0.5 * tf +   // centre line of the entry's row
+                             row * static_cast<double>(i / static_cast<std::size_t>(box.cols));
         LegendEntry e;
         e.series = j;
-        const double sx = L.legend_box.x0 + inner;
+        const double sx = L.legend_box.x0 + box.col_width * c + inner;
         e.swatch_from = {sx, row_y};
         e.swatch_to = {sx + style.legend_swatch, row_y};
         e.label = {plot.series[j].label, {sx + style.legend_swatch + inner, row_y + kMidline * tf},
                    TextAnchor::Start, tf, 0.0};
         e.faded = plot.series[j].faded;
         L.legend.push_back(std::move(e));
-        row_y += row;
     }
     keep_ref_labels_clear(L, style);
     resolve_annotation_overlaps(L, style);
