@@ -257,9 +257,10 @@ public:
     bool step_runs();
 
     // Threads a unit's runs may use, counting the caller, at most one per placement: 0 (the
-    // default) is NORMLAB_THREADS when set, else every core (one in the web page). The app's
-    // worker thread and its pool run below the UI thread's priority (DepthLabWorker), so the
-    // window keeps its frame rate (docs/BENCHMARKS.md). The numbers are the same whatever it is.
+    // default) is NORMLAB_THREADS when set, else every core (one in the web page). In the app,
+    // the worker's thread and so the pool it makes run below the UI thread's priority
+    // (StepWorker, base/thread_priority.hpp), so the window draws first (docs/BENCHMARKS.md).
+    // The numbers are the same whatever it is.
     void set_threads(unsigned threads);
 
     DepthLabSnapshot snapshot() const;
