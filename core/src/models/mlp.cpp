@@ -84,13 +84,20 @@ void Optimizer::update(BasicParam<S>& p) const {
         return;
     }
     if (p.v.size() != p.value.size()) p.v = MatS::Zero(p.value.rows(), p.value.cols());
+    const double t = static_cast<double>(t_ < 1 ? 1 : t_);
+    const double c1 = 1.0 - std::pow(spec_.beta1, t), c2 = 1.0 - std::pow(spec_.beta2, t);
+    if constexpr (std::is_same_v<S, float>) {
+        // The same update in one pass (model_kernels)
+        const model_kernels::AdamStep a{S(spec_.beta1), S(1.0 - spec_.beta1), S(spec_.beta2), S(1.0 - spec_.beta2),
+                                        S(spec_.lr / c1),  S(c2),                S(spec_.adam_eps)};
+        model_kernels::adam_update(p.value.data(), p.m.data(), p.v.data(), p.grad.data(), p.value.size(), a);
+        return;
+    }
     auto v = p.v.array();
     // m ← β₁ m + (1 − β₁) g ;  v ← β₂ v + (1 − β₂) g²
     m = S(spec_.beta1) * m + S(1.0 - spec_.beta1) * g;
     v = S(spec_.beta2) * v + S(1.0 - spec_.beta2) * g.square();
     // θ ← θ − lr · m̂ / (√v̂ + ε), m̂ = m / (1 − β₁ᵗ), v̂ = v / (1 − β₂ᵗ)
-    const double t = static_cast<double>(t_ < 1 ? 1 : t_);
-    const double c1 = 1.0 - std::pow(spec_.beta1, t), c2 = 1.0 - std::pow(spec_.beta2, t);
     theta -= S(spec_.lr / c1) * m / ((v / S(c2)).sqrt() + S(spec_.adam_eps));
 }
 
@@ -114,11 +121,12 @@ BasicParam<S> make_param(std::string name, Index rows, Index cols) {
 constexpr bool kTransposed = true, kPlain = false;
 
 // out = op(a) · op(b) in float through model_kernels (AVX2 + FMA where the CPU has it); out is
-// resized to op(a)'s rows × op(b)'s columns.
-void product(MatOf<float>& out, const MatOf<float>& a, bool ta, const MatOf<float>& b, bool tb) {
+// resized to op(a)'s rows × op(b)'s columns. accumulate: out += op(a) · op(b) (out already that size).
+void product(MatOf<float>& out, const MatOf<float>& a, bool ta, const MatOf<float>& b, bool tb,
+             bool accumulate = false) {
     const Index m = ta ? a.cols() : a.rows(), k = ta ? a.rows() : a.cols(), n = tb ? b.rows() : b.cols();
-    out.resize(m, n);
-    model_kernels::matmul(out.data(), a.data(), ta, b.data(), tb, m, n, k);
+    if (!accumulate) out.resize(m, n);
+    model_kernels::matmul(out.data(), a.data(), ta, b.data(), tb, m, n, k, accumulate);
 }
 }  // namespace
 
@@ -128,12 +136,15 @@ BasicDenseLayer<S>::BasicDenseLayer(std::string name, Index in, Index out)
 
 template <class S>
 void BasicDenseLayer<S>::forward(const Mat& prev, Mode) {
-    // z = x Wᵀ + 1 cᵀ          (B×out = B×in · in×out, bias broadcast over cases)
-    if constexpr (std::is_same_v<S, float>)
-        product(out_, prev, kPlain, W_.value, kTransposed);
-    else
+    // z = x Wᵀ + 1 cᵀ          (B×out = B×in · in×out, bias broadcast over cases); float: the
+    // product accumulates onto the bias (one pass over z fewer)
+    if constexpr (std::is_same_v<S, float>) {
+        out_ = c_.value.col(0).transpose().replicate(prev.rows(), 1);
+        product(out_, prev, kPlain, W_.value, kTransposed, true);
+    } else {
         out_.noalias() = prev * W_.value.transpose();
-    out_.rowwise() += c_.value.col(0).transpose();
+        out_.rowwise() += c_.value.col(0).transpose();
+    }
 }
 
 template <class S>
@@ -174,7 +185,12 @@ void BasicActivationLayer<S>::forward(const Mat& prev, Mode) {
             break;
         case Activation::GELU:
             // y = z Φ(z) = z · ½ (1 + erf(z/√2))
-            out_ = prev.unaryExpr([](S z) { return S(0.5) * z * (S(1) + std::erf(z * S(kInvSqrt2))); });
+            if constexpr (std::is_same_v<S, float>) {
+                cdf_.resize(prev.rows(), prev.cols());
+                model_kernels::gelu_forward(out_.data(), cdf_.data(), prev.data(), prev.size());
+            } else {
+                out_ = prev.unaryExpr([](S z) { return S(0.5) * z * (S(1) + std::erf(z * S(kInvSqrt2))); });
+            }
             break;
     }
 }
@@ -204,6 +220,10 @@ void BasicActivationLayer<S>::backward(const Mat& prev, const Mat& next_grad) {
             break;
         case Activation::GELU:
             // ∂L/∂z = ∂L/∂y · (Φ(z) + z φ(z)),  φ(z) = e^{−z²/2}/√(2π)
+            if constexpr (std::is_same_v<S, float>) {
+                model_kernels::gelu_backward(din_.data(), next_grad.data(), prev.data(), cdf_.data(), prev.size());
+                break;
+            }
             din_ = prev.unaryExpr([](S z) {
                         return S(0.5) * (S(1) + std::erf(z * S(kInvSqrt2))) +
                                z * S(kInvSqrt2Pi) * std::exp(S(-0.5) * z * z);
@@ -235,6 +255,12 @@ template <class S>
 void round_into(const Eigen::MatrixXd& wide, MatOf<S>& own) {
     if constexpr (!std::is_same_v<S, double>) own = wide.cast<S>();
 }
+
+// The float row norm's four per-case statistics, laid end to end in one vector of 4·B.
+model_kernels::RowNormStats row_norm_stats(VecOf<float>& all, Index cases) {
+    float* p = all.data();
+    return {p, p + cases, p + 2 * cases, p + 3 * cases};
+}
 }  // namespace
 
 template <class S>
@@ -254,6 +280,26 @@ BasicNormLayer<S>::BasicNormLayer(std::string name, const NormSpec& spec, Index 
 template <class S>
 void BasicNormLayer<S>::forward(const Mat& prev, Mode mode) {
     const Clock::time_point t0 = Clock::now();
+    if constexpr (std::is_same_v<S, float>) {
+        // LayerNorm / RMSNorm on the float kernel: ā and y = ā ⊙ g + b in one pass (B×n)
+        row_kernel_ = false;
+        if (spec_.norm == Norm::LayerNorm || spec_.norm == Norm::RMSNorm) {
+            const Index B = prev.rows();
+            abar_.resize(B, prev.cols());
+            out_.resize(B, prev.cols());
+            row_stats_.resize(4 * B);
+            row_work_.resize(2 * B);
+            const model_kernels::RowNormSpec spec{spec_.norm == Norm::LayerNorm, spec_.eps_mode == EpsMode::InsideSqrt,
+                                                  spec_.eps};
+            row_kernel_ = model_kernels::row_norm_forward(out_.data(), abar_.data(), row_norm_stats(row_stats_, B),
+                                                          prev.data(), g_.value.data(), b_.value.data(), B,
+                                                          prev.cols(), spec, row_work_.data());
+        }
+        if (row_kernel_) {
+            seconds_ += seconds_since(t0);
+            return;
+        }
+    }
     // a = prev (B×n). ā = norm(a): per case, or per feature over the batch for BatchNorm.
     const Eigen::MatrixXd& a = in_scalar(prev, a64_);
     Eigen::MatrixXd& abar = wide_target(abar_, abar64_);
@@ -293,6 +339,17 @@ void BasicNormLayer<S>::backward(const Mat& prev, const Mat& next_grad) {
     b_.grad = next_grad.colwise().sum().transpose();
     // ∂L/∂g = Σ_cases ∂L/∂y ⊙ ā           (eq. 9; n×1)
     g_.grad = (next_grad.array() * abar_.array()).colwise().sum().transpose();
+    if constexpr (std::is_same_v<S, float>) {
+        if (needs_input_grad_ && row_kernel_) {
+            // ∂L/∂a through the float row norm, ∂L/∂ā = ∂L/∂y ⊙ g formed on the way (B×n)
+            din_.resize(next_grad.rows(), next_grad.cols());
+            model_kernels::row_norm_backward(din_.data(), next_grad.data(), g_.value.data(), abar_.data(),
+                                             row_norm_stats(row_stats_, next_grad.rows()), next_grad.rows(),
+                                             next_grad.cols(), spec_.norm == Norm::LayerNorm, row_work_.data());
+            seconds_ += seconds_since(t0);
+            return;
+        }
+    }
     if (needs_input_grad_) {
         // ∂L/∂ā = ∂L/∂y ⊙ g                (B×n)
         dabar_.resize(next_grad.rows(), next_grad.cols());

@@ -16,6 +16,8 @@
 // statistics, so Train and Eval agree).
 #include "normlab/models/transformer.hpp"
 
+#include "models/model_kernels.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -182,34 +184,53 @@ std::vector<BasicParam<S>*> BasicCausalSelfAttention<S>::params() {
 }
 
 template <class S>
+MatOf<S> BasicCausalSelfAttention<S>::weights(Index b, int head) const {
+    if constexpr (std::is_same_v<S, float>) {
+        Mat P(time_, time_);
+        model_kernels::attention_weights(P.data(), cache_.data(), {batch_, time_, width_, heads_}, b, head);
+        return P;
+    } else {
+        return probs_[static_cast<std::size_t>(b * heads_ + head)];
+    }
+}
+
+template <class S>
 void BasicCausalSelfAttention<S>::forward(const Mat& x, Index batch, Index time) {
     batch_ = batch;
     time_ = time;
     const Index B = batch, T = time, d = width_, dh = head_width_;
-    const S scale = S(1.0 / std::sqrt(static_cast<double>(dh)));
     // qkv = x W_qkvᵀ + c      ((B·T)×3d)
     qkv_.forward(x, Mode::Train);
     const Mat& qkv = qkv_.output();
-    probs_.resize(static_cast<std::size_t>(B * heads_));
     heads_out_.resize(B * T, d);
-    for (Index b = 0; b < B; ++b) {
-        for (int i = 0; i < heads_; ++i) {
-            const auto Q = qkv.block(b * T, i * dh, T, dh);           // T×d_h
-            const auto K = qkv.block(b * T, d + i * dh, T, dh);       // T×d_h
-            const auto V = qkv.block(b * T, 2 * d + i * dh, T, dh);   // T×d_h
-            Mat& P = probs_[static_cast<std::size_t>(b * heads_ + i)];
-            // S = Q Kᵀ / √d_h      (T×T: query t, key j)
-            P.noalias() = Q * K.transpose();
-            P *= scale;
-            // P_tj = exp(S_tj − max_{k≤t} S_tk) / Σ_{k≤t} exp(S_tk − max)   for j ≤ t; 0 for j > t (causal)
-            for (Index t = 0; t < T; ++t) {
-                auto row = P.row(t).head(t + 1);
-                row.array() = (row.array() - row.maxCoeff()).exp();
-                row /= row.sum();
-                P.row(t).tail(T - t - 1).setZero();
+    if constexpr (std::is_same_v<S, float>) {
+        // Every case and head on the float kernel (model_kernels.hpp): P and Concat(head_i)
+        const model_kernels::AttentionShape shape{B, T, d, heads_};
+        cache_.resize(shape.cache_size());
+        work_.resize(shape.work_size());
+        model_kernels::attention_forward(heads_out_.data(), cache_.data(), qkv.data(), shape, work_.data());
+    } else {
+        const S scale = S(1.0 / std::sqrt(static_cast<double>(dh)));
+        probs_.resize(static_cast<std::size_t>(B * heads_));
+        for (Index b = 0; b < B; ++b) {
+            for (int i = 0; i < heads_; ++i) {
+                const auto Q = qkv.block(b * T, i * dh, T, dh);           // T×d_h
+                const auto K = qkv.block(b * T, d + i * dh, T, dh);       // T×d_h
+                const auto V = qkv.block(b * T, 2 * d + i * dh, T, dh);   // T×d_h
+                Mat& P = probs_[static_cast<std::size_t>(b * heads_ + i)];
+                // S = Q Kᵀ / √d_h      (T×T: query t, key j)
+                P.noalias() = Q * K.transpose();
+                P *= scale;
+                // P_tj = exp(S_tj − max_{k≤t} S_tk) / Σ_{k≤t} exp(S_tk − max)   for j ≤ t; 0 for j > t (causal)
+                for (Index t = 0; t < T; ++t) {
+                    auto row = P.row(t).head(t + 1);
+                    row.array() = (row.array() - row.maxCoeff()).exp();
+                    row /= row.sum();
+                    P.row(t).tail(T - t - 1).setZero();
+                }
+                // head_i = P V        (T×d_h)
+                heads_out_.block(b * T, i * dh, T, dh).noalias() = P * V;
             }
-            // head_i = P V        (T×d_h)
-            heads_out_.block(b * T, i * dh, T, dh).noalias() = P * V;
         }
     }
     if (gamma_) {
@@ -226,7 +247,6 @@ void BasicCausalSelfAttention<S>::forward(const Mat& x, Index batch, Index time)
 template <class S>
 void BasicCausalSelfAttention<S>::backward(const Mat& x, const Mat& dout) {
     const Index B = batch_, T = time_, d = width_, dh = head_width_;
-    const S scale = S(1.0 / std::sqrt(static_cast<double>(dh)));
     // ∂L/∂W_O, ∂L/∂c_O and ∂L/∂(projection input) = ∂L/∂out · W_O
     proj_.backward(gamma_ ? scaled_ : heads_out_, dout);
     const Mat* dY = &proj_.input_grad();
@@ -242,26 +262,33 @@ void BasicCausalSelfAttention<S>::backward(const Mat& x, const Mat& dout) {
     }
     const Mat& qkv = qkv_.output();
     dqkv_.resize(B * T, 3 * d);
-    Mat dP, dS;
-    VecOf<S> rowdot;
-    for (Index b = 0; b < B; ++b) {
-        for (int i = 0; i < heads_; ++i) {
-            const auto Q = qkv.block(b * T, i * dh, T, dh);
-            const auto K = qkv.block(b * T, d + i * dh, T, dh);
-            const auto V = qkv.block(b * T, 2 * d + i * dh, T, dh);
-            const auto dYi = dY->block(b * T, i * dh, T, dh);
-            const Mat& P = probs_[static_cast<std::size_t>(b * heads_ + i)];
-            // ∂L/∂P = ∂L/∂head_i Vᵀ          (T×T)
-            dP.noalias() = dYi * V.transpose();
-            // ∂L/∂V = Pᵀ ∂L/∂head_i          (T×d_h)
-            dqkv_.block(b * T, 2 * d + i * dh, T, dh).noalias() = P.transpose() * dYi;
-            // softmax rows: ∂L/∂S_tj = P_tj (∂L/∂P_tj − Σ_k P_tk ∂L/∂P_tk)   (0 where masked: P_tj = 0)
-            rowdot = (P.array() * dP.array()).rowwise().sum();
-            dS = P.array() * (dP.colwise() - rowdot).array();
-            // ∂L/∂Q = ∂L/∂S K / √d_h ;  ∂L/∂K = ∂L/∂Sᵀ Q / √d_h
-            dS *= scale;
-            dqkv_.block(b * T, i * dh, T, dh).noalias() = dS * K;
-            dqkv_.block(b * T, d + i * dh, T, dh).noalias() = dS.transpose() * Q;
+    if constexpr (std::is_same_v<S, float>) {
+        // Every case and head on the float kernel, from the forward's cache
+        model_kernels::attention_backward(dqkv_.data(), dY->data(), cache_.data(),
+                                          model_kernels::AttentionShape{B, T, d, heads_}, work_.data());
+    } else {
+        const S scale = S(1.0 / std::sqrt(static_cast<double>(dh)));
+        Mat dP, dS;
+        VecOf<S> rowdot;
+        for (Index b = 0; b < B; ++b) {
+            for (int i = 0; i < heads_; ++i) {
+                const auto Q = qkv.block(b * T, i * dh, T, dh);
+                const auto K = qkv.block(b * T, d + i * dh, T, dh);
+                const auto V = qkv.block(b * T, 2 * d + i * dh, T, dh);
+                const auto dYi = dY->block(b * T, i * dh, T, dh);
+                const Mat& P = probs_[static_cast<std::size_t>(b * heads_ + i)];
+                // ∂L/∂P = ∂L/∂head_i Vᵀ          (T×T)
+                dP.noalias() = dYi * V.transpose();
+                // ∂L/∂V = Pᵀ ∂L/∂head_i          (T×d_h)
+                dqkv_.block(b * T, 2 * d + i * dh, T, dh).noalias() = P.transpose() * dYi;
+                // softmax rows: ∂L/∂S_tj = P_tj (∂L/∂P_tj − Σ_k P_tk ∂L/∂P_tk)   (0 where masked: P_tj = 0)
+                rowdot = (P.array() * dP.array()).rowwise().sum();
+                dS = P.array() * (dP.colwise() - rowdot).array();
+                // ∂L/∂Q = ∂L/∂S K / √d_h ;  ∂L/∂K = ∂L/∂Sᵀ Q / √d_h
+                dS *= scale;
+                dqkv_.block(b * T, i * dh, T, dh).noalias() = dS * K;
+                dqkv_.block(b * T, d + i * dh, T, dh).noalias() = dS.transpose() * Q;
+            }
         }
     }
     // ∂L/∂W_qkv, ∂L/∂c and ∂L/∂x = ∂L/∂qkv · W_qkv

@@ -14,8 +14,9 @@
 // Precision: every class here is a template on its scalar S. double (Mlp, DenseLayer, ...: the
 // names without "Basic") is the reference: the finite-difference tests check it, and its numbers
 // are the same bit for bit on every machine. float is the fast path (docs/ARCHITECTURE.md, The
-// science: precision): the same code, with its large products on model_kernels (AVX2 + FMA where
-// the CPU has it, chosen at run time) and the norms' statistics still taken in double by norm.hpp.
+// science: precision): the same code, with its large products, LayerNorm / RMSNorm and GELU on
+// model_kernels (AVX2 + FMA where the CPU has it, chosen at run time); the other norms' statistics
+// are still taken in double by norm.hpp.
 //
 // Layer protocol (MiniDNN): forward(prev) caches what backward needs and fills output();
 // backward(prev, next_grad) gets the same prev and ∂L/∂output, fills input_grad() and the
@@ -185,7 +186,8 @@ private:
     Param c_;  // n_out×1
 };
 
-// y = f(z) elementwise. GELU is the exact erf form, x·Φ(x), in forward and backward alike.
+// y = f(z) elementwise. GELU is the exact erf form, x·Φ(x), in forward and backward alike;
+// float: model_kernels' vectorized erf, Φ(z) kept from the forward for the backward.
 template <class S>
 class BasicActivationLayer : public BasicLayer<S> {
 public:
@@ -202,12 +204,15 @@ protected:
 
 private:
     Activation f_;
+    Mat cdf_;   // float GELU: Φ(z) of the last forward, B×out (unused in double)
 };
 
 // y = ā ⊙ g + b with ā = norm(a) from core's norm_forward (statistics cached in NormCache) and
 // ∂L/∂a from norm_backward. Times its own forward and backward (steady_clock) for the lab's
 // "norm vs the rest" split. BatchNorm keeps running averages of each feature's mean and (biased)
-// variance, r ← (1 − momentum) r + momentum · batch, for Mode::Eval. float: a and ∂L/∂ā are
+// variance, r ← (1 − momentum) r + momentum · batch, for Mode::Eval. float: LayerNorm and RMSNorm
+// take model_kernels' float row norm (statistics in float, docs/ARCHITECTURE.md, The science:
+// precision) where it accepts the values; otherwise, and for every other norm, a and ∂L/∂ā are
 // widened to double for norm_forward / norm_backward (the reference statistics), ā and ∂L/∂a
 // rounded back.
 template <class S>
@@ -241,6 +246,11 @@ private:
     Mat abar_;           // B×n
     Mat dabar_;          // B×n, ∂L/∂ā
     Eigen::MatrixXd a64_, abar64_, dabar64_, din64_;   // float: the same in double (unused in double)
+    // float, LayerNorm / RMSNorm: the float kernel's per-case statistics (mean, its correction,
+    // 1/D, the backward's projection coefficient; B each) and 2·B of scratch, and whether the last
+    // forward took that kernel (else the double path's cache_ holds the statistics)
+    VecOf<S> row_stats_, row_work_;
+    bool row_kernel_ = false;
     NormScratch scratch_;  // norm_forward / norm_backward's per-case vectors, kept between steps
     Vec running_mean_;   // n (BatchNorm)
     Vec running_var_;    // n (BatchNorm)

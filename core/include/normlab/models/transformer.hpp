@@ -139,7 +139,7 @@ public:
     BasicDenseLayer<S>& qkv() { return qkv_; }
     BasicDenseLayer<S>& proj() { return proj_; }
     // Attention weights of the last forward for case b, head i: T×T, lower triangular.
-    const Mat& weights(Eigen::Index b, int head) const { return probs_[static_cast<std::size_t>(b * heads_ + head)]; }
+    Mat weights(Eigen::Index b, int head) const;
 
 private:
     Eigen::Index width_, head_width_;
@@ -148,10 +148,11 @@ private:
     BasicDenseLayer<S> qkv_;      // 3d×d
     BasicDenseLayer<S> proj_;     // d×d (W_O)
     std::optional<Param> gamma_;  // H×1 head scales (NormFormer), init 1
-    std::vector<Mat> probs_;      // B·H matrices T×T: P
+    std::vector<Mat> probs_;      // double: B·H matrices T×T: P
     Mat heads_out_;               // (B·T)×d: Y = Concat(head_i), before the head scales
     Mat scaled_;                  // (B·T)×d: Concat(γ_i head_i), the projection's input
     Mat dheads_, dqkv_;           // backward work space
+    VecOf<S> cache_, work_;       // float: the attention kernel's P and inputs, and its scratch (model_kernels)
 };
 
 // [SECTION] Block ---------------------------------------------------------------------------
