@@ -183,14 +183,14 @@ void draw_run_section(DepthContext& ctx, DepthLabState& s, DepthUi& ui, const Fo
     const std::string sweep = "sweep " + std::to_string(done) + " / " + std::to_string(total) + " trainings";
     ImGui::ProgressBar(total > 0 ? static_cast<float>(done) / static_cast<float>(total) : 0.0f, ImVec2(-1.0f, 0.0f),
                        sweep.c_str());
-    tooltip("The learning-rate sweep's short trainings done (one per learning rate and placement, a rate's placements "
+    tooltip("The learning-rate sweep's short trainings done (one per learning rate and placement, two rates' placements "
             "side by side); it runs once the runs above are done, while playing.");
     const int seeds_done = snap != nullptr ? seed_runs_done(*snap) : 0;
     const int seeds_total = snap != nullptr ? static_cast<int>(snap->seed_runs.size()) : 0;
     const std::string seeds = "seeds " + std::to_string(seeds_done) + " / " + std::to_string(seeds_total) + " runs";
     ImGui::ProgressBar(seeds_total > 0 ? static_cast<float>(seeds_done) / static_cast<float>(seeds_total) : 1.0f,
                        ImVec2(-1.0f, 0.0f), seeds.c_str());
-    tooltip("The claims' extra seeds: every ticked placement again with each further seed (a seed's placements side "
+    tooltip("The claims' extra seeds: every ticked placement again with each further seed (two seeds' placements side "
             "by side), over the steps the measure averages; they train once the sweep is done, and the claims' "
             "verdicts stay provisional until they are.");
     if (snap != nullptr && ui.playing && !snap->busy && snap->error.empty()) {

@@ -291,14 +291,14 @@ struct DepthLab::Run {
 struct DepthLab::Seeds {
     std::vector<DepthSeedRun> runs;                        // planned: seed + 1 of every placement, then seed + 2, …
     std::vector<std::unique_ptr<DepthTrainer>> trainers;   // runs[i]'s trainer while it trains
-    std::size_t next = 0;                                  // the first run not done: its seed's runs train together
+    std::size_t next = 0;                                  // the first run not done: it and the next train together
 };
 
 struct DepthLab::Sweep {
     std::vector<DepthSweepPoint> points;                   // learning-rate major, then placement
     std::vector<std::unique_ptr<DepthTrainer>> trainers;   // points[i]'s run while it trains
     std::vector<std::vector<double>> losses;               // points[i]'s training losses so far
-    std::size_t next = 0;                                  // the first point not done: its rate's points train together
+    std::size_t next = 0;                                  // the first point not done: it and the next train together
 };
 
 DepthLab::DepthLab() = default;
@@ -526,7 +526,7 @@ bool DepthLab::step_seeds() {
     Seeds& w = *seeds_;
     std::vector<Step> steps;
     try {
-        for (std::size_t i = w.next; i < w.runs.size() && w.runs[i].seed == w.runs[w.next].seed; ++i) {
+        for (std::size_t i = w.next; i < w.runs.size() && i < w.next + kDepthSideBySide; ++i) {
             DepthSeedRun& r = w.runs[i];
             if (r.done()) continue;
             if (!w.trainers[i]) w.trainers[i] = std::make_unique<DepthTrainer>(depth_seed_config(state_, r.placement, r.seed));
@@ -565,7 +565,7 @@ bool DepthLab::step_sweep() {
     Sweep& w = *sweep_;
     std::vector<Step> steps;
     try {
-        for (std::size_t i = w.next; i < w.points.size() && w.points[i].lr == w.points[w.next].lr; ++i) {
+        for (std::size_t i = w.next; i < w.points.size() && i < w.next + kDepthSideBySide; ++i) {
             if (w.points[i].outcome != SweepOutcome::Pending) continue;
             if (!w.trainers[i])
                 w.trainers[i] = std::make_unique<DepthTrainer>(depth_sweep_config(state_, w.points[i].placement, w.points[i].lr));

@@ -72,6 +72,10 @@ inline constexpr NumberRule kDepthTemperatureRule{0.0, kDepthMaxTemperature};
 inline constexpr int kDepthSweepTail = 5;
 // While training, samples are redrawn every this many steps (and when a run ends).
 inline constexpr int kDepthSampleEvery = 25;
+// The sweep's and the seeds' runs stepped side by side in one unit of work: two learning rates' or
+// two seeds' placements, so that 2 or 3 threads share a unit evenly (three runs of about equal
+// cost on two threads would leave one idle half the time).
+inline constexpr std::size_t kDepthSideBySide = 2 * static_cast<std::size_t>(kDepthPlacementCount);
 // The claims' seeds: the runs' seed and the next seeds − 1 (each trained over the measure's steps).
 inline constexpr int kDepthMinSeeds = 1, kDepthMaxSeeds = 20;
 
@@ -245,9 +249,9 @@ public:
 
     // One unit of work; false when there was none. In this order: samples that are due (one
     // run's); with train: one step of every run below its steps (a run that reaches them is
-    // evaluated on the held-out set); when all are done, one step of every sweep run at the
-    // sweep's current learning rate (its placements side by side); when the sweep is done, one
-    // step of every seed run of the current seed (its placements side by side). The sweep comes
+    // evaluated on the held-out set); when all are done, one step of each sweep run among the
+    // kDepthSideBySide from the first not done (two learning rates' placements, side by side);
+    // when the sweep is done, the same of the seed runs (two seeds' placements). The sweep comes
     // before the seeds so that every figure is complete first (the seeds only settle the
     // claims' verdicts, provisional until then). A unit is the same on any number of threads.
     bool advance(bool train);
@@ -257,9 +261,10 @@ public:
     bool step_runs();
 
     // Threads a unit's runs may use, counting the caller, at most one per placement: 0 (the
-    // default) is NORMLAB_THREADS when set, else every core (one in the web page). The app's
-    // worker thread and its pool run below the UI thread's priority (DepthLabWorker), so the
-    // window keeps its frame rate (docs/BENCHMARKS.md). The numbers are the same whatever it is.
+    // default) is NORMLAB_THREADS when set, else every core (one in the web page). In the app,
+    // the worker's thread and so the pool it makes run below the UI thread's priority
+    // (StepWorker, base/thread_priority.hpp), so the window draws first (docs/BENCHMARKS.md).
+    // The numbers are the same whatever it is.
     void set_threads(unsigned threads);
 
     DepthLabSnapshot snapshot() const;
