@@ -1,8 +1,9 @@
 // NormLab core (private): the body of model_kernels.hpp's kernels, compiled once per path into
 // namespace NORMLAB_KERNELS_NS (portable or avx2; see model_kernels.hpp). Eigen's products
 // (its blocked GEMM) and plain loops the compiler vectorizes do the work; the flags of the
-// including file decide the vector width. Every loop that sums runs down a column (over rows,
-// one row per vector lane), so each row's sum is taken in the same order on either path.
+// including file decide the vector width. Vector lanes hold different rows (norms, GELU, Adam)
+// or different cases (attention), never parts of one sum, so each sum is taken in the same order
+// on either path.
 // No include guard: included once per copy.
 //
 // [SECTION] Row norms
