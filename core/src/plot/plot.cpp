@@ -333,7 +333,7 @@ std::vector<Tick> linear_ticks(double lo, double hi, int target, double min_step
     return out;
 }
 
-std::vector<Tick> log_ticks(double lo, double hi, int target) {
+std::vector<Tick> log_ticks(double lo, double hi, int target, int slack) {
     std::vector<Tick> out;
     if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo > 0.0) || !(lo < hi)) return out;
     target = std::clamp(target, 2, 50);
@@ -344,13 +344,13 @@ std::vector<Tick> log_ticks(double lo, double hi, int target) {
     auto inside = [&](double v) { return v >= lo * (1.0 - tol) && v <= hi * (1.0 + tol); };
 
     if (decades >= 2) {
-        // Label every stride-th decade; decade labels are short, so allow target + 2 of them.
+        // Label every stride-th decade; decade labels are short, so allow target + slack of them.
         int stride = 1;
         for (int base = 1;; base *= 10) {
             bool done = false;
             for (int m : {1, 2, 5}) {
                 stride = m * base;
-                if ((decades + stride - 1) / stride <= target + 2) {
+                if ((decades + stride - 1) / stride <= target + slack) {
                     done = true;
                     break;
                 }
@@ -392,8 +392,8 @@ std::vector<Tick> log_ticks(double lo, double hi, int target) {
     return out;
 }
 
-std::vector<Tick> axis_ticks(const AxisRange& r, int target, double min_step) {
-    return r.scale == Scale::Log10 ? log_ticks(r.lo, r.hi, target) : linear_ticks(r.lo, r.hi, target, min_step);
+std::vector<Tick> axis_ticks(const AxisRange& r, int target, double min_step, int log_slack) {
+    return r.scale == Scale::Log10 ? log_ticks(r.lo, r.hi, target, log_slack) : linear_ticks(r.lo, r.hi, target, min_step);
 }
 
 // [SECTION] Text width estimate -------------------------------------------------------------
@@ -750,14 +750,18 @@ bool y_labels_collide(const std::vector<PlacedTick>& ticks, double font_px) {
     return false;
 }
 
-// Ticks for an axis of the given pixel length, fewer when their labels would collide.
+// Ticks for an axis of the given pixel length, fewer when their labels would collide; on a log
+// axis short enough that even the fewest collide, without log_ticks' slack for decade labels.
 template <class Collide>
 std::vector<PlacedTick> fit_ticks(const AxisRange& r, double p0, double p1, int target, double min_step,
                                   Collide collide) {
     std::vector<PlacedTick> placed;
-    for (int t = target; t >= 2; --t) {
-        placed = place(axis_ticks(r, t, min_step), r, p0, p1);
-        if (!collide(placed)) break;
+    for (int slack : {2, 0}) {
+        for (int t = target; t >= 2; --t) {
+            placed = place(axis_ticks(r, t, min_step, slack), r, p0, p1);
+            if (!collide(placed)) return placed;
+        }
+        if (r.scale != Scale::Log10) break;
     }
     return placed;
 }
@@ -1111,8 +1115,9 @@ std::vector<double> grid_beyond(const AxisRange& r, const std::vector<PlacedTick
     return out;
 }
 
-// The least share of the data area's width (height) a legend outside it may leave.
-constexpr double kOutsideMinShare = 0.6;
+// The least share of the data area's width a legend right of it may leave, and of their height
+// a legend under them may leave (a row legend is short: losing height beats hiding curves).
+constexpr double kOutsideMinShare = 0.6, kBelowMinShare = 0.5;
 
 // A layout whose y range was grown to make room for the legend.
 struct Headroom {
@@ -1142,7 +1147,7 @@ std::optional<Headroom> grow_for_legend(const Plot& plot, const Rect& outer, con
 
 // A layout with the legend outside the data area: right of it, or, where that leaves the data
 // narrower than kOutsideMinShare of their width, under the x label in rows of as many entries as
-// the width holds (where that leaves them kOutsideMinShare of their height); nothing when neither
+// the width holds (where that leaves them kBelowMinShare of their height); nothing when neither
 // does. `n` entries.
 struct Outside {
     PlotLayout layout;
@@ -1166,7 +1171,7 @@ std::optional<Outside> legend_outside(const Plot& plot, const Rect& outer, const
     Rect below = outer;
     below.y1 -= wide.height + pad;
     PlotLayout B = layout_frame(plot, below, style, L.view.x, L.view.y);
-    if (B.view.px.height() >= kOutsideMinShare * L.view.px.height() && wide.width <= outer.x1 - outer.x0 - 2.0 * pad) {
+    if (B.view.px.height() >= kBelowMinShare * L.view.px.height() && wide.width <= outer.x1 - outer.x0 - 2.0 * pad) {
         const double x0 = std::clamp(B.view.px.x0, outer.x0 + pad, outer.x1 - pad - wide.width);
         return Outside{std::move(B), Rect{x0, below.y1, x0 + wide.width, below.y1 + wide.height}, wide};
     }

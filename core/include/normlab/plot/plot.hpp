@@ -260,11 +260,12 @@ std::vector<Tick> linear_ticks(double lo, double hi, int target = 6, double min_
 // ([1e-3, 1e3] → 7 majors); with more decades than ~target, every 2nd/5th/10th… decade is
 // labelled (the others become minor); otherwise minor ticks at 2…9 × 10^k. With fewer than two
 // decades inside, majors at 1, 2, 5 × 10^k labelled by format_number ("0.002", "20"), and with
-// fewer than two of those, the (positive) linear ticks of [lo, hi]. Sorted by value.
-std::vector<Tick> log_ticks(double lo, double hi, int target = 6);
+// fewer than two of those, the (positive) linear ticks of [lo, hi]. Sorted by value. Decade
+// labels are short, so up to target + slack of them are labelled.
+std::vector<Tick> log_ticks(double lo, double hi, int target = 6, int slack = 2);
 
-// linear_ticks or log_ticks by the range's scale (min_step: linear axes only).
-std::vector<Tick> axis_ticks(const AxisRange& r, int target = 6, double min_step = 0.0);
+// linear_ticks or log_ticks by the range's scale (min_step: linear axes only; slack: log only).
+std::vector<Tick> axis_ticks(const AxisRange& r, int target = 6, double min_step = 0.0, int log_slack = 2);
 
 // Tick labels and other numbers shown in a figure use format_number and decade_label
 // (base/text.hpp). Renderers need glyphs for U+2212, U+00D7, U+00B9 U+00B2 U+00B3 and
@@ -370,7 +371,7 @@ struct RangeOverride {
 // not enough, the ranges stay and the legend goes outside the data area (PlotLayout::
 // legend_outside): right of it, its top level with the data's, where the data keep 60% of their
 // width, else under the x label, its entries side by side in as many columns as the figure's
-// width holds, where they keep 60% of their height, else in the least crowded corner. A box
+// width holds, where they keep half their height, else in the least crowded corner. A box
 // (Auto or fixed corner) too large to fit inside the data area goes outside the same way rather
 // than over the tick labels.
 //
