@@ -5,7 +5,8 @@
 //   --train  training steps per second of the training lab's MLP (training.hpp) at the default
 //            sizes, for each norm;
 //   --depth  milliseconds per training step of the depth lab's transformer (depth.hpp) at
-//            normlab-cli depth's defaults.
+//            normlab-cli depth's defaults;
+//   --depth-demo  the Depth lab's default demo as the app trains it (bench_demo.cpp).
 // With --torch, the same work in PyTorch (bench/torch_peer.py, a child process) is timed in the
 // same run, interleaved repetition by repetition, and the ratios are reported.
 //
@@ -15,6 +16,7 @@
 // [SECTION] --train: steps per second
 // [SECTION] --depth: ms per step of the transformer
 // [SECTION] Entry point
+#include "bench_demo.hpp"
 #include "commands.hpp"
 #include "options.hpp"
 #include "torch_peer.hpp"
@@ -48,6 +50,7 @@ const char kBenchHelp[] = R"(Usage: normlab-cli bench --cpu [--rows R] [--cols C
        normlab-cli bench --train [--dataset D] [--steps N] [--reps N] [--precision P] [--path P] [--torch] [--json]
        normlab-cli bench --depth [--placement P] [--norm N] [--steps N] [--reps N] [--precision P] [--path P]
                                  [--torch] [--json]
+       normlab-cli bench --depth-demo [--precision f32|f64] [--threads T] [--scene FILE] [--json]
 
 --cpu: times the fast float32 kernels of core (LayerNorm and RMSNorm, forward and backward, one row per
 case, ε inside the square root) on a rows × cols batch, against the fastest plain copy of the same
@@ -73,6 +76,17 @@ reports milliseconds per step (the median over the repetitions of N steps each).
 normlab-cli depth does per step: a fresh batch, forward, cross-entropy, backward, the per-layer
 measure mean |∂L/∂W₂|, Adam update. With --precision f32 the float64 model is timed too, in
 turn with it ("f64_ms_per_step", "f32_over_f64": float64's time over float32's).
+
+--depth-demo: the Depth lab's default demo, as a new session's lab plays it in the app: its default
+state (3 placements × 100 steps, the learning-rate sweep of 6 rates × 3 placements × 30 steps, then
+the claims' extra seeds, 4 × 3 placements × 50 steps; float32 unless --precision f64) on the app's
+kind of worker thread, a snapshot published as the app's worker publishes them. Reports the seconds
+from the start until the 3 runs are done, the sweep is done, the seeds are done and the whole demo
+(samples included) is done, the model steps of each part, the units of work, the process's CPU time
+(÷ the whole demo's time: how many cores it kept busy) and the load average (/proc/loadavg) before
+and after. --scene FILE: that scene's Depth lab instead of the defaults (its
+data files as `export` reads them, --read-outside-files too). --threads T: the threads a unit's runs are stepped on (default:
+the lab's, as in the app; at most one per placement is used). One run per command: interleave runs of different settings to compare.
 
 --torch: the same work in PyTorch, timed in the same run, each repetition right after ours; the
 report adds its numbers and ours/PyTorch. Kernels: float32, torch.nn.functional.layer_norm and an
@@ -105,7 +119,13 @@ Options:
                  and depth's --precision)
   --path P       auto (default: avx2 when the CPU has AVX2 and FMA), avx2 or scalar: the kernels'
                  path (--cpu), the float32 models' products' (--train, --depth)
-  --threads T    threads to split rows over (default: the pool's, hardware threads or NORMLAB_THREADS)
+  --depth-demo   time the Depth lab's default demo instead
+  --scene FILE   --depth-demo: that scene's Depth lab instead of the defaults
+  --read-outside-files
+                 --depth-demo --scene: read data files outside the scene's folder and assets/
+  --threads T    --cpu: threads to split rows over (default: the pool's, hardware threads or
+                 NORMLAB_THREADS); --depth-demo: threads a unit's runs are stepped on (default: the
+                 lab's; at most 3 are used)
   --json         {"rows": R, "cols": C, "threads": T, "copy": {"ms": t, "gbps": g, "of_copy": 1},
                   "layernorm_forward": {"ms": t, "gbps": g, "of_copy": f}, "layernorm_backward": ...,
                   "rmsnorm_forward": ..., "rmsnorm_backward": ..., "memcpy": ..., "torch": {"version",
@@ -120,6 +140,11 @@ Options:
                   "f32_over_f64", "torch": {...}} (ratios are
                   speed-ups: PyTorch's time over ours); when PyTorch could not be run,
                   "torch": {"skipped": why}
+                 --depth-demo: {"precision", "path", "threads", "cores", "order": ["runs", "sweep",
+                  "seeds"], "units", "steps": {"runs", "sweep", "seeds", "total"}, "seconds":
+                  {"runs", "sweep", "seeds", "whole"}, "cpu_seconds", "cores_busy" (cpu_seconds ÷
+                  whole), "ms_per_step" (wall: whole ÷ total steps),
+                  "load": {"before": [1, 5, 15 min], "after": [...]}}
 )";
 
 // [SECTION] Timing: interleaved repetitions, medians -----------------------------------------
@@ -593,22 +618,29 @@ int run_depth_bench(const Options& opt) {
 
 int run_bench(const Args& args) {
     const Options opt("bench", args,
-                      {{"cpu", false}, {"train", false}, {"depth", false}, {"rows", true}, {"cols", true}, {"reps", true},
-                       {"path", true}, {"threads", true}, {"dataset", true}, {"steps", true},
-                       {"placement", true}, {"norm", true}, {"torch", false}, {"python", true}, {"json", false},
-                       {"precision", true}});
-    const int modes = int(opt.flag("cpu")) + int(opt.flag("train")) + int(opt.flag("depth"));
+                      {{"cpu", false}, {"train", false}, {"depth", false}, {"depth-demo", false}, {"rows", true},
+                       {"cols", true}, {"reps", true}, {"path", true}, {"threads", true}, {"dataset", true},
+                       {"steps", true}, {"placement", true}, {"norm", true}, {"torch", false}, {"python", true},
+                       {"json", false}, {"precision", true}, {"scene", true}, {"read-outside-files", false}});
+    const int modes = int(opt.flag("cpu")) + int(opt.flag("train")) + int(opt.flag("depth")) + int(opt.flag("depth-demo"));
     if (modes != 1)
-        throw InputError("bench needs one of --cpu, --train or --depth (the GPU kernels are timed in the app's GPU lab)");
-    const std::string mode = opt.flag("cpu") ? "--cpu" : opt.flag("train") ? "--train" : "--depth";
+        throw InputError("bench needs one of --cpu, --train, --depth or --depth-demo (the GPU kernels are timed in the "
+                         "app's GPU lab)");
+    const std::string mode = opt.flag("cpu")     ? "--cpu"
+                             : opt.flag("train") ? "--train"
+                             : opt.flag("depth") ? "--depth"
+                                                 : "--depth-demo";
     // The options each mode does not take.
     const std::vector<const char*> foreign =
-        mode == "--cpu"     ? std::vector<const char*>{"dataset", "steps", "placement", "norm", "precision"}
-        : mode == "--train" ? std::vector<const char*>{"rows", "cols", "threads", "placement", "norm"}
-                            : std::vector<const char*>{"rows", "cols", "threads", "dataset"};
+        mode == "--cpu"     ? std::vector<const char*>{"dataset", "steps", "placement", "norm", "precision", "scene", "read-outside-files"}
+        : mode == "--train" ? std::vector<const char*>{"rows", "cols", "threads", "placement", "norm", "scene", "read-outside-files"}
+        : mode == "--depth" ? std::vector<const char*>{"rows", "cols", "threads", "dataset", "scene", "read-outside-files"}
+                            : std::vector<const char*>{"rows", "cols", "reps", "path", "dataset", "steps", "placement",
+                                                       "norm", "torch", "python"};
     for (const char* name : foreign)
         if (opt.value(name)) throw InputError(std::string("--") + name + " is not an option of bench " + mode);
     if (mode == "--cpu") return run_kernel_bench(opt);
+    if (mode == "--depth-demo") return run_depth_demo_bench(opt);
     return mode == "--train" ? run_train_bench(opt) : run_depth_bench(opt);
 }
 

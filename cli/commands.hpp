@@ -3,8 +3,13 @@
 // exit code; bad input or usage throws normlab::InputError (one line; main prints it, exits 2).
 #pragma once
 
+#include <string>
 #include <string_view>
 #include <vector>
+
+namespace normlab {
+struct Scene;   // normlab/scene/scene.hpp
+}
 
 namespace normlab::cli {
 
@@ -41,5 +46,10 @@ int run_depth(const Args& args);
 // `normlab-cli export`: a scene's figures, listed or written as SVG / CSV (export_command.cpp).
 extern const char kExportHelp[];
 int run_export(const Args& args);
+
+// The scene at `path`, its unknown keys noted on stderr; data files it names outside its own
+// folder and assets/ are refused unless read_outside (docs/ARCHITECTURE.md, File safety;
+// export_command.cpp).
+Scene open_scene(const std::string& path, bool read_outside);
 
 }  // namespace normlab::cli

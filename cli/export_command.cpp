@@ -141,20 +141,6 @@ void write(const std::string& path, const std::string& bytes, bool replace, cons
 
 // [SECTION] Commands ------------------------------------------------------------------------
 
-// The scene at `path`; data files it names outside its own folder and assets/ are refused
-// unless read_outside (docs/ARCHITECTURE.md, File safety).
-Scene open_scene(const std::string& path, bool read_outside) {
-    std::vector<std::string> ignored;
-    Scene scene = load_scene(path, &ignored);
-    for (const std::string& key : ignored)
-        std::cerr << "note: " << path << ": skipped " << key << " (not known to this NormLab)\n";
-    const std::string folder = std::filesystem::absolute(path).parent_path().string();
-    const std::vector<SceneDataFile> outside = data_files_outside(scene.session, {folder, shipped_assets_dir()});
-    if (!outside.empty() && !read_outside)
-        throw InputError(path + ": " + outside.front().key + " names " + quote_for_message(outside.front().path) +
-                         ", outside the scene's folder; not read (add --read-outside-files to read it)");
-    return scene;
-}
 
 int export_one(const Scene& scene, const std::string& scene_path, const std::string& name, const std::string& out,
                const FigureSize& size, bool replace) {
@@ -229,6 +215,19 @@ std::vector<std::string> parse_formats(const Options& opt) {
 }
 
 }  // namespace
+
+Scene open_scene(const std::string& path, bool read_outside) {
+    std::vector<std::string> ignored;
+    Scene scene = load_scene(path, &ignored);
+    for (const std::string& key : ignored)
+        std::cerr << "note: " << path << ": skipped " << key << " (not known to this NormLab)\n";
+    const std::string folder = std::filesystem::absolute(path).parent_path().string();
+    const std::vector<SceneDataFile> outside = data_files_outside(scene.session, {folder, shipped_assets_dir()});
+    if (!outside.empty() && !read_outside)
+        throw InputError(path + ": " + outside.front().key + " names " + quote_for_message(outside.front().path) +
+                         ", outside the scene's folder; not read (add --read-outside-files to read it)");
+    return scene;
+}
 
 int run_export(const Args& args) {
     const Options opt("export", args,

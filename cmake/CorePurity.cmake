@@ -10,8 +10,8 @@
 
 # zlib.h: datasets.cpp reads digits.csv.gz. POSIX (unistd, fcntl, dirent, signal, sys/stat, sys/file):
 # file_io.cpp's atomic saves, bounded reads and lock files; datasets.cpp's regular-file check. immintrin.h: fast_norm.cpp's AVX2 kernels,
-# chosen at run time.
-set(NORMLAB_CORE_SYSTEM_HEADERS "zlib|unistd|fcntl|dirent|signal|sys/stat|sys/file|immintrin")
+# chosen at run time. sys/resource.h: thread_priority.cpp's worker threads below the UI thread's priority.
+set(NORMLAB_CORE_SYSTEM_HEADERS "zlib|unistd|fcntl|dirent|signal|sys/stat|sys/file|sys/resource|immintrin")
 set(NORMLAB_CORE_ALLOWED
     "<[a-z_]+>|<Eigen/[A-Za-z]+>|<nlohmann/[a-z_]+\\.hpp>|\"normlab/[a-z_]+/[a-z_]+\\.hpp\"|\"(base|norm|models|labs|plot|scene)/[a-z_]+\\.hpp\"|<(${NORMLAB_CORE_SYSTEM_HEADERS})\\.h>")
 

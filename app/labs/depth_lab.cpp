@@ -53,7 +53,8 @@ enum ActionIndex { kPlay, kStep, kReset, kNorm, kNewSamples, kEvolution, kAction
 
 const Action<DepthContext> kActions[kActionCount] = {
     {"Play / pause", {' '}, nullptr,
-     "Train every ticked placement one step each in turn until the steps are done, then the learning-rate sweep; "
+     "Train every ticked placement one step each in turn until the steps are done, then the learning-rate sweep, "
+     "then the claims' extra seeds; "
      "changed settings train on at once. Press again to pause.",
      [](DepthContext& ctx) { ctx.ui.playing = !ctx.ui.playing; }},
     {"Step", {'S'}, nullptr, "Pause, then train every ticked placement one more mini-batch step.",
@@ -189,20 +190,21 @@ void draw_run_section(DepthContext& ctx, DepthLabState& s, DepthUi& ui, const Fo
                        text.c_str());
     tooltip("Optimizer steps done by every ticked placement, of the steps set below (each step: one mini-batch of 32 "
             "problems or text windows per placement, Adam).");
-    const int seeds_done = snap != nullptr ? seed_runs_done(*snap) : 0;
-    const int seeds_total = snap != nullptr ? static_cast<int>(snap->seed_runs.size()) : 0;
-    const std::string seeds = "seeds " + std::to_string(seeds_done) + " / " + std::to_string(seeds_total) + " runs";
-    ImGui::ProgressBar(seeds_total > 0 ? static_cast<float>(seeds_done) / static_cast<float>(seeds_total) : 1.0f,
-                       ImVec2(-1.0f, 0.0f), seeds.c_str());
-    tooltip("The claims' extra seeds: every ticked placement again with each further seed, over the steps the measure "
-            "averages; they train once the runs above are done, before the sweep.");
     const int done = snap != nullptr ? sweep_done(*snap) : 0;
     const int total = snap != nullptr ? static_cast<int>(snap->sweep.size()) : 0;
     const std::string sweep = "sweep " + std::to_string(done) + " / " + std::to_string(total) + " trainings";
     ImGui::ProgressBar(total > 0 ? static_cast<float>(done) / static_cast<float>(total) : 0.0f, ImVec2(-1.0f, 0.0f),
                        sweep.c_str());
-    tooltip("The learning-rate sweep's short trainings done (one per learning rate and placement); it runs once the "
-            "runs above are done, while playing.");
+    tooltip("The learning-rate sweep's short trainings done (one per learning rate and placement, a rate's placements "
+            "side by side); it runs once the runs above are done, while playing.");
+    const int seeds_done = snap != nullptr ? seed_runs_done(*snap) : 0;
+    const int seeds_total = snap != nullptr ? static_cast<int>(snap->seed_runs.size()) : 0;
+    const std::string seeds = "seeds " + std::to_string(seeds_done) + " / " + std::to_string(seeds_total) + " runs";
+    ImGui::ProgressBar(seeds_total > 0 ? static_cast<float>(seeds_done) / static_cast<float>(seeds_total) : 1.0f,
+                       ImVec2(-1.0f, 0.0f), seeds.c_str());
+    tooltip("The claims' extra seeds: every ticked placement again with each further seed (a seed's placements side "
+            "by side), over the steps the measure averages; they train once the sweep is done, and the claims' "
+            "verdicts stay provisional until they are.");
     if (snap != nullptr && ui.playing && !snap->busy && snap->error.empty()) {
         ImGui::TextDisabled("all trained: raise the steps to go on");
         tooltip("Every run has its steps and the sweep is done. More steps continue the runs; any other setting "
@@ -429,20 +431,21 @@ void verdict_cell(const DepthClaim& c) {
             "seed, not much larger).");
 }
 
-// "step 57 / 100 · sweep 3 / 18": where the numbers below stand (also in presenter view).
+// "step 100 / 100 · sweep 3 / 18 · seeds 0 / 12": where the numbers below stand, in the order
+// they train (also in presenter view).
 std::string progress_text(const DepthLabSnapshot& snap) {
     const Progress p = run_progress(&snap);
-    return "step " + std::to_string(p.step) + " / " + std::to_string(snap.state.steps) + " · seeds " +
-           std::to_string(seed_runs_done(snap)) + " / " + std::to_string(snap.seed_runs.size()) + " · sweep " +
-           std::to_string(sweep_done(snap)) + " / " + std::to_string(snap.sweep.size());
+    return "step " + std::to_string(p.step) + " / " + std::to_string(snap.state.steps) + " · sweep " +
+           std::to_string(sweep_done(snap)) + " / " + std::to_string(snap.sweep.size()) + " · seeds " +
+           std::to_string(seed_runs_done(snap)) + " / " + std::to_string(snap.seed_runs.size());
 }
 
 void draw_claims(const DepthLabSnapshot& snap, const DepthFigures& f, const Fonts& fonts) {
     ImGui::PushFont(fonts.bold);
     ImGui::Text("Measured here (%s):", progress_text(snap).c_str());
     ImGui::PopFont();
-    tooltip("Optimizer steps every ticked placement has done, the extra seeds' runs done (for the claims' spread), "
-            "and the learning-rate sweep's trainings done.");
+    tooltip("Optimizer steps every ticked placement has done, the learning-rate sweep's trainings done, and the "
+            "extra seeds' runs done (for the claims' spread).");
     ImGui::SameLine();
     push_wrap_at_edge();
     ImGui::TextUnformatted(f.conditions.c_str());

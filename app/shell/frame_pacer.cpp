@@ -13,15 +13,23 @@ namespace normlab::ui {
 
 namespace {
 constexpr double kBlinkSeconds = 0.4;   // Dear ImGui's text cursor blinks with a 1.2 s period
+constexpr double kAnimateSeconds = 1.0 / kAnimateFps;
 std::atomic<bool> g_woken{false};       // wake_frame_loop was called since the latest frame
 }  // namespace
 
 void FramePacer::poll_or_wait(bool input_pending, bool animate, bool text_input, double wake_at) {
     g_woken = false;
     if (text_input) wake_at = std::min(wake_at, glfwGetTime() + kBlinkSeconds);
-    if (never_wait_ || input_pending || animate || settle_ > 0) {
+    if (never_wait_ || input_pending || settle_ > 0) {
         if (settle_ > 0) --settle_;
         glfwPollEvents();
+    } else if (animate) {
+        // At most kAnimateFps frames a second: input (or a worker's results) ends the wait early.
+        const double wait = last_frame_at_ + kAnimateSeconds - glfwGetTime();
+        if (wait > 0.0)
+            glfwWaitEventsTimeout(wait);
+        else
+            glfwPollEvents();
     } else {
         ++waits_;
         const double timeout = wake_at - glfwGetTime();

@@ -1,8 +1,10 @@
 // When the frame loop draws the next frame, and when it sleeps: an idle window costs nothing.
 //
-// The next frame comes at once while input waits in the queue (input_queue.hpp), while a lab
-// animates on this thread (AppUi::animate), and for a few frames after the last input (Dear ImGui
-// settles: a pop-up opens the frame after its click, a window sizes itself over two frames).
+// The next frame comes at once while input waits in the queue (input_queue.hpp) and for a few
+// frames after the last input (Dear ImGui settles: a pop-up opens the frame after its click, a
+// window sizes itself over two frames); while a lab animates (AppUi::animate: a run plays) at
+// most kAnimateFps a second: without vsync (Xvfb, some drivers) the loop would draw as fast as
+// the CPU allows, taking the cores from the workers whose results it shows (docs/BENCHMARKS.md).
 // Otherwise the loop sleeps in glfwWaitEventsTimeout until an event arrives: input, a window
 // exposed or resized, or a worker's new results (each LatestBox::publish posts an empty event,
 // normlab/base/latest_box.hpp), or until `wake_at` (the autosave's due time) or a text field's
@@ -15,6 +17,7 @@
 namespace normlab::ui {
 
 inline constexpr int kSettleFrames = 3;
+inline constexpr double kAnimateFps = 60.0;   // a display's usual refresh rate
 
 class FramePacer {
 public:

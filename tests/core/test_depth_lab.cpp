@@ -41,13 +41,13 @@ int run_all(DepthLab& lab, int limit = 10000) {
 
 // [SECTION] Engine ----------------------------------------------------------------------------
 
-TEST(DepthLab, TrainsEveryPlacementThenSeedsThenSweepsThenRests) {
+TEST(DepthLab, TrainsEveryPlacementThenSweepsThenSeedsThenRests) {
     DepthLab lab;
     lab.configure(small_state());
     DepthLabSnapshot s = lab.snapshot();
     EXPECT_TRUE(s.busy);
     ASSERT_EQ(s.runs.size(), 3u);
-    EXPECT_EQ(s.sweep.size(), 6u);   // 2 learning rates × 3 placements
+    ASSERT_EQ(s.sweep.size(), 6u);   // 2 learning rates × 3 placements
     ASSERT_EQ(s.seed_runs.size(), 3u);   // seed 2 of each placement, over the window of 4 steps
     EXPECT_EQ(s.seed_runs[2].seed, 2u);
     EXPECT_EQ(s.seed_runs[2].target, 4);
@@ -67,21 +67,30 @@ TEST(DepthLab, TrainsEveryPlacementThenSeedsThenSweepsThenRests) {
     for (const DepthRunView& r : s.runs) EXPECT_EQ(r.run.step, 1);
     EXPECT_EQ(sweep_done(s), 0);
 
-    // The runs' remaining 5 steps and the samples at their end, then the seed runs (3 × 4 steps) before the sweep.
-    while (lab.snapshot().seed_runs.front().history.train_loss.empty()) ASSERT_TRUE(lab.advance(true));
+    // The runs' remaining 5 steps and the samples at their end, then the sweep before the seed
+    // runs: a unit is one step of each placement at the sweep's first learning rate.
+    while (lab.snapshot().sweep.front().steps == 0) ASSERT_TRUE(lab.advance(true));
     s = lab.snapshot();
     for (const DepthRunView& r : s.runs) EXPECT_TRUE(r.done());
-    EXPECT_EQ(sweep_done(s), 0);
-    for (int i = 0; i < 11; ++i) ASSERT_TRUE(lab.advance(true));
-    EXPECT_EQ(seed_runs_done(lab.snapshot()), 3);
-    EXPECT_EQ(lab.snapshot().sweep.front().steps, 0);
+    for (std::size_t i = 0; i < 6; ++i) EXPECT_EQ(s.sweep[i].steps, i < 3 ? 1 : 0) << i;
+    for (int i = 0; i < 4; ++i) ASSERT_TRUE(lab.advance(true));
+    EXPECT_EQ(sweep_done(lab.snapshot()), 3);
+    for (int i = 0; i < 5; ++i) ASSERT_TRUE(lab.advance(true));
+    s = lab.snapshot();
+    EXPECT_EQ(sweep_done(s), 6);
+    EXPECT_TRUE(s.seed_runs.front().history.train_loss.empty());
+    // Then one step of each placement with seed 2 per unit: 4 units for the window of 4 steps.
+    for (int i = 0; i < 4; ++i) ASSERT_TRUE(lab.advance(true));
+    s = lab.snapshot();
+    EXPECT_EQ(seed_runs_done(s), 3);
+    for (const DepthSeedRun& q : s.seed_runs) EXPECT_EQ(q.history.train_loss.size(), 4u);
 
     const int units = run_all(lab);
     s = lab.snapshot();
     EXPECT_FALSE(s.busy);
     EXPECT_FALSE(lab.advance(true));
     EXPECT_EQ(s.work, lab.work());
-    EXPECT_GT(units, 0);
+    EXPECT_EQ(units, 0);   // the units above were all there was
     for (const DepthRunView& r : s.runs) {
         EXPECT_EQ(r.run.step, 6);
         EXPECT_TRUE(r.done());
@@ -118,6 +127,32 @@ TEST(DepthLab, RunsAreTheCommandLinesRunsBitForBit) {
         for (std::size_t l = 0; l < q.history.ffn_grad.size(); ++l)
             EXPECT_EQ(q.history.ffn_grad[l], std::vector<double>(cli.history.ffn_grad[l].begin(),
                                                                  cli.history.ffn_grad[l].begin() + window));
+    }
+}
+
+// Each sweep point, trained side by side with its learning rate's other placements, is that
+// placement's sweep run trained alone: the same first loss and final (tail-mean) loss, bit for bit.
+TEST(DepthLab, SweepPointsAreTheirRunsTrainedAlone) {
+    for (const Precision precision : {Precision::F32, Precision::F64}) {
+        SCOPED_TRACE(std::string(to_string(precision)));
+        DepthLabState state = small_state();
+        state.precision = precision;
+        DepthLab lab;
+        lab.configure(state);
+        run_all(lab);
+        const DepthLabSnapshot s = lab.snapshot();
+        ASSERT_EQ(s.sweep.size(), 6u);
+        for (const DepthSweepPoint& q : s.sweep) {
+            SCOPED_TRACE(std::to_string(q.placement) + " at lr " + std::to_string(q.lr));
+            DepthTrainer alone(depth_sweep_config(state, q.placement, q.lr));
+            std::vector<double> losses;
+            for (int k = 0; k < state.sweep_steps; ++k) losses.push_back(alone.step());
+            ASSERT_EQ(q.steps, state.sweep_steps);
+            EXPECT_EQ(q.first_loss, losses.front());
+            double tail = 0.0;   // the mean of the last kDepthSweepTail losses, summed in order
+            for (std::size_t k = losses.size() - kDepthSweepTail; k < losses.size(); ++k) tail += losses[k];
+            EXPECT_EQ(q.final_loss, tail / kDepthSweepTail);
+        }
     }
 }
 
@@ -189,27 +224,43 @@ TEST(DepthLab, EachSettingRestartsOnlyWhatItChanges) {
     for (const DepthRunView& r : lab.snapshot().runs) EXPECT_EQ(r.run.step, 0);
 }
 
-// The placements' steps run side by side (step_runs): one thread or three, the same numbers, the
-// same units of work; in float32 too, and with a float64 lab too.
+// The placements' steps run side by side (the runs, the sweep's and the seeds'): one thread, two
+// or three, the same numbers, the same units of work; in float32 and in float64.
 TEST(DepthLab, ThreadsChangeNoNumberNorUnit) {
     for (const Precision precision : {Precision::F32, Precision::F64}) {
-        SCOPED_TRACE(std::string(to_string(precision)));
         DepthLabState state = small_state();
         state.precision = precision;
-        DepthLab one, three;
+        DepthLab one;
         one.set_threads(1);
-        three.set_threads(3);
         one.configure(state);
-        three.configure(state);
-        EXPECT_EQ(run_all(one), run_all(three));
-        const DepthLabSnapshot a = one.snapshot(), b = three.snapshot();
+        const int units = run_all(one);
+        const DepthLabSnapshot a = one.snapshot();
         ASSERT_EQ(a.runs.size(), 3u);
-        for (int p = 0; p < kDepthPlacementCount; ++p) {
-            EXPECT_EQ(find_run(a, p)->run.history.train_loss, find_run(b, p)->run.history.train_loss);
-            EXPECT_EQ(find_run(a, p)->run.history.ffn_grad, find_run(b, p)->run.history.ffn_grad);
-            EXPECT_EQ(find_run(a, p)->final->loss, find_run(b, p)->final->loss);
+        for (const unsigned threads : {2u, 3u}) {
+            SCOPED_TRACE(std::string(to_string(precision)) + ", " + std::to_string(threads) + " threads");
+            DepthLab more;
+            more.set_threads(threads);
+            more.configure(state);
+            EXPECT_EQ(run_all(more), units);
+            const DepthLabSnapshot b = more.snapshot();
+            for (int p = 0; p < kDepthPlacementCount; ++p) {
+                EXPECT_EQ(find_run(a, p)->run.history.train_loss, find_run(b, p)->run.history.train_loss);
+                EXPECT_EQ(find_run(a, p)->run.history.ffn_grad, find_run(b, p)->run.history.ffn_grad);
+                EXPECT_EQ(find_run(a, p)->final->loss, find_run(b, p)->final->loss);
+            }
+            ASSERT_EQ(a.seed_runs.size(), b.seed_runs.size());
+            for (std::size_t i = 0; i < a.seed_runs.size(); ++i) {
+                EXPECT_EQ(a.seed_runs[i].history.train_loss, b.seed_runs[i].history.train_loss);
+                EXPECT_EQ(a.seed_runs[i].history.ffn_grad, b.seed_runs[i].history.ffn_grad);
+            }
+            ASSERT_EQ(a.sweep.size(), b.sweep.size());
+            for (std::size_t i = 0; i < a.sweep.size(); ++i) {
+                EXPECT_EQ(a.sweep[i].first_loss, b.sweep[i].first_loss);
+                EXPECT_EQ(a.sweep[i].final_loss, b.sweep[i].final_loss);
+                EXPECT_EQ(a.sweep[i].outcome, b.sweep[i].outcome);
+            }
+            EXPECT_EQ(a.work, b.work);
         }
-        EXPECT_EQ(a.work, b.work);
     }
 }
 
@@ -383,8 +434,11 @@ TEST(DepthLab, AMissingTextFileSaysSoAndTrainsNothing) {
 
 // [SECTION] Claims ------------------------------------------------------------------------------
 
-// The lab's snapshot once its runs and seed runs are trained (the sweep not begun).
+// The lab's snapshot once its runs and seed runs are trained. The sweep, which trains before the
+// seeds, is shrunk to its least (2 learning rates × 5 steps) to keep the tests short.
 DepthLabSnapshot trained(DepthLabState state) {
+    state.sweep_points = kDepthMinSweepPoints;
+    state.sweep_steps = kDepthMinSweepSteps;
     DepthLab lab;
     lab.configure(state);
     const auto all_done = [](const DepthLabSnapshot& s) {

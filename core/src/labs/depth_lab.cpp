@@ -15,6 +15,9 @@
 #include "base/thread_pool.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
 #include <cmath>
 #include <cstdio>
 #include <exception>
@@ -271,7 +274,8 @@ std::optional<double> divergence_lr(const DepthLabSnapshot& s, int p) {
 // [SECTION] Engine: configuration -----------------------------------------------------------
 
 struct DepthLab::Run {
-    explicit Run(const DepthConfig& c) : config(c), trainer(c), parameters(trainer.parameter_count()) {}
+    Run(int p, const DepthConfig& c) : placement(p), config(c), trainer(c), parameters(trainer.parameter_count()) {}
+    int placement = 0;             // index into kAllNormPlacements
     DepthConfig config;            // as built (steps: the target then)
     DepthTrainer trainer;
     Index parameters = 0;
@@ -285,16 +289,16 @@ struct DepthLab::Run {
 };
 
 struct DepthLab::Seeds {
-    std::vector<DepthSeedRun> runs;            // planned, in training order
-    std::size_t next = 0;                      // the run being trained
-    std::unique_ptr<DepthTrainer> trainer;     // its trainer; null between runs
+    std::vector<DepthSeedRun> runs;                        // planned: seed + 1 of every placement, then seed + 2, …
+    std::vector<std::unique_ptr<DepthTrainer>> trainers;   // runs[i]'s trainer while it trains
+    std::size_t next = 0;                                  // the first run not done: its seed's runs train together
 };
 
 struct DepthLab::Sweep {
-    std::vector<DepthSweepPoint> points;
-    std::size_t next = 0;                      // the point being trained
-    std::unique_ptr<DepthTrainer> trainer;     // its run; null between runs
-    std::vector<double> losses;                // its training losses so far
+    std::vector<DepthSweepPoint> points;                   // learning-rate major, then placement
+    std::vector<std::unique_ptr<DepthTrainer>> trainers;   // points[i]'s run while it trains
+    std::vector<std::vector<double>> losses;               // points[i]'s training losses so far
+    std::size_t next = 0;                                  // the first point not done: its rate's points train together
 };
 
 DepthLab::DepthLab() = default;
@@ -316,7 +320,7 @@ void DepthLab::configure(const DepthLabState& state) {
             }
             const DepthConfig want = depth_run_config(state, p);
             if (!run || !same_run(run->config, want) || run->trainer.step_count() > state.steps)
-                run = std::make_unique<Run>(want);
+                run = std::make_unique<Run>(p, want);
             if (run->target != state.steps) {   // a new run, or steps raised or lowered to where it is
                 run->target = state.steps;
                 run->final.reset();
@@ -331,6 +335,7 @@ void DepthLab::configure(const DepthLabState& state) {
                 for (int p = 0; p < kDepthPlacementCount; ++p)
                     if (state.placements[static_cast<std::size_t>(p)])
                         seeds_->runs.push_back({p, state.seed + static_cast<std::uint64_t>(k), depth_window(state), {}, false});
+            seeds_->trainers.resize(seeds_->runs.size());
         }
         if (sweep_changed) {
             if (const std::string problem = validate(depth_sweep_config(state, 0, state.sweep_lr_min)); !problem.empty())
@@ -339,6 +344,8 @@ void DepthLab::configure(const DepthLabState& state) {
             for (double lr : depth_sweep_lrs(state))
                 for (int p = 0; p < kDepthPlacementCount; ++p)
                     if (state.placements[static_cast<std::size_t>(p)]) sweep_->points.push_back({p, lr});
+            sweep_->trainers.resize(sweep_->points.size());
+            sweep_->losses.resize(sweep_->points.size());
         }
     } catch (const std::exception& e) {   // InputError (the text), std::invalid_argument (settings)
         error_ = e.what();
@@ -453,88 +460,126 @@ void DepthLab::set_threads(unsigned threads) {
     pool_.reset();
 }
 
-bool DepthLab::step_runs() {
-    std::vector<Run*> due;
-    for (std::unique_ptr<Run>& run : runs_)
-        if (run && !run->done()) due.push_back(run.get());
-    if (due.empty()) return false;
-    // The placements' steps side by side: each run has its own model, optimizer and random
-    // streams, so the numbers do not depend on the threads (docs/ARCHITECTURE.md, Data flow).
-    // The pool is made here, on the lab's own thread, on first use.
-    if (!pool_) {
+namespace {
+
+// The lab's threads when set_threads was not given any: NORMLAB_THREADS when set (1–256, as for
+// the fast kernels), else every core (the web page: one, its threads are a fixed pool).
+unsigned default_lab_threads() {
 #ifdef __EMSCRIPTEN__
-        const unsigned hardware = 1;   // the page's threads are a fixed pool: take none of them
+    return 1;
 #else
-        // One core left to the UI thread (the lab keeps drawing while it trains).
-        const unsigned hardware = std::max(2u, std::thread::hardware_concurrency()) - 1;
-#endif
-        pool_ = std::make_unique<fast::ThreadPool>(std::min(threads_ > 0 ? threads_ : hardware,
-                                                            static_cast<unsigned>(kDepthPlacementCount)));
+    if (const char* env = std::getenv("NORMLAB_THREADS")) {
+        char* end = nullptr;
+        const long n = std::strtol(env, &end, 10);
+        if (end != env && *end == '\0' && n >= 1 && n <= 256) return static_cast<unsigned>(n);
     }
-    std::vector<std::exception_ptr> failed(due.size());
-    pool_->run(static_cast<unsigned>(due.size()), [&](unsigned t) {
-        for (std::size_t i = t; i < due.size(); i += pool_->size()) {   // tasks ≤ pool size: usually one each
+    return std::max(1u, std::thread::hardware_concurrency());
+#endif
+}
+
+}  // namespace
+
+void DepthLab::side_by_side(std::vector<Step>& steps) {
+    // Each run has its own model, optimizer and random streams, so neither the threads nor the
+    // order change a number (docs/ARCHITECTURE.md, Data flow). The costliest placement first (its
+    // latest step's time), each thread then taking the next step left: 3 runs on 2 threads end
+    // when NormFormer's step and the other two's do, not after NormFormer's and one other's.
+    // The pool is made here, on the lab's own thread, on first use.
+    if (!pool_)
+        pool_ = std::make_unique<fast::ThreadPool>(
+            std::min(threads_ > 0 ? threads_ : default_lab_threads(), static_cast<unsigned>(kDepthPlacementCount)));
+    std::stable_sort(steps.begin(), steps.end(), [this](const Step& a, const Step& b) {
+        return step_ms_[static_cast<std::size_t>(a.placement)] > step_ms_[static_cast<std::size_t>(b.placement)];
+    });
+    std::vector<double> ms(steps.size(), 0.0);
+    std::vector<std::exception_ptr> failed(steps.size());
+    std::atomic<std::size_t> next{0};
+    pool_->run(static_cast<unsigned>(steps.size()), [&](unsigned) {
+        for (std::size_t i = next++; i < steps.size(); i = next++) {
+            const auto t0 = std::chrono::steady_clock::now();
             try {
-                step_run(*due[i]);
+                steps[i].step();
             } catch (...) {
                 failed[i] = std::current_exception();
             }
+            ms[i] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
         }
     });
+    for (std::size_t i = 0; i < steps.size(); ++i) step_ms_[static_cast<std::size_t>(steps[i].placement)] = ms[i];
+    steps_ += steps.size();
     for (const std::exception_ptr& e : failed)
         if (e) std::rethrow_exception(e);
+}
+
+bool DepthLab::step_runs() {
+    std::vector<Step> steps;
+    for (std::unique_ptr<Run>& run : runs_)
+        if (run && !run->done()) steps.push_back({run->placement, [this, r = run.get()] { step_run(*r); }});
+    if (steps.empty()) return false;
+    side_by_side(steps);
     ++work_;
     return true;
 }
 
 bool DepthLab::step_seeds() {
     if (!seeds_ || seeds_->next >= seeds_->runs.size()) return false;
-    DepthSeedRun& r = seeds_->runs[seeds_->next];
+    Seeds& w = *seeds_;
+    std::vector<Step> steps;
     try {
-        if (!seeds_->trainer) seeds_->trainer = std::make_unique<DepthTrainer>(depth_seed_config(state_, r.placement, r.seed));
+        for (std::size_t i = w.next; i < w.runs.size() && w.runs[i].seed == w.runs[w.next].seed; ++i) {
+            DepthSeedRun& r = w.runs[i];
+            if (r.done()) continue;
+            if (!w.trainers[i]) w.trainers[i] = std::make_unique<DepthTrainer>(depth_seed_config(state_, r.placement, r.seed));
+            steps.push_back({r.placement, [&r, &t = *w.trainers[i]] {
+                                 r.not_finite = !std::isfinite(t.step());
+                                 r.history = t.history();
+                             }});
+        }
     } catch (const std::exception& e) {   // the text file changed since the runs read it
         error_ = e.what();
         seeds_.reset();
         return false;
     }
-    r.not_finite = !std::isfinite(seeds_->trainer->step());
-    r.history = seeds_->trainer->history();
-    if (r.done()) {
-        seeds_->trainer.reset();
-        ++seeds_->next;
-    }
+    side_by_side(steps);
+    for (; w.next < w.runs.size() && w.runs[w.next].done(); ++w.next) w.trainers[w.next].reset();
     return true;
+}
+
+void DepthLab::step_sweep_point(std::size_t i) {
+    Sweep& w = *sweep_;
+    DepthSweepPoint& q = w.points[i];
+    const double loss = w.trainers[i]->step();
+    w.losses[i].push_back(loss);
+    q.steps = w.trainers[i]->step_count();
+    if (q.steps == 1) q.first_loss = loss;
+    if (!std::isfinite(loss)) {
+        q.outcome = SweepOutcome::NotFinite;
+    } else if (q.steps >= state_.sweep_steps) {
+        q.final_loss = tail_mean(w.losses[i]);
+        q.outcome = q.final_loss >= q.first_loss ? SweepOutcome::Diverged : SweepOutcome::Trained;
+    }
 }
 
 bool DepthLab::step_sweep() {
     if (!sweep_ || sweep_->next >= sweep_->points.size()) return false;
-    DepthSweepPoint& q = sweep_->points[sweep_->next];
+    Sweep& w = *sweep_;
+    std::vector<Step> steps;
     try {
-        if (!sweep_->trainer) {
-            sweep_->trainer = std::make_unique<DepthTrainer>(depth_sweep_config(state_, q.placement, q.lr));
-            sweep_->losses.clear();
+        for (std::size_t i = w.next; i < w.points.size() && w.points[i].lr == w.points[w.next].lr; ++i) {
+            if (w.points[i].outcome != SweepOutcome::Pending) continue;
+            if (!w.trainers[i])
+                w.trainers[i] = std::make_unique<DepthTrainer>(depth_sweep_config(state_, w.points[i].placement, w.points[i].lr));
+            steps.push_back({w.points[i].placement, [this, i] { step_sweep_point(i); }});
         }
     } catch (const std::exception& e) {   // the text file changed since the runs read it
         error_ = e.what();
         sweep_.reset();
         return false;
     }
-    const double loss = sweep_->trainer->step();
-    sweep_->losses.push_back(loss);
-    q.steps = sweep_->trainer->step_count();
-    if (q.steps == 1) q.first_loss = loss;
-    bool finished = false;
-    if (!std::isfinite(loss)) {
-        q.outcome = SweepOutcome::NotFinite;
-        finished = true;
-    } else if (q.steps >= state_.sweep_steps) {
-        q.final_loss = tail_mean(sweep_->losses);
-        q.outcome = q.final_loss >= q.first_loss ? SweepOutcome::Diverged : SweepOutcome::Trained;
-        finished = true;
-    }
-    if (finished) {
-        sweep_->trainer.reset();
-        ++sweep_->next;
+    side_by_side(steps);
+    for (; w.next < w.points.size() && w.points[w.next].outcome != SweepOutcome::Pending; ++w.next) {
+        w.trainers[w.next].reset();
+        w.losses[w.next] = {};
     }
     return true;
 }
@@ -550,11 +595,20 @@ bool DepthLab::advance(bool train) {
     }
     if (!train) return false;
     if (step_runs()) return true;
-    if (step_seeds() || step_sweep()) {
+    if (step_sweep() || step_seeds()) {
         ++work_;
         return true;
     }
     return false;
+}
+
+DepthLab::Progress DepthLab::progress() const {
+    Progress p;
+    p.runs = std::all_of(runs_.begin(), runs_.end(), [](const std::unique_ptr<Run>& r) { return !r || r->done(); });
+    p.sweep = !sweep_ || sweep_->next >= sweep_->points.size();
+    p.seeds = !seeds_ || seeds_->next >= seeds_->runs.size();
+    p.steps = steps_;
+    return p;
 }
 
 DepthLabSnapshot DepthLab::snapshot() const {

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "normlab/base/latest_box.hpp"
+#include "normlab/base/thread_priority.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -42,7 +43,8 @@ namespace normlab {
 // publishing takes at most a quarter of its time) while it works, and always when it rests
 // (nothing to do, or an advance() limit reached) or has applied a command, so that a pause, a step
 // or the end is on screen exactly. The destructor stops the thread and joins it (after the unit
-// or command in progress).
+// or command in progress). The thread runs below the UI thread's priority (thread_priority.hpp),
+// and so do the threads it starts (the Depth lab's pool): the window keeps drawing while it trains.
 template <class Job>
 class StepWorker {
 public:
@@ -153,6 +155,7 @@ private:
     }
 
     void run() {
+        lower_thread_priority();
         Clock::time_point last_publish = Clock::now() - kPublishInterval;
         Clock::duration interval = kPublishInterval;
         for (;;) {

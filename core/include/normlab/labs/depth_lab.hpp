@@ -37,6 +37,7 @@
 #include <array>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -244,30 +245,47 @@ public:
 
     // One unit of work; false when there was none. In this order: samples that are due (one
     // run's); with train: one step of every run below its steps (a run that reaches them is
-    // evaluated on the held-out set); when all are done, one step of the current seed run; when
-    // those are done, one step of the sweep's current run.
+    // evaluated on the held-out set); when all are done, one step of every sweep run at the
+    // sweep's current learning rate (its placements side by side); when the sweep is done, one
+    // step of every seed run of the current seed (its placements side by side). The sweep comes
+    // before the seeds so that every figure is complete first (the seeds only settle the
+    // claims' verdicts, provisional until then). A unit is the same on any number of threads.
     bool advance(bool train);
 
     // One step of every run below its steps (the Step button, also while paused), the runs side
     // by side on up to set_threads() threads; false when all are done.
     bool step_runs();
 
-    // Threads step_runs may use, counting the caller: 0 (the default) the hardware's less one
-    // (left to the UI thread; so one on 2 cores, where two measured no faster under load,
-    // docs/BENCHMARKS.md), at most one per placement (one in the web page). The numbers are the
-    // same whatever it is.
+    // Threads a unit's runs may use, counting the caller, at most one per placement: 0 (the
+    // default) is NORMLAB_THREADS when set, else every core (one in the web page). The app's
+    // worker thread and its pool run below the UI thread's priority (DepthLabWorker), so the
+    // window keeps its frame rate (docs/BENCHMARKS.md). The numbers are the same whatever it is.
     void set_threads(unsigned threads);
 
     DepthLabSnapshot snapshot() const;
     std::uint64_t work() const { return work_; }   // units of work done so far (snapshot().work)
 
+    // Which parts are trained, without a snapshot's copies (a benchmark asks after every unit).
+    struct Progress {
+        bool runs = false, sweep = false, seeds = false;   // every run at its steps; every point; every seed run
+        std::uint64_t steps = 0;                           // model steps taken since the engine was made
+    };
+    Progress progress() const;
+
 private:
     struct Run;
     struct Seeds;
     struct Sweep;
+    struct Step {
+        int placement;                  // index into kAllNormPlacements
+        std::function<void()> step;     // one step of one run
+    };
     bool sample_due(const Run& run) const;
     void draw_samples(Run& run);
     void step_run(Run& run);
+    void step_sweep_point(std::size_t i);
+    // The steps side by side on the pool, the costliest placement first; rethrows a step's exception.
+    void side_by_side(std::vector<Step>& steps);
     bool step_seeds();
     bool step_sweep();
 
@@ -278,13 +296,15 @@ private:
     std::unique_ptr<Seeds> seeds_;
     std::unique_ptr<Sweep> sweep_;
     std::uint64_t work_ = 0;
+    std::uint64_t steps_ = 0;
     unsigned threads_ = 0;
-    std::unique_ptr<fast::ThreadPool> pool_;   // made by step_runs, on the lab's thread
+    std::unique_ptr<fast::ThreadPool> pool_;   // made by side_by_side, on the lab's thread
+    std::array<double, kDepthPlacementCount> step_ms_{};   // each placement's latest step, ms: the order of side_by_side
 };
 
 // A whole lab on the calling thread: configure(state), then advance(true) until nothing is left
 // (the runs, their samples, the seeds, the sweep): the lab's figures without a window (a scene's
-// figures in normlab-cli export). At the defaults it trains 3 × 100 + 12 × 50 + 18 × 30 steps.
+// figures in normlab-cli export). At the defaults it trains 3 × 100 + 18 × 30 (sweep) + 12 × 50 (seeds) steps.
 DepthLabSnapshot run_depth_lab(const DepthLabState& state);
 
 // [SECTION] Worker --------------------------------------------------------------------------
