@@ -7,9 +7,12 @@ usage: scripts/long_functions.py [--limit N] [DIR_OR_FILE ...]   (default: core 
 A function is a brace block opened outside any other function (at namespace or class level)
 whose head, the text since the previous ';', '{' or '}', reads like a signature: it has
 parentheses and is not a class, struct, enum, union, namespace or an initialised variable
-(`const Action kActions[] = {…}`). Its length counts the lines from the head's first line to the
-closing brace, both included; lambdas and local classes count as part of the function around
-them. Comments, string and character literals (raw strings too) are skipped when reading braces.
+(`const Action kActions[] = {…}`). Braces within a head belong to it: inside its parentheses (a
+default argument `= {}`, `noexcept(T{})`) and a constructor's member initializers (`: a_{a}`),
+except a lambda's body there, which is a function of its own. Its length counts the lines from
+the head's first line (an access label before it left out) to the closing brace, both included;
+lambdas and local classes count as part of the function around them. Comments, string and
+character literals (raw strings too) are skipped when reading braces.
 """
 
 import argparse
@@ -64,33 +67,63 @@ def strip_code(text):
     return "".join(out)
 
 
+# A head that has reached a constructor's member initializers: `Foo(int a) : a_` (a single colon
+# after the parameters, then a member's name, whose `{` opens its initializer, not the body).
+MEMBER_INIT = re.compile(r"\)[^()]*(?<!:):(?!:)[^;]*[\w>]\s*$", re.S)
+# A lambda's introducer right before its `{`: `[&](int x) mutable -> T`.
+LAMBDA = re.compile(r"\[[^\[\]]*\]\s*(?:\([^()]*\))?\s*(?:mutable\s*)?(?:->\s*[\w:<>, ]+)?\s*$", re.S)
+ACCESS_LABEL = re.compile(r"^\s*(?:public|protected|private)\s*:(?!:)")
+
+
 def long_functions(path, limit):
     """(first line, lines, head) of each function in `path` longer than `limit` lines."""
     with open(path, encoding="utf-8", errors="replace") as f:
         code = strip_code(f.read())
-    code = re.sub(r"^\s*#.*$", "", code, flags=re.M)   # preprocessor lines
+    code = re.sub(r"^[ \t]*#.*$", "", code, flags=re.M)   # preprocessor lines (their newlines kept)
     found = []
-    stack = []          # per open brace: ("scope" | "function" | "block", start line, head)
+    # per open brace: ("scope" | "function" | "block" | "head", start line, head)
+    stack = []
     head_start = 0      # offset where the current head began
+    parens = 0          # parentheses open in the current head
     line = 1
     for i, c in enumerate(code):
         if c == "\n":
             line += 1
-        elif c in ";{}":
+            continue
+        in_function = any(kind in ("function", "block") for kind, _, _ in stack)
+        if in_function:   # inside a function only its braces matter
             if c == "{":
-                head = code[head_start:i]
-                if any(kind != "scope" for kind, _, _ in stack):
-                    kind = "block"   # inside a function: an if, a loop, a lambda
-                elif "(" in head and not NOT_A_FUNCTION.search(head) and not head.rstrip().endswith("="):
-                    kind = "function"
-                else:
-                    kind = "scope"   # a namespace, a class, an initialised table
-                stack.append((kind, line - head.lstrip().count("\n"), head.strip()))
-            elif c == "}" and stack:
+                stack.append(("block", line, ""))
+            elif c == "}":
                 kind, first, head = stack.pop()
-                if kind == "function" and line - first + 1 > limit:
-                    found.append((first, line - first + 1, " ".join(head.split())[:90]))
-            head_start = i + 1
+                if kind == "function":
+                    if line - first + 1 > limit:
+                        found.append((first, line - first + 1, " ".join(head.split())[:90]))
+                    if not (parens > 0 or (stack and stack[-1][0] == "head")):
+                        head_start, parens = i + 1, 0   # else a lambda within a head: the head goes on
+            continue
+        in_head = bool(stack) and stack[-1][0] == "head"
+        if c in "()":
+            parens += 1 if c == "(" else -1
+        elif c == "{":
+            head = code[head_start:i]
+            within = parens > 0 or in_head   # inside a head's parentheses or braces
+            if within and LAMBDA.search(head):   # a lambda's body: a function of its own
+                head = head[head.rindex("["):]
+                stack.append(("function", line - head.count("\n"), head.strip()))
+            elif within or MEMBER_INIT.search(head):
+                stack.append(("head", line, ""))   # braces that belong to the head
+            elif "(" in head and not NOT_A_FUNCTION.search(head) and not head.rstrip().endswith("="):
+                head = ACCESS_LABEL.sub("", head)
+                stack.append(("function", line - head.lstrip().count("\n"), head.strip()))
+            else:
+                stack.append(("scope", line, ""))   # a namespace, a class, an initialised table
+                head_start, parens = i + 1, 0
+        elif c == "}" and stack:
+            if stack.pop()[0] != "head":
+                head_start, parens = i + 1, 0
+        elif c == ";" and not in_head:
+            head_start, parens = i + 1, 0
     return found
 
 

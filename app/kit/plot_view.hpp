@@ -53,20 +53,22 @@ struct PlotView {
 
 // A figure rebuilt only when what it is built from changed: `Key` names that (the legend
 // switches, the results' generation, the axis it is drawn against, …). Building a figure places
-// its labels: more work than a frame should redo for nothing.
-template <class Key>
+// its labels: more work than a frame should redo for nothing. `Figure`: a Plot, or what a lab
+// builds in one go (the Depth lab's plots, claims and conditions line; the Training lab's maps).
+template <class Key, class Figure = Plot>
 struct CachedFigure {
-    Plot plot;
+    Figure value;
     std::optional<Key> built_for;   // empty: stale (reset it when the results change)
 
-    // The figure for `key`, rebuilt by build() when the last build was for another key.
+    // The figure for `key`, rebuilt by build() when the last build was for another key (what
+    // needs no rebuild, e.g. a reference line, the caller may move on it).
     template <class Build>
-    const Plot& get(const Key& key, Build build) {
+    Figure& get(const Key& key, Build build) {
         if (!built_for || *built_for != key) {
-            plot = build();
+            value = build();
             built_for = key;
         }
-        return plot;
+        return value;
     }
 };
 

@@ -162,6 +162,17 @@ bool begin_panel(const char* id, ImVec2 size, bool border) {
     return ImGui::BeginChild(id, size, border, ImGuiWindowFlags_HorizontalScrollbar);
 }
 
+void begin_controls_panel(float share, float min_em, float max_em) {
+    const float em = ImGui::GetFontSize();
+    const float width = std::clamp(share * ImGui::GetContentRegionAvail().x, min_em * em, max_em * em);
+    begin_panel("controls", ImVec2(width, 0.0f), true);
+}
+
+void end_controls_panel() {
+    ImGui::EndChild();
+    ImGui::SameLine();
+}
+
 std::string glfw_error() {
     const char* description = nullptr;
 #ifndef __EMSCRIPTEN__   // emscripten's GLFW (3.2's API) has no glfwGetError
@@ -219,7 +230,16 @@ std::string field_message_text(ImGuiID slot) {
     return it != g_refused.end() ? it->second.message : std::string();
 }
 
-bool text_field(const char* id, const char* hint, TextField& f, const std::string& shown) {
+bool text_field(const char* id, const char* hint, TextField& f, const std::string& shown, TextEntry entry) {
+    if (entry == TextEntry::EnterOnly) {
+        if (shown != f.shown_for) {   // the value changed (an entry taken, a scene): show it
+            f.text = f.shown_for = shown;
+            f.error.clear();
+        }
+        const bool enter = ImGui::InputTextWithHint(id, hint, &f.text, ImGuiInputTextFlags_EnterReturnsTrue);
+        f.editing = ImGui::IsItemActive();
+        return enter;
+    }
     if (!f.error.empty() && shown != f.shown_for) f.error.clear();   // the value changed elsewhere
     if (!f.editing && f.error.empty()) f.text = shown;
     ImGui::InputTextWithHint(id, hint, &f.text);

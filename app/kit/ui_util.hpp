@@ -86,6 +86,11 @@ void push_wrap_at_edge();
 // (app/kit/layout_check.hpp reports what is cut). Ends with ImGui::EndChild().
 bool begin_panel(const char* id, ImVec2 size = ImVec2(0.0f, 0.0f), bool border = false);
 
+// A lab's control panel, at the left: `share` of the width, kept between min_em and max_em text
+// heights, bordered (a begin_panel). End it with end_controls_panel(); what follows goes beside it.
+void begin_controls_panel(float share, float min_em, float max_em);
+void end_controls_panel();
+
 // GLFW's description of its last error, "no details" when it gave none (for one-line messages).
 std::string glfw_error();
 
@@ -140,13 +145,22 @@ bool checked_number(const char* name, double& v, const NumberRule& rule, Edit&& 
 struct TextField {
     std::string text;        // what the field holds
     std::string error;       // why the last entry was refused; empty when it was taken
-    std::string shown_for;   // the value's text when the last entry was made
+    std::string shown_for;   // the value's text when the last entry was made (EnterOnly: last shown)
     bool editing = false;    // the field has the keyboard
 };
 
+// When what the user typed becomes an entry.
+enum class TextEntry {
+    EnterOrLeave,   // Enter, or the focus leaving after an edit
+    // Enter only; what was typed stays in the field (a draft) until Enter, the value changes,
+    // or the caller applies f.text itself (a Load button beside it).
+    EnterOnly,
+};
+
 // Draws the field (its width from SetNextItemWidth; hint may be null) for the value whose text
-// is `shown`. True when the user made an entry (Enter, or the focus left after an edit): the
-// caller reads f.text, applies it or sets f.error.
-bool text_field(const char* id, const char* hint, TextField& f, const std::string& shown);
+// is `shown`. True when the user made an entry (`entry`): the caller reads f.text, applies it
+// or sets f.error.
+bool text_field(const char* id, const char* hint, TextField& f, const std::string& shown,
+                TextEntry entry = TextEntry::EnterOrLeave);
 
 }  // namespace normlab::ui

@@ -35,7 +35,6 @@ namespace {
 
 constexpr int kScriptedUnitsPerFrame = 2;
 
-
 ImVec4 to_vec4(Color c) { return ImVec4(c.r / 255.0f, c.g / 255.0f, c.b / 255.0f, 1.0f); }
 
 std::string placement_name(int p) { return std::string(display_name(kAllNormPlacements[p])); }
@@ -85,11 +84,7 @@ const Action<DepthContext> kActions[kActionCount] = {
      }},
 };
 
-}  // namespace
-
 Actions<DepthContext> depth_lab_actions() { return all_actions(kActions); }
-
-namespace {
 
 // [SECTION] The run -------------------------------------------------------------------------
 
@@ -113,29 +108,22 @@ void sync_worker(const DepthLabState& s, DepthUi& ui, bool scripted) {
 
 // [SECTION] Figures -------------------------------------------------------------------------
 
-void build_figures(DepthFigures& f, const DepthLabSnapshot& s) {
-    f.plots = normlab::depth_lab_plots(s);
-    f.claims = depth_claims(s);
-    f.conditions = depth_conditions(s);
+DepthFigures build_figures(const DepthLabSnapshot& s) {
+    return {normlab::depth_lab_plots(s), depth_claims(s), depth_conditions(s)};
 }
 
 // The figures of ui.shown with the session's display settings (they reach the worker's snapshots
 // only after the unit in progress; the figures follow them at once).
 const DepthFigures& current_figures(const DepthLabState& s, DepthUi& ui) {
-    DepthFigures& f = ui.figures;
-    if (!ui.shown || (f.from == ui.shown && f.measure_steps == s.measure_steps && f.evolution == s.evolution)) return f;
-    if (ui.shown->state.measure_steps == s.measure_steps && ui.shown->state.evolution == s.evolution) {
-        build_figures(f, *ui.shown);
-    } else {
+    if (!ui.shown) return ui.figures.value;
+    return ui.figures.get({ui.shown, s.measure_steps, s.evolution}, [&] {
+        if (ui.shown->state.measure_steps == s.measure_steps && ui.shown->state.evolution == s.evolution)
+            return build_figures(*ui.shown);
         DepthLabSnapshot shown = *ui.shown;
         shown.state.measure_steps = s.measure_steps;
         shown.state.evolution = s.evolution;
-        build_figures(f, shown);
-    }
-    f.from = ui.shown;
-    f.measure_steps = s.measure_steps;
-    f.evolution = s.evolution;
-    return f;
+        return build_figures(shown);
+    });
 }
 
 // [SECTION] Controls panel ------------------------------------------------------------------
@@ -625,8 +613,6 @@ void draw_samples(DepthContext& ctx, DepthLabState& s, DepthUi& ui, const Fonts&
     }
 }
 
-}  // namespace
-
 // [SECTION] The lab window ------------------------------------------------------------------
 
 void draw_depth_lab(DepthContext& ctx) {
@@ -638,16 +624,14 @@ void draw_depth_lab(DepthContext& ctx) {
 
     const float em = ImGui::GetFontSize();
     if (show_controls(ctx.app)) {   // presenter view, or the panel collapsed: claims, figures and samples alone
-        const float controls_w = std::clamp(0.24f * ImGui::GetContentRegionAvail().x, 19.0f * em, 24.0f * em);
-        begin_panel("controls", ImVec2(controls_w, 0.0f), true);
+        begin_controls_panel(0.24f, 19.0f, 24.0f);
         draw_run_section(ctx, s, ui, fonts);
         draw_task_section(s, ui, fonts);
         draw_model_section(s, fonts);
         draw_training_section(s, fonts);
         draw_measure_section(s, fonts);
         draw_sweep_section(s, fonts);
-        ImGui::EndChild();
-        ImGui::SameLine();
+        end_controls_panel();
     }
 
     begin_panel("results");
@@ -686,8 +670,6 @@ std::vector<Plot> depth_lab_plots(DepthContext& ctx) {
 
 // [SECTION] Presenter slide ---------------------------------------------------------------
 
-namespace {
-
 constexpr const char* kDepthPlotFigures[] = {"depth_loss", "depth_layer_grads", "depth_layer_grads_over_steps",
                                              "depth_lr_sweep"};   // DepthFigures::plots, in order
 
@@ -716,10 +698,7 @@ void draw_depth_figure(DepthContext& ctx, const std::string& id, ImVec2) {
 }
 
 void draw_depth_control(DepthContext& ctx, const std::string& id) {
-    const bool play = id == "play";   // else "reset"
-    const Action<DepthContext>& a = kActions[play ? kPlay : kReset];
-    handle_action_keys(ctx, {&a});   // the lab host is not drawn on a slide: a named control's key acts here
-    action_button(ctx, a, play ? (ctx.ui.playing ? "Pause###play" : "Play###play") : nullptr);
+    draw_run_control(ctx, id, kActions[kPlay], kActions[kReset], ctx.ui.playing);
 }
 
 void set_depth_playing(DepthContext& ctx, bool playing) {
@@ -728,13 +707,13 @@ void set_depth_playing(DepthContext& ctx, bool playing) {
     if (ui.worker) ui.worker->restart();   // from step 0, as the slide opens
 }
 
-}  // namespace
-
 const SlideParts<DepthContext> kDepthSlide{
     {{{"depth_claims", 2.4f, true}, {"depth_layer_grads", 1.6f}, {"depth_loss", 1.6f}, {"depth_layer_grads_over_steps", 1.6f},
       {"depth_lr_sweep", 1.6f}},
      2, {{"play"}, {"reset"}}},
     update_depth_slide, draw_depth_figure, draw_depth_control, set_depth_playing};
+
+}  // namespace
 
 const LabWindow<DepthContext> kDepthWindow{&kDepthInfo, draw_depth_lab, depth_lab_plots, depth_lab_actions, &kDepthSlide};
 

@@ -13,6 +13,7 @@
 
 #include <memory>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace normlab::ui {
@@ -35,15 +36,15 @@ inline constexpr LabInfo kDepthInfo{
     "(core/src/models/transformer.cpp) and SequenceTask (core/src/models/sequence_tasks.cpp); drawn by app/labs/depth_lab.cpp.",
 };
 
-// What is on screen, built from one snapshot: rebuilt only when a new snapshot arrives or a
-// display setting (the measured steps, the evolution view) changes.
+// What is on screen, built from one snapshot.
 struct DepthFigures {
-    std::shared_ptr<const DepthLabSnapshot> from;   // the snapshot they were built from
-    int measure_steps = 0, evolution = -1;           // DepthLabState's display settings at the build
-    std::vector<Plot> plots;                         // depth_lab_plots order: loss, layers, evolution, sweep
+    std::vector<Plot> plots;   // depth_lab_plots order: loss, layers, evolution, sweep
     std::vector<DepthClaim> claims;
     std::string conditions;
 };
+// Rebuilt only when a new snapshot arrives or a display setting changes: the key is the snapshot
+// and DepthLabState's measure_steps and evolution.
+using DepthFiguresCache = CachedFigure<std::tuple<std::shared_ptr<const DepthLabSnapshot>, int, int>, DepthFigures>;
 
 // Display-only state of the Depth lab; the settings live in DepthLabState, the numbers in the
 // worker's snapshots.
@@ -52,29 +53,19 @@ struct DepthUi {
     DepthLabState sent;                       // the settings the worker was last given
     bool playing = true;                      // the lab trains when opened
     std::shared_ptr<const DepthLabSnapshot> shown;   // the snapshot on screen
-    DepthFigures figures;
+    DepthFiguresCache figures;
     PlotView loss_view, layers_view, evolution_view, sweep_view;   // depth_lab_plots order
     TextField text_path, prompt;              // the two text fields (applied on Enter; ui_util.hpp)
 };
 using DepthContext = LabContextOf<DepthUi>;
 
-// LabWindow::actions (lab.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
-Actions<DepthContext> depth_lab_actions();
-
-// Draws the lab into the current window, reading and editing ctx.session.depth.
-// What a presenter slide of this lab may name (lab.hpp): figures depth_claims (the papers'
-// claims beside what this model measures), depth_layer_grads, depth_loss,
+// The lab's row in the table of labs (labs.cpp): all the table needs of it (LabWindow, lab.hpp).
+// Its draw function reads and edits ctx.session.depth. Its four figures as they are now: from
+// the run on screen, or, when the lab has not run yet, of the session's models before their
+// first step (axes, no data: a whole run takes a minute at the defaults; normlab-cli depth and
+// core's run_depth_lab train one headless). A presenter slide may name figures depth_claims (the
+// papers' claims beside what this model measures), depth_layer_grads, depth_loss,
 // depth_layer_grads_over_steps, depth_lr_sweep; controls play (Play / Pause, also Space), reset.
-extern const SlideParts<DepthContext> kDepthSlide;
-
-void draw_depth_lab(DepthContext& ctx);
-
-// The lab's four figures as they are now (LabWindow::plots): from the run on screen, or, when the lab
-// has not run yet, of the session's models before their first step (axes, no data: a whole run
-// takes a minute at the defaults; normlab-cli depth and core's run_depth_lab train one headless).
-std::vector<Plot> depth_lab_plots(DepthContext& ctx);
-
-// The lab's row in the table of labs (labs.cpp).
 extern const LabWindow<DepthContext> kDepthWindow;
 
 }  // namespace normlab::ui

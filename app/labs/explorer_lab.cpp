@@ -42,6 +42,11 @@ void set_x_preset(ExplorerContext& ctx, XPreset preset) {
     ctx.ui.x_field.error.clear();
 }
 
+namespace {
+
+// The Explorer's presets, reached by a button and a key (action_table.hpp): x's, then W's and δ's.
+enum ExplorerActionIndex { kIdentityW = kXPresetCount, kRandomW, kDeltaOne, kExplorerActionCount };
+
 const Action<ExplorerContext> kExplorerActions[kExplorerActionCount] = {
     kXPresetActions<ExplorerContext>[kExampleX],
     kXPresetActions<ExplorerContext>[kLargeX],
@@ -55,8 +60,6 @@ const Action<ExplorerContext> kExplorerActions[kExplorerActionCount] = {
 };
 
 Actions<ExplorerContext> explorer_lab_actions() { return all_actions(kExplorerActions); }
-
-namespace {
 
 using Index = Eigen::Index;
 
@@ -381,8 +384,6 @@ std::vector<Plot> shown_plots(const ExplorerState& s, const ExplorerUi& ui, cons
     return explorer_plots(s, r, {ui.value_labels, ui.show_reference});
 }
 
-}  // namespace
-
 // [SECTION] The lab ------------------------------------------------------------------
 
 std::vector<Plot> explorer_lab_plots(ExplorerContext& ctx) {
@@ -445,8 +446,6 @@ void draw_explorer_lab(ExplorerContext& ctx) {
 
 // [SECTION] Presenter slide ---------------------------------------------------------------
 
-namespace {
-
 void draw_explorer_figure(ExplorerContext& ctx, const std::string& id, ImVec2) {
     const ExplorerState& s = ctx.session.explorer;
     std::optional<ExplorerResults> r;
@@ -469,11 +468,11 @@ void draw_explorer_control(ExplorerContext& ctx, const std::string&) {   // "del
     delta_slider(ctx.session.explorer, ctx.fonts, 12.0f * ImGui::GetFontSize());
 }
 
-}  // namespace
-
 const SlideParts<ExplorerContext> kExplorerSlide{
     {{{"explorer_outputs", 2.0f}, {"explorer_summed_inputs", 2.4f}}, 1, {{"delta"}}},
     nullptr, draw_explorer_figure, draw_explorer_control};
+
+}  // namespace
 
 const LabWindow<ExplorerContext> kExplorerWindow{&kExplorerInfo, draw_explorer_lab, explorer_lab_plots, explorer_lab_actions, &kExplorerSlide};
 

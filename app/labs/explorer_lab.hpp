@@ -39,9 +39,6 @@ struct ExplorerUi {
 };
 using ExplorerContext = LabContextOf<ExplorerUi>;
 
-// The lab's figures as they are now (LabWindow::plots): its three bar charts, as shown (explorer_plots).
-std::vector<Plot> explorer_lab_plots(ExplorerContext& ctx);
-
 // The presets that set x ([2, 4, 6, 8], [200, 300, 150, 250], random: keys E, L, R), as actions
 // of any lab that shows the Explorer's x (the Explorer's own, the Worked example's).
 enum XPreset { kExampleX, kLargeX, kRandomX, kXPresetCount };
@@ -60,21 +57,11 @@ inline constexpr Action<Context> kXPresetActions[kXPresetCount] = {
      [](Context& ctx) { set_x_preset(ctx, kRandomX); }},
 };
 
-// The Explorer's presets, reached by a button and a key (action_table.hpp): x's, then W's and δ's.
-enum ExplorerActionIndex { kIdentityW = kXPresetCount, kRandomW, kDeltaOne, kExplorerActionCount };
-extern const Action<ExplorerContext> kExplorerActions[kExplorerActionCount];
-
-// LabWindow::actions (lab.hpp): every preset.
-Actions<ExplorerContext> explorer_lab_actions();
-
-// Draws the lab into the current window, reading and editing ctx.session.explorer.
-// What a presenter slide of the Explorer may name (lab.hpp): figures explorer_outputs (LayerNorm
-// | RMSNorm bars), explorer_summed_inputs (a = Wx); control delta (the δ slider).
-extern const SlideParts<ExplorerContext> kExplorerSlide;
-
-void draw_explorer_lab(ExplorerContext& ctx);
-
-// The lab's row in the table of labs (labs.cpp).
+// The lab's row in the table of labs (labs.cpp): all the table needs of it (LabWindow, lab.hpp).
+// Its draw function reads and edits ctx.session.explorer; its figures as they are now are its
+// three bar charts, as shown (explorer_plots); its keys are every preset (x's, then W's and δ's).
+// A presenter slide may name figures explorer_outputs (LayerNorm | RMSNorm bars),
+// explorer_summed_inputs (a = Wx); control delta (the δ slider).
 extern const LabWindow<ExplorerContext> kExplorerWindow;
 
 }  // namespace normlab::ui

@@ -88,11 +88,7 @@ const Action<GeometryContext> kKeys[kKeyCount] = {
 // "R", the key of one of kKeys.
 std::string key_of(KeyIndex k) { return key_label(kKeys[k].key); }
 
-}  // namespace
-
 Actions<GeometryContext> geometry_lab_actions() { return all_actions(kKeys); }
-
-namespace {
 
 // Row i of a B×n matrix as a point of the view (x₃ = 0 when n = 2).
 Vec3 point3(const Mat& m, Index i) {
@@ -708,8 +704,6 @@ void draw_show_section(GeometryUi& ui, bool flat, const Fonts& fonts) {
                 .c_str());
 }
 
-}  // namespace
-
 // [SECTION] The lab window ------------------------------------------------------------------
 
 void draw_geometry_lab(GeometryContext& ctx) {
@@ -717,11 +711,9 @@ void draw_geometry_lab(GeometryContext& ctx) {
     GeometryUi& ui = ctx.ui;
     const Fonts& fonts = ctx.fonts;
 
-    const float font = ImGui::GetFontSize();
     ui.selected = std::clamp(ui.selected, 0, std::max(0, static_cast<int>(state.points.rows()) - 1));
     if (show_controls(ctx.app)) {   // presenter view, or the panel collapsed: the 3D view alone
-        const float controls_w = std::clamp(0.29f * ImGui::GetContentRegionAvail().x, 19.0f * font, 28.0f * font);
-        begin_panel("controls", ImVec2(controls_w, 0.0f), true);
+        begin_controls_panel(0.29f, 19.0f, 28.0f);
         std::optional<GeometryResults> results;
         try {
             results = compute_geometry(state);
@@ -733,8 +725,7 @@ void draw_geometry_lab(GeometryContext& ctx) {
         draw_gain_section(state, fonts);
         draw_eps_section(state, fonts);
         draw_show_section(ui, geometry_dimension(state) == 2, fonts);
-        ImGui::EndChild();
-        ImGui::SameLine();
+        end_controls_panel();
     }
     // The wheel zooms the view; a window too short for the view, its key and hint scrolls by its bar.
     ImGui::BeginChild("view", ImVec2(0.0f, 0.0f), false, ImGuiWindowFlags_NoScrollWithMouse);
@@ -749,17 +740,15 @@ std::vector<Plot> geometry_lab_plots(GeometryContext& ctx) {
 
 // [SECTION] Presenter slide ---------------------------------------------------------------
 
-namespace {
-
 void draw_geometry_figure(GeometryContext& ctx, const std::string&, ImVec2) {   // "geometry_view"
     ctx.ui.selected =
         std::clamp(ctx.ui.selected, 0, std::max(0, static_cast<int>(ctx.session.geometry.points.rows()) - 1));
     draw_view(ctx.session.geometry, ctx.ui, ctx.fonts, false, ctx.app.status);
 }
 
-}  // namespace
-
 const SlideParts<GeometryContext> kGeometrySlide{{{{"geometry_view", 1.3f}}, 1, {}}, nullptr, draw_geometry_figure};
+
+}  // namespace
 
 const LabWindow<GeometryContext> kGeometryWindow{&kGeometryInfo, draw_geometry_lab, geometry_lab_plots, geometry_lab_actions, &kGeometrySlide};
 

@@ -38,21 +38,11 @@ struct GeometryUi {
 };
 using GeometryContext = LabContextOf<GeometryUi>;
 
-// LabWindow::actions (lab.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
-Actions<GeometryContext> geometry_lab_actions();
-
-// Draws the lab into the current window, reading and editing ctx.session.geometry.
-// What a presenter slide of this lab may name (lab.hpp): figure geometry_view (the 3D view;
-// drag to orbit it).
-extern const SlideParts<GeometryContext> kGeometrySlide;
-
-void draw_geometry_lab(GeometryContext& ctx);
-
-// The lab's row in the table of labs (labs.cpp).
+// The lab's row in the table of labs (labs.cpp): all the table needs of it (LabWindow, lab.hpp).
+// Its draw function reads and edits ctx.session.geometry. Its figure as it is now: the view
+// projected with its camera and parts (geometry_view_plot; throws InputError when the state
+// cannot be computed). A presenter slide may name figure geometry_view (the 3D view; drag to
+// orbit it).
 extern const LabWindow<GeometryContext> kGeometryWindow;
-
-// The lab's figure as it is now (LabWindow::plots): the view projected with its camera and parts
-// (geometry_view_plot). Throws InputError when the state cannot be computed.
-std::vector<Plot> geometry_lab_plots(GeometryContext& ctx);
 
 }  // namespace normlab::ui

@@ -435,8 +435,6 @@ void draw_results(GpuContext& ctx, const BenchResults* r) {
     draw_plot(ui.saved_view, saved_plot(ui, *r, rows), ctx.fonts, ImVec2(0.0f, bottom_h));
 }
 
-}  // namespace
-
 Actions<GpuContext> gpu_lab_actions() { return {&kRunSweep}; }
 
 void draw_gpu_lab(GpuContext& ctx) {
@@ -455,17 +453,14 @@ void draw_gpu_lab(GpuContext& ctx) {
     }
     const BenchResults* r = results_of(ui);
 
-    const float em = ImGui::GetFontSize();
     if (show_controls(ctx.app)) {   // presenter view, or the panel collapsed: the figures, the table and the claim alone
-        const float controls_w = std::clamp(0.25f * ImGui::GetContentRegionAvail().x, 20.0f * em, 25.0f * em);
-        begin_panel("controls", ImVec2(controls_w, 0.0f), true);
+        begin_controls_panel(0.25f, 20.0f, 25.0f);
         draw_renderer_section(ctx, runner);
         if (runner != nullptr) {
             draw_sweep_section(ctx, runner);
             draw_figures_section(ctx, r);
         }
-        ImGui::EndChild();
-        ImGui::SameLine();
+        end_controls_panel();
     }
 
     begin_panel("results");
@@ -497,6 +492,8 @@ std::vector<Plot> gpu_lab_plots(GpuContext& ctx) {
     const bool cpu = ctx.session.gpu.cpu_curves;
     return {bandwidth_plot(ui, *r, rows, false, cpu), bandwidth_plot(ui, *r, rows, true, cpu), saved_plot(ui, *r, rows)};
 }
+
+}  // namespace
 
 const BenchResults* gpu_lab_results(const GpuUi& ui, bool* is_running) {
     if (is_running != nullptr) *is_running = running(ui);

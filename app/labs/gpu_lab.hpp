@@ -51,22 +51,14 @@ struct GpuUi {
 };
 using GpuContext = LabContextOf<GpuUi>;
 
-// LabWindow::actions (lab.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
-Actions<GpuContext> gpu_lab_actions();
-
-// Draws the lab into the current window; reads and edits ctx.session.gpu.
-void draw_gpu_lab(GpuContext& ctx);
-
-// The lab's three figures (LabWindow::plots). When no sweep has run yet, runs the session's sweep
-// to the end first (seconds on llvmpipe; the CPU's alone where the GPU kernels are off); empty
-// when the GL context was lost.
-std::vector<Plot> gpu_lab_plots(GpuContext& ctx);
-
 // What the lab shows: the running sweep's results so far, or the stopped one's; null before any.
 // `running`: whether a sweep is still measuring.
 const BenchResults* gpu_lab_results(const GpuUi& ui, bool* running = nullptr);
 
-// The lab's row in the table of labs (labs.cpp).
+// The lab's row in the table of labs (labs.cpp): all the table needs of it (LabWindow, lab.hpp).
+// Its draw function reads and edits ctx.session.gpu. Its three figures: when no sweep has run
+// yet, the session's sweep is run to the end first (seconds on llvmpipe; the CPU's alone where
+// the GPU kernels are off); none when the GL context was lost.
 extern const LabWindow<GpuContext> kGpuWindow;
 
 // One line for other labs: "GPU: LayerNorm fwd+bwd 0.21 ms, RMSNorm 0.15 ms (29% less) at 32×32 ·

@@ -52,11 +52,7 @@ const Action<GradientsContext> kActions[kActionCount] = {
      }},
 };
 
-}  // namespace
-
 Actions<GradientsContext> gradients_lab_actions() { return all_actions(kActions); }
-
-namespace {
 
 // [SECTION] Results cache -------------------------------------------------------------------
 
@@ -487,8 +483,6 @@ void draw_sgd(GradientLabState& s, const GradientLabResults* r, GradientsUi& ui,
     draw_plot(ui.step_view, sgd_plot(ui.step_plot, ui.step_view, *r, sgd_relative_step_plot), fonts, ImVec2(w, h));
 }
 
-}  // namespace
-
 // [SECTION] The lab window ------------------------------------------------------------------
 
 void draw_gradients_lab(GradientsContext& ctx) {
@@ -499,15 +493,13 @@ void draw_gradients_lab(GradientsContext& ctx) {
 
     const float em = ImGui::GetFontSize();
     if (show_controls(ctx.app)) {   // presenter view, or the panel collapsed: the figures alone
-        const float controls_w = std::clamp(0.27f * ImGui::GetContentRegionAvail().x, 20.0f * em, 26.0f * em);
-        begin_panel("controls", ImVec2(controls_w, 0.0f), true);
+        begin_controls_panel(0.27f, 20.0f, 26.0f);
         draw_layer_section(ctx);
         draw_loss_section(ctx, s, ui, fonts);
         draw_eps_section(ctx, s, fonts);
         draw_curves_section(s, explorer_outputs(ctx.session.explorer), fonts);
         draw_check_section(s, r, fonts);
-        ImGui::EndChild();
-        ImGui::SameLine();
+        end_controls_panel();
     }
     begin_panel("results");
     if (r == nullptr) {
@@ -530,8 +522,6 @@ std::vector<Plot> gradients_lab_plots(GradientsContext& ctx) {
 
 // [SECTION] Presenter slide ---------------------------------------------------------------
 
-namespace {
-
 void draw_gradients_figure(GradientsContext& ctx, const std::string& id, ImVec2 size) {
     GradientsUi& ui = ctx.ui;
     const GradientLabResults* r = current_results(ctx.session, ui);
@@ -547,10 +537,10 @@ void draw_gradients_figure(GradientsContext& ctx, const std::string& id, ImVec2 
     draw_sweep(*r, ui, ctx.fonts, p, status, size.x, plot_h);
 }
 
-}  // namespace
-
 const SlideParts<GradientsContext> kGradientsSlide{
     {{{"gradients_input_scaling", 1.4f}, {"gradients_weight_scaling", 1.4f}}, 2, {}}, nullptr, draw_gradients_figure};
+
+}  // namespace
 
 const LabWindow<GradientsContext> kGradientsWindow{&kGradientsInfo, draw_gradients_lab, gradients_lab_plots, gradients_lab_actions, &kGradientsSlide};
 

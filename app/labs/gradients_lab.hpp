@@ -47,21 +47,11 @@ struct GradientsUi {
 };
 using GradientsContext = LabContextOf<GradientsUi>;
 
-// LabWindow::actions (lab.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
-Actions<GradientsContext> gradients_lab_actions();
-
-// Draws the lab into the current window, reading the Explorer's layer (ctx.session.explorer)
-// and reading and editing ctx.session.gradients.
-// What a presenter slide of this lab may name (lab.hpp): figures gradients_input_scaling and
-// gradients_weight_scaling (‖∂L/∂·‖ against δ, with the line that checks their slopes).
-extern const SlideParts<GradientsContext> kGradientsSlide;
-
-void draw_gradients_lab(GradientsContext& ctx);
-
-// The lab's five figures as they are now (LabWindow::plots), empty when they cannot be computed.
-std::vector<Plot> gradients_lab_plots(GradientsContext& ctx);
-
-// The lab's row in the table of labs (labs.cpp).
+// The lab's row in the table of labs (labs.cpp): all the table needs of it (LabWindow, lab.hpp).
+// Its draw function reads the Explorer's layer (ctx.session.explorer) and reads and edits
+// ctx.session.gradients. Its five figures as they are now, empty when they cannot be computed. A
+// presenter slide may name figures gradients_input_scaling and gradients_weight_scaling
+// (‖∂L/∂·‖ against δ, with the line that checks their slopes).
 extern const LabWindow<GradientsContext> kGradientsWindow;
 
 }  // namespace normlab::ui

@@ -52,11 +52,7 @@ const Action<InvarianceContext> kActions[kActionCount] = {
      [](InvarianceContext& ctx) { ctx.session.invariance.spec.eps = 1e-5; }},
 };
 
-}  // namespace
-
 Actions<InvarianceContext> invariance_lab_actions() { return all_actions(kActions); }
-
-namespace {
 
 // [SECTION] Controls panel ------------------------------------------------------------------
 
@@ -77,7 +73,6 @@ void log_slider(const char* label, double& v, const NumberRule& rule, double lo,
 float slider_width(float right) {
     return std::max(6.0f * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x - right);
 }
-
 
 void draw_batch_section(InvarianceContext& ctx, InvarianceLabState& s, InvarianceUi& ui, const Fonts& fonts, float maps_h) {
     heading(fonts.heading, "Batch of cases");
@@ -205,7 +200,6 @@ void draw_norm_section(InvarianceContext& ctx, InvarianceLabState& s, const Font
 
 // Column headers of the paper's table (and the curve checkboxes): each transform in brief.
 constexpr const char* kShortFormula[kNumTransforms] = {"δW", "+1γᵀ", "δᵢwᵢ", "δx", "x+γ", "δx₀"};
-
 
 void centered_text(ImDrawList* dl, ImFont* font, ImVec2 c0, ImVec2 c1, ImU32 color, const std::string& text) {
     const ImVec2 ts = font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text.c_str());
@@ -508,16 +502,13 @@ void draw_curve_choice(InvarianceLabState& s) {
 // The plot of the chosen curves against δ, filling what the window has left; `empty`: what to
 // say when no curve is chosen.
 void draw_curve_plot(const InvarianceLabState& s, InvarianceUi& ui, const Fonts& fonts, const char* empty) {
-    if (!ui.curves_for || !same_curve_inputs(*ui.curves_for, s)) {
-        ui.curves = invariance_curve_plot(s);
-        ui.curves_for = s;
-    }
-    mark_delta_and_tolerance(ui.curves, s);
-    if (ui.curves.series.empty()) {
+    Plot& curves = ui.curves.get({s}, [&] { return invariance_curve_plot(s); });
+    mark_delta_and_tolerance(curves, s);
+    if (curves.series.empty()) {
         ImGui::TextDisabled("%s", empty);
         return;
     }
-    draw_plot(ui.plot_view, ui.curves, fonts, ImGui::GetContentRegionAvail());
+    draw_plot(ui.plot_view, curves, fonts, ImGui::GetContentRegionAvail());
 }
 
 void draw_curves(InvarianceLabState& s, InvarianceUi& ui, const Fonts& fonts) {
@@ -629,8 +620,6 @@ void draw_explorer_panel(InvarianceContext& ctx, InvarianceUi& ui) {
     }
 }
 
-}  // namespace
-
 // [SECTION] The lab window ------------------------------------------------------------------
 
 std::vector<Plot> invariance_lab_plots(InvarianceContext& ctx) {
@@ -662,15 +651,13 @@ void draw_invariance_lab(InvarianceContext& ctx) {
     const float em = ImGui::GetFontSize();
     const ImGuiStyle& style = ImGui::GetStyle();
     if (show_controls(ctx.app)) {   // presenter view, or the panel collapsed: tables and curves alone
-        const float controls_w = std::clamp(0.26f * ImGui::GetContentRegionAvail().x, 19.0f * em, 28.0f * em);
-        begin_panel("controls", ImVec2(controls_w, 0.0f), true);
+        begin_controls_panel(0.26f, 19.0f, 28.0f);
         // The heat maps take what the other sections leave (about 14 lines of them).
         const float maps_h = ImGui::GetContentRegionAvail().y - 14.0f * ImGui::GetFrameHeightWithSpacing();
         draw_batch_section(ctx, s, ui, fonts, maps_h);
         draw_transform_section(ctx, s, fonts);
         draw_norm_section(ctx, s, fonts);
-        ImGui::EndChild();
-        ImGui::SameLine();
+        end_controls_panel();
     }
     begin_panel("results");
     InvarianceTable table;
@@ -710,8 +697,6 @@ void draw_invariance_lab(InvarianceContext& ctx) {
 
 // [SECTION] Presenter slide ---------------------------------------------------------------
 
-namespace {
-
 void draw_invariance_figure(InvarianceContext& ctx, const std::string& id, ImVec2 size) {
     const InvarianceLabState& s = ctx.session.invariance;
     if (id == "invariance_vs_delta") {
@@ -737,11 +722,11 @@ void draw_invariance_control(InvarianceContext& ctx, const std::string& id) {
         log_slider("ε", s.spec.eps, kLabEpsRule, 1e-12, 1e-1, "%.0e", w, "ε, from 10⁻¹² to 10⁻¹ on a log scale.");
 }
 
-}  // namespace
-
 const SlideParts<InvarianceContext> kInvarianceSlide{
     {{{"invariance_table", 3.0f}, {"invariance_vs_delta", 1.8f}}, 2, {{"delta"}, {"eps"}}},
     nullptr, draw_invariance_figure, draw_invariance_control};
+
+}  // namespace
 
 const LabWindow<InvarianceContext> kInvarianceWindow{&kInvarianceInfo, draw_invariance_lab, invariance_lab_plots, invariance_lab_actions, &kInvarianceSlide};
 

@@ -27,33 +27,29 @@ inline constexpr LabInfo kInvarianceInfo{
     "apply_to_explorer (core/src/labs/invariance_lab.cpp); drawn by app/labs/invariance_lab.cpp.",
 };
 
+// What the curves are built from: a state, compared by same_curve_inputs (δ and the tolerance
+// only move their reference lines).
+struct CurveInputs {
+    InvarianceLabState state;
+    bool operator!=(const CurveInputs& other) const { return !same_curve_inputs(state, other.state); }
+};
+
 // Display-only state of the Invariance lab; the numbers live in InvarianceLabState.
 struct InvarianceUi {
     HeatmapUi x_map, W_map;      // the selected cells of the batch's x and W
     PlotView plot_view;
     PlotView layernorm_view, rmsnorm_view;   // the Explorer's outputs, now and before a transform
-    Plot curves;                 // invariance_curve_plot(curves_for), kept while the inputs stay the same
-    std::optional<InvarianceLabState> curves_for;
+    CachedFigure<CurveInputs> curves;   // invariance_curve_plot, its reference lines moved each frame
     std::optional<ExplorerTransformResult> last_apply;   // the last transform applied to the Explorer
 };
 using InvarianceContext = LabContextOf<InvarianceUi>;
 
-// The lab's figure as it is now (LabWindow::plots): the relative change against δ, with the series
-// hidden in its legend left out and its zoom applied.
-std::vector<Plot> invariance_lab_plots(InvarianceContext& ctx);
-
-// LabWindow::actions (lab.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
-Actions<InvarianceContext> invariance_lab_actions();
-
-// Draws the lab into the current window, reading and editing ctx.session.invariance (and, for
-// the "apply to the Explorer" buttons, ctx.session.explorer).
-// What a presenter slide of this lab may name (lab.hpp): figures invariance_table (Table 1 as
-// measured), invariance_vs_delta (the curves); controls delta, eps (their sliders).
-extern const SlideParts<InvarianceContext> kInvarianceSlide;
-
-void draw_invariance_lab(InvarianceContext& ctx);
-
-// The lab's row in the table of labs (labs.cpp).
+// The lab's row in the table of labs (labs.cpp): all the table needs of it (LabWindow, lab.hpp).
+// Its draw function reads and edits ctx.session.invariance (and, for the "apply to the Explorer"
+// buttons, ctx.session.explorer). Its figure as it is now: the relative change against δ, with
+// the series hidden in its legend left out and its zoom applied. A presenter slide may name
+// figures invariance_table (Table 1 as measured), invariance_vs_delta (the curves); controls
+// delta, eps (their sliders).
 extern const LabWindow<InvarianceContext> kInvarianceWindow;
 
 }  // namespace normlab::ui

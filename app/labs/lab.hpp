@@ -70,6 +70,17 @@ struct SlideParts : SlideNames {
     void (*set_playing)(Context& ctx, bool playing) = nullptr;
 };
 
+// A slide's control of a lab with a run (Training, Depth): "play" (Play / Pause) or "reset", its
+// action's button. The lab host is not drawn on a slide: a named control's key acts here.
+template <class Context>
+void draw_run_control(Context& ctx, const std::string& id, const Action<Context>& play, const Action<Context>& reset,
+                      bool playing) {
+    const bool is_play = id == "play";   // else "reset"
+    const Action<Context>& a = is_play ? play : reset;
+    handle_action_keys(ctx, {&a});
+    action_button(ctx, a, is_play ? (playing ? "Pause###play" : "Play###play") : nullptr);
+}
+
 // A lab's window, all that the table of labs (labs.hpp) needs of it: written by the lab for its
 // own context (LabContextOf<ItsUi>); the host passes it the lab's UI struct.
 template <class Context>

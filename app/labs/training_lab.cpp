@@ -109,11 +109,7 @@ const Action<TrainingContext> kActions[kActionCount] = {
      }},
 };
 
-}  // namespace
-
 Actions<TrainingContext> training_lab_actions() { return all_actions(kActions); }
-
-namespace {
 
 // [SECTION] The run -------------------------------------------------------------------------
 
@@ -153,13 +149,12 @@ void sync_run(const TrainingLabState& s, TrainingUi& ui, bool scripted) {
 // The variants' decision maps (core's training_map_plot: what their right-click saves), rebuilt
 // with each snapshot and when the test cases are switched on or off.
 const std::vector<Plot>& map_plots(TrainingUi& ui) {
-    const std::pair<int, bool> key(ui.generation, ui.show_test_points);
-    if (ui.shown && ui.maps_for != key) {
-        ui.maps.clear();
-        for (const TrainingVariant& v : ui.shown->variants) ui.maps.push_back(training_map_plot(*ui.shown, v, ui.show_test_points));
-        ui.maps_for = key;
-    }
-    return ui.maps;
+    if (!ui.shown) return ui.maps.value;
+    return ui.maps.get({ui.generation, ui.show_test_points}, [&] {
+        std::vector<Plot> maps;
+        for (const TrainingVariant& v : ui.shown->variants) maps.push_back(training_map_plot(*ui.shown, v, ui.show_test_points));
+        return maps;
+    });
 }
 
 void take_latest(TrainingUi& ui) {
@@ -256,16 +251,12 @@ void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) 
     if (s.data.kind == DatasetKind::Csv) {
         const char* load = "Load";
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - button_width(load) - ImGui::GetStyle().ItemSpacing.x);
-        if (ui.csv_path_from != s.data.path) {   // the state's path changed elsewhere (a scene): show it
-            ui.csv_path = ui.csv_path_from = s.data.path;
-        }
-        const bool enter = ImGui::InputTextWithHint("##csv", "path/to/data.csv", &ui.csv_path,
-                                                    ImGuiInputTextFlags_EnterReturnsTrue);
+        const bool enter = text_field("##csv", "path/to/data.csv", ui.csv_path, s.data.path, TextEntry::EnterOnly);
         tooltip("A CSV file: one case per row, the features as numbers, the class label in the last column (a header "
                 "row is allowed). Enter or Load reads it; features are standardized with the training set's statistics.");
         ImGui::SameLine();
         if (ImGui::Button(load) || enter) {
-            s.data.path = ui.csv_path_from = ui.csv_path;
+            s.data.path = ui.csv_path.text;
             ui.restart = true;   // the same path again: the file may have changed
         }
         tooltip("Read the file now (also after editing it).");
@@ -579,7 +570,6 @@ void draw_variant_row(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fon
                             static_cast<int>(snap.data->features()));
 }
 
-
 // The variants in the grid (columns: 1 to all of them) that gives the largest maps in `size`:
 // a slide's figure.
 void draw_variant_grid(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fonts& fonts, ImVec2 size,
@@ -713,8 +703,6 @@ void draw_stress_banner(const TrainingLabState& s) {
     }
 }
 
-}  // namespace
-
 void draw_training_lab(TrainingContext& ctx) {
     TrainingLabState& s = ctx.session.training;
     TrainingUi& ui = ctx.ui;
@@ -723,18 +711,15 @@ void draw_training_lab(TrainingContext& ctx) {
     take_latest(ui);
     ctx.app.animate |= ui.playing;   // a run draws at the frame rate (frame_pacer.hpp)
 
-    const float em = ImGui::GetFontSize();
     if (show_controls(ctx.app)) {
-        const float controls_w = std::clamp(0.26f * ImGui::GetContentRegionAvail().x, 19.0f * em, 24.0f * em);
-        begin_panel("controls", ImVec2(controls_w, 0.0f), true);
+        begin_controls_panel(0.26f, 19.0f, 24.0f);
         draw_run_section(ctx, s, ui, fonts);
         draw_data_section(s, ui, fonts);
         draw_model_section(s, fonts);
         draw_optimizer_section(s, fonts);
         draw_variants_section(s, fonts);
         draw_figure_section(ctx, s, ui, fonts);
-        ImGui::EndChild();
-        ImGui::SameLine();
+        end_controls_panel();
     }
 
     begin_panel("results");
@@ -774,8 +759,6 @@ std::vector<Plot> training_lab_plots(TrainingContext& ctx) {
 
 // [SECTION] Presenter slide ---------------------------------------------------------------
 
-namespace {
-
 void update_training_slide(TrainingContext& ctx) {
     sync_run(ctx.session.training, ctx.ui, ctx.info.scripted);
     take_latest(ctx.ui);
@@ -809,10 +792,7 @@ void draw_training_figure(TrainingContext& ctx, const std::string& id, ImVec2 si
 }
 
 void draw_training_control(TrainingContext& ctx, const std::string& id) {
-    const bool play = id == "play";   // else "reset"
-    const Action<TrainingContext>& a = kActions[play ? kPlay : kReset];
-    handle_action_keys(ctx, {&a});   // the lab host is not drawn on a slide: a named control's key acts here
-    action_button(ctx, a, play ? (ctx.ui.playing ? "Pause###play" : "Play###play") : nullptr);
+    draw_run_control(ctx, id, kActions[kPlay], kActions[kReset], ctx.ui.playing);
 }
 
 void set_training_playing(TrainingContext& ctx, bool playing) {
@@ -820,13 +800,13 @@ void set_training_playing(TrainingContext& ctx, bool playing) {
     ctx.ui.restart = true;   // from step 0, as the slide opens
 }
 
-}  // namespace
-
 const SlideParts<TrainingContext> kTrainingSlide{
     {{{"training_maps", 3.2f}, {"training_loss", 1.6f}, {"training_accuracy", 1.6f}, {"training_grad_norms", 1.6f},
       {"training_step_time", 1.6f}},
      2, {{"play"}, {"reset"}}},
     update_training_slide, draw_training_figure, draw_training_control, set_training_playing};
+
+}  // namespace
 
 const LabWindow<TrainingContext> kTrainingWindow{&kTrainingInfo, draw_training_lab, training_lab_plots, training_lab_actions, &kTrainingSlide};
 

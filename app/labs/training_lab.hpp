@@ -7,6 +7,7 @@
 
 #include "lab.hpp"
 #include "plot_view.hpp"
+#include "ui_util.hpp"
 
 #include <normlab/plot/plot.hpp>
 #include <normlab/labs/training_lab.hpp>
@@ -55,10 +56,9 @@ struct TrainingUi {
     std::string problem;                               // why the state cannot train (training_lab_problem)
     std::shared_ptr<const TrainingLabSnapshot> shown;  // the snapshot on screen
     int generation = 0;                                // counts the snapshots shown
-    std::vector<Plot> maps;                            // [variant]: its decision map (training_map_plot)
-    std::pair<int, bool> maps_for{-1, false};          // the generation and show_test_points they are of
-    std::string csv_path;                              // the CSV path field (applied by Enter or Load)
-    std::string csv_path_from;                         // the state's path when the field last took it
+    // [variant]: its decision map (training_map_plot), for the generation and show_test_points
+    CachedFigure<std::pair<int, bool>, std::vector<Plot>> maps;
+    TextField csv_path;                                // the CSV path field (applied by Enter or Load; ui_util.hpp)
     bool show_test_points = false;                     // the maps show the test cases too (rings)
     PlotView loss_view, accuracy_view, grad_view, time_view;
     TrainingFigure loss, accuracy, grads, time;
@@ -66,23 +66,13 @@ struct TrainingUi {
 };
 using TrainingContext = LabContextOf<TrainingUi>;
 
-// LabWindow::actions (lab.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
-Actions<TrainingContext> training_lab_actions();
-
-// Draws the lab into the current window, reading and editing ctx.session.training.
-// What a presenter slide of this lab may name (lab.hpp): figures training_maps (each variant's
-// decision map and test accuracy), training_loss, training_accuracy, training_grad_norms,
-// training_step_time; controls play (Play / Pause, also Space), reset (also R).
-extern const SlideParts<TrainingContext> kTrainingSlide;
-
-void draw_training_lab(TrainingContext& ctx);
-
-// The lab's figures as they are now (LabWindow::plots: its curves and, on 2D data, each variant's
-// map): from the run on screen, or, when the lab has not run yet, from a whole run of the
-// session's settings on this thread.
-std::vector<Plot> training_lab_plots(TrainingContext& ctx);
-
-// The lab's row in the table of labs (labs.cpp).
+// The lab's row in the table of labs (labs.cpp): all the table needs of it (LabWindow, lab.hpp).
+// Its draw function reads and edits ctx.session.training. Its figures as they are now (its curves
+// and, on 2D data, each variant's map): from the run on screen, or, when the lab has not run yet,
+// from a whole run of the session's settings on this thread. A presenter slide may name figures
+// training_maps (each variant's decision map and test accuracy), training_loss,
+// training_accuracy, training_grad_norms, training_step_time; controls play (Play / Pause, also
+// Space), reset (also R).
 extern const LabWindow<TrainingContext> kTrainingWindow;
 
 }  // namespace normlab::ui

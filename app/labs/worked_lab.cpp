@@ -51,8 +51,6 @@ const Action<WorkedContext>* preset_actions() {
     return actions;
 }
 
-}  // namespace
-
 // The Explorer's presets that set x ([2, 4, 6, 8], [200, 300, 150, 250], random) work here with
 // the same buttons and keys, then the claim presets.
 Actions<WorkedContext> worked_lab_actions() {
@@ -60,8 +58,6 @@ Actions<WorkedContext> worked_lab_actions() {
     for (int i = 0; i < kWorkedPresetCount; ++i) out.push_back(&preset_actions()[i]);
     return out;
 }
-
-namespace {
 
 // [SECTION] Helpers -------------------------------------------------------------------------
 
@@ -203,12 +199,17 @@ constexpr const char* kLayerNormEquation = "paper eq. 2–3:  ā = (x − μ) / 
 constexpr const char* kRmsNormEquation = "paper eq. 4:  ā = x / RMS(x), no mean subtracted";
 
 // A table's rows: a norm's steps (LayerNorm's, or RMSNorm's and the comparisons beside them),
-// without the remark under it.
+// without the remark under it. Under RMSNorm the comparisons come nearest first, the other way
+// round from the CLI's list (worked_steps, norm/explain.hpp): L2-Norm (RMSNorm's ā / √n), then
+// LayerNorm with n − 1.
 std::vector<WorkedStep> table_rows(const std::vector<WorkedStep>& steps, StepPart norm) {
-    std::vector<WorkedStep> out;
-    for (const WorkedStep& s : steps)
-        if (s.role != StepRole::Remark && (s.part == norm || (norm == StepPart::RMSNorm && s.part == StepPart::Comparison)))
-            out.push_back(s);
+    std::vector<WorkedStep> out, comparisons;
+    for (const WorkedStep& s : steps) {
+        if (s.role == StepRole::Remark) continue;
+        if (s.part == norm) out.push_back(s);
+        if (norm == StepPart::RMSNorm && s.part == StepPart::Comparison) comparisons.push_back(s);
+    }
+    out.insert(out.end(), comparisons.rbegin(), comparisons.rend());
     return out;
 }
 
@@ -353,8 +354,6 @@ void draw_verdict(const WorkedResults& r, const Fonts& fonts, bool outputs) {
     draw_steps_verdicts(r);
 }
 
-}  // namespace
-
 // [SECTION] The lab window ------------------------------------------------------------------
 
 void draw_worked_lab(WorkedContext& ctx) {
@@ -415,8 +414,6 @@ void draw_worked_lab(WorkedContext& ctx) {
 
 // [SECTION] Presenter slide ---------------------------------------------------------------
 
-namespace {
-
 void draw_worked_figure(WorkedContext& ctx, const std::string& id, ImVec2) {
     std::optional<WorkedResults> r;
     try {
@@ -435,11 +432,11 @@ void draw_worked_figure(WorkedContext& ctx, const std::string& id, ImVec2) {
     }
 }
 
-}  // namespace
-
 const SlideParts<WorkedContext> kWorkedSlide{
     {{{"worked_verdict", 1.8f, true}, {"worked_layernorm_steps", 1.8f, true}, {"worked_rmsnorm_steps", 1.8f, true}}, 1, {}},
     nullptr, draw_worked_figure};
+
+}  // namespace
 
 const LabWindow<WorkedContext> kWorkedWindow{&kWorkedInfo, draw_worked_lab, nullptr, worked_lab_actions, &kWorkedSlide};
 

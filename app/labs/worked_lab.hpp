@@ -26,18 +26,11 @@ struct WorkedUi {
 };
 using WorkedContext = LabContextOf<WorkedUi>;
 
-// LabWindow::actions (lab.hpp): the action table its keys are handled from and Help ▸ Keyboard shortcuts lists.
-Actions<WorkedContext> worked_lab_actions();
-
-// Draws the lab into the current window, reading and editing ctx.session.worked and the
-// Explorer's x (ctx.session.explorer.x), which both labs show.
-// What a presenter slide of this lab may name (lab.hpp): figures worked_verdict (NormLab's
-// verdict on the claim), worked_layernorm_steps, worked_rmsnorm_steps (each norm's steps).
-extern const SlideParts<WorkedContext> kWorkedSlide;
-
-void draw_worked_lab(WorkedContext& ctx);
-
-// The lab's row in the table of labs (labs.cpp).
+// The lab's row in the table of labs (labs.cpp): all the table needs of it (LabWindow, lab.hpp).
+// Its draw function reads and edits ctx.session.worked and the Explorer's x
+// (ctx.session.explorer.x), which both labs show; its keys are the Explorer's x presets and the
+// claim presets. A presenter slide may name figures worked_verdict (NormLab's verdict on the
+// claim), worked_layernorm_steps, worked_rmsnorm_steps (each norm's steps).
 extern const LabWindow<WorkedContext> kWorkedWindow;
 
 }  // namespace normlab::ui

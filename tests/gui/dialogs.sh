@@ -92,7 +92,8 @@ if [ "${1:-}" = "--inner" ]; then
             ;;
         outside)
             wait_for "Read files outside the scene's folder?" "$log" || fail "no question before reading outside files"
-            grep -qF "$dir/data/points.csv" "$log" || fail "the question does not name the file"
+            # the path may come a frame after the question (the dialog sizes itself first)
+            wait_for "$dir/data/points.csv" "$log" || fail "the question does not name the file"
             echo "ok: a scene's CSV outside its folder is asked for, by name"
             xdotool key Escape
             wait_for "Not read: $dir/data/points.csv" "$log" || fail "the status line does not say the file was not read"

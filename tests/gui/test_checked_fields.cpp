@@ -1,7 +1,8 @@
 // Checked number fields (app/kit/ui_util.hpp): a value typed into a slider reaches the state only when
 // its rule (core's number_rule.hpp) accepts it; otherwise the last valid value stays and the field
-// says why. Dear ImGui runs headless here (no window, no GL): the tests type into a slider the way
-// a user does, Ctrl+click then keys, through ImGuiIO.
+// says why; a text field (TextField) takes what is typed when its TextEntry says so. Dear ImGui
+// runs headless here (no window, no GL): the tests type into the fields the way a user does
+// (Ctrl+click or a click, then keys) through ImGuiIO.
 #include "ui_util.hpp"
 
 #include <normlab/scene/session.hpp>
@@ -18,31 +19,51 @@
 namespace normlab::ui {
 namespace {
 
-// A headless Dear ImGui with one window holding one checked ε slider (the Explorer's).
-class TypedSlider : public ::testing::Test {
+// A headless Dear ImGui with one window (400 × 200 at the origin) whose contents draw() gives.
+class FieldWindow : public ::testing::Test {
 protected:
     void SetUp() override {
         ImGuiIO& io = create_headless_imgui();
         build_font_atlas(io);
         io.KeyMap[ImGuiKey_Enter] = kEnter;
-        frame();   // lays the slider out: its rectangle is known from here on
+        io.KeyMap[ImGuiKey_A] = kA;
+        frame();   // lays the window out: its fields' rectangles are known from here on
     }
     void TearDown() override { ImGui::DestroyContext(); }
+    virtual void draw() = 0;
 
-    // One frame: the input given now, then the window with the slider.
+    // One frame: the input given now, then the window.
     void frame() {
         ImGui::NewFrame();
         ImGui::SetNextWindowPos(ImVec2(0.0f, 0.0f));
         ImGui::SetNextWindowSize(ImVec2(400.0f, 200.0f));
         ImGui::Begin("fields");
+        draw();
+        ImGui::End();
+        ImGui::Render();
+    }
+    // Enter pressed for a frame, then released.
+    void enter() {
+        ImGuiIO& io = ImGui::GetIO();
+        io.KeysDown[kEnter] = true;
+        frame();
+        io.KeysDown[kEnter] = false;
+        frame();
+    }
+
+    static constexpr int kEnter = 13, kA = 65;
+};
+
+// One checked ε slider (the Explorer's).
+class TypedSlider : public FieldWindow {
+protected:
+    void draw() override {
         slot = field_slot("ε");
         checked_number("ε", eps, kLabEpsRule, [](double* v) {
             const double lo = 1e-12, hi = 1.0;
             return ImGui::SliderScalar("ε", ImGuiDataType_Double, v, &lo, &hi, "%.1e", ImGuiSliderFlags_Logarithmic);
         });
         slider_center = ImVec2(20.0f, ImGui::GetCursorStartPos().y + 0.5f * ImGui::GetFrameHeight());
-        ImGui::End();
-        ImGui::Render();
     }
 
     // Ctrl+click on the slider (its text field opens), then the text typed, a frame per step.
@@ -58,13 +79,9 @@ protected:
         frame();   // the text field takes the keyboard, its old text selected
         for (const char* c = text; *c; ++c) io.AddInputCharacter(static_cast<unsigned>(*c));
         frame();   // typed: Dear ImGui applies the text at once
-        io.KeysDown[kEnter] = true;
-        frame();
-        io.KeysDown[kEnter] = false;
-        frame();
+        enter();
     }
 
-    static constexpr int kEnter = 13;
     double eps = 1e-5;
     ImGuiID slot = 0;
     ImVec2 slider_center;
@@ -129,6 +146,75 @@ TEST(AcceptNumber, TheMessageGoesWhenTheKeptValueChangesAnotherWay) {
     EXPECT_FALSE(accept_number(slot, "x₁", false, x[0], x[0], kExplorerEntryRule));
     EXPECT_EQ(field_message_text(slot), "");
     ImGui::DestroyContext();
+}
+
+// A text field over a value (TextField): typed into the way a user does (a click, keys), then
+// Enter or a click elsewhere. `value` stands for the session's value; an entry is applied to it.
+class TypedTextField : public FieldWindow {
+protected:
+    void draw() override {
+        field_center = ImVec2(40.0f, ImGui::GetCursorStartPos().y + 0.5f * ImGui::GetFrameHeight());
+        if (text_field("##path", nullptr, field, value, entry)) value = field.text;
+    }
+    void click(ImVec2 at) {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = at;
+        frame();
+        io.MouseDown[0] = true;
+        frame();
+        io.MouseDown[0] = false;
+        frame();
+    }
+    // A click into the field, Ctrl+A, the text typed.
+    void type(const char* text) {
+        ImGuiIO& io = ImGui::GetIO();
+        click(field_center);
+        io.KeyCtrl = io.KeysDown[kA] = true;
+        frame();
+        io.KeyCtrl = io.KeysDown[kA] = false;
+        for (const char* c = text; *c; ++c) io.AddInputCharacter(static_cast<unsigned>(*c));
+        frame();
+    }
+    void click_elsewhere() { click(ImVec2(200.0f, 150.0f)); }
+
+    TextEntry entry = TextEntry::EnterOrLeave;
+    TextField field;
+    std::string value = "a.csv";
+    ImVec2 field_center;
+};
+
+TEST_F(TypedTextField, EnterOrLeaveTakesTheTextWhenTheFocusLeaves) {
+    type("b.csv");
+    EXPECT_EQ(value, "a.csv") << "still typing";
+    click_elsewhere();
+    EXPECT_EQ(value, "b.csv");
+    type("c.csv");
+    enter();
+    EXPECT_EQ(value, "c.csv");
+}
+
+// The Training lab's CSV path: only Enter (or its Load button, which reads field.text) reads a
+// file; a click elsewhere leaves the draft in the field, and a value changed elsewhere replaces it.
+TEST_F(TypedTextField, EnterOnlyKeepsTheDraftUntilEnter) {
+    entry = TextEntry::EnterOnly;
+    frame();
+    EXPECT_EQ(field.text, "a.csv");
+    type("b.csv");
+    click_elsewhere();
+    EXPECT_EQ(value, "a.csv") << "the focus left: not an entry";
+    EXPECT_EQ(field.text, "b.csv") << "the draft stays for Load";
+    frame();
+    EXPECT_EQ(field.text, "b.csv");
+    type("c.csv");
+    enter();
+    EXPECT_EQ(value, "c.csv");
+    frame();
+    EXPECT_EQ(field.text, "c.csv");
+    type("d.csv");
+    click_elsewhere();
+    value = "e.csv";   // e.g. a scene opened
+    frame();
+    EXPECT_EQ(field.text, "e.csv") << "the value changed elsewhere: the field shows it";
 }
 
 }  // namespace

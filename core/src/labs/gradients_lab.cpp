@@ -562,24 +562,26 @@ Plot sgd_output_plot(const GradientLabResults& r) {
     return p;
 }
 
-Plot sgd_weight_norm_plot(const GradientLabResults& r) {
-    Plot p = sgd_plot(r, "implicit_lr_weight_norm", "Weight norm ‖W‖", "‖W‖", Scale::Log10);
+// One number per step of both runs (from W, from δW; `trace` names it), on a log scale.
+Plot sgd_runs_plot(const GradientLabResults& r, std::string name, std::string title, std::string y_label,
+                   std::vector<double> SgdTrace::*trace) {
+    Plot p = sgd_plot(r, std::move(name), std::move(title), std::move(y_label), Scale::Log10);
     const Color color = gradient_lab_color(r.inputs.state.sgd_norm);
-    const std::vector<double> steps = step_axis(r.sgd_from_W.weight_norm.size());
-    p.series.push_back(run_series("from W", steps, r.sgd_from_W.weight_norm, color, false));
-    p.series.push_back(run_series(scaled_run_label(r.inputs.state.sgd_delta), steps, r.sgd_from_dW.weight_norm,
-                                  color, true));
+    const std::vector<double> steps = step_axis((r.sgd_from_W.*trace).size());
+    p.series.push_back(run_series("from W", steps, r.sgd_from_W.*trace, color, false));
+    p.series.push_back(run_series(scaled_run_label(r.inputs.state.sgd_delta), steps, r.sgd_from_dW.*trace, color, true));
     return p;
 }
 
+Plot sgd_weight_norm_plot(const GradientLabResults& r) {
+    return sgd_runs_plot(r, "implicit_lr_weight_norm", "Weight norm ‖W‖", "‖W‖", &SgdTrace::weight_norm);
+}
+
 Plot sgd_relative_step_plot(const GradientLabResults& r) {
-    Plot p = sgd_plot(r, "implicit_lr_relative_step", "Relative step ‖ΔW‖ / ‖W‖", "‖ΔW‖ / ‖W‖", Scale::Log10);
-    const Color color = gradient_lab_color(r.inputs.state.sgd_norm);
-    const std::vector<double> steps = step_axis(r.sgd_from_W.relative_step.size());
-    p.series.push_back(run_series("from W", steps, r.sgd_from_W.relative_step, color, false));
-    p.series.push_back(run_series(scaled_run_label(r.inputs.state.sgd_delta), steps, r.sgd_from_dW.relative_step,
-                                  color, true));
-    if (!steps.empty() && r.sgd_from_W.relative_step.front() > 0.0 && r.sgd_from_dW.relative_step.front() > 0.0) {
+    Plot p = sgd_runs_plot(r, "implicit_lr_relative_step", "Relative step ‖ΔW‖ / ‖W‖", "‖ΔW‖ / ‖W‖",
+                           &SgdTrace::relative_step);
+    if (!r.sgd_from_W.relative_step.empty() && r.sgd_from_W.relative_step.front() > 0.0 &&
+        r.sgd_from_dW.relative_step.front() > 0.0) {
         const double delta = r.inputs.state.sgd_delta;
         const double ratio = r.sgd_from_dW.relative_step.front() / r.sgd_from_W.relative_step.front();
         p.annotations.push_back({0.0, r.sgd_from_dW.relative_step.front(),

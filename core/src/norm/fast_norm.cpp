@@ -168,6 +168,19 @@ bool use_streaming(KernelPath resolved, std::size_t output_elements) {
     return resolved == KernelPath::Avx2 && output_elements * sizeof(float) >= kStreamingThresholdBytes;
 }
 
+// A forward over rows × cols: rows(resolved path, whether stores stream, begin, end) for every
+// chunk of rows, on the pool.
+template <class Rows>
+void for_row_chunks(std::size_t rows, std::size_t cols, KernelPath path, const Rows& run_rows) {
+    const std::shared_ptr<ThreadPool> pool = the_pool();
+    const KernelPath resolved = resolve_path(path);
+    const bool stream = use_streaming(resolved, rows * cols);
+    const unsigned tasks = task_count(*pool, rows, cols);
+    for_each_chunk(*pool, tasks, make_chunks(rows, tasks), [&](unsigned, std::size_t, std::size_t r0, std::size_t r1) {
+        run_rows(resolved, stream, r0, r1);
+    });
+}
+
 // The backward's partial sums of dg and db: in double, 2·C per chunk; and on the AVX2 path in
 // float, 2·C per task, see kFlushRows. Owned by the calling thread and reused by its later calls:
 // allocated once per calling thread, grown when C or the number of chunks grows.
@@ -731,11 +744,7 @@ void layernorm_forward(float* y, float* mean, float* rstd, const float* x, const
                        std::size_t rows, std::size_t cols, float eps, KernelPath path) {
     if (rows == 0 || cols == 0) return;
     assert(y && mean && rstd && x && g);
-    const std::shared_ptr<ThreadPool> pool = the_pool();
-    const KernelPath resolved = resolve_path(path);
-    const bool stream = use_streaming(resolved, rows * cols);
-    const unsigned tasks = task_count(*pool, rows, cols);
-    for_each_chunk(*pool, tasks, make_chunks(rows, tasks), [&](unsigned, std::size_t, std::size_t r0, std::size_t r1) {
+    for_row_chunks(rows, cols, path, [&](KernelPath resolved, bool stream, std::size_t r0, std::size_t r1) {
 #if NORMLAB_HAVE_X86
         if (resolved == KernelPath::Avx2) {
             if (stream && b) layernorm_forward_rows_avx2<true, true>(y, mean, rstd, x, g, b, r0, r1, cols, eps);
@@ -745,7 +754,7 @@ void layernorm_forward(float* y, float* mean, float* rstd, const float* x, const
             return;
         }
 #endif
-        (void)stream;
+        (void)resolved, (void)stream;
         layernorm_forward_rows_scalar(y, mean, rstd, x, g, b, r0, r1, cols, eps);
     });
 }
@@ -754,11 +763,7 @@ void rmsnorm_forward(float* y, float* rstd, const float* x, const float* g, cons
                      std::size_t cols, float eps, KernelPath path) {
     if (rows == 0 || cols == 0) return;
     assert(y && rstd && x && g);
-    const std::shared_ptr<ThreadPool> pool = the_pool();
-    const KernelPath resolved = resolve_path(path);
-    const bool stream = use_streaming(resolved, rows * cols);
-    const unsigned tasks = task_count(*pool, rows, cols);
-    for_each_chunk(*pool, tasks, make_chunks(rows, tasks), [&](unsigned, std::size_t, std::size_t r0, std::size_t r1) {
+    for_row_chunks(rows, cols, path, [&](KernelPath resolved, bool stream, std::size_t r0, std::size_t r1) {
 #if NORMLAB_HAVE_X86
         if (resolved == KernelPath::Avx2) {
             if (stream && b) rmsnorm_forward_rows_avx2<true, true>(y, rstd, x, g, b, r0, r1, cols, eps);
@@ -768,7 +773,7 @@ void rmsnorm_forward(float* y, float* rstd, const float* x, const float* g, cons
             return;
         }
 #endif
-        (void)stream;
+        (void)resolved, (void)stream;
         rmsnorm_forward_rows_scalar(y, rstd, x, g, b, r0, r1, cols, eps);
     });
 }

@@ -59,10 +59,11 @@ Explanation explain(const Vec& x, double eps = 0.0);
 // The worked example as rows (docs/ARCHITECTURE.md, The labs): LayerNorm's steps 1–6 (the
 // sample variance beside step 4), RMSNorm's 1–4, then two formulas for comparison, and a remark
 // under a norm whose σ or RMS is 0. `normlab-cli explain` prints the rows' lines (explain_text),
-// the Worked lab shows their cells as its two tables; one list, one order, one Explanation's
-// numbers. Each row holds both media's words side by side, so that a step cannot be in one and
-// not the other: a line at six digits (x and μ in full, the CLI's contract) and a table's
-// cells at `digits` (cell_number, cell_list).
+// the Worked lab shows their cells as its two tables; one list, one Explanation's numbers, one
+// order (but the two comparisons: the lab's table lists L2-Norm, nearest RMSNorm, first). Each
+// row holds both media's words side by side, so that a step cannot be in one and not the other:
+// a line at six digits (x and μ in full, the CLI's contract) and a table's cells at `digits`
+// (cell_number, cell_list).
 enum class StepPart { LayerNorm, RMSNorm, Comparison };
 enum class StepRole {
     Step,      // a step of the norm
