@@ -257,6 +257,19 @@ TEST(ModelKernels, GeluBackwardMatchesItsClosedForm) {
     }
 }
 
+// A NaN stays NaN through GELU and its derivative (no clamp turns it into a number).
+TEST(ModelKernels, GeluKeepsNaN) {
+    PathGuard guard;
+    for (const fast::KernelPath path : paths()) {
+        set_model_kernel_path(path);
+        const float z = std::numeric_limits<float>::quiet_NaN(), dy = 1.0f;
+        float y = 0.0f, cdf = 0.0f, dz = 0.0f;
+        mk::gelu_forward(&y, &cdf, &z, 1);
+        mk::gelu_backward(&dz, &dy, &z, &cdf, 1);
+        EXPECT_TRUE(std::isnan(y) && std::isnan(dz)) << fast::to_string(path);
+    }
+}
+
 // [SECTION] Attention ------------------------------------------------------------------------
 
 // Every case and head against the same algebra in double (transformer.cpp's float64 path,
@@ -307,6 +320,22 @@ TEST(ModelKernels, AttentionMatchesFloat64Algebra) {
                         close(dqkv.block(b * T, 2 * d + i * dh, T, dh), P.transpose() * dY, "dV");
                     }
             }
+    }
+}
+
+// A NaN in one case's keys makes that case's outputs NaN and leaves the other cases' alone.
+TEST(ModelKernels, AttentionKeepsNaNInItsCase) {
+    PathGuard guard;
+    for (const fast::KernelPath path : paths()) {
+        set_model_kernel_path(path);
+        const Index B = 2, T = 3, d = 4;
+        const mk::AttentionShape shape{B, T, d, 1};
+        MatF qkv = MatF::Ones(B * T, 3 * d), y(B * T, d);
+        qkv(T, d) = std::numeric_limits<float>::quiet_NaN();   // case 1, position 0, K's first column
+        Eigen::VectorXf cache(shape.cache_size()), work(shape.work_size());
+        mk::attention_forward(y.data(), cache.data(), qkv.data(), shape, work.data());
+        EXPECT_TRUE(y.topRows(T).allFinite()) << fast::to_string(path);
+        EXPECT_TRUE(y.bottomRows(T).array().isNaN().all()) << fast::to_string(path);
     }
 }
 

@@ -2,7 +2,7 @@
 //
 // [SECTION] Paths
 // [SECTION] Portable copy
-// [SECTION] Dispatch
+// [SECTION] Dispatch      — and attention_weights, one copy for both paths (it only reads)
 #include "models/model_kernels.hpp"
 
 #include "normlab/models/mlp.hpp"

@@ -55,7 +55,7 @@ inline constexpr double kRowNormMinEps = 1e-10;                 // ≫ float's s
 //   st    out: the statistics above
 //   a     in
 //   work  2·rows floats of scratch
-// Returns false, having written nothing but work, when some |a_ij| exceeds kRowNormMaxAbs or is
+// Returns false, having written nothing but st and work, when some |a_ij| exceeds kRowNormMaxAbs or is
 // not finite, or spec.eps < kRowNormMinEps: the caller then takes the float64 path (norm.hpp).
 bool row_norm_forward(float* y, float* abar, const RowNormStats& st, const float* a, const float* g, const float* b,
                       std::ptrdiff_t rows, std::ptrdiff_t cols, const RowNormSpec& spec, float* work);

@@ -1,8 +1,9 @@
 // NormLab core (private): the body of model_kernels.hpp's kernels, compiled once per path into
 // namespace NORMLAB_KERNELS_NS (portable or avx2; see model_kernels.hpp). Eigen's products
 // (its blocked GEMM) and plain loops the compiler vectorizes do the work; the flags of the
-// including file decide the vector width. Every loop that sums runs down a column (over rows,
-// one row per vector lane), so each row's sum is taken in the same order on either path.
+// including file decide the vector width. Vector lanes hold different rows (norms, GELU, Adam)
+// or different cases (attention), never parts of one sum, so each sum is taken in the same order
+// on either path.
 // No include guard: included once per copy.
 //
 // [SECTION] Row norms
@@ -149,8 +150,13 @@ inline float erf_rational(float x) {
 // the address of the data.
 inline float exp_nonpositive(float x) {
     x = x < -87.0f ? -87.0f : x;
-    const float shifter = 12582912.0f;   // 1.5·2²³: adding it rounds to an integer
-    const float n = (x * 1.44269504088896341f + shifter) - shifter;
+    // n = round(x / ln 2) by adding 1.5·2²³, whose last bits then hold n: 2ⁿ's exponent field is
+    // built from them in unsigned arithmetic (no conversion or shift that a NaN could make undefined;
+    // a NaN stays NaN through r)
+    const float shifted = x * 1.44269504088896341f + 12582912.0f;
+    std::uint32_t n_bits;
+    std::memcpy(&n_bits, &shifted, sizeof n_bits);
+    const float n = shifted - 12582912.0f;
     const float r = (x - n * 0.693359375f) - n * -2.12194440e-4f;
     float p = r * 1.9875691500e-4f + 1.3981999507e-3f;
     p = r * p + 8.3334519073e-3f;
@@ -158,7 +164,7 @@ inline float exp_nonpositive(float x) {
     p = r * p + 1.6666665459e-1f;
     p = r * p + 5.0000001201e-1f;
     p = p * (r * r) + r + 1.0f;
-    const std::int32_t bits = (static_cast<std::int32_t>(n) + 127) << 23;   // 2^n, n ≥ −126
+    const std::uint32_t bits = (n_bits - 0x4B400000u + 127u) << 23;   // 2ⁿ, n ≥ −126
     float two_n;
     std::memcpy(&two_n, &bits, sizeof two_n);
     return p * two_n;
