@@ -111,27 +111,28 @@ void draw_batch_section(InvarianceContext& ctx, InvarianceLabState& s, Invarianc
     const auto rows = static_cast<float>(std::max(s.data.x.rows(), s.data.W.rows()));
     const float cell = std::clamp((maps_h - caption_h - style.ItemSpacing.y) / rows, 0.8f * em, 1.4f * em);
     const float half = std::floor((ImGui::GetContentRegionAvail().x - style.ItemSpacing.x) / 2.0f);
-    const auto matrix_menu = [&](const char* id, const char* name, std::size_t k) {
-        if (std::string saved = figure_context_menu(id, name, [&s, k] { return invariance_matrix_plots(s)[k]; });
+    // One matrix: its caption, its editor and its right-click export (figure k of invariance_matrix_plots).
+    const auto matrix = [&](const char* id, Mat& M, HeatmapUi& map, int count, const char* tip, std::size_t k) {
+        ImGui::BeginGroup();
+        ImGui::TextDisabled("%s: %d × %d", id, count, sizes[1]);
+        heatmap_editor(id, M, map, half, cell, fonts.small, tip);
+        const char* const names[2] = {"invariance_x", "invariance_weights"};
+        if (std::string saved = figure_context_menu((std::string(id) + " figure").c_str(), names[k],
+                                                    [&s, k] { return invariance_matrix_plots(s)[k]; });
             !saved.empty())
             ctx.app.status = std::move(saved);
+        ImGui::EndGroup();
     };
     const float left = ImGui::GetCursorPosX();
-    ImGui::BeginGroup();
-    ImGui::TextDisabled("x: %d × %d", sizes[0], sizes[1]);
-    heatmap_editor("x", s.data.x, ui.x_map, half, cell, fonts.small,
-                   "The batch x (B×m): B cases, one per row, of m inputs. Click a cell, drag up/down to change it. "
-                   "Right-click: save it as a figure.");
-    matrix_menu("x figure", "invariance_x", 0);
-    ImGui::EndGroup();
+    matrix("x", s.data.x, ui.x_map, sizes[0],
+           "The batch x (B×m): B cases, one per row, of m inputs. Click a cell, drag up/down to change it. "
+           "Right-click: save it as a figure.",
+           0);
     ImGui::SameLine(left + half + style.ItemSpacing.x);   // x's colour bar is drawn beside its item, not in it
-    ImGui::BeginGroup();
-    ImGui::TextDisabled("W: %d × %d", sizes[2], sizes[1]);
-    heatmap_editor("W", s.data.W, ui.W_map, half, cell, fonts.small,
-                   "The weights W (n×m): n outputs, aᵢ = Σⱼ Wᵢⱼ xⱼ (paper eq. 1). Click a cell, drag up/down to change "
-                   "it. Right-click: save it as a figure.");
-    matrix_menu("W figure", "invariance_weights", 1);
-    ImGui::EndGroup();
+    matrix("W", s.data.W, ui.W_map, sizes[2],
+           "The weights W (n×m): n outputs, aᵢ = Σⱼ Wᵢⱼ xⱼ (paper eq. 1). Click a cell, drag up/down to change it. "
+           "Right-click: save it as a figure.",
+           1);
 }
 
 void draw_transform_section(InvarianceContext& ctx, InvarianceLabState& s, const Fonts& fonts) {
