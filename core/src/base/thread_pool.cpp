@@ -2,6 +2,7 @@
 #include "base/thread_pool.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 namespace normlab::fast {
 
@@ -58,6 +59,15 @@ void ThreadPool::worker_loop(unsigned id) {
         std::lock_guard<std::mutex> lock(mutex_);
         if (--pending_ == 0) done_cv_.notify_one();
     }
+}
+
+std::optional<unsigned> threads_from_env() {
+    const char* env = std::getenv("NORMLAB_THREADS");
+    if (!env) return std::nullopt;
+    char* end = nullptr;
+    const long n = std::strtol(env, &end, 10);
+    if (end == env || *end != '\0' || n < 1 || n > 256) return std::nullopt;
+    return static_cast<unsigned>(n);
 }
 
 }  // namespace normlab::fast

@@ -9,6 +9,7 @@
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -47,5 +48,9 @@ private:
     bool stop_ = false;
     std::vector<std::thread> workers_;
 };
+
+// NORMLAB_THREADS when it is set to a whole number from 1 to 256 (the fast kernels' and the Depth
+// lab's thread count); nothing otherwise.
+std::optional<unsigned> threads_from_env();
 
 }  // namespace normlab::fast

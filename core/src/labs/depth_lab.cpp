@@ -468,11 +468,7 @@ unsigned default_lab_threads() {
 #ifdef __EMSCRIPTEN__
     return 1;
 #else
-    if (const char* env = std::getenv("NORMLAB_THREADS")) {
-        char* end = nullptr;
-        const long n = std::strtol(env, &end, 10);
-        if (end != env && *end == '\0' && n >= 1 && n <= 256) return static_cast<unsigned>(n);
-    }
+    if (const std::optional<unsigned> n = fast::threads_from_env()) return *n;
     return std::max(1u, std::thread::hardware_concurrency());
 #endif
 }

@@ -105,11 +105,7 @@ constexpr unsigned kMaxDefaultThreads = 32;
 constexpr std::size_t kMinElementsPerTask = std::size_t{1} << 15;
 
 unsigned default_threads() {
-    if (const char* env = std::getenv("NORMLAB_THREADS")) {
-        char* end = nullptr;
-        const long n = std::strtol(env, &end, 10);
-        if (end != env && *end == '\0' && n >= 1 && n <= 256) return static_cast<unsigned>(n);
-    }
+    if (const std::optional<unsigned> n = threads_from_env()) return *n;
     const unsigned hw = std::thread::hardware_concurrency();
     return std::clamp(hw, 1u, kMaxDefaultThreads);
 }
