@@ -24,7 +24,7 @@
 #include "normlab/models/datasets.hpp"
 #include "normlab/models/depth.hpp"
 #include "normlab/norm/bench_buffers.hpp"
-#include "normlab/norm/eval.hpp"
+#include "normlab/base/input_error.hpp"
 #include "normlab/norm/fast_norm.hpp"
 #include "normlab/base/stats.hpp"
 #include "normlab/models/training.hpp"

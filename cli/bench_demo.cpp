@@ -9,7 +9,7 @@
 #include "normlab/base/step_worker.hpp"
 #include "normlab/labs/depth_lab.hpp"
 #include "normlab/models/mlp.hpp"
-#include "normlab/norm/eval.hpp"
+#include "normlab/base/input_error.hpp"
 #include "normlab/norm/fast_norm.hpp"
 #include "normlab/scene/scene.hpp"
 

@@ -13,7 +13,7 @@
 
 #include "normlab/base/text.hpp"
 #include "normlab/models/depth.hpp"
-#include "normlab/norm/eval.hpp"
+#include "normlab/base/input_error.hpp"
 
 #include <nlohmann/json.hpp>
 

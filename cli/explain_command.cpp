@@ -2,7 +2,7 @@
 #include "commands.hpp"
 #include "options.hpp"
 
-#include "normlab/norm/eval.hpp"
+#include "normlab/base/input_error.hpp"
 #include "normlab/norm/explain.hpp"
 
 #include <iostream>

@@ -10,7 +10,7 @@
 
 #include "normlab/base/file_io.hpp"
 #include "normlab/models/datasets.hpp"
-#include "normlab/norm/eval.hpp"
+#include "normlab/base/input_error.hpp"
 #include "normlab/plot/plot.hpp"
 #include "normlab/plot/table.hpp"
 #include "normlab/scene/scene.hpp"

@@ -3,8 +3,10 @@
 #include "commands.hpp"
 #include "options.hpp"
 
-#include "normlab/norm/eval.hpp"
+#include "normlab/base/input_error.hpp"
 #include "normlab/norm/gradients.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <iostream>

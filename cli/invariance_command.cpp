@@ -4,8 +4,10 @@
 #include "options.hpp"
 
 #include "normlab/labs/invariance_lab.hpp"
-#include "normlab/norm/eval.hpp"
+#include "normlab/base/input_error.hpp"
 #include "normlab/norm/invariance.hpp"
+
+#include <nlohmann/json.hpp>
 
 #include <cstdio>
 #include <iostream>

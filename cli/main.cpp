@@ -5,7 +5,7 @@
 // [SECTION] main        — --help, --version, dispatch, and the one place errors become exit codes
 #include "commands.hpp"
 
-#include "normlab/norm/eval.hpp"
+#include "normlab/base/input_error.hpp"
 
 #include <iostream>
 #include <new>

@@ -1,7 +1,7 @@
 // normlab-cli: the shared option parser (see options.hpp).
 #include "options.hpp"
 
-#include "normlab/norm/eval.hpp"
+#include "normlab/base/input_error.hpp"
 
 #include <cctype>
 #include <cerrno>

@@ -5,7 +5,7 @@
 
 #include "commands.hpp"
 
-#include "normlab/norm/eval.hpp"   // InputError, quote_for_message
+#include "normlab/base/input_error.hpp"   // InputError, quote_for_message
 
 #include <map>
 #include <optional>

@@ -9,7 +9,7 @@
 #include "options.hpp"
 
 #include "normlab/models/datasets.hpp"
-#include "normlab/norm/eval.hpp"
+#include "normlab/base/input_error.hpp"
 #include "normlab/models/training.hpp"
 
 #include <nlohmann/json.hpp>

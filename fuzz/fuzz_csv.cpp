@@ -7,7 +7,7 @@
 #include "fuzz_target.hpp"
 
 #include "normlab/models/datasets.hpp"
-#include "normlab/norm/eval.hpp"   // InputError
+#include "normlab/base/input_error.hpp"   // InputError
 
 #include <string>
 #include <vector>

@@ -7,7 +7,7 @@
 // slide's scene is a non-empty path under the lecture's folder or an absolute one.
 #include "fuzz_target.hpp"
 
-#include "normlab/norm/eval.hpp"   // InputError, parse_json
+#include "normlab/base/json_read.hpp"   // InputError, parse_json
 #include "normlab/scene/scene.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

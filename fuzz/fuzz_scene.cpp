@@ -7,7 +7,7 @@
 //     opening the file (Explorer, Geometry, Invariance table, Worked example) do not throw.
 #include "fuzz_target.hpp"
 
-#include "normlab/norm/eval.hpp"   // InputError
+#include "normlab/base/input_error.hpp"   // InputError
 #include "normlab/scene/scene.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

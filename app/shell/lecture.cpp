@@ -12,7 +12,7 @@
 #include "slide.hpp"
 #include "ui_util.hpp"
 
-#include <normlab/norm/eval.hpp>
+#include <normlab/base/input_error.hpp>
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>

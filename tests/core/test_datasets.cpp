@@ -3,7 +3,7 @@
 // messages (exact strings: users read them).
 #include "normlab/models/datasets.hpp"
 
-#include "normlab/norm/eval.hpp"
+#include "normlab/base/input_error.hpp"
 #include "normlab/base/random.hpp"
 
 #include <gtest/gtest.h>

@@ -4,7 +4,7 @@
 // worker thread, and seeded generation. No test measures wall-clock time.
 #include "normlab/models/depth.hpp"
 
-#include "normlab/norm/eval.hpp"
+#include "normlab/base/input_error.hpp"
 
 #include <gtest/gtest.h>
 

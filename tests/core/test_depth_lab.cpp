@@ -4,7 +4,7 @@
 // NaN drawn), and the scene-file pair. No test measures wall-clock time.
 #include "normlab/labs/depth_lab.hpp"
 
-#include "normlab/norm/eval.hpp"
+#include "normlab/base/input_error.hpp"
 #include "normlab/scene/scene.hpp"
 #include "normlab/labs/state_json.hpp"
 

@@ -9,6 +9,7 @@
 // [SECTION] Figures         — scene_plots names and order
 // [SECTION] Undo / redo     — SessionHistory: one step per edit, drags coalesced, bounded
 #include "normlab/base/file_io.hpp"
+#include "normlab/base/json_read.hpp"
 #include "normlab/scene/scene.hpp"
 #include "normlab/scene/scene_history.hpp"
 #include "normlab/scene/scene_plots.hpp"

@@ -5,6 +5,8 @@
 // [SECTION] Reading — choices and sets of names
 #include "normlab/labs/state_json.hpp"
 
+#include "normlab/base/json_read.hpp"
+
 #include <cmath>
 #include <limits>
 

@@ -6,7 +6,7 @@
 // [SECTION] Split & scale
 #include "normlab/models/datasets.hpp"
 
-#include "normlab/norm/eval.hpp"
+#include "normlab/base/input_error.hpp"
 #include "normlab/base/parse_double.hpp"
 #include "normlab/base/random.hpp"
 

@@ -7,7 +7,7 @@
 // [SECTION] Whole runs
 #include "normlab/models/depth.hpp"
 
-#include "normlab/norm/eval.hpp"
+#include "normlab/base/input_error.hpp"
 
 #include <algorithm>
 #include <chrono>

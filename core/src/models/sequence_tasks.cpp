@@ -10,7 +10,7 @@
 #include "normlab/base/text.hpp"
 
 #include "normlab/models/datasets.hpp"
-#include "normlab/norm/eval.hpp"
+#include "normlab/base/input_error.hpp"
 
 #include <algorithm>
 #include <cmath>

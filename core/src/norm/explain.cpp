@@ -8,7 +8,7 @@
 #include "normlab/norm/explain.hpp"
 
 #include "normlab/base/number_rule.hpp"
-#include "normlab/norm/eval.hpp"   // quote_for_message
+#include "normlab/base/input_error.hpp"   // quote_for_message
 #include "normlab/base/text.hpp"
 
 #include <algorithm>

@@ -9,7 +9,7 @@
 
 #include "scene/lab_registry.hpp"
 
-#include "normlab/norm/eval.hpp"
+#include "normlab/base/json_read.hpp"
 #include "normlab/base/file_io.hpp"
 #include "normlab/labs/state_json.hpp"
 

@@ -7,7 +7,7 @@
 #include "scene/lab_registry.hpp"
 
 #include "normlab/labs/depth_lab.hpp"
-#include "normlab/norm/eval.hpp"
+#include "normlab/base/input_error.hpp"
 #include "normlab/labs/invariance_lab.hpp"
 
 #include <algorithm>

@@ -15,7 +15,7 @@
 // from a newer NormLab of the same format version still opens.
 #pragma once
 
-#include "normlab/norm/eval.hpp"
+#include "normlab/base/input_error.hpp"
 #include "normlab/norm/norm.hpp"
 #include "normlab/base/number_rule.hpp"
 

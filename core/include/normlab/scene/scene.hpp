@@ -15,7 +15,7 @@
 // sections, one row per lab (core/src/scene/lab_registry.cpp).
 #pragma once
 
-#include "normlab/norm/eval.hpp"      // InputError, thrown by the readers below
+#include "normlab/base/input_error.hpp"      // InputError, thrown by the readers below
 #include "normlab/base/file_io.hpp"   // IfExists
 #include "normlab/scene/session.hpp"
 

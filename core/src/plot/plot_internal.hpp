@@ -1,0 +1,47 @@
+// NormLab core: small helpers the plot files share (private to core/src/plot).
+#pragma once
+
+#include "normlab/plot/plot.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <optional>
+
+namespace normlab::plot_internal {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+inline std::size_t point_count(const Series& s) { return std::min(s.x.size(), s.y.size()); }
+
+// The axis's transform f: identity or log10 (ranges are padded and widened in f-space).
+inline double fwd(Scale s, double v) { return s == Scale::Linear ? v : std::log10(v); }
+inline double inv(Scale s, double f) { return s == Scale::Linear ? f : std::pow(10.0, f); }
+
+// Whether an axis of scale s can show the value v (set and finite, and > 0 on a log axis).
+inline bool usable(Scale s, const std::optional<double>& v) {
+    return v && std::isfinite(*v) && (s == Scale::Linear || *v > 0.0);
+}
+
+inline double pow10i(int k) { return std::pow(10.0, k); }
+
+// The exact decimal N·10^k as a double: N / 10^−k is correctly rounded for −k ≤ 22.
+inline double decimal_value(long long n, int k) {
+    if (n == 0) return 0.0;
+    return k < 0 ? static_cast<double>(n) / pow10i(-k) : static_cast<double>(n) * pow10i(k);
+}
+
+
+// Liang–Barsky: clips segment a→b to r; false when nothing of it is inside. The clipped
+// points are clamped into r, so rounding can never place them outside.
+bool clip_segment(Point2& a, Point2& b, const Rect& r);
+
+inline Rect grown(const Rect& r, double m) { return {r.x0 - m, r.y0 - m, r.x1 + m, r.y1 + m}; }
+
+inline bool finite(Point2 p) { return std::isfinite(p.x) && std::isfinite(p.y); }
+
+// Pixel position of point i, or non-finite when it cannot be drawn.
+inline Point2 point_px(const Series& s, std::size_t i, const Viewport& view) { return view.to_px({s.x[i], s.y[i]}); }
+
+}  // namespace normlab::plot_internal

@@ -1,0 +1,823 @@
+// NormLab core: a figure's layout: margins, ticks, legend, colour bar, annotations (moved a
+// little up or down, or dropped, when they overlap).
+#include "normlab/plot/plot.hpp"
+
+#include "plot/plot_internal.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <initializer_list>
+#include <limits>
+#include <optional>
+
+namespace normlab {
+
+using namespace plot_internal;
+
+// [SECTION] Layout --------------------------------------------------------------------------
+
+namespace {
+
+// Font metrics of DejaVu Sans, in em: the part of a line above its baseline.
+constexpr double kAscent = 0.76;
+constexpr double kMidline = 0.36;   // baseline below a line's visual centre (half the digit height)
+
+struct Measure {
+    const PlotStyle& style;
+    double operator()(std::string_view text, double font_px) const {
+        return style.text_width ? style.text_width(text, font_px) : estimate_text_width(text, font_px);
+    }
+};
+
+// The drawn extent of a text line of size f: kAscent·f above the baseline (caps, digits, b, d),
+// kDescent·f below it (g, y, p); together one text height.
+constexpr double kDescent = 1.0 - kAscent;
+
+// The box a horizontal text covers, grown by clear_x left and right and clear_y above and below.
+Rect text_box(const PlacedText& t, double width, double clear_x = 0.0, double clear_y = 0.0) {
+    const double x0 = t.anchor == TextAnchor::Start ? t.at.x
+                      : t.anchor == TextAnchor::End ? t.at.x - width
+                                                    : t.at.x - 0.5 * width;
+    return Rect{x0 - clear_x, t.at.y - kAscent * t.font_px - clear_y, x0 + width + clear_x,
+                t.at.y + kDescent * t.font_px + clear_y};
+}
+
+// Whether two boxes share more than a sliver (touching edges, up to rounding, do not count:
+// the 1× and k× layouts must agree).
+bool boxes_meet(const Rect& a, const Rect& b, double eps) {
+    return a.x0 < b.x1 - eps && b.x0 < a.x1 - eps && a.y0 < b.y1 - eps && b.y0 < a.y1 - eps;
+}
+
+int tick_target(double length, double spacing) {
+    if (!(spacing > 0.0)) spacing = 80.0;
+    return std::clamp(static_cast<int>(std::lround(length / spacing)), 2, 12);
+}
+
+std::vector<PlacedTick> place(const std::vector<Tick>& ticks, const AxisRange& r, double p0, double p1) {
+    std::vector<PlacedTick> out;
+    for (const Tick& t : ticks) {
+        const double u = r.to_unit(t.value);
+        if (!std::isfinite(u) || u < -1e-9 || u > 1.0 + 1e-9) continue;
+        out.push_back({t, p0 + std::clamp(u, 0.0, 1.0) * (p1 - p0)});
+    }
+    return out;
+}
+
+// Whether the labelled x ticks would overlap (with a gap of at least one em).
+bool x_labels_collide(const std::vector<PlacedTick>& ticks, const Measure& m, double font_px) {
+    double prev_right = -std::numeric_limits<double>::infinity();
+    for (const PlacedTick& t : ticks) {
+        if (t.tick.label.empty()) continue;
+        const double w = m(t.tick.label, font_px);
+        if (t.pos - 0.5 * w < prev_right + font_px) return true;
+        prev_right = t.pos + 0.5 * w;
+    }
+    return false;
+}
+
+bool y_labels_collide(const std::vector<PlacedTick>& ticks, double font_px) {
+    double prev = std::numeric_limits<double>::infinity();
+    for (const PlacedTick& t : ticks) {   // ascending values: pixel y decreasing
+        if (t.tick.label.empty()) continue;
+        if (std::fabs(prev - t.pos) < 1.4 * font_px) return true;
+        prev = t.pos;
+    }
+    return false;
+}
+
+// Ticks for an axis of the given pixel length, fewer when their labels would collide; on a log
+// axis short enough that even the fewest collide, without log_ticks' slack for decade labels.
+template <class Collide>
+std::vector<PlacedTick> fit_ticks(const AxisRange& r, double p0, double p1, int target, double min_step,
+                                  Collide collide) {
+    std::vector<PlacedTick> placed;
+    for (int slack : {2, 0}) {
+        for (int t = target; t >= 2; --t) {
+            placed = place(axis_ticks(r, t, min_step, slack), r, p0, p1);
+            if (!collide(placed)) return placed;
+        }
+        if (r.scale != Scale::Log10) break;
+    }
+    return placed;
+}
+
+// Whether the plot's heat map has cells one unit wide (or high) centred on whole numbers: a
+// matrix's columns (rows), whose ticks are then whole.
+bool unit_cells(const Plot& plot, AxisId which) {
+    if (!plot.heat) return false;
+    const HeatMap& h = *plot.heat;
+    const double lo = which == AxisId::X ? h.x0 : h.y0, hi = which == AxisId::X ? h.x1 : h.y1;
+    const int count = which == AxisId::X ? h.cols : h.rows;
+    return count > 0 && hi - lo == count && lo + 0.5 == std::round(lo + 0.5);
+}
+
+// Whether the plot shows bars and every drawn bar sits at a whole x (categories 0, 1, 2, …).
+bool bars_at_integers(const Plot& plot) {
+    bool any = false;
+    for (const Series& s : plot.series) {
+        if (!drawn(s) || s.kind != SeriesKind::Bars) continue;
+        for (std::size_t i = 0; i < point_count(s); ++i) {
+            if (!std::isfinite(s.x[i])) continue;
+            if (s.x[i] != std::round(s.x[i])) return false;
+            any = true;
+        }
+    }
+    return any;
+}
+
+// Counts how much of the drawn data a legend box would hide: line segments that cross it
+// (a segment passing through counts, not only its vertices), markers and bars that touch it,
+// annotation points (×3). Lines and markers count from half their stroke width / marker size
+// away, times k, the factor the style was scaled by, as the renderers draw them. Counting stops
+// once it reaches `enough` (the best corner so far: this one cannot beat it).
+double coverage(const Plot& plot, const Viewport& view, const Rect& box, double k,
+                double enough = std::numeric_limits<double>::infinity()) {
+    double hits = 0.0;
+    for (const Annotation& a : plot.annotations)
+        if (box.contains(view.to_px({a.x, a.y}))) hits += 3.0;
+    for (std::size_t j = 0; j < plot.series.size() && hits < enough; ++j) {
+        const Series& s = plot.series[j];
+        if (!drawn(s)) continue;
+        if (s.kind == SeriesKind::Line) {
+            // The segments series_polylines() draws, unclipped: clipping them to the data area
+            // first would not change which of them meet a box inside it.
+            const Rect near_line = grown(box, 0.5 * std::max(0.0, s.width) * k);
+            Point2 prev{kNaN, kNaN};
+            for (std::size_t i = 0; i < point_count(s); ++i) {
+                const Point2 p = point_px(s, i, view);
+                Point2 a = prev, b = p;
+                prev = p;
+                if (!finite(a) || !finite(b) || !clip_segment(a, b, near_line)) continue;
+                hits += 1.0;
+                if (hits >= enough) return hits;
+            }
+        }
+        if (s.kind == SeriesKind::Bars) {
+            for (const Rect& r : series_bars(plot, j, view))
+                if (r.x0 < box.x1 && r.x1 > box.x0 && r.y0 < box.y1 && r.y1 > box.y0) hits += 1.0;
+        } else {
+            const Rect near_marker = grown(box, 0.5 * std::max(0.0, s.marker_size) * k);
+            for (const Point2& p : series_markers(s, view))
+                if (near_marker.contains(p)) hits += 1.0;
+        }
+    }
+    return hits;
+}
+
+}  // namespace
+
+PlotStyle scaled(PlotStyle style, double k) {
+    if (!(k > 0.0) || !std::isfinite(k)) return style;
+    for (double* v : {&style.title_font_px, &style.label_font_px, &style.tick_font_px, &style.tick_length, &style.pad,
+                      &style.x_tick_spacing, &style.y_tick_spacing, &style.legend_swatch})
+        *v *= k;
+    return style;
+}
+
+namespace {
+
+constexpr double kBoldWidth = 1.12;   // DejaVu Sans Bold's width over DejaVu Sans's, at most
+constexpr double kMinYLabelScale = 0.7;   // the least a y label longer than its figure is scaled
+
+// A heat map's colour bar: kColorBarEm wide, kColorBarGapEm from the data area and from its labels.
+constexpr double kColorBarEm = 1.2, kColorBarGapEm = 0.4;
+
+bool has_color_bar(const Plot& plot) { return plot.heat && !plot.heat->bar.empty(); }
+
+// The width the colour bar and its labels take right of the data area (0: none).
+double color_bar_room(const Plot& plot, const Measure& measure, double tf, double pad) {
+    if (!has_color_bar(plot)) return 0.0;
+    const HeatMap& h = *plot.heat;
+    double w = 0.0;
+    for (const std::string* t : {&h.bar_top, &h.bar_middle, &h.bar_bottom}) w = std::max(w, measure(*t, tf));
+    return pad + (kColorBarEm + kColorBarGapEm) * tf + w;
+}
+
+// `text` broken at spaces into lines no wider than `width` (a word wider than that is a line
+// of its own).
+std::vector<std::string> wrap_words(const std::string& text, double width, double font_px, const Measure& measure) {
+    std::vector<std::string> lines;
+    std::string line;
+    for (std::size_t start = 0; start < text.size();) {
+        const std::size_t end = std::min(text.find(' ', start), text.size());
+        const std::string word = text.substr(start, end - start);
+        start = end + 1;
+        if (word.empty()) continue;
+        const std::string longer = line.empty() ? word : line + " " + word;
+        if (!line.empty() && measure(longer, font_px) > width) {
+            lines.push_back(line);
+            line = word;
+        } else {
+            line = longer;
+        }
+    }
+    if (!line.empty()) lines.push_back(line);
+    return lines;
+}
+
+// Annotations (right of and above their point, flipped left near the right edge) and the
+// reference lines' labels, in L's data area at tick font size tf, `off` from their anchor.
+void place_annotations(const Plot& plot, const Measure& measure, double tf, double off, PlotLayout& L) {
+    const Rect& d = L.view.px;
+    for (const Annotation& a : plot.annotations) {
+        const Point2 p = L.view.to_px({a.x, a.y});
+        if (!finite(p) || !d.contains(p) || a.text.empty()) continue;
+        const double w = measure(a.text, tf);
+        const bool flip = p.x + off + w > d.x1;
+        L.annotations.push_back({a.text, {flip ? p.x - off : p.x + off, std::max(p.y - off, d.y0 + kAscent * tf)},
+                                 flip ? TextAnchor::End : TextAnchor::Start, tf, 0.0});
+    }
+    for (const RefLine& r : plot.ref_lines) {
+        if (r.label.empty()) continue;
+        if (r.orientation == RefLine::Orientation::Horizontal) {
+            const double y = L.view.to_px({0.5 * (L.view.x.lo + L.view.x.hi), r.value}).y;
+            if (!std::isfinite(y) || y < d.y0 || y > d.y1) continue;
+            const double base = y - off - kAscent * tf < d.y0 ? y + off + kAscent * tf : y - off;
+            L.ref_labels.push_back({r.label, {d.x1 - off, base}, TextAnchor::End, tf, 0.0});
+        } else {
+            const double x = d.x0 + L.view.x.to_unit(r.value) * d.width();
+            if (!std::isfinite(x) || x < d.x0 || x > d.x1) continue;
+            const bool flip = x + off + measure(r.label, tf) > d.x1;
+            L.ref_labels.push_back({r.label, {flip ? x - off : x + off, d.y0 + off + kAscent * tf},
+                                    flip ? TextAnchor::End : TextAnchor::Start, tf, 0.0});
+        }
+    }
+}
+
+// Everything but the legend, for the given ranges: margins from the text sizes, the data area,
+// ticks, tick and axis labels, title, annotations and reference-line labels.
+PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& style, const AxisRange& x_range,
+                        const AxisRange& y_range) {
+    PlotLayout L;
+    L.outer = outer;
+    const Measure measure{style};
+    const double tf = style.tick_font_px, lf = style.label_font_px, ttf = style.title_font_px;
+    const double pad = style.pad, tick = style.tick_length;
+    // Small gaps scale with the tick font, so that a k× style lays out at exactly k×.
+    const double tick_gap = 0.25 * tf;   // between a tick's end and its label
+    const double off = 0.4 * tf;         // annotation and reference-label offsets from their anchor
+
+    L.view.x = x_range;
+    L.view.y = y_range;
+
+    // Vertical margins: title above; tick labels and the x label below.
+    double top = outer.y0 + pad;
+    const double title_w = outer.x1 - outer.x0 - 2.0 * pad;
+    if (!plot.title.empty()) {
+        // A title wider than the figure wraps (the lines 1.15 text heights apart); it is bold,
+        // up to kBoldWidth wider than the regular text `measure` measures.
+        for (const std::string& line : wrap_words(plot.title, title_w / kBoldWidth, ttf, measure)) {
+            L.title.push_back({line, {0.0, top + kAscent * ttf}, TextAnchor::Middle, ttf, 0.0});
+            top += 1.15 * ttf;
+        }
+        top += -0.15 * ttf + 0.6 * pad;
+    } else {
+        top += 0.5 * tf;   // room for the top y tick label's upper half
+    }
+    double bottom_block = tick + tick_gap + tf;
+    if (!plot.x.label.empty()) bottom_block += 0.5 * pad + lf;
+    const double bottom = std::max(top + 1.0, outer.y1 - pad - bottom_block);
+    L.view.px.y0 = top;
+    L.view.px.y1 = bottom;
+
+    // y ticks depend only on the height; their labels' width sets the left margin.
+    const bool y_whole = unit_cells(plot, AxisId::Y);
+    int y_target = tick_target(bottom - top, style.y_tick_spacing);
+    if (y_whole) y_target = std::max(y_target, std::min(50, plot.heat->rows));
+    L.y_ticks = fit_ticks(L.view.y, bottom, top, y_target, y_whole ? 1.0 : 0.0,
+                          [&](const std::vector<PlacedTick>& t) { return y_labels_collide(t, tf); });
+    double ylab_w = 0.0;
+    for (const PlacedTick& t : L.y_ticks)
+        if (!t.tick.label.empty()) ylab_w = std::max(ylab_w, measure(t.tick.label, tf));
+    double left = outer.x0 + pad;
+    if (!plot.y.label.empty()) left += lf + 0.5 * pad;
+    left += ylab_w + tick_gap + tick;
+    L.view.px.x0 = left;
+
+    // x ticks; then shrink the right edge so that the last label stays inside the figure (and
+    // leaves room for a heat map's colour bar).
+    double right = std::max(left + 1.0, outer.x1 - pad - color_bar_room(plot, measure, tf, pad));
+    L.view.px.x1 = right;
+    int x_target = tick_target(right - left, style.x_tick_spacing);
+    auto x_collide = [&](const std::vector<PlacedTick>& t) { return x_labels_collide(t, measure, tf); };
+    const double x_min_step = bars_at_integers(plot) || unit_cells(plot, AxisId::X) ? 1.0 : 0.0;
+    // Categories (bars at whole x): a label for each while they do not collide (short labels).
+    if (x_min_step > 0.0) x_target = std::max(x_target, std::min(50, static_cast<int>(std::floor(x_range.hi - x_range.lo))));
+    L.x_ticks = fit_ticks(L.view.x, left, right, x_target, x_min_step, x_collide);
+    double overflow = 0.0;
+    for (const PlacedTick& t : L.x_ticks)
+        if (!t.tick.label.empty()) overflow = std::max(overflow, t.pos + 0.5 * measure(t.tick.label, tf) - (outer.x1 - 0.2 * tf));
+    if (overflow > 0.0) {
+        right = std::max(left + 1.0, right - overflow);
+        L.view.px.x1 = right;
+        L.x_ticks = fit_ticks(L.view.x, left, right, x_target, x_min_step, x_collide);
+    }
+
+    // Tick labels, axis labels, title.
+    const Rect& d = L.view.px;
+    for (const PlacedTick& t : L.x_ticks)
+        if (!t.tick.label.empty())
+            L.x_tick_labels.push_back({t.tick.label, {t.pos, d.y1 + tick + tick_gap + kAscent * tf}, TextAnchor::Middle, tf, 0.0});
+    for (const PlacedTick& t : L.y_ticks)
+        if (!t.tick.label.empty())
+            L.y_tick_labels.push_back({t.tick.label, {d.x0 - tick - tick_gap, t.pos + kMidline * tf},
+                                       TextAnchor::End, tf, 0.0});
+    if (!plot.x.label.empty())
+        L.x_label = {plot.x.label, {0.5 * (d.x0 + d.x1), d.y1 + tick + tick_gap + tf + 0.5 * pad + kAscent * lf},
+                     TextAnchor::Middle, lf, 0.0};
+    if (!plot.y.label.empty()) {
+        // Centred on the data area; one longer than it is moved down, clear of the title; one
+        // longer than the height below the title is set smaller to fit there, down to
+        // kMinYLabelScale of its size, and never leaves the figure.
+        const double room = outer.y1 - pad - d.y0;
+        const double full = measure(plot.y.label, lf);
+        const double yf = full > room && room > 0.0 ? std::max(kMinYLabelScale, room / full) * lf : lf;
+        const double half = 0.5 * measure(plot.y.label, yf);
+        const double mid = std::max(outer.y0 + pad + half,
+                                    std::min(std::max(0.5 * (d.y0 + d.y1), d.y0 + half), outer.y1 - pad - half));
+        L.y_label = {plot.y.label, {outer.x0 + pad + kAscent * lf, mid}, TextAnchor::Middle, yf, -90.0};
+    }
+    // Each title line centred over the data area, moved in where that would cross the figure's edge.
+    for (PlacedText& t : L.title) {
+        const double half = 0.5 * std::min(kBoldWidth * measure(t.text, ttf), title_w);
+        t.at.x = std::clamp(0.5 * (d.x0 + d.x1), outer.x0 + pad + half, outer.x1 - pad - half);
+    }
+
+    place_annotations(plot, measure, tf, off, L);
+    return L;
+}
+
+// The legend's box: its size from the labels, and where it sits in each inside corner.
+struct LegendBox {
+    double width = 0.0, height = 0.0, inset = 0.0;
+    int cols = 1;              // entries fill rows left to right, `cols` per row
+    double col_width = 0.0;    // one entry's cell: swatch and the longest label, with their margins
+    double row = 0.0, inner = 0.0;
+    // The box for `n` entries in `c` columns.
+    static LegendBox grid(std::size_t n, int c, double col_width, double row, double inner, double inset, double tf) {
+        const auto rows = static_cast<double>((n + static_cast<std::size_t>(c) - 1) / static_cast<std::size_t>(c));
+        return LegendBox{col_width * c, 2.0 * inner + row * rows - (row - tf) * 0.5, inset, c, col_width, row, inner};
+    }
+    Rect at(const Rect& d, LegendCorner c) const {
+        const bool rightside = c == LegendCorner::TopRight || c == LegendCorner::BottomRight;
+        const bool topside = c == LegendCorner::TopRight || c == LegendCorner::TopLeft;
+        const double x0 = rightside ? d.x1 - inset - width : d.x0 + inset;
+        const double y0 = topside ? d.y0 + inset : d.y1 - inset - height;
+        return Rect{x0, y0, x0 + width, y0 + height};
+    }
+};
+
+struct CornerChoice {
+    LegendCorner corner = LegendCorner::TopRight;
+    double data = std::numeric_limits<double>::infinity();   // coverage() of its box
+    int labels = 0;                                           // reference-line labels it would hide
+    // Less data hidden wins; at equal data, fewer labels (a hidden label is the lesser evil).
+    bool beats(const CornerChoice& o) const { return data < o.data || (data == o.data && labels < o.labels); }
+};
+
+// The corner among `corners` whose legend box hides the least of L's data, and then the fewest
+// of its reference-line labels (they sit at a line's end, often in a corner); ties go to the
+// earlier one.
+CornerChoice least_covered(const Plot& plot, const PlotLayout& L, const LegendBox& box, double k,
+                           const Measure& measure, std::initializer_list<LegendCorner> corners) {
+    CornerChoice best{*corners.begin()};
+    for (LegendCorner c : corners) {
+        const Rect at = box.at(L.view.px, c);
+        CornerChoice here{c, 0.0, 0};
+        for (const PlacedText& t : L.ref_labels)
+            if (boxes_meet(text_box(t, measure(t.text, t.font_px)), at, 0.0)) ++here.labels;
+        // coverage() counts whole hits: it may stop where this corner can no longer win.
+        here.data = coverage(plot, L.view, at, k, here.labels < best.labels ? best.data + 1.0 : best.data);
+        if (here.beats(best)) best = here;
+    }
+    return best;
+}
+
+// How far an Auto legend may push an end of the y axis to find room: the span may at most
+// double (in log10 units on a log axis, and there by one decade at most), so that the data never
+// shrink to a sliver for the sake of a legend.
+constexpr double kMaxHeadroomDecades = 1.0;
+
+// The bottom is grown instead of the top only when it needs less than this share of the top's
+// growth: legends read best top right, and most curves here (losses, GB/s, norms) are ≥ 0.
+constexpr double kBottomWin = 0.5;
+
+// Nice values past the top (or bottom) end of the y range, nearest first, within the cap above:
+// the axis's labelled grid continued, so that the grown end is a round number like the tick
+// labels (auto ranges otherwise end at the padded data, anywhere). Linear: multiples of the major
+// step of `ticks` (the layout's y ticks); the bottom does not cross zero when the range starts at
+// or above it (no negative axis under positive data, bars keep their base). Log: decades, or
+// 1, 2, 5 × 10^k when fewer than two decades are inside, as log_ticks() labels them.
+std::vector<double> grid_beyond(const AxisRange& r, const std::vector<PlacedTick>& ticks, bool top) {
+    const Scale sc = r.scale;
+    const double flo = fwd(sc, r.lo), fhi = fwd(sc, r.hi), end = top ? fhi : flo;
+    const double cap = sc == Scale::Log10 ? std::min(fhi - flo, kMaxHeadroomDecades) : fhi - flo;
+    const double tol = 1e-9;
+
+    std::vector<double> out;
+    if (sc == Scale::Linear) {
+        // n·step for n from the end outward, step = mult·10^e: the spacing of two labelled ticks.
+        std::vector<double> major;
+        for (const PlacedTick& t : ticks)
+            if (!t.tick.label.empty()) major.push_back(t.tick.value);
+        if (major.size() < 2) return out;
+        const double step = major[1] - major[0];
+        if (!(step > 0.0) || !std::isfinite(step)) return out;
+        const int e = static_cast<int>(std::floor(std::log10(step) + tol));
+        const long long mult = std::llround(step / pow10i(e));
+        if (mult != 1 && mult != 2 && mult != 5) return out;
+        const double unit = static_cast<double>(mult) * pow10i(e);
+        const double n0 = top ? std::floor(r.hi / unit + tol) + 1.0 : std::ceil(r.lo / unit - tol) - 1.0;
+        for (double n = n0; std::fabs(n - n0) <= 1000.0 && std::fabs(n) <= 1e15; n += top ? 1.0 : -1.0) {
+            const double v = decimal_value(static_cast<long long>(n) * mult, e);
+            if (std::fabs(v - end) > cap * (1.0 + tol) || (!top && r.lo >= 0.0 && v < 0.0)) break;
+            out.push_back(v);
+        }
+        return out;
+    }
+    // Log: m·10^e, within a decade or two of the end (the cap is one decade at most).
+    const int e0 = static_cast<int>(std::ceil(flo - tol)), e1 = static_cast<int>(std::floor(fhi + tol));
+    const std::vector<int> mults = e1 - e0 + 1 >= 2 ? std::vector<int>{1} : std::vector<int>{1, 2, 5};
+    const int e_end = static_cast<int>(std::floor(end));
+    for (int e = e_end - 2; e <= e_end + 2; ++e)
+        for (int m : mults) {
+            const double v = decimal_value(m, e);
+            const double beyond = top ? std::log10(v) - fhi : flo - std::log10(v);
+            if (beyond > tol && beyond <= cap + tol) out.push_back(v);
+        }
+    std::sort(out.begin(), out.end());
+    if (!top) std::reverse(out.begin(), out.end());
+    return out;
+}
+
+// The least share of the data area's width a legend right of it may leave, and of their height
+// a legend under them may leave (a row legend is short: losing height beats hiding curves).
+constexpr double kOutsideMinShare = 0.6, kBelowMinShare = 0.5;
+
+// A layout whose y range was grown to make room for the legend.
+struct Headroom {
+    PlotLayout layout;
+    LegendCorner corner = LegendCorner::TopRight;
+    double growth = 0.0;   // how far the end moved, as a share of the old span (log10 units on log)
+};
+
+// Grows the top (or bottom) of L's y range to the nearest value of grid_beyond() at which the
+// legend, in a top (bottom) corner, hides no data. Each candidate is laid out afresh: the y tick
+// labels it brings can widen the left margin, which moves the data under the legend.
+std::optional<Headroom> grow_for_legend(const Plot& plot, const Rect& outer, const PlotStyle& style,
+                                        const PlotLayout& L, const LegendBox& box, double k, bool top) {
+    const AxisRange& y = L.view.y;
+    const double span = fwd(y.scale, y.hi) - fwd(y.scale, y.lo);
+    for (double v : grid_beyond(y, L.y_ticks, top)) {
+        const AxisRange grown_y{y.scale, top ? y.lo : v, top ? v : y.hi, y.reversed};
+        PlotLayout G = layout_frame(plot, outer, style, L.view.x, grown_y);
+        const CornerChoice c =
+            top ? least_covered(plot, G, box, k, Measure{style}, {LegendCorner::TopRight, LegendCorner::TopLeft})
+                : least_covered(plot, G, box, k, Measure{style}, {LegendCorner::BottomRight, LegendCorner::BottomLeft});
+        if (c.data == 0.0)
+            return Headroom{std::move(G), c.corner, std::fabs(fwd(y.scale, v) - fwd(y.scale, top ? y.hi : y.lo)) / span};
+    }
+    return std::nullopt;
+}
+
+// A layout with the legend outside the data area: right of it, or, where that leaves the data
+// narrower than kOutsideMinShare of their width, under the x label in rows of as many entries as
+// the width holds (where that leaves them kBelowMinShare of their height); nothing when neither
+// does. `n` entries.
+struct Outside {
+    PlotLayout layout;
+    Rect at;          // the legend's box
+    LegendBox box;    // its grid (the columns under the data)
+};
+std::optional<Outside> legend_outside(const Plot& plot, const Rect& outer, const PlotStyle& style, const PlotLayout& L,
+                                      const LegendBox& box, int n) {
+    const double pad = style.pad;
+    Rect right = outer;
+    right.x1 -= box.width + pad;
+    PlotLayout R = layout_frame(plot, right, style, L.view.x, L.view.y);
+    if (R.view.px.width() >= kOutsideMinShare * L.view.px.width() && R.view.px.y0 + box.height <= outer.y1 - pad) {
+        const Rect at{right.x1, R.view.px.y0, right.x1 + box.width, R.view.px.y0 + box.height};
+        return Outside{std::move(R), at, box};
+    }
+    // Under the x label, the entries side by side in as many columns as the figure's width holds.
+    const int cols = std::clamp(static_cast<int>((outer.width() - 2.0 * pad) / box.col_width), 1, n);
+    const LegendBox wide = LegendBox::grid(static_cast<std::size_t>(n), cols, box.col_width, box.row, box.inner, box.inset,
+                                           style.tick_font_px);
+    Rect below = outer;
+    below.y1 -= wide.height + pad;
+    PlotLayout B = layout_frame(plot, below, style, L.view.x, L.view.y);
+    if (B.view.px.height() >= kBelowMinShare * L.view.px.height() && wide.width <= outer.x1 - outer.x0 - 2.0 * pad) {
+        const double x0 = std::clamp(B.view.px.x0, outer.x0 + pad, outer.x1 - pad - wide.width);
+        return Outside{std::move(B), Rect{x0, below.y1, x0 + wide.width, below.y1 + wide.height}, wide};
+    }
+    return std::nullopt;
+}
+
+}  // namespace
+
+// [SECTION] Annotation overlaps ---------------------------------------------------------------
+//
+// Annotations are placed one by one at their offset spot (layout_frame); afterwards, in the
+// order of Plot::annotations, each is checked against what is already fixed: the legend box,
+// the reference-line labels and the annotations before it. One that meets any of them (or whose
+// text is not inside the data area's height) is tried kAnnotationStepEm text heights up, then
+// as far down, then twice as far up, … up to kAnnotationMaxShiftEm; the first free spot wins,
+// and when there is none the annotation is dropped. Everything scales with the tick font, so a
+// k× style moves the same labels by k× the pixels.
+
+namespace {
+
+// Clearance kept around each annotation box, in em: above and below, more than the renderers'
+// halo (1.5 px at 12 px text); left and right, so that two labels side by side are two words
+// apart (0.6 em, about two spaces) rather than reading as one.
+constexpr double kAnnotationClearYEm = 0.12, kAnnotationClearXEm = 0.3;
+
+// A reference-line label moves to the other end of its line (a horizontal line's left end, a
+// vertical line's foot).
+void move_ref_label_to_other_end(PlacedText& t, const Rect& d) {
+    const double off = 0.4 * t.font_px;
+    if (t.anchor == TextAnchor::End && t.at.x >= d.x1 - off - 1e-9) {   // a horizontal line's label
+        t.at.x = d.x0 + off;
+        t.anchor = TextAnchor::Start;
+    } else {                                                           // a vertical line's
+        t.at.y = d.y1 - off;
+    }
+}
+
+// A reference-line label under the legend box (a small figure has no free corner) or over an
+// earlier reference-line label moves to the other end of its line; where it is in the way there
+// too, the label is dropped: the line stays, unlabelled, rather than two labels drawn over each
+// other.
+void keep_ref_labels_clear(PlotLayout& L, const PlotStyle& style) {
+    const Measure measure{style};
+    const Rect& d = L.view.px;
+    std::vector<PlacedText> kept;
+    std::vector<Rect> taken;
+    if (L.has_legend) taken.push_back(L.legend_box);
+    const auto blocked = [&](const Rect& box) {
+        return std::any_of(taken.begin(), taken.end(), [&](const Rect& r) { return boxes_meet(box, r, 0.0); });
+    };
+    for (PlacedText t : L.ref_labels) {
+        const double w = measure(t.text, t.font_px);
+        if (blocked(text_box(t, w))) {
+            move_ref_label_to_other_end(t, d);
+            if (blocked(text_box(t, w))) continue;
+        }
+        taken.push_back(text_box(t, w));
+        kept.push_back(std::move(t));
+    }
+    L.ref_labels = std::move(kept);
+}
+
+void resolve_annotation_overlaps(PlotLayout& L, const PlotStyle& style) {
+    if (L.annotations.empty()) return;
+    const Measure measure{style};
+    const Rect& d = L.view.px;
+    std::vector<Rect> fixed;
+    if (L.has_legend) fixed.push_back(L.legend_box);
+    for (const PlacedText& t : L.ref_labels) fixed.push_back(text_box(t, measure(t.text, t.font_px)));
+
+    std::vector<PlacedText> kept;
+    kept.reserve(L.annotations.size());
+    for (PlacedText& t : L.annotations) {
+        const double f = t.font_px, eps = 1e-6 * f;
+        const double clear_x = kAnnotationClearXEm * f, clear_y = kAnnotationClearYEm * f;
+        const double w = measure(t.text, f);
+        // Horizontally the spot stays (right of the point, or left of it near the right edge);
+        // a text that sticks out on the left is pulled in.
+        const Rect ink0 = text_box(t, w);
+        if (ink0.x0 < d.x0) t.at.x += std::min(d.x0 - ink0.x0, std::max(0.0, d.x1 - ink0.x1));
+        const auto free_at = [&](double dy) {
+            PlacedText moved = t;
+            moved.at.y += dy;
+            const Rect ink = text_box(moved, w);
+            if (ink.y0 < d.y0 - eps || ink.y1 > d.y1 + eps) return false;
+            const Rect box = text_box(moved, w, clear_x, clear_y);
+            for (const Rect& r : fixed)
+                if (boxes_meet(box, r, eps)) return false;
+            return true;
+        };
+        const double step = kAnnotationStepEm * f;
+        const int steps = static_cast<int>(std::floor(kAnnotationMaxShiftEm / kAnnotationStepEm + 1e-9));
+        std::optional<double> shift;
+        for (int n = 0; n <= steps && !shift; ++n) {
+            for (const double dy : {-n * step, n * step}) {   // up first (y grows downward)
+                if (free_at(dy)) {
+                    shift = dy;
+                    break;
+                }
+                if (n == 0) break;
+            }
+        }
+        if (!shift) continue;   // nowhere free near its point: dropped rather than drawn over another
+        t.at.y += *shift;
+        fixed.push_back(text_box(t, w, clear_x, clear_y));
+        kept.push_back(std::move(t));
+    }
+    L.annotations = std::move(kept);
+}
+
+}  // namespace
+
+namespace {
+
+// Series::bar_labels at their bars' ends (see there), in the tick font; a label wider than its
+// bar less 0.3 em is left out.
+void place_bar_labels(const Plot& plot, PlotLayout& L, const PlotStyle& style) {
+    const Measure measure{style};
+    const double f = style.tick_font_px, gap = 0.2 * f;
+    const Rect& d = L.view.px;
+    for (std::size_t k = 0; k < plot.series.size(); ++k) {
+        const Series& s = plot.series[k];
+        if (s.kind != SeriesKind::Bars || s.bar_labels.empty()) continue;
+        for (const PlacedBar& b : series_placed_bars(plot, k, L.view)) {
+            if (b.index >= s.bar_labels.size() || s.bar_labels[b.index].empty()) continue;
+            const std::string& text = s.bar_labels[b.index];
+            if (measure(text, f) > b.rect.width() - 0.3 * f) continue;
+            const bool up = !(s.y[b.index] < 0.0);
+            double base = up ? b.rect.y0 - gap - (1.0 - kAscent) * f : b.rect.y1 + gap + kAscent * f;
+            const bool outside = up ? base - kAscent * f >= d.y0 : base + (1.0 - kAscent) * f <= d.y1;
+            if (!outside && b.rect.height() < f + 2.0 * gap) continue;   // no room outside, nor inside the bar
+            if (!outside) base = up ? b.rect.y0 + gap + kAscent * f : b.rect.y1 - gap - (1.0 - kAscent) * f;
+            L.bar_labels.push_back({text, {0.5 * (b.rect.x0 + b.rect.x1), base}, TextAnchor::Middle, f, 0.0});
+        }
+    }
+}
+
+// Everything but the bar labels: the frame, the legend and the annotations (below).
+PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotStyle& style,
+                               const RangeOverride& override_ranges);
+
+}  // namespace
+
+bool is_dark(Color c) { return 0.299 * c.r + 0.587 * c.g + 0.114 * c.b < 140.0; }
+
+namespace {
+
+// Plot::heat's cells in pixels (clipped to the data area), their labels where they fit, and its
+// colour bar right of the data area (room made by layout_frame) with its three labels.
+void place_heat_map(const Plot& plot, PlotLayout& L, const PlotStyle& style) {
+    if (!plot.heat) return;
+    const HeatMap& h = *plot.heat;
+    const std::size_t n = static_cast<std::size_t>(std::max(0, h.rows)) * static_cast<std::size_t>(std::max(0, h.cols));
+    if (n == 0 || h.colors.size() < n) return;
+    const Measure measure{style};
+    const double f = style.tick_font_px;
+    const Rect& d = L.view.px;
+    const double dx = (h.x1 - h.x0) / h.cols, dy = (h.y1 - h.y0) / h.rows;
+    for (int r = 0; r < h.rows; ++r)
+        for (int c = 0; c < h.cols; ++c) {
+            const Point2 a = L.view.to_px({h.x0 + c * dx, h.y0 + r * dy});
+            const Point2 b = L.view.to_px({h.x0 + (c + 1) * dx, h.y0 + (r + 1) * dy});
+            if (!finite(a) || !finite(b)) continue;
+            Rect cell{std::max(std::min(a.x, b.x), d.x0), std::max(std::min(a.y, b.y), d.y0),
+                      std::min(std::max(a.x, b.x), d.x1), std::min(std::max(a.y, b.y), d.y1)};
+            if (!(cell.x1 > cell.x0 && cell.y1 > cell.y0)) continue;
+            const std::size_t i = static_cast<std::size_t>(r) * h.cols + c;
+            HeatCell out{cell, h.colors[i], {}, r, c};
+            if (i < h.labels.size() && !h.labels[i].empty() && measure(h.labels[i], f) <= cell.width() - 0.3 * f &&
+                f <= cell.height())
+                out.label = {h.labels[i], {0.5 * (cell.x0 + cell.x1), 0.5 * (cell.y0 + cell.y1) + kMidline * f},
+                             TextAnchor::Middle, f, 0.0};
+            L.heat_cells.push_back(std::move(out));
+        }
+    if (h.bar.empty()) return;
+    const double x0 = d.x1 + style.pad, x1 = x0 + kColorBarEm * f, tx = x1 + kColorBarGapEm * f;
+    L.color_bar = {x0, d.y0, x1, d.y1};
+    L.color_bar_labels = {{h.bar_top, {tx, d.y0 + kAscent * f}, TextAnchor::Start, f, 0.0},
+                          {h.bar_middle, {tx, 0.5 * (d.y0 + d.y1) + kMidline * f}, TextAnchor::Start, f, 0.0},
+                          {h.bar_bottom, {tx, d.y1}, TextAnchor::Start, f, 0.0}};
+}
+
+// The ranges of L widened about their centres so that a data unit spans as many pixels across
+// as up (Plot::equal_aspect): the axis with more units per pixel keeps its range.
+RangeOverride equal_aspect_ranges(const PlotLayout& L) {
+    AxisRange x = L.view.x, y = L.view.y;
+    const double w = L.view.px.width(), h = L.view.px.height();
+    if (x.scale != Scale::Linear || y.scale != Scale::Linear || w <= 0.0 || h <= 0.0) return {x, y};
+    const double per_px = std::max((x.hi - x.lo) / w, (y.hi - y.lo) / h);
+    const auto widen = [per_px](AxisRange& a, double px) {
+        const double mid = 0.5 * (a.lo + a.hi), half = 0.5 * per_px * px;
+        a.lo = mid - half;
+        a.hi = mid + half;
+    };
+    widen(x, w);
+    widen(y, h);
+    return {x, y};
+}
+
+}  // namespace
+
+PlotLayout layout_plot(const Plot& plot, const Rect& outer, const PlotStyle& style,
+                       const RangeOverride& override_ranges) {
+    PlotLayout L = layout_series_frame(plot, outer, style, override_ranges);
+    if (plot.equal_aspect) {   // twice: the new ranges' tick labels may move the margins a little
+        for (int pass = 0; pass < 2; ++pass) L = layout_series_frame(plot, outer, style, equal_aspect_ranges(L));
+    }
+    place_bar_labels(plot, L, style);
+    place_heat_map(plot, L, style);
+    return L;
+}
+
+PlotLayout layout_data(const Plot& plot, const Rect& area, const PlotStyle& style, const RangeOverride& override_ranges) {
+    PlotLayout L;
+    L.outer = area;
+    L.view = {override_ranges.x.value_or(auto_range(plot, AxisId::X)), override_ranges.y.value_or(auto_range(plot, AxisId::Y)),
+              area};
+    place_heat_map(plot, L, style);
+    L.color_bar = {};   // it would sit outside the area
+    L.color_bar_labels.clear();
+    return L;
+}
+
+namespace {
+
+PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotStyle& style,
+                               const RangeOverride& override_ranges) {
+    const AxisRange x = override_ranges.x ? *override_ranges.x : auto_range(plot, AxisId::X);
+    const AxisRange y = override_ranges.y ? *override_ranges.y : auto_range(plot, AxisId::Y);
+    PlotLayout L = layout_frame(plot, outer, style, x, y);
+
+    // Legend: one row per visible labelled series, faded ones included (dimmed, so that the viewer
+    // can show them again), in the least crowded inside corner (outside: see legend_outside): the
+    // box is sized for all rows, and
+    // the data it avoids are the drawn ones only.
+    std::vector<std::size_t> entries;
+    for (std::size_t j = 0; j < plot.series.size(); ++j)
+        if (plot.series[j].visible && !plot.series[j].label.empty()) entries.push_back(j);
+    if (!plot.legend || entries.empty()) {
+        resolve_annotation_overlaps(L, style);
+        return L;
+    }
+    const Measure measure{style};
+    const double tf = style.tick_font_px;
+    const double row = 1.45 * tf, inner = 0.5 * tf;
+    const double k = tf / PlotStyle{}.tick_font_px;   // the factor the style was scaled by
+    double text_w = 0.0;
+    for (std::size_t j : entries) text_w = std::max(text_w, measure(plot.series[j].label, tf));
+    LegendBox box = LegendBox::grid(entries.size(), 1, inner + style.legend_swatch + inner + text_w + inner, row, inner,
+                                    0.67 * tf, tf);
+
+    LegendCorner corner = plot.legend_corner;
+    bool hides = false;   // the corner chosen hides data
+    if (corner == LegendCorner::Auto) {
+        const CornerChoice least = least_covered(plot, L, box, k, measure, {LegendCorner::TopRight, LegendCorner::TopLeft,
+                                                                      LegendCorner::BottomRight, LegendCorner::BottomLeft});
+        corner = least.corner;
+        // Every corner hides data: where the caller left an end of y free (no Axis::min/max, no
+        // override: a zoomed or panned view passes its ranges and must not jump), grow that end
+        // just enough for the legend to sit clear of all data. Beyond the cap, keep the corner.
+        if (least.data > 0.0 && !override_ranges.y && !y.reversed) {
+            std::optional<Headroom> up, down;
+            if (!usable(y.scale, plot.y.max)) up = grow_for_legend(plot, outer, style, L, box, k, true);
+            if (!usable(y.scale, plot.y.min)) down = grow_for_legend(plot, outer, style, L, box, k, false);
+            if (down && (!up || down->growth < kBottomWin * up->growth)) up = std::move(down);
+            if (up) {
+                L = std::move(up->layout);
+                corner = up->corner;
+            }
+            hides = !up;
+        }
+    }
+
+    // A heat map fills the data area: every corner of it hides cells (an Auto legend goes outside).
+    if (plot.legend_corner == LegendCorner::Auto && plot.heat) hides = true;
+    L.has_legend = true;
+    L.legend_box = box.at(L.view.px, corner);
+    // A box that hides data in every corner, or that does not fit inside the data area (it would
+    // cover the tick labels), goes outside the data area where the figure has room for it.
+    const Rect& d = L.view.px;
+    const bool fits = box.width + 2.0 * box.inset <= d.width() && box.height + 2.0 * box.inset <= d.height();
+    if (hides || !fits) {
+        if (auto out = legend_outside(plot, outer, style, L, box, static_cast<int>(entries.size()))) {
+            L = std::move(out->layout);
+            L.outer = outer;   // laid out in the part of it beside (or above) the legend
+            L.has_legend = true;
+            L.legend_box = out->at;
+            L.legend_outside = true;
+            box = out->box;
+        }
+    }
+    for (std::size_t i = 0; i < entries.size(); ++i) {
+        const std::size_t j = entries[i];
+        const int c = static_cast<int>(i % static_cast<std::size_t>(box.cols));
+        const double row_y = L.legend_box.y0 + inner + 0.5 * tf +   // centre line of the entry's row
+                             row * static_cast<double>(i / static_cast<std::size_t>(box.cols));
+        LegendEntry e;
+        e.series = j;
+        const double sx = L.legend_box.x0 + box.col_width * c + inner;
+        e.swatch_from = {sx, row_y};
+        e.swatch_to = {sx + style.legend_swatch, row_y};
+        e.label = {plot.series[j].label, {sx + style.legend_swatch + inner, row_y + kMidline * tf},
+                   TextAnchor::Start, tf, 0.0};
+        e.faded = plot.series[j].faded;
+        L.legend.push_back(std::move(e));
+    }
+    keep_ref_labels_clear(L, style);
+    resolve_annotation_overlaps(L, style);
+    return L;
+}
+
+}  // namespace
+
+}  // namespace normlab
