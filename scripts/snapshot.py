@@ -12,7 +12,8 @@ record writes into OUT:
                       each scene in assets/scenes
   screens/<lab>.png   a screenshot of each lab at 1280x720 under Xvfb (--frames 30)
 compare prints every file that differs (bytes; for PNGs also the count of differing pixels) and
-exits 1 if any does, 0 when the records are identical. --noise OLD2: a second record of the old
+exits 1 if any does, 0 when the records are identical. Figures of measured compute time
+(training_*_vs_time, training_step_time) are listed but not counted. --noise OLD2: a second record of the old
 build; a file that already differs between OLD and OLD2 (a lab that trains while the frames
 are drawn, a timing) is listed but not counted.
 """
@@ -30,6 +31,7 @@ import zlib
 LABS = ["explorer", "invariance", "worked", "gradients", "geometry", "training", "gpu", "depth"]
 # Keys and text fields that hold wall-clock measurements, not results.
 TIMING_KEY = re.compile(r"(seconds|_ms$|^ms|time|fps|elapsed|per_second|speed|throughput)", re.I)
+TIMING_FIGURE = re.compile(r"(_vs_time|step_time)\.")   # figures that plot measured compute time
 TIMING_TEXT = re.compile(r"\d+(\.\d+)?\s*(ms|s|µs|us|steps/s|fps)\b")
 
 
@@ -261,11 +263,14 @@ def compare(old, new, noise=None):
     for rel in sorted(a & b):
         pa, pb = os.path.join(old, rel), os.path.join(new, rel)
         da, db = open(pa, "rb").read(), open(pb, "rb").read()
-        if rel.startswith("cli" + os.sep):
+        if os.path.basename(rel).startswith("cli."):
             bench = os.path.basename(rel).startswith("cli.bench.")
             da = strip_record(da.decode("utf-8", "replace"), bench)
             db = strip_record(db.decode("utf-8", "replace"), bench)
         if da == db:
+            continue
+        if TIMING_FIGURE.search(os.path.basename(rel)):
+            print("a figure of wall-clock times (not counted):", rel)
             continue
         if noise and os.path.exists(os.path.join(noise, rel)) and \
                 open(os.path.join(noise, rel), "rb").read() != open(pa, "rb").read():
