@@ -1,6 +1,7 @@
 // The GPU lab's benchmark as plain data (normlab/labs/gpu_lab.hpp): bytes, medians, GB/s, the
 // figures and the JSON of `normlab --bench-gpu --json`. The kernels themselves are checked
 // against core in tests/gui/test_gpu_kernels.cpp (they need a GL context).
+#include <normlab/base/i18n.hpp>
 #include <normlab/labs/gpu_lab.hpp>
 
 #include <gtest/gtest.h>
@@ -167,6 +168,25 @@ TEST(GpuBench, JsonHasTheKeysScriptsRead) {
     EXPECT_NEAR(ln.at("copy_gbps").get<double>(), 2.0 * 64 * 256 * 4 / 1e-4 / 1e9, 1e-9);
     EXPECT_TRUE(j.at("cpu").at("results").at(0).at("copy_gbps").is_null()) << "no CPU copy at that shape";
     EXPECT_TRUE(j.at("notes").is_array());
+}
+
+// The figures speak the UI's language (docs/i18n/TRANSLATING.md); English, the CLI's, when none is chosen.
+TEST(GpuBench, FiguresFollowTheLanguage) {
+    struct EnglishAfter {
+        ~EnglishAfter() { set_language(Language::En, Catalog{}); }
+    } restore;
+    const BenchResults r = sample_results();
+    ASSERT_TRUE(set_language(Language::Ko, NORMLAB_ASSETS_DIR "/i18n").empty());
+    Plot p = gpu_time_saved_plot(r, 64);
+    EXPECT_EQ(p.title, "RMSNorm이 줄인 시간 · 64행");
+    EXPECT_EQ(p.series[0].label, "GPU 순전파");
+    EXPECT_EQ(gpu_bandwidth_plot(r, true, 1).title.rfind("역전파 GB/s · 1행 · ", 0), 0u);
+    ASSERT_TRUE(set_language(Language::Zh, NORMLAB_ASSETS_DIR "/i18n").empty());
+    EXPECT_EQ(gpu_time_saved_plot(r, 64).title, "RMSNorm 节省的时间 · 64 行");
+    set_language(Language::En, Catalog{});
+    p = gpu_time_saved_plot(r, 64);
+    EXPECT_EQ(p.title, "RMSNorm's time saved · 64 rows");
+    EXPECT_EQ(p.series[0].label, "GPU forward");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 // [SECTION] Figure
 #include "normlab/labs/geometry_lab.hpp"
 
+#include "normlab/base/i18n.hpp"
 #include "normlab/base/text.hpp"
 
 #include <Eigen/Eigenvalues>
@@ -102,12 +103,12 @@ void add_sets(Plot& p, const Mat& P, const GeometryResults& r, const GeometryFig
     const double radius = r.scene.radius;   // √n
     const Vec& g = r.scene.g;
     if (view.sphere) {
-        Series s = line_series(n == 3 ? "RMSNorm's image set: the sphere ‖y ⊘ g‖ = √3" : "RMSNorm's image set: the circle ‖y ⊘ g‖ = √2",
+        Series s = line_series(n == 3 ? tr("RMSNorm's image set: the sphere ‖y ⊘ g‖ = √3") : tr("RMSNorm's image set: the circle ‖y ⊘ g‖ = √2"),
                                "", toward_white(norm_color(Norm::RMSNorm), 0.35), 2.0);
         p.series.push_back(add_ellipse(s, P * (radius * g).asDiagonal()));
     }
     if (view.plane) {
-        Series s = line_series(n == 3 ? "the plane Σ = 0 (x − μ lies in it)" : "the line x₁ + x₂ = 0 (x − μ lies on it)", "",
+        Series s = line_series(n == 3 ? tr("the plane Σ = 0 (x − μ lies in it)") : tr("the line x₁ + x₂ = 0 (x − μ lies on it)"), "",
                                toward_white(norm_color(Norm::LayerNorm), 0.55), 2.0);
         if (n == 3) {   // the view's disc: semi-axes u, v in the plane, 1.3 radii long
             Mat uv(3, 2);
@@ -122,7 +123,7 @@ void add_sets(Plot& p, const Mat& P, const GeometryResults& r, const GeometryFig
     }
     if (view.circle) {
         const Mat set = layernorm_circle(n, kLoopPoints);   // 128×3, or 2×2: the points ±(1, −1)
-        const std::string label = n == 3 ? "LayerNorm's image set: the circle in Σ = 0" : "LayerNorm's image set: ±(1, −1)";
+        const std::string label = n == 3 ? tr("LayerNorm's image set: the circle in Σ = 0") : tr("LayerNorm's image set: ±(1, −1)");
         Series s = n == 3 ? line_series(label, "", norm_color(Norm::LayerNorm), 3.0)
                           : point_series(label, norm_color(Norm::LayerNorm), Marker::Ring, 18.0);
         for (Index i = 0; i < set.rows(); ++i) push(s, P * set.row(i).transpose().cwiseProduct(g));
@@ -163,15 +164,23 @@ Plot geometry_view_plot(const GeometryLabState& state, const GeometryResults& r,
     const double axis = kGeometryAxisReach * geometry_framing_radius(state);
     Plot p;
     p.name = "geometry_view";
-    p.title = n == 3 ? "RMSNorm maps x onto the sphere of radius √3, LayerNorm onto its circle in Σ = 0"
-                     : "RMSNorm maps x onto the circle of radius √2, LayerNorm onto the points ±(1, −1)";
-    if (!(r.scene.g.array() == 1.0).all()) p.title += ", each stretched by g";
+    const bool stretched = !(r.scene.g.array() == 1.0).all();
+    if (n == 3) {
+        p.title = stretched ? tr("RMSNorm maps x onto the sphere of radius √3, LayerNorm onto its circle in Σ = 0, each "
+                                 "stretched by g")
+                            : tr("RMSNorm maps x onto the sphere of radius √3, LayerNorm onto its circle in Σ = 0");
+    } else {
+        p.title = stretched ? tr("RMSNorm maps x onto the circle of radius √2, LayerNorm onto the points ±(1, −1), each "
+                                 "stretched by g")
+                            : tr("RMSNorm maps x onto the circle of radius √2, LayerNorm onto the points ±(1, −1)");
+    }
     const auto degrees = [](double rad) { return format_number(rad * 180.0 / M_PI, 3) + "°"; };
-    p.caption = n == 3 ? "The 3D view projected orthographically onto its view plane (yaw " + degrees(view.yaw) +
-                             ", pitch " + degrees(view.pitch) + "); depth is not drawn."
-                       : "The plane of x₁ and x₂, seen from above.";
-    p.x.label = n == 3 ? "across the view (yaw " + degrees(view.yaw) + ", pitch " + degrees(view.pitch) + ")" : "x₁";
-    p.y.label = n == 3 ? "up the view" : "x₂";
+    p.caption = n == 3 ? tr("The 3D view projected orthographically onto its view plane (yaw {0}, pitch {1}); depth is "
+                            "not drawn.",
+                            degrees(view.yaw), degrees(view.pitch))
+                       : std::string(tr("The plane of x₁ and x₂, seen from above."));
+    p.x.label = n == 3 ? tr("across the view (yaw {0}, pitch {1})", degrees(view.yaw), degrees(view.pitch)) : "x₁";
+    p.y.label = n == 3 ? tr("up the view") : "x₂";
     p.equal_aspect = true;
 
     Series axes = line_series("", "axes", colors::kGrey, 1.25);
@@ -185,9 +194,9 @@ Plot geometry_view_plot(const GeometryLabState& state, const GeometryResults& r,
     add_sets(p, P, r, view, axis);
     if (view.paths) add_paths(p, P, r, view.selected);
 
-    Series rms = point_series("RMSNorm image y", norm_color(Norm::RMSNorm), Marker::Circle, 9.0);
-    Series ln = point_series("LayerNorm image y", norm_color(Norm::LayerNorm), Marker::Circle, 9.0);
-    Series inputs = point_series("input x", colors::kSummedInput, Marker::Circle, 11.0);
+    Series rms = point_series(tr("RMSNorm image y"), norm_color(Norm::RMSNorm), Marker::Circle, 9.0);
+    Series ln = point_series(tr("LayerNorm image y"), norm_color(Norm::LayerNorm), Marker::Circle, 9.0);
+    Series inputs = point_series(tr("input x"), colors::kSummedInput, Marker::Circle, 11.0);
     rms.halo = ln.halo = inputs.halo = true;
     for (Index i = 0; i < r.scene.inputs.rows(); ++i) {
         push(rms, P * r.scene.rmsnorm.row(i).transpose());

@@ -8,6 +8,7 @@
 // [SECTION] JSON
 #include "normlab/labs/gpu_lab.hpp"
 
+#include "normlab/base/i18n.hpp"
 #include "normlab/base/text.hpp"
 
 #include <nlohmann/json.hpp>
@@ -93,8 +94,8 @@ std::string_view to_string(TimingMethod method) {
 }
 
 std::string_view describe(TimingMethod method) {
-    return method == TimingMethod::GlTimeElapsed ? "timed with GL_TIME_ELAPSED queries (the GPU's own clock)"
-                                                 : "timed with glFinish + CPU clock: software renderer";
+    return method == TimingMethod::GlTimeElapsed ? tr("timed with GL_TIME_ELAPSED queries (the GPU's own clock)")
+                                                 : tr("timed with glFinish + CPU clock: software renderer");
 }
 
 double gbps(double bytes, double ms) {
@@ -187,7 +188,8 @@ Series kernel_series(const std::vector<BenchPoint>& points, BenchKernel kernel, 
     Series s;
     // "GPU LayerNorm", "CPU copy": the title says forward or backward.
     const std::string_view name = display_name(kernel);
-    s.label = std::string(cpu ? "CPU " : "GPU ") + std::string(name.substr(0, name.find(' ')));
+    s.label = kernel == BenchKernel::Copy ? std::string(cpu ? tr("CPU copy") : tr("GPU copy"))
+                                          : std::string(cpu ? "CPU " : "GPU ") + std::string(name.substr(0, name.find(' ')));
     s.color = bench_kernel_color(kernel);
     if (cpu && kernel == BenchKernel::Copy) s.color = {128, 128, 128};
     s.line = cpu ? LineStyle::Dashed : LineStyle::Solid;
@@ -208,7 +210,7 @@ bool has_kernel(const std::vector<BenchPoint>& points, BenchKernel kernel, int r
     return false;
 }
 
-std::string rows_text(int rows) { return std::to_string(rows) + (rows == 1 ? " row" : " rows"); }
+std::string rows_text(int rows) { return rows == 1 ? std::string(tr("1 row")) : tr("{0} rows", rows); }
 
 }  // namespace
 
@@ -216,18 +218,23 @@ Plot gpu_bandwidth_plot(const BenchResults& results, bool backward, int rows, bo
     const bool cpu_only = results.gpu.empty() && !results.cpu.empty();   // the GPU kernels were off
     Plot plot;
     plot.name = backward ? "gpu_backward_gbps" : "gpu_forward_gbps";
-    plot.title = std::string(backward ? "Backward" : "Forward") + " GB/s · " + rows_text(rows) + " · " +
-                 (cpu_only ? std::string("CPU") : short_renderer(results.renderer));
-    const std::string kernels = backward ? "Backward kernels (dx, dg, db: 3·R·C·4 bytes)"
-                                         : "Forward kernels (y, mean, rstd: 2·R·C·4 bytes)";
-    plot.caption = cpu_only ? kernels + " against a plain copy (2·R·C·4 bytes), float32, " + rows_text(rows) +
-                                  ", on the CPU (core's fast_norm kernels, dashed); the GPU kernels did not run."
-                            : kernels + " against a plain copy (2·R·C·4 bytes), float32, " + rows_text(rows) + ", on " +
-                                  results.renderer + ", " + std::string(describe(results.timing)) +
-                                  (with_cpu ? "; CPU: core's fast_norm kernels, dashed." : ".");
-    plot.x = {"width C (floats per row)", Scale::Log10, std::nullopt, std::nullopt};
+    const std::string device = cpu_only ? std::string("CPU") : short_renderer(results.renderer);
+    plot.title = backward ? tr("Backward GB/s · {0} · {1}", rows_text(rows), device)
+                          : tr("Forward GB/s · {0} · {1}", rows_text(rows), device);
+    const std::string kernels = backward ? tr("Backward kernels (dx, dg, db: 3·R·C·4 bytes)")
+                                         : tr("Forward kernels (y, mean, rstd: 2·R·C·4 bytes)");
+    const std::string timing(describe(results.timing));
+    plot.caption = cpu_only ? tr("{0} against a plain copy (2·R·C·4 bytes), float32, {1}, on the CPU (core's fast_norm "
+                                 "kernels, dashed); the GPU kernels did not run.",
+                                 kernels, rows_text(rows))
+                   : with_cpu ? tr("{0} against a plain copy (2·R·C·4 bytes), float32, {1}, on {2}, {3}; CPU: core's "
+                                   "fast_norm kernels, dashed.",
+                                   kernels, rows_text(rows), results.renderer, timing)
+                              : tr("{0} against a plain copy (2·R·C·4 bytes), float32, {1}, on {2}, {3}.", kernels,
+                                   rows_text(rows), results.renderer, timing);
+    plot.x = {tr("width C (floats per row)"), Scale::Log10, std::nullopt, std::nullopt};
     if (with_cpu && !cpu_only) {   // a CPU and a GPU differ tenfold or more
-        plot.y = {"GB/s (log scale)", Scale::Log10, std::nullopt, std::nullopt};
+        plot.y = {tr("GB/s (log scale)"), Scale::Log10, std::nullopt, std::nullopt};
     } else {          // from 0, so that the distance to the copy's curve reads as the share of it
         plot.y = {"GB/s", Scale::Linear, 0.0, std::nullopt};
     }
@@ -248,14 +255,16 @@ Plot gpu_bandwidth_plot(const BenchResults& results, bool backward, int rows, bo
 Plot gpu_time_saved_plot(const BenchResults& results, int rows) {
     Plot plot;
     plot.name = "gpu_rmsnorm_time_saved";
-    plot.title = "RMSNorm's time saved · " + rows_text(rows);
+    plot.title = tr("RMSNorm's time saved · {0}", rows_text(rows));
     const bool cpu_only = results.gpu.empty() && !results.cpu.empty();   // the GPU kernels were off
-    plot.caption = "100·(1 − t_RMSNorm / t_LayerNorm) per width at " + rows_text(rows) +
-                   "; the RMSNorm paper reports 7%–64% (Zhang & Sennrich 2019, §5). " +
-                   (cpu_only ? std::string("CPU only: the GPU kernels did not run.")
-                             : "GPU: " + results.renderer + ", " + std::string(describe(results.timing)) + ".");
-    plot.x = {"width C (floats per row)", Scale::Log10, std::nullopt, std::nullopt};
-    plot.y = {"time saved vs LayerNorm (%)", Scale::Linear, std::nullopt, std::nullopt};
+    plot.caption = cpu_only ? tr("100·(1 − t_RMSNorm / t_LayerNorm) per width at {0}; the RMSNorm paper reports "
+                                 "7%–64% (Zhang & Sennrich 2019, §5). CPU only: the GPU kernels did not run.",
+                                 rows_text(rows))
+                            : tr("100·(1 − t_RMSNorm / t_LayerNorm) per width at {0}; the RMSNorm paper reports "
+                                 "7%–64% (Zhang & Sennrich 2019, §5). GPU: {1}, {2}.",
+                                 rows_text(rows), results.renderer, std::string(describe(results.timing)));
+    plot.x = {tr("width C (floats per row)"), Scale::Log10, std::nullopt, std::nullopt};
+    plot.y = {tr("time saved vs LayerNorm (%)"), Scale::Linear, std::nullopt, std::nullopt};
     struct Curve {
         const char* label;
         bool cpu, forward, backward;
@@ -264,15 +273,15 @@ Plot gpu_time_saved_plot(const BenchResults& results, int rows) {
         Marker marker;
     };
     const Curve curves[] = {
-        {"GPU forward", false, true, false, palette_color(1), LineStyle::Solid, Marker::Circle},
-        {"GPU backward", false, false, true, palette_color(5), LineStyle::Solid, Marker::Triangle},
-        {"GPU forward + backward", false, true, true, palette_color(6), LineStyle::Solid, Marker::Diamond},
-        {"CPU forward + backward", true, true, true, {128, 128, 128}, LineStyle::Dashed, Marker::Square},
+        {tr_later("GPU forward"), false, true, false, palette_color(1), LineStyle::Solid, Marker::Circle},
+        {tr_later("GPU backward"), false, false, true, palette_color(5), LineStyle::Solid, Marker::Triangle},
+        {tr_later("GPU forward + backward"), false, true, true, palette_color(6), LineStyle::Solid, Marker::Diamond},
+        {tr_later("CPU forward + backward"), true, true, true, {128, 128, 128}, LineStyle::Dashed, Marker::Square},
     };
     for (const Curve& c : curves) {
         const std::vector<BenchPoint>& points = c.cpu ? results.cpu : results.gpu;
         Series s;
-        s.label = c.label;
+        s.label = tr(c.label);
         s.color = c.color;
         s.line = c.line;
         s.marker = c.marker;
@@ -301,7 +310,7 @@ Plot gpu_time_saved_plot(const BenchResults& results, int rows) {
     std::vector<int> widths = widths_at(cpu_only ? results.cpu : results.gpu, rows);
     if (!widths.empty()) {
         Series paper;
-        paper.label = "paper: 7% and 64%";
+        paper.label = tr("paper: 7% and 64%");
         paper.color = {90, 90, 90};
         paper.line = LineStyle::Dashed;
         paper.width = 1.25;

@@ -9,6 +9,7 @@
 // [SECTION] Decision maps — the variants' maps as heat maps, the training cases over them
 #include "normlab/labs/training_lab.hpp"
 
+#include "normlab/base/i18n.hpp"
 #include "normlab/base/stats.hpp"
 
 #include "normlab/labs/state_json.hpp"
@@ -161,9 +162,9 @@ TrainConfig training_variant_config(const TrainingLabState& state, Norm norm) {
 }
 
 std::string training_lab_problem(const TrainingLabState& state) {
-    if (training_variants(state).empty()) return "Tick at least one variant to train.";
+    if (training_variants(state).empty()) return tr("Tick at least one variant to train.");
     if (state.data.kind == DatasetKind::Csv && state.data.path.empty())
-        return "Type the path of a CSV file (features, then the label in the last column) and press Enter.";
+        return tr("Type the path of a CSV file (features, then the label in the last column) and press Enter.");
     for (Norm norm : training_variants(state)) {
         if (std::string problem = validate(training_variant_config(state, norm)); !problem.empty()) {
             problem[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(problem[0])));
@@ -452,11 +453,10 @@ void binned(const std::vector<double>& v, int total_steps, bool use_median, std:
 }
 
 std::string run_caption(const TrainingLabSnapshot& s) {
-    std::string out = s.data ? s.data->name + " data, " + std::to_string(s.data->train_x.rows()) + " training and " +
-                                   std::to_string(s.data->test_x.rows()) + " test cases; "
-                             : std::string();
-    return out + "learning rate " + format_number(s.lr, 3) + "; step " + std::to_string(s.step) + " of " +
-           std::to_string(s.total_steps) + ".";
+    const std::string lr = format_number(s.lr, 3);
+    if (!s.data) return tr("learning rate {0}; step {1} of {2}.", lr, s.step, s.total_steps);
+    return tr("{0} data, {1} training and {2} test cases; learning rate {3}; step {4} of {5}.", s.data->name,
+              s.data->train_x.rows(), s.data->test_x.rows(), lr, s.step, s.total_steps);
 }
 
 // x of each evaluation (step 0 first), by steps or by the compute time the steps took.
@@ -492,11 +492,11 @@ void mark_divergence(Plot& p, const Series& s, const TrainingVariant& v, bool lo
     cross.x = {at->x};
     cross.y = {at->y};
     p.series.push_back(std::move(cross));
-    p.annotations.push_back({at->x, at->y, "✗ diverged at step " + std::to_string(v.diverged_at)});
+    p.annotations.push_back({at->x, at->y, tr("✗ diverged at step {0}", v.diverged_at)});
 }
 
 void step_axis(Plot& p, const TrainingLabSnapshot& s) {
-    p.x = {"step", Scale::Linear, 0.0, static_cast<double>(std::max(1, s.total_steps))};
+    p.x = {tr("step"), Scale::Linear, 0.0, static_cast<double>(std::max(1, s.total_steps))};
 }
 
 // Loss or accuracy from the evaluations: test solid, training dashed.
@@ -515,24 +515,36 @@ Plot eval_plot(const TrainingLabSnapshot& s, TrainingAxis axis, const std::vecto
     Plot p;
     const std::string what = loss ? "loss" : "accuracy";
     p.name = "training_" + what + (axis == TrainingAxis::Step ? "_vs_step" : "_vs_time");
-    p.title = loss ? "Loss: test (solid) and training (dashed)" : "Accuracy: test (solid) and training (dashed)";
-    p.caption = "Cross-entropy " + std::string(loss ? "loss" : "accuracy") +
-                " on the whole test and training sets, each variant from the same data and initial weights; " +
-                (axis == TrainingAxis::Time ? "x: the compute time of the steps so far (norm + rest, each run of " +
-                                                  std::to_string(bin_steps(s.total_steps)) +
-                                                  " steps at its median; evaluations excluded), as in the RMSNorm "
-                                                  "paper's Figure 1; "
-                                            : "") +
-                run_caption(s);
+    p.title = loss ? tr("Loss: test (solid) and training (dashed)") : tr("Accuracy: test (solid) and training (dashed)");
+    const std::string run = run_caption(s);
+    if (axis == TrainingAxis::Time) {
+        const std::size_t bin = bin_steps(s.total_steps);
+        p.caption = loss ? tr("Cross-entropy loss on the whole test and training sets, each variant from the same data "
+                              "and initial weights; x: the compute time of the steps so far (norm + rest, each run of "
+                              "{0} steps at its median; evaluations excluded), as in the RMSNorm paper's Figure 1; {1}",
+                              bin, run)
+                         : tr("Cross-entropy accuracy on the whole test and training sets, each variant from the same "
+                              "data and initial weights; x: the compute time of the steps so far (norm + rest, each "
+                              "run of {0} steps at its median; evaluations excluded), as in the RMSNorm paper's "
+                              "Figure 1; {1}",
+                              bin, run);
+    } else {
+        p.caption = loss ? tr("Cross-entropy loss on the whole test and training sets, each variant from the same data "
+                              "and initial weights; {0}",
+                              run)
+                         : tr("Cross-entropy accuracy on the whole test and training sets, each variant from the same "
+                              "data and initial weights; {0}",
+                              run);
+    }
     if (axis == TrainingAxis::Step) {
         step_axis(p, s);
     } else {
-        p.x = {"compute time of the steps (ms)", Scale::Linear, 0.0, std::nullopt};
+        p.x = {tr("compute time of the steps (ms)"), Scale::Linear, 0.0, std::nullopt};
     }
     if (loss) {
-        p.y = {"cross-entropy loss", Scale::Log10, std::nullopt, std::nullopt};
+        p.y = {tr("cross-entropy loss"), Scale::Log10, std::nullopt, std::nullopt};
     } else {
-        p.y = {"accuracy (%)", Scale::Linear, 0.0, 100.0};
+        p.y = {tr("accuracy (%)"), Scale::Linear, 0.0, 100.0};
     }
     for (const TrainingVariant& v : s.variants) {
         const std::string name(display_name(v.norm));
@@ -559,7 +571,7 @@ Plot eval_plot(const TrainingLabSnapshot& s, TrainingAxis axis, const std::vecto
         const double chance = 100.0 / s.data->classes;
         p.ref_lines.push_back({RefLine::Orientation::Horizontal, chance, "", grey, LineStyle::Dotted, 1.5});
         Series chance_key;
-        chance_key.label = "chance (" + format_number(chance, 3) + "%)";
+        chance_key.label = tr("chance ({0}%)", format_number(chance, 3));
         chance_key.color = grey;
         chance_key.line = LineStyle::Dotted;
         chance_key.width = 1.5;
@@ -581,22 +593,22 @@ Plot training_accuracy_plot(const TrainingLabSnapshot& s, TrainingAxis axis, con
 Plot training_grad_norm_plot(const TrainingLabSnapshot& s, Norm norm) {
     Plot p;
     p.name = "training_grad_norms";
-    p.title = "Gradient norm per layer: " + std::string(display_name(norm));
-    p.caption = "‖∂L/∂W‖ (Frobenius) of each dense layer's weights per step, mean over each run of " +
-                std::to_string(bin_steps(s.total_steps)) + " steps; " +
-                run_caption(s);
+    const std::string name(display_name(norm));
+    p.title = tr("Gradient norm per layer: {0}", name);
+    p.caption = tr("‖∂L/∂W‖ (Frobenius) of each dense layer's weights per step, mean over each run of {0} steps; {1}",
+                   bin_steps(s.total_steps), run_caption(s));
     step_axis(p, s);
     p.y = {"‖∂L/∂W‖", Scale::Log10, std::nullopt, std::nullopt};
     const auto v = std::find_if(s.variants.begin(), s.variants.end(), [&](const TrainingVariant& t) { return t.norm == norm; });
     if (v == s.variants.end()) {
-        p.title += " (not trained in this run)";
+        p.title = tr("Gradient norm per layer: {0} (not trained in this run)", name);
         return p;
     }
     const TrainHistory& h = v->run.history;
     for (std::size_t l = 0; l < h.grad_norms.size(); ++l) {
         Series s_l;
         binned(h.grad_norms[l], s.total_steps, false, s_l.x, s_l.y);
-        s_l.label = l < v->run.layer_names.size() ? v->run.layer_names[l] : "layer " + std::to_string(l + 1);
+        s_l.label = l < v->run.layer_names.size() ? v->run.layer_names[l] : tr("layer {0}", l + 1);
         s_l.color = norm_color(norm);
         s_l.line = palette_dash(static_cast<int>(l));
         s_l.marker = palette_marker(static_cast<int>(l));
@@ -611,14 +623,14 @@ Plot training_time_plot(const TrainingLabSnapshot& s, const std::vector<std::str
                         const std::vector<NormStepCost>& elsewhere) {
     Plot p;
     p.name = "training_step_time";
-    p.title = "Step time (solid) and norm time (dashed)";
+    p.title = tr("Step time (solid) and norm time (dashed)");
     p.legend_corner = LegendCorner::TopRight;   // the curves stay low; a fixed corner does not jump while they grow
-    p.caption = "Wall-clock milliseconds per training step (forward, backward and update of one mini-batch), "
-                "median over each run of " + std::to_string(bin_steps(s.total_steps)) +
-                " steps; dashed: the part spent in the norm layers' forward and backward. " +
-                run_caption(s);
+    p.caption = tr("Wall-clock milliseconds per training step (forward, backward and update of one mini-batch), "
+                   "median over each run of {0} steps; dashed: the part spent in the norm layers' forward and "
+                   "backward. {1}",
+                   bin_steps(s.total_steps), run_caption(s));
     step_axis(p, s);
-    p.y = {"ms per step", Scale::Log10, std::nullopt, std::nullopt};   // norm and step, CPU and GPU: magnitudes apart
+    p.y = {tr("ms per step"), Scale::Log10, std::nullopt, std::nullopt};   // norm and step, CPU and GPU: magnitudes apart
     double highest = 0.0;
     for (const TrainingVariant& v : s.variants) {
         const std::string name(display_name(v.norm));
@@ -654,8 +666,8 @@ Plot training_time_plot(const TrainingLabSnapshot& s, const std::vector<std::str
     if (highest > 0.0) p.y.max = 4.0 * highest;   // the legend's room above the curves (log scale)
     const bool dotted = std::any_of(p.series.begin(), p.series.end(), [](const Series& c) { return c.line == LineStyle::Dotted; });
     if (dotted) {
-        p.caption += " Dotted: the GPU lab's float32 kernels at this model's activation shape, forward and backward, "
-                     "times its norm layers.";
+        p.caption += tr(" Dotted: the GPU lab's float32 kernels at this model's activation shape, forward and "
+                        "backward, times its norm layers.");
     }
     return p;
 }
@@ -710,7 +722,7 @@ HeatMap decision_heat_map(const DecisionGrid& g, const Dataset& d) {
 // One class's cases (X: N×2 raw features, y: N labels) as dots, or rings for test cases.
 Series class_points(const Dataset& d, const Mat& X, const Labels& y, int k, bool test) {
     Series s;
-    s.label = "class " + class_name(d, k) + (test ? ", test" : "");
+    s.label = test ? tr("class {0}, test", class_name(d, k)) : tr("class {0}", class_name(d, k));
     s.kind = SeriesKind::Scatter;
     s.marker = test ? Marker::Ring : Marker::Circle;
     s.halo = !test;
@@ -743,19 +755,21 @@ Plot training_map_plot(const TrainingLabSnapshot& s, const TrainingVariant& v, b
     p.legend = true;
     const Dataset* d = s.data.get();
     if (d == nullptr || d->features() != 2 || !v.run.grid) {
-        p.title = name + ": no decision map — " +
-                  (d == nullptr ? std::string("no data")
-                                : d->features() != 2 ? d->name + " has " + std::to_string(d->features()) +
-                                                           " features (a map needs 2)"
-                                                     : std::string("no grid yet"));
+        p.title = d == nullptr           ? tr("{0}: no decision map — no data", name)
+                  : d->features() != 2 ? tr("{0}: no decision map — {1} has {2} features (a map needs 2)", name, d->name,
+                                            d->features())
+                                       : tr("{0}: no decision map — no grid yet", name);
         return p;
     }
     const DecisionGrid& g = *v.run.grid;
-    p.title = name + ": decision map at step " + std::to_string(v.run.step);
-    if (v.diverged_at > 0) p.title = name + ": diverged at step " + std::to_string(v.diverged_at) + " (its last map)";
-    p.caption = "The class the model predicts at each point of the plane (colour: the class; paler: less sure, white: "
-                "chance), training cases as dots" + std::string(test_points ? ", test cases as rings; " : "; ") +
-                run_caption(s);
+    p.title = v.diverged_at > 0 ? tr("{0}: diverged at step {1} (its last map)", name, v.diverged_at)
+                                : tr("{0}: decision map at step {1}", name, v.run.step);
+    p.caption = test_points ? tr("The class the model predicts at each point of the plane (colour: the class; paler: less "
+                                 "sure, white: chance), training cases as dots, test cases as rings; {0}",
+                                 run_caption(s))
+                            : tr("The class the model predicts at each point of the plane (colour: the class; paler: less "
+                                 "sure, white: chance), training cases as dots; {0}",
+                                 run_caption(s));
     p.x = {feature_label(*d, 0), Scale::Linear, g.box.x_min, g.box.x_max};
     p.y = {feature_label(*d, 1), Scale::Linear, g.box.y_min, g.box.y_max};
     p.heat = decision_heat_map(g, *d);
