@@ -181,7 +181,9 @@ void draw_labs(LabContext& ctx, LabUis& uis, ImVec2 pos, ImVec2 size) {
         ImGui::EndTabBar();
     }
     if (row.small_font) ImGui::PopFont();
-    ctx.app.select_lab = -1;
+    // ImGui opens a tab asked for by SetSelected one frame later: the request stands until it is on
+    // screen, so a session saved in between (a signal's final autosave) names the lab asked for.
+    if (ctx.app.select_lab == ctx.app.lab) ctx.app.select_lab = -1;
     ImGui::End();
 }
 

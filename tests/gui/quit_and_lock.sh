@@ -66,7 +66,11 @@ grep -q "normlab: Another NormLab (pid $first) keeps autosave.json: this window 
 echo "ok: a second NormLab uses its own autosave and says so"
 
 kill -9 "$first"
-sleep 0.5
+# The kernel frees a killed process's memory before its files (and so its flock): wait until it is gone.
+for _ in $(seq 1 120); do
+    kill -0 "$first" 2>/dev/null || break
+    sleep 0.25
+done
 "$xvfb" "${screen[@]}" "$app" --autosave "$save" --frames 3 >/dev/null 2>"$dir/third.log"
 grep -q "Another NormLab" "$dir/third.log" && fail "a dead NormLab's lock was not taken over: $(cat "$dir/third.log")"
 echo "ok: the lock of a killed NormLab is taken over"
