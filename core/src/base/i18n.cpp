@@ -63,8 +63,8 @@ std::optional<Language> parse_language(std::string_view code) {
 Language language_from_locale(const char* lc_all, const char* lc_messages, const char* lang) {
     for (const char* value : {lc_all, lc_messages, lang}) {
         if (value == nullptr || *value == '\0') continue;
-        const std::optional<Language> lang = parse_language(value);   // the first set one decides
-        return lang && *lang != Language::Pseudo ? *lang : Language::En;
+        const std::optional<Language> named = parse_language(value);   // the first set one decides
+        return named && *named != Language::Pseudo ? *named : Language::En;
     }
     return Language::En;
 }
