@@ -43,6 +43,7 @@ struct AppUi {
     std::string autosave_warning;   // why the autosave fails; shown until it works again or the reason changes
     int lab = 0;                    // index into kLabs of the lab on screen
     int select_lab = -1;            // ≥ 0: bring that lab's tab forward next frame
+    int select_language = -1;       // ≥ 0: View ▸ Language chose this normlab::Language (applied between frames)
     // File ▸ Export all figures in progress: one figure per frame, a progress bar in the menu bar.
     std::shared_ptr<FigureExport> export_job;
     bool animate = false;           // set during a frame by a lab that works on this thread: the

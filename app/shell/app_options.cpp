@@ -45,6 +45,9 @@ constexpr const char* kUsage =
     "  --fullscreen          full screen (F11)\n"
     "  --theme T             light (default), dark or projector (black on white, thick lines,\n"
     "                        text at 150 %% unless --font-scale says otherwise)\n"
+    "  --lang L              the interface's language: en, ko or zh (or pseudo: English 40 %% longer,\n"
+    "                        for layout checks); else View ▸ Language's last choice, else the locale\n"
+    "                        (LC_ALL, LC_MESSAGES, LANG)\n"
     "  --font-scale P        text size in percent of the default, 80 to 250\n"
     "  --size WxH            the window's size in screen pixels (default: 1600x1000, or the size it\n"
     "                        had when last closed, shrunk to fit the screen's work area); laid out\n"
@@ -246,6 +249,12 @@ int parse_args(int argc, char** argv, Options& opt) {
                 std::fprintf(stderr, "normlab: unknown theme '%s' (themes: light, dark, projector)\n", argv[i]);
                 return 2;
             }
+        } else if (arg == "--lang" && has_value) {
+            opt.lang = argv[++i];
+            if (opt.lang != "en" && opt.lang != "ko" && opt.lang != "zh" && opt.lang != "pseudo") {
+                std::fprintf(stderr, "normlab: unknown language '%s' (languages: en, ko, zh, pseudo)\n", argv[i]);
+                return 2;
+            }
         } else if (arg == "--font-scale" && has_value) {
             int percent = 0;
             if (!parse_positive(argv[++i], percent) || percent < 80 || percent > 250) {
@@ -291,7 +300,7 @@ int parse_args(int argc, char** argv, Options& opt) {
             }
         } else if (arg == "--lab" || arg == "--screenshot" || arg == "--frames" || arg == "--export-plot" ||
                    arg == "--scale" || arg == "--out" || arg == "--scene" || arg == "--lecture" || arg == "--slide" ||
-                   arg == "--theme" || arg == "--font-scale" || arg == "--autosave" || arg == "--pointer" ||
+                   arg == "--theme" || arg == "--lang" || arg == "--font-scale" || arg == "--autosave" || arg == "--pointer" ||
                    arg == "--size" || arg == "--scale-ui" || arg == "--frame-delay") {
             std::fprintf(stderr, "normlab: %s needs a value (see normlab --help)\n", arg.c_str());
             return 2;

@@ -124,7 +124,7 @@ std::string timestamped_png_name() {
 
 void update_look(Look& look, ui::Fonts& fonts, const ui::AppUi& ui, float scale) {
     const int px = static_cast<int>(std::lround(static_cast<float>(ui.font_px) * scale));
-    if (px != fonts.px) {
+    if (px != fonts.px || fonts.stale) {   // a new size, or new characters to draw (font_atlas.hpp)
         load_fonts(fonts, px);
         ImGui_ImplOpenGL3_DestroyFontsTexture();
         ImGui_ImplOpenGL3_CreateFontsTexture();

@@ -6,12 +6,14 @@
 #include "frame_pacer.hpp"
 #include "input_queue.hpp"
 #include "labs.hpp"
+#include "language.hpp"
 #include "lecture.hpp"
 #include "plot_export.hpp"
 #include "quit_signals.hpp"
 #include "run_modes.hpp"
 #include "screenshot.hpp"
 #include "session_io.hpp"
+#include "font_atlas.hpp"
 #include "theme_fonts.hpp"
 #include "ui_util.hpp"
 #include "web_page.hpp"
@@ -120,6 +122,14 @@ public:
     // Fonts, GL, the start scene; returns -1 to go on with frames, else the exit code (a scene
     // that cannot be opened, --export-plot, --check-layout).
     int start() {
+        language_file_ = scripted_run(opt_) ? "" : ui::default_language_file();
+        const Language lang = ui::start_language(opt_.lang, language_file_, std::nullopt);
+        if (const std::string problem = ui::use_language(lang, kI18nDir); !problem.empty()) {
+            std::fprintf(stderr, "normlab: %s\n", problem.c_str());
+            ui_.status = "⚠ " + problem;
+        }
+        fonts_.han = lang;
+        ui::watch_glyphs(&fonts_);
         load_fonts(fonts_, ui_.font_px);
         info_ = query_gl(fonts_);
         info_.scripted = (opt_.frames > 0 && !opt_.frame_stats) || opt_.check_layout;   // timed runs: as a user has them
@@ -148,7 +158,13 @@ public:
             stats_.frame_starts(lab, opt_.all_labs ? lab : ui_.lab);
         }
         ui::apply_window_mode(window_, lecture_);
+        if (ui::apply_language_request(ui_, kI18nDir, language_file_)) {   // View ▸ Language, live
+            fonts_.han = current_language();
+            fonts_.stale = true;
+        }
         update_look(look_, fonts_, ui_, ui_scale(window_, opt_));
+        info_.font_warning = fonts_.warning;   // fonts-noto-cjk missing, the atlas at its limit
+        if (!fonts_.notice.empty()) ui_.status = "⚠ " + std::exchange(fonts_.notice, std::string());   // once
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         pacer_.fed(input_.feed_imgui());
@@ -248,6 +264,8 @@ private:
     TextLog text_log_{opt_.text_log};
     const std::vector<ui::SlideBox> no_boxes_;
     std::optional<int> end_code_;
+    std::string language_file_;   // View ▸ Language's choice, remembered here ("" in scripted runs)
+    static constexpr const char* kI18nDir = NORMLAB_ASSETS_DIR "/i18n";
 };
 
 // Runs until the window closes, Quit, or opt.frames frames; returns the exit code.

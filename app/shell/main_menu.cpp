@@ -117,6 +117,15 @@ void draw_export_items(AppContext& ctx) {
                                 "SVG, CSV, Markdown and LaTeX"));
 }
 
+// View ▸ Language: each language in its own name; the choice applies between frames (the fonts
+// may need new glyphs) and is remembered (language.hpp).
+void draw_language_menu(AppUi& ui) {
+    if (!ImGui::BeginMenu(tr("Language"))) return;
+    for (const Language lang : kLanguages)
+        if (ImGui::MenuItem(language_name(lang), nullptr, current_language() == lang)) ui.select_language = static_cast<int>(lang);
+    ImGui::EndMenu();
+}
+
 }  // namespace
 
 void draw_menus(AppContext& ctx) {
@@ -178,6 +187,7 @@ void draw_menus(AppContext& ctx) {
                 ImGui::SetTooltip("%s", tr("Black on white, thicker lines and borders, text at 150 % or more: for a lecture hall"));
             ImGui::EndMenu();
         }
+        draw_language_menu(ui);
         ImGui::Separator();
         draw_lecture_menu_items(ctx);
         ImGui::EndMenu();
