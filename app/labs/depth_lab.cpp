@@ -196,12 +196,7 @@ void draw_run_section(DepthContext& ctx, DepthLabState& s, DepthUi& ui, const Fo
     tooltip("The claims' extra seeds: every ticked placement again with each further seed (two seeds' placements side "
             "by side), over the steps the measure averages; they train once the sweep is done, and the claims' "
             "verdicts stay provisional until they are.");
-    if (!ui.failure.empty()) {
-        push_wrap_at_edge();
-        ImGui::TextColored(kErrorText, "✗ Stopped: %s. The session is kept; smaller settings need less memory "
-                           "(Reset starts again).", ui.failure.c_str());
-        ImGui::PopTextWrapPos();
-    }
+    worker_failure_line(ui.failure);
     if (snap != nullptr && ui.playing && !snap->busy && snap->error.empty()) {
         ImGui::TextDisabled("all trained: raise the steps to go on");
         tooltip("Every run has its steps and the sweep is done. More steps continue the runs; any other setting "

@@ -200,12 +200,7 @@ void draw_run_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& ui,
     ImGui::ProgressBar(static_cast<float>(step) / static_cast<float>(std::max(1, total)), ImVec2(-1.0f, 0.0f),
                        text.c_str());
     tooltip("Optimizer steps done by every variant, of the run's total (each step: one mini-batch per variant).");
-    if (!ui.failure.empty()) {
-        push_wrap_at_edge();
-        ImGui::TextColored(kErrorText, "✗ Stopped: %s. The session is kept; smaller settings need less memory "
-                           "(Reset starts again).", ui.failure.c_str());
-        ImGui::PopTextWrapPos();
-    }
+    worker_failure_line(ui.failure);
 
     // The pace asked for, and the one achieved (a slow model cannot keep up with a fast pace).
     ui.achieved.update(ImGui::GetTime(), step, ui.playing && ui.shown && !ui.shown->done());
