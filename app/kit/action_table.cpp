@@ -6,6 +6,8 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <normlab/base/i18n.hpp>
+
 namespace normlab::ui {
 
 static_assert(kShift == GLFW_MOD_SHIFT && kCtrl == GLFW_MOD_CONTROL && kAlt == GLFW_MOD_ALT);
@@ -22,9 +24,9 @@ std::string key_label(Key key) {
 }
 
 std::string action_tooltip(const char* what, const char* help, Key key) {
-    std::string out = what != nullptr ? std::string(what) + ". " : "";
-    if (help != nullptr) out += help;
-    return out + " (key " + key_label(key) + ")";
+    std::string out = what != nullptr ? std::string(tr(what)) + tr(". ") : "";
+    if (help != nullptr) out += tr(help);
+    return out + tr(" (key {0})", key_label(key));
 }
 
 bool action_button(const char* label, bool enabled, const std::string& tooltip_text) {

@@ -19,6 +19,8 @@
 
 #include "input_queue.hpp"
 
+#include <normlab/base/i18n.hpp>
+
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -78,7 +80,7 @@ bool action_button(const char* label, bool enabled, const std::string& tooltip);
 // whether it applied the action.
 template <class Context>
 bool action_button(Context& ctx, const Action<Context>& a, const char* label = nullptr) {
-    const bool pressed = action_button(label != nullptr ? label : a.label, a.enabled == nullptr || a.enabled(ctx),
+    const bool pressed = action_button(tr(label != nullptr ? label : a.label), a.enabled == nullptr || a.enabled(ctx),
                                        action_tooltip(a));
     if (pressed) a.apply(ctx);
     return pressed;
@@ -87,7 +89,7 @@ bool action_button(Context& ctx, const Action<Context>& a, const char* label = n
 // The width of action_button(a) (to fit a row).
 float action_button_width(const char* label);
 template <class Context>
-float action_button_width(const Action<Context>& a) { return action_button_width(a.label); }
+float action_button_width(const Action<Context>& a) { return action_button_width(tr(a.label)); }
 
 // No pop-up or menu is open (the menu bar keeps the keyboard after a menu was used): keys act.
 bool keys_free();
@@ -110,7 +112,7 @@ void handle_action_keys(Context& ctx, const Actions<Context>& actions) {
 template <class Context>
 std::vector<KeyHelp> action_key_help(const Actions<Context>& actions) {
     std::vector<KeyHelp> out;
-    for (const Action<Context>* a : actions) out.push_back({key_label(a->key), a->what != nullptr ? a->what : a->label});
+    for (const Action<Context>* a : actions) out.push_back({key_label(a->key), tr(a->what != nullptr ? a->what : a->label)});
     return out;
 }
 

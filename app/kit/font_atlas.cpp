@@ -28,6 +28,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 
 #include <fcntl.h>
 #include <sys/mman.h>
@@ -242,8 +243,10 @@ bool build_faces(Fonts& fonts, const std::vector<FaceSpec>& specs, std::array<st
     fonts.atlas_w = atlas.TexWidth;
     fonts.atlas_h = atlas.TexHeight;
     if (atlas.TexWidth > fonts.max_texture_px || atlas.TexHeight > fonts.max_texture_px) return false;
-    for (const FaceSpec& f : specs)
-        if (!dropped_glyphs(**f.slot, extra[f.tier]).empty()) return false;
+    const std::set<ImWchar> unavailable(no_font.begin(), no_font.end()), no_cjk_file(no_cjk.begin(), no_cjk.end());
+    for (const FaceSpec& f : specs)   // a character no font has (or Noto's missing file) was never asked for
+        for (const ImWchar c : dropped_glyphs(**f.slot, extra[f.tier]))
+            if (unavailable.count(c) == 0 && no_cjk_file.count(c) == 0) return false;
     return true;
 }
 

@@ -51,34 +51,34 @@ std::string percent(double f) {
 enum ActionIndex { kPlay, kStep, kReset, kNorm, kNewSamples, kEvolution, kActionCount };
 
 const Action<DepthContext> kActions[kActionCount] = {
-    {"Play / pause", {' '}, nullptr,
-     "Train every ticked placement one step each in turn until the steps are done, then the learning-rate sweep, "
+    {tr_later("Play / pause"), {' '}, nullptr,
+     tr_later("Train every ticked placement one step each in turn until the steps are done, then the learning-rate sweep, "
      "then the claims' extra seeds; "
-     "changed settings train on at once. Press again to pause.",
+     "changed settings train on at once. Press again to pause."),
      [](DepthContext& ctx) { ctx.ui.playing = !ctx.ui.playing; }},
-    {"Step", {'S'}, nullptr, "Pause, then train every ticked placement one more mini-batch step.",
+    {tr_later("Step"), {'S'}, nullptr, tr_later("Pause, then train every ticked placement one more mini-batch step."),
      [](DepthContext& ctx) {
          DepthUi& ui = ctx.ui;
          ui.playing = false;
          if (ui.worker) ui.worker->step();
      }},
-    {"Reset", {'R'}, nullptr,
-     "Back to step 0, paused, and the sweep too: the same seed gives the same data and initial weights, so the "
-     "same numbers again.",
+    {tr_later("Reset"), {'R'}, nullptr,
+     tr_later("Back to step 0, paused, and the sweep too: the same seed gives the same data and initial weights, so the "
+     "same numbers again."),
      [](DepthContext& ctx) {
          DepthUi& ui = ctx.ui;
          ui.playing = false;
          if (ui.worker && !ui.worker->failure().empty()) ui.worker.reset();   // stopped for good: a new one
          else if (ui.worker) ui.worker->restart();
      }},
-    {"LayerNorm ⇄ RMSNorm", {'N'}, nullptr, "Switch every norm of every model between LayerNorm and RMSNorm; the runs start again.",
+    {"LayerNorm ⇄ RMSNorm", {'N'}, nullptr, tr_later("Switch every norm of every model between LayerNorm and RMSNorm; the runs start again."),
      [](DepthContext& ctx) {
          DepthLabState& s = ctx.session.depth;
          s.norm = s.norm == Norm::LayerNorm ? Norm::RMSNorm : Norm::LayerNorm;
      }},
-    {"New samples", {'G'}, nullptr, "Draw new samples from the same models (the next sampling seed).",
+    {tr_later("New samples"), {'G'}, nullptr, tr_later("Draw new samples from the same models (the next sampling seed)."),
      [](DepthContext& ctx) { ++ctx.session.depth.sample_seed; }},
-    {"Next view", {'E'}, nullptr, "Show the next placement's layers over the steps, or first ÷ last of every placement.",
+    {tr_later("Next view"), {'E'}, nullptr, tr_later("Show the next placement's layers over the steps, or first ÷ last of every placement."),
      [](DepthContext& ctx) {
          DepthLabState& s = ctx.session.depth;
          s.evolution = (s.evolution + 1) % (kDepthEvolutionRatio + 1);
@@ -165,7 +165,7 @@ Progress run_progress(const DepthLabSnapshot* snap) {
 }
 
 void draw_run_section(DepthContext& ctx, DepthLabState& s, DepthUi& ui, const Fonts& fonts) {
-    heading(fonts.heading, "Run");
+    heading(fonts.heading, tr("Run"));
     action_button(ctx, kActions[kPlay], ui.playing ? "Pause###play" : "Play###play");
     ImGui::SameLine();
     action_button(ctx, kActions[kStep]);
@@ -179,28 +179,28 @@ void draw_run_section(DepthContext& ctx, DepthLabState& s, DepthUi& ui, const Fo
     else if (p.done) text += "  (done)";
     ImGui::ProgressBar(static_cast<float>(p.step) / static_cast<float>(std::max(1, s.steps)), ImVec2(-1.0f, 0.0f),
                        text.c_str());
-    tooltip("Optimizer steps done by every ticked placement, of the steps set below (each step: one mini-batch of 32 "
-            "problems or text windows per placement, Adam).");
+    tooltip(tr("Optimizer steps done by every ticked placement, of the steps set below (each step: one mini-batch of 32 "
+            "problems or text windows per placement, Adam)."));
     const int done = snap != nullptr ? sweep_done(*snap) : 0;
     const int total = snap != nullptr ? static_cast<int>(snap->sweep.size()) : 0;
     const std::string sweep = "sweep " + std::to_string(done) + " / " + std::to_string(total) + " trainings";
     ImGui::ProgressBar(total > 0 ? static_cast<float>(done) / static_cast<float>(total) : 0.0f, ImVec2(-1.0f, 0.0f),
                        sweep.c_str());
-    tooltip("The learning-rate sweep's short trainings done (one per learning rate and placement, two rates' placements "
-            "side by side); it runs once the runs above are done, while playing.");
+    tooltip(tr("The learning-rate sweep's short trainings done (one per learning rate and placement, two rates' placements "
+            "side by side); it runs once the runs above are done, while playing."));
     const int seeds_done = snap != nullptr ? seed_runs_done(*snap) : 0;
     const int seeds_total = snap != nullptr ? static_cast<int>(snap->seed_runs.size()) : 0;
     const std::string seeds = "seeds " + std::to_string(seeds_done) + " / " + std::to_string(seeds_total) + " runs";
     ImGui::ProgressBar(seeds_total > 0 ? static_cast<float>(seeds_done) / static_cast<float>(seeds_total) : 1.0f,
                        ImVec2(-1.0f, 0.0f), seeds.c_str());
-    tooltip("The claims' extra seeds: every ticked placement again with each further seed (two seeds' placements side "
+    tooltip(tr("The claims' extra seeds: every ticked placement again with each further seed (two seeds' placements side "
             "by side), over the steps the measure averages; they train once the sweep is done, and the claims' "
-            "verdicts stay provisional until they are.");
+            "verdicts stay provisional until they are."));
     worker_failure_line(ui.failure);
     if (snap != nullptr && ui.playing && !snap->busy && snap->error.empty()) {
-        ImGui::TextDisabled("all trained: raise the steps to go on");
-        tooltip("Every run has its steps and the sweep is done. More steps continue the runs; any other setting "
-                "trains again from step 0.");
+        ImGui::TextDisabled("%s", tr("all trained: raise the steps to go on"));
+        tooltip(tr("Every run has its steps and the sweep is done. More steps continue the runs; any other setting "
+                "trains again from step 0."));
     }
     if (snap != nullptr && !snap->runs.empty()) {
         double seconds = 0.0;
@@ -210,25 +210,25 @@ void draw_run_section(DepthContext& ctx, DepthLabState& s, DepthUi& ui, const Fo
             steps += r.run.step;
         }
         if (steps > 0) {
-            ImGui::TextDisabled("%.0f ms per step and placement", 1e3 * seconds / steps);
-            tooltip("Wall-clock time of one training step of one model on this CPU (double precision, no GPU); the "
-                    "numbers themselves do not depend on it.");
+            ImGui::TextDisabled(tr("%.0f ms per step and placement"), 1e3 * seconds / steps);
+            tooltip(tr("Wall-clock time of one training step of one model on this CPU (double precision, no GPU); the "
+                    "numbers themselves do not depend on it."));
         }
     }
 }
 
 void draw_task_section(DepthLabState& s, DepthUi& ui, const Fonts& fonts) {
-    heading(fonts.heading, "Task");
+    heading(fonts.heading, tr("Task"));
     const struct {
         TaskKind kind;
         const char* label;
         const char* help;
-    } tasks[] = {{TaskKind::Sort, "Sort", "Sort 6 digits 0–9: “314159|113459”; scored on the 6 answer digits. Learns in a "
-                                          "few dozen steps."},
-                 {TaskKind::Copy, "Copy", "Copy 6 digits 0–9: “314159|314159”; scored on the 6 answer digits."},
-                 {TaskKind::Text, "Text", "Character-level language modelling on a UTF-8 text (the bundled "
+    } tasks[] = {{TaskKind::Sort, "Sort", tr("Sort 6 digits 0–9: “314159|113459”; scored on the 6 answer digits. Learns in a "
+                                          "few dozen steps.")},
+                 {TaskKind::Copy, "Copy", tr("Copy 6 digits 0–9: “314159|314159”; scored on the 6 answer digits.")},
+                 {TaskKind::Text, "Text", tr("Character-level language modelling on a UTF-8 text (the bundled "
                                           "lighthouse.txt, or your file): windows of 32 characters, the last 10% "
-                                          "held out."}};
+                                          "held out.")}};
     for (const auto& t : tasks) {
         if (&t != tasks) ImGui::SameLine();
         if (ImGui::RadioButton(t.label, s.task == t.kind)) s.task = t.kind;
@@ -238,15 +238,15 @@ void draw_task_section(DepthLabState& s, DepthUi& ui, const Fonts& fonts) {
     const char* bundled = "Bundled";
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - button_width(bundled) - ImGui::GetStyle().ItemSpacing.x);
     if (text_field("##text_path", "bundled lighthouse.txt", ui.text_path, s.text_path)) s.text_path = ui.text_path.text;
-    tooltip("A UTF-8 text file to learn from (at least a few hundred characters); Enter reads it. Empty: the bundled "
-            "lighthouse.txt (4 KB of public-domain prose).");
+    tooltip(tr("A UTF-8 text file to learn from (at least a few hundred characters); Enter reads it. Empty: the bundled "
+            "lighthouse.txt (4 KB of public-domain prose)."));
     ImGui::SameLine();
     if (ImGui::Button(bundled)) s.text_path.clear();
-    tooltip("Learn from the bundled lighthouse.txt again.");
+    tooltip(tr("Learn from the bundled lighthouse.txt again."));
     const DepthLabSnapshot* snap = ui.shown.get();
     if (snap != nullptr && snap->error.empty() && snap->vocab > 0 && snap->state.task == TaskKind::Text) {
         const std::size_t slash = snap->source.find_last_of('/');
-        ImGui::TextDisabled("%s: %d symbols", snap->source.substr(slash == std::string::npos ? 0 : slash + 1).c_str(),
+        ImGui::TextDisabled(tr("%s: %d symbols"), snap->source.substr(slash == std::string::npos ? 0 : slash + 1).c_str(),
                             snap->vocab);
         tooltip(snap->source.c_str());
     }
@@ -261,13 +261,13 @@ void draw_normformer_parts(DepthLabState& s) {
         const char* label;
         const char* help;
     } parts[] = {{&NormFormerParts::attn_norm, "attn norm",
-                  "The norm on the attention output, h = x + LN(Attn(LN(x))). Off and on: how much of NormFormer's "
-                  "first ÷ last it makes (normlab-cli depth --ablation)."},
+                  tr("The norm on the attention output, h = x + LN(Attn(LN(x))). Off and on: how much of NormFormer's "
+                  "first ÷ last it makes (normlab-cli depth --ablation).")},
                  {&NormFormerParts::ffn_norm, "FFN norm",
-                  "The norm on the FFN's 4d GELU activations, W₂ LN(GELU(W₁ x)). Off and on: how much of NormFormer's "
-                  "first ÷ last it makes."},
+                  tr("The norm on the FFN's 4d GELU activations, W₂ LN(GELU(W₁ x)). Off and on: how much of NormFormer's "
+                  "first ÷ last it makes.")},
                  {&NormFormerParts::head_scale, "γ",
-                  "A learned scale per attention head (init 1: no effect at the first step)."}};
+                  tr("A learned scale per attention head (init 1: no effect at the first step).")}};
     const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
     for (const auto& p : parts) {
         same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize(p.label).x + 2.0f * ImGui::GetStyle().ItemInnerSpacing.x, right);
@@ -277,12 +277,12 @@ void draw_normformer_parts(DepthLabState& s) {
 }
 
 void draw_model_section(DepthLabState& s, const Fonts& fonts) {
-    heading(fonts.heading, "Model");
+    heading(fonts.heading, tr("Model"));
     static_assert(kDepthPlacementCount == 3, "one help text per placement");
     const char* const help[kDepthPlacementCount] = {
-        "Post-LN (the original Transformer): the norm after each residual sum, x = LN(x + Attn(x)), x = LN(x + FFN(x)).",
-        "Pre-LN: the norm inside each residual branch, x = x + Attn(LN(x)), x = x + FFN(LN(x)), and a final LN.",
-        "NormFormer: Pre-LN plus a norm after attention, a norm after the FFN's GELU and a learned scale per head."};
+        tr("Post-LN (the original Transformer): the norm after each residual sum, x = LN(x + Attn(x)), x = LN(x + FFN(x))."),
+        tr("Pre-LN: the norm inside each residual branch, x = x + Attn(LN(x)), x = x + FFN(LN(x)), and a final LN."),
+        tr("NormFormer: Pre-LN plus a norm after attention, a norm after the FFN's GELU and a learned scale per head.")};
     const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
     for (int p = 0; p < kDepthPlacementCount; ++p) {
         const std::string name = placement_name(p);
@@ -303,16 +303,16 @@ void draw_model_section(DepthLabState& s, const Fonts& fonts) {
 
     const float w = half_width();
     int_slider("##layers", s.layers, kMinLayers, kMaxLayers, "%d layers", false, w,
-               "Blocks L, 1 to 12: the depth whose gradients the figures compare, first layer against last.");
+               tr("Blocks L, 1 to 12: the depth whose gradients the figures compare, first layer against last."));
     ImGui::SameLine();
     choice_slider("##width", s.width, kDepthWidths, "width", w,
-                  "The model width d, 8 to 256 (the FFN is 4d wide); parameters grow as d².");
+                  tr("The model width d, 8 to 256 (the FFN is 4d wide); parameters grow as d²."));
     choice_slider("##heads", s.heads, kDepthHeads, "heads", w,
-                  "Attention heads H, 1 to 8, each d/H wide (NormFormer scales each head's output by a learned γ).");
+                  tr("Attention heads H, 1 to 8, each d/H wide (NormFormer scales each head's output by a learned γ)."));
     ImGui::SameLine();
     ImGui::Checkbox("λ", &s.residual_scale);
-    tooltip("NormFormer only: a learned per-dimension scale λ (init 1) on the FFN's residual, x = λ ⊙ x + FFN(LN(x)) "
-            "(off in the paper's main runs).");
+    tooltip(tr("NormFormer only: a learned per-dimension scale λ (init 1) on the FFN's residual, x = λ ⊙ x + FFN(LN(x)) "
+            "(off in the paper's main runs)."));
 
     if (s.placements[2]) draw_normformer_parts(s);
 
@@ -321,54 +321,54 @@ void draw_model_section(DepthLabState& s, const Fonts& fonts) {
         TransformerInit init;
         const char* help;
     } inits[] = {{TransformerInit::Uniform,
-                  "Every linear weight W (n_out × n_in) from U(−1/√n_in, 1/√n_in), variance 1/(3 n_in): PyTorch's "
-                  "nn.Linear default, and normlab-cli depth's. The runs start again."},
+                  tr("Every linear weight W (n_out × n_in) from U(−1/√n_in, 1/√n_in), variance 1/(3 n_in): PyTorch's "
+                  "nn.Linear default, and normlab-cli depth's. The runs start again.")},
                  {TransformerInit::Xavier,
-                  "Xavier (Glorot & Bengio 2010, uniform): every linear weight W (n_out × n_in) from "
+                  tr("Xavier (Glorot & Bengio 2010, uniform): every linear weight W (n_out × n_in) from "
                   "U(±√(6/(n_in + n_out))), variance 2/(n_in + n_out). The init Xiong et al. 2020 assume when they "
                   "show Post-LN's later layers getting the larger gradients (normlab-cli depth --init xavier). The "
-                  "runs start again."}};
+                  "runs start again.")}};
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("init:");
+    ImGui::TextUnformatted(tr("init:"));
     for (const auto& i : inits) {
         ImGui::SameLine();
         if (ImGui::RadioButton(std::string(display_name(i.init)).c_str(), s.init == i.init)) s.init = i.init;
         tooltip(i.help);
     }
     bool f32 = s.precision == Precision::F32;
-    precision_radios(f32, "The runs start again.");
+    precision_radios(f32, tr("The runs start again."));
     s.precision = f32 ? Precision::F32 : Precision::F64;
 }
 
 void draw_training_section(DepthLabState& s, const Fonts& fonts) {
-    heading(fonts.heading, "Training");
+    heading(fonts.heading, tr("Training"));
     const float w = half_width();
     int_slider("##steps", s.steps, kDepthMinSteps, kDepthMaxSteps, "%d steps", true, w,
-               "Adam steps per run, 1 to 5000 (log scale). Raising it continues the runs; lowering it below the steps "
-               "done starts them again.");
+               tr("Adam steps per run, 1 to 5000 (log scale). Raising it continues the runs; lowering it below the steps "
+               "done starts them again."));
     ImGui::SameLine();
     log_slider("##lr", "lr", s.lr, kDepthLrRule, "lr %.3g", w,
-               "Adam's learning rate, 10⁻⁵ to 1 (log scale; 10⁻³ by default, as normlab-cli depth). The runs start "
-               "again.");
+               tr("Adam's learning rate, 10⁻⁵ to 1 (log scale; 10⁻³ by default, as normlab-cli depth). The runs start "
+               "again."));
     ImGui::SetNextItemWidth(w);
     const std::uint64_t one = 1;
     ImGui::InputScalar("##seed", ImGuiDataType_U64, &s.seed, &one, nullptr, "seed %llu");
-    tooltip("The seed of every run: initial weights, training batches and the held-out problems. Every placement "
-            "gets the same; the same seed gives the same numbers, bit for bit (as normlab-cli depth).");
+    tooltip(tr("The seed of every run: initial weights, training batches and the held-out problems. Every placement "
+            "gets the same; the same seed gives the same numbers, bit for bit (as normlab-cli depth)."));
 }
 
 void draw_measure_section(DepthLabState& s, const Fonts& fonts) {
-    heading(fonts.heading, "Gradient measure");
+    heading(fonts.heading, tr("Gradient measure"));
     int_slider("##measure", s.measure_steps, 1, kDepthMaxSteps, "averaged over steps 1–%d", true,
                ImGui::GetContentRegionAvail().x,
-               "Per layer, mean |∂L/∂W₂| of its FFN output weights, averaged over the first this many steps (1: at "
+               tr("Per layer, mean |∂L/∂W₂| of its FFN output weights, averaged over the first this many steps (1: at "
                "initialization, as Xiong et al. 2020 reason; 50: normlab-cli depth's default), or over the steps done "
-               "while fewer. The bars and the claims use it.");
+               "while fewer. The bars and the claims use it."));
     int_slider("##seeds", s.seeds, kDepthMinSeeds, kDepthMaxSeeds, "claims over %d seeds", false,
                ImGui::GetContentRegionAvail().x,
-               "The claims' spread: every ticked placement is trained again with the next seeds (seed + 1, …), over "
+               tr("The claims' spread: every ticked placement is trained again with the next seeds (seed + 1, …), over "
                "the steps the measure averages, and each claim states first ÷ last as mean ± sd (min–max) over them. "
-               "1: the main runs alone (no spread).");
+               "1: the main runs alone (no spread)."));
     const char* const views[kDepthEvolutionRatio + 1] = {"steps: Post-LN layers", "steps: Pre-LN layers",
                                                          "steps: NormFormer layers",
                                                          "steps: first ÷ last"};
@@ -385,23 +385,23 @@ void draw_measure_section(DepthLabState& s, const Fonts& fonts) {
 }
 
 void draw_sweep_section(DepthLabState& s, const Fonts& fonts) {
-    heading(fonts.heading, "Learning-rate sweep");
+    heading(fonts.heading, tr("Learning-rate sweep"));
     const float w = half_width();
     log_slider("##sweep_min", "smallest lr", s.sweep_lr_min, kDepthLrRule, "from %.2g", w,
-               "The sweep's smallest learning rate, 10⁻⁵ to 1 (log scale).");
+               tr("The sweep's smallest learning rate, 10⁻⁵ to 1 (log scale)."));
     ImGui::SameLine();
     log_slider("##sweep_max", "largest lr", s.sweep_lr_max, kDepthLrRule, "to %.2g", w,
-               "The sweep's largest learning rate, 10⁻⁵ to 1 (log scale); above the smallest.");
+               tr("The sweep's largest learning rate, 10⁻⁵ to 1 (log scale); above the smallest."));
     if (s.sweep_lr_max <= s.sweep_lr_min) {   // the ends keep their order: a decade apart
         s.sweep_lr_max = std::min(kDepthMaxLr, 10.0 * s.sweep_lr_min);
         s.sweep_lr_min = std::min(s.sweep_lr_min, 0.1 * s.sweep_lr_max);
     }
     int_slider("##sweep_points", s.sweep_points, kDepthMinSweepPoints, kDepthMaxSweepPoints, "%d rates", false, w,
-               "How many learning rates, log-spaced between the two ends (2 to 12).");
+               tr("How many learning rates, log-spaced between the two ends (2 to 12)."));
     ImGui::SameLine();
     int_slider("##sweep_steps", s.sweep_steps, kDepthMinSweepSteps, kDepthMaxSweepSteps, "%d steps each", true, w,
-               "Steps of each short training, 5 to 500 (log scale). A run diverged when its last 5 steps' mean loss "
-               "is no lower than its first step's, or a loss was not finite.");
+               tr("Steps of each short training, 5 to 500 (log scale). A run diverged when its last 5 steps' mean loss "
+               "is no lower than its first step's, or a loss was not finite."));
 }
 
 // [SECTION] Claims panel --------------------------------------------------------------------
@@ -417,10 +417,10 @@ void verdict_cell(const DepthClaim& c) {
         case DepthVerdict::Provisional:
         case DepthVerdict::NotYet: ImGui::TextDisabled("%s", text.c_str()); break;
     }
-    tooltip("A verdict waits for its data: provisional until every ticked placement has trained the steps the "
+    tooltip(tr("A verdict waits for its data: provisional until every ticked placement has trained the steps the "
             "measure averages over, and the extra seeds too. Then it needs every seed: ✓ in every seed, ✗ in none, "
             "≈ in some. Thresholds: larger, first ÷ last ≥ 1.1 (or ≤ 1/1.1); much larger, ≥ 2 (◐: larger in every "
-            "seed, not much larger).");
+            "seed, not much larger)."));
 }
 
 // "step 100 / 100 · sweep 3 / 18 · seeds 0 / 12": where the numbers below stand, in the order
@@ -434,22 +434,22 @@ std::string progress_text(const DepthLabSnapshot& snap) {
 
 void draw_claims(const DepthLabSnapshot& snap, const DepthFigures& f, const Fonts& fonts) {
     ImGui::PushFont(fonts.bold);
-    ImGui::Text("Measured here (%s):", progress_text(snap).c_str());
+    ImGui::Text(tr("Measured here (%s):"), progress_text(snap).c_str());
     ImGui::PopFont();
-    tooltip("Optimizer steps every ticked placement has done, the learning-rate sweep's trainings done, and the "
-            "extra seeds' runs done (for the claims' spread).");
+    tooltip(tr("Optimizer steps every ticked placement has done, the learning-rate sweep's trainings done, and the "
+            "extra seeds' runs done (for the claims' spread)."));
     ImGui::SameLine();
     push_wrap_at_edge();
     ImGui::TextUnformatted(f.conditions.c_str());
     ImGui::PopTextWrapPos();
-    tooltip("The settings of the numbers below. The papers measured much larger models on real text; change the "
-            "settings (depth, width, steps, learning rate, the steps averaged over) to explore when their claims hold.");
+    tooltip(tr("The settings of the numbers below. The papers measured much larger models on real text; change the "
+            "settings (depth, width, steps, learning rate, the steps averaged over) to explore when their claims hold."));
     constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersOuter |
                                        ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
     if (!ImGui::BeginTable("claims", 3, kFlags)) return;
-    ImGui::TableSetupColumn("The papers say (and where they measured it)", ImGuiTableColumnFlags_None, 3.2f);
-    ImGui::TableSetupColumn("NormLab measures", ImGuiTableColumnFlags_None, 1.9f);
-    ImGui::TableSetupColumn("here?", ImGuiTableColumnFlags_None, 0.9f);
+    ImGui::TableSetupColumn(tr("The papers say (and where they measured it)"), ImGuiTableColumnFlags_None, 3.2f);
+    ImGui::TableSetupColumn(tr("NormLab measures"), ImGuiTableColumnFlags_None, 1.9f);
+    ImGui::TableSetupColumn(tr("here?"), ImGuiTableColumnFlags_None, 0.9f);
     ImGui::TableHeadersRow();
     for (const DepthClaim& c : f.claims) {
         ImGui::TableNextRow();
@@ -474,12 +474,12 @@ void draw_claims(const DepthLabSnapshot& snap, const DepthFigures& f, const Font
 void draw_problems(const DepthLabSnapshot& snap) {
     if (!snap.error.empty()) {
         push_wrap_at_edge();
-        ImGui::TextColored(kErrorText, "✗ Nothing to train: %s%s", snap.error.c_str(),
+        ImGui::TextColored(kErrorText, tr("✗ Nothing to train: %s%s"), snap.error.c_str(),
                            snap.state.task == TaskKind::Text ? ". Check the path, or press Bundled." : ".");
         ImGui::PopTextWrapPos();
     }
     if (snap.error.empty() && snap.runs.empty())
-        ImGui::TextColored(kErrorText, "✗ No placement is ticked: tick Post-LN, Pre-LN or NormFormer.");
+        ImGui::TextColored(kErrorText, "%s", tr("✗ No placement is ticked: tick Post-LN, Pre-LN or NormFormer."));
     std::string stopped, diverged;   // "Post-LN at step 37, …"; "Pre-LN, NormFormer"
     for (const DepthRunView& r : snap.runs) {
         const std::string name = placement_name(r.placement);
@@ -515,27 +515,27 @@ void draw_sample_controls(DepthContext& ctx, DepthLabState& s, DepthUi& ui) {
     const bool synthetic = s.task != TaskKind::Text;
     const float em = ImGui::GetFontSize();
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Samples");
+    ImGui::TextUnformatted(tr("Samples"));
     ImGui::SameLine();
     ImGui::SetNextItemWidth(12.0f * em);
     if (text_field("##prompt", synthetic ? "prompt, e.g. 314159" : "prompt, e.g. The lamp", ui.prompt, s.prompt))
         s.prompt = ui.prompt.text;
-    tooltip(synthetic ? "Six digits 0–9 for the models to sort or copy (“|” optional), then Enter; the other lines are "
-                        "random problems. Empty: random problems only."
-                      : "Text to continue, every character in the text's vocabulary, then Enter. Empty: the first "
-                        "character of the held-out text.");
+    tooltip(synthetic ? tr("Six digits 0–9 for the models to sort or copy (“|” optional), then Enter; the other lines are "
+                        "random problems. Empty: random problems only.")
+                      : tr("Text to continue, every character in the text's vocabulary, then Enter. Empty: the first "
+                        "character of the held-out text."));
     ImGui::SameLine();
     ImGui::SetNextItemWidth(10.0f * em);
     checked_number("temperature", s.temperature, kDepthTemperatureRule, [](double* t) {
         const bool changed = ImGui::SliderScalar("##temperature", ImGuiDataType_Double, t, &kDepthTemperatureRule.lo,
                                                  &kDepthTemperatureRule.hi, "temperature %.2f");
-        tooltip("Sampling temperature, 0 to 3: the next symbol is drawn from softmax(logits / T); 0 always takes the "
-                "most likely one, larger T more surprising ones.");
+        tooltip(tr("Sampling temperature, 0 to 3: the next symbol is drawn from softmax(logits / T); 0 always takes the "
+                "most likely one, larger T more surprising ones."));
         return changed;
     });
     ImGui::SameLine();
     int_slider("##lines", s.sample_lines, 1, kDepthMaxSampleLines, synthetic ? "%d problems" : "%d lines", false,
-               7.0f * em, "How many problems (sort, copy) or lines of text (text) each model continues.");
+               7.0f * em, tr("How many problems (sort, copy) or lines of text (text) each model continues."));
     ImGui::SameLine();
     action_button(ctx, kActions[kNewSamples]);
 }
@@ -548,20 +548,20 @@ void draw_run_samples(const DepthRunView& r, const Fonts& fonts, float width, fl
     ImGui::PopFont();
     if (r.samples_step >= 0) {
         ImGui::SameLine();
-        ImGui::TextDisabled("step %d", r.samples_step);
-        tooltip("The samples come from the model after this many steps (redrawn every 25 steps while it trains).");
+        ImGui::TextDisabled(tr("step %d"), r.samples_step);
+        tooltip(tr("The samples come from the model after this many steps (redrawn every 25 steps while it trains)."));
     }
     if (r.final) {
         const DepthEval& e = *r.final;
         ImGui::SameLine();
         if (e.sequence_accuracy)
-            ImGui::TextDisabled("· %s solved", percent(*e.sequence_accuracy).c_str());
+            ImGui::TextDisabled(tr("· %s solved"), percent(*e.sequence_accuracy).c_str());
         else
-            ImGui::TextDisabled("· held-out loss %s", format_number(e.loss, 3).c_str());
-        tooltip(e.sequence_accuracy ? "Of 256 held-out problems, the share whose whole answer the model generates "
-                                      "right, digit by digit, after the last step."
-                                    : "Cross-entropy per character on the held-out tenth of the text, after the last "
-                                      "step (ln of the vocabulary size: guessing).");
+            ImGui::TextDisabled(tr("· held-out loss %s"), format_number(e.loss, 3).c_str());
+        tooltip(e.sequence_accuracy ? tr("Of 256 held-out problems, the share whose whole answer the model generates "
+                                      "right, digit by digit, after the last step.")
+                                    : tr("Cross-entropy per character on the held-out tenth of the text, after the last "
+                                      "step (ln of the vocabulary size: guessing)."));
     }
     if (!r.sample_error.empty()) {
         push_wrap_at_edge();
@@ -577,7 +577,7 @@ void draw_run_samples(const DepthRunView& r, const Fonts& fonts, float width, fl
                                sample.correct ? "✓" : "✗");
             if (!sample.correct) {
                 ImGui::SameLine();
-                ImGui::TextDisabled("(answer %s)", sample.expected.c_str());
+                ImGui::TextDisabled(tr("(answer %s)"), sample.expected.c_str());
             }
         } else {   // the prompt (dimmed), then the generated text: its first line beside the prompt
             const std::size_t newline = std::min(sample.output.find('\n'), sample.output.size());
@@ -640,7 +640,7 @@ void draw_depth_lab(DepthContext& ctx) {
 
     begin_panel("results");
     if (!ui.shown) {
-        ImGui::TextDisabled("Building the models…");
+        ImGui::TextDisabled("%s", tr("Building the models…"));
         ImGui::EndChild();
         return;
     }
@@ -686,7 +686,7 @@ void update_depth_slide(DepthContext& ctx) {
 void draw_depth_figure(DepthContext& ctx, const std::string& id, ImVec2) {
     DepthUi& ui = ctx.ui;
     if (!ui.shown) {
-        ImGui::TextDisabled("Building the models…");
+        ImGui::TextDisabled("%s", tr("Building the models…"));
         return;
     }
     draw_problems(*ui.shown);

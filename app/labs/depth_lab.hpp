@@ -19,7 +19,7 @@
 namespace normlab::ui {
 
 inline constexpr LabInfo kDepthInfo{
-    "Depth: Post-LN, Pre-LN and NormFormer, per-layer gradients, learning-rate sweep",
+    tr_later("Depth: Post-LN, Pre-LN and NormFormer, per-layer gradients, learning-rate sweep"),
     "Post-LN (Vaswani et al.):  h = LN(x + Attn(x)),  out = LN(h + FFN(h))\n"
     "Pre-LN (analysed by Xiong et al. 2020):  h = x + Attn(LN(x)),  out = h + FFN(LN(h)),  final LN\n"
     "NormFormer (Shleifer et al. 2021):  h = x + LN(Attn_γ(LN(x))),  out = λ ⊙ h + W₂ LN(GELU(W₁ LN(h)))\n"

@@ -51,11 +51,11 @@ const Action<ExplorerContext> kExplorerActions[kExplorerActionCount] = {
     kXPresetActions<ExplorerContext>[kExampleX],
     kXPresetActions<ExplorerContext>[kLargeX],
     kXPresetActions<ExplorerContext>[kRandomX],
-    {"Identity", {'I'}, "W = identity", "Ones on the diagonal: a = x when n = m.",
+    {tr_later("Identity"), {'I'}, "W = identity", tr_later("Ones on the diagonal: a = x when n = m."),
      [](ExplorerContext& ctx) { explorer_identity_W(ctx.session.explorer); }},
-    {"Random W", {'R', kShift}, "random W", "Wᵢⱼ ~ N(0, 1/m), rounded to 0.01, from a seed that advances on every use.",
+    {tr_later("Random W"), {'R', kShift}, tr_later("random W"), tr_later("Wᵢⱼ ~ N(0, 1/m), rounded to 0.01, from a seed that advances on every use."),
      [](ExplorerContext& ctx) { explorer_random_W(ctx.session.explorer); }},
-    {"δ = 1", {'D'}, "δ = 1", "No re-scaling: the outputs the outlines show.",
+    {"δ = 1", {'D'}, "δ = 1", tr_later("No re-scaling: the outputs the outlines show."),
      [](ExplorerContext& ctx) { ctx.session.explorer.delta = 1.0; }},
 };
 
@@ -79,7 +79,7 @@ void heading(const Fonts& fonts, const char* text) {
 // Width of the m and n sliders: up to 12 em, leaving room for the n row's label and checkbox.
 float size_slider_width() {
     const ImGuiStyle& style = ImGui::GetStyle();
-    const float label_and_checkbox = ImGui::CalcTextSize("n (outputs)").x + ImGui::GetFrameHeight() +
+    const float label_and_checkbox = ImGui::CalcTextSize(tr("n (outputs)")).x + ImGui::GetFrameHeight() +
                                      ImGui::CalcTextSize("n = m").x + style.ItemInnerSpacing.x * 2.0f +
                                      style.ItemSpacing.x;
     return std::clamp(ImGui::GetContentRegionAvail().x - label_and_checkbox, 5.0f * ImGui::GetFontSize(),
@@ -135,39 +135,39 @@ void action_row(ExplorerContext& ctx, int first, int last) {
 // [SECTION] Inputs panel --------------------------------------------------------------------
 
 void draw_x_section(ExplorerContext& ctx, ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
-    heading(fonts, "Input x");
+    heading(fonts, tr("Input x"));
     action_row(ctx, kExampleX, kRandomX);
 
     bool changed = false;
     int m = static_cast<int>(s.x.size());
     ImGui::SetNextItemWidth(size_slider_width());
-    if (ImGui::SliderInt("m (inputs)", &m, 2, 64, "%d", ImGuiSliderFlags_AlwaysClamp)) {
+    if (ImGui::SliderInt(tr("m (inputs)"), &m, 2, 64, "%d", ImGuiSliderFlags_AlwaysClamp)) {
         explorer_set_m(s, m);
         changed = true;
     }
-    tooltip("Length m of x (2..64). Existing entries are kept; new ones start at 0.");
+    tooltip(tr("Length m of x (2..64). Existing entries are kept; new ones start at 0."));
 
-    changed |= entry_grid("x", "x", s.x, "Drag left/right to change this entry; double-click to type a value.");
+    changed |= entry_grid("x", "x", s.x, tr("Drag left/right to change this entry; double-click to type a value."));
 
     ImGui::SetNextItemWidth(-FLT_MIN);
-    if (text_field("##paste", "paste numbers: 2, 4, 6, 8", ui.x_field, format_number_list(s.x))) {
+    if (text_field("##paste", tr("paste numbers: 2, 4, 6, 8"), ui.x_field, format_number_list(s.x))) {
         const ParsedList parsed = parse_number_list(ui.x_field.text, kExplorerMinSize, kExplorerMaxSize, kExplorerEntryRule);
         ui.x_field.error = parsed.error;
         if (parsed.values) explorer_set_x(s, *parsed.values);
     }
-    tooltip("Type or paste 2 to 64 numbers separated by commas, semicolons or spaces "
-            "(\"[2, 4, 6, 8]\" works too); Enter applies them as x.");
+    tooltip(tr("Type or paste 2 to 64 numbers separated by commas, semicolons or spaces "
+            "(\"[2, 4, 6, 8]\" works too); Enter applies them as x."));
     if (changed) ui.x_field.error.clear();
     if (!ui.x_field.error.empty()) ImGui::TextColored(kErrorColor, "✗ %s", ui.x_field.error.c_str());
 }
 
 void draw_W_section(ExplorerContext& ctx, ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
-    heading(fonts, "Weights W");
+    heading(fonts, tr("Weights W"));
     bool no_W = !s.use_W;
     if (ImGui::Checkbox("no W (a = x)", &no_W)) explorer_set_use_W(s, !no_W);
-    tooltip("Skip the weights: the norms act on x itself (a = x, n = m).");
+    tooltip(tr("Skip the weights: the norms act on x itself (a = x, n = m)."));
     if (!s.use_W) {
-        ImGui::TextDisabled("a = x: the norms see x directly (n = m = %d).", static_cast<int>(s.x.size()));
+        ImGui::TextDisabled(tr("a = x: the norms see x directly (n = m = %d)."), static_cast<int>(s.x.size()));
         return;
     }
     ImGui::SameLine();
@@ -176,18 +176,18 @@ void draw_W_section(ExplorerContext& ctx, ExplorerState& s, ExplorerUi& ui, cons
     ImGui::BeginDisabled(s.square_W);
     int n = static_cast<int>(s.W.rows());
     ImGui::SetNextItemWidth(size_slider_width());
-    if (ImGui::SliderInt("n (outputs)", &n, 2, 64, "%d", ImGuiSliderFlags_AlwaysClamp))
+    if (ImGui::SliderInt(tr("n (outputs)"), &n, 2, 64, "%d", ImGuiSliderFlags_AlwaysClamp))
         explorer_resize(s, s.x.size(), n);
-    tooltip("Number n of rows of W, the layer's outputs (2..64). Existing entries are kept.");
+    tooltip(tr("Number n of rows of W, the layer's outputs (2..64). Existing entries are kept."));
     ImGui::EndDisabled();
     ImGui::SameLine();
     bool square_W = s.square_W;
     if (ImGui::Checkbox("n = m", &square_W)) explorer_set_square_W(s, square_W);
-    tooltip("Keep W square: n follows m.");
+    tooltip(tr("Keep W square: n follows m."));
 
     const float width = ImGui::GetContentRegionAvail().x;
     heatmap_editor("W", s.W, ui.heatmap, width, 3.0f * ImGui::GetFontSize(), fonts.small,
-                   "a = W x:  aᵢ = Σⱼ Wᵢⱼ xⱼ  (paper eq. 1).  Right-click: save it as a figure.");
+                   tr("a = W x:  aᵢ = Σⱼ Wᵢⱼ xⱼ  (paper eq. 1).  Right-click: save it as a figure."));
     if (std::string saved = figure_context_menu("W figure", "explorer_weights", [&s] { return explorer_weights_plot(s); }); !saved.empty())
         ctx.app.status = std::move(saved);
 
@@ -198,35 +198,35 @@ void draw_W_section(ExplorerContext& ctx, ExplorerState& s, ExplorerUi& ui, cons
     ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
     checked_number(cell.c_str(), s.W(ui.heatmap.row, ui.heatmap.col), kExplorerEntryRule, [](double* v) {
         const bool changed = ImGui::DragScalar("##cell", ImGuiDataType_Double, v, 0.01f, nullptr, nullptr, "%.4g");
-        tooltip("The selected cell of W: drag left/right to change it, double-click to type.");
+        tooltip(tr("The selected cell of W: drag left/right to change it, double-click to type."));
         return changed;
     });
 }
 
 void draw_gain_bias_section(ExplorerState& s, const Fonts& fonts) {
-    heading(fonts, "Gain g and bias b");
-    if (ImGui::Button("Reset: g = 1, b = 0")) {
+    heading(fonts, tr("Gain g and bias b"));
+    if (ImGui::Button(tr("Reset: g = 1, b = 0"))) {
         s.g.setOnes();
         s.b.setZero();
     }
-    tooltip("Reset: with g = 1 and b = 0 the outputs are the normalized inputs, y = ā.");
-    entry_grid("g", "g", s.g, "Gain gᵢ:  yᵢ = āᵢ gᵢ + bᵢ  (paper eq. 2 and 4).");
-    entry_grid("b", "b", s.b, "Bias bᵢ:  yᵢ = āᵢ gᵢ + bᵢ, added after normalizing.");
+    tooltip(tr("Reset: with g = 1 and b = 0 the outputs are the normalized inputs, y = ā."));
+    entry_grid("g", "g", s.g, tr("Gain gᵢ:  yᵢ = āᵢ gᵢ + bᵢ  (paper eq. 2 and 4)."));
+    entry_grid("b", "b", s.b, tr("Bias bᵢ:  yᵢ = āᵢ gᵢ + bᵢ, added after normalizing."));
 }
 
 void draw_eps_section(ExplorerState& s, const Fonts& fonts) {
-    heading(fonts, "ε (keeps the division finite)");
+    heading(fonts, tr("ε (keeps the division finite)"));
     ImGui::SetNextItemWidth(12.0f * ImGui::GetFontSize());
-    eps_slider(s.eps, "ε, from 1e−12 to 1 on a log scale: negligible while mean(a²) ≫ ε; at small δ it breaks the "
-                      "invariance.");
-    if (ImGui::RadioButton("inside √:  √(σ₀² + ε)", s.eps_mode == EpsMode::InsideSqrt)) {
+    eps_slider(s.eps, tr("ε, from 1e−12 to 1 on a log scale: negligible while mean(a²) ≫ ε; at small δ it breaks the "
+                      "invariance."));
+    if (ImGui::RadioButton(tr("inside √:  √(σ₀² + ε)"), s.eps_mode == EpsMode::InsideSqrt)) {
         s.eps_mode = EpsMode::InsideSqrt;
     }
-    tooltip("Divide by √(σ₀² + ε), σ₀ being LayerNorm's std or RMSNorm's RMS without ε: "
-            "PyTorch, Hugging Face and the paper's TensorFlow code (the default).");
+    tooltip(tr("Divide by √(σ₀² + ε), σ₀ being LayerNorm's std or RMSNorm's RMS without ε: "
+            "PyTorch, Hugging Face and the paper's TensorFlow code (the default)."));
     ImGui::SameLine();
-    if (ImGui::RadioButton("added:  σ₀ + ε", s.eps_mode == EpsMode::AddToRms)) s.eps_mode = EpsMode::AddToRms;
-    tooltip("Divide by σ₀ + ε: the paper's PyTorch file, a / (RMS(a) + ε).");
+    if (ImGui::RadioButton(tr("added:  σ₀ + ε"), s.eps_mode == EpsMode::AddToRms)) s.eps_mode = EpsMode::AddToRms;
+    tooltip(tr("Divide by σ₀ + ε: the paper's PyTorch file, a / (RMS(a) + ε)."));
 }
 
 // [SECTION] δ row ---------------------------------------------------------------------------
@@ -242,15 +242,15 @@ void delta_slider(ExplorerState& s, const Fonts& fonts, float slider_w) {
     checked_number("δ", s.delta, kExplorerDeltaRule, [](double* v) {
         const bool changed = ImGui::SliderScalar("##delta", ImGuiDataType_Double, v, &kExplorerMinDelta,
                                                  &kExplorerMaxDelta, "%.4g", ImGuiSliderFlags_Logarithmic);
-        tooltip("Re-scaling factor δ from 10⁻³ to 10³ on a log scale (paper Table 1): "
-                "LayerNorm and RMSNorm outputs should not move, up to ε.");
+        tooltip(tr("Re-scaling factor δ from 10⁻³ to 10³ on a log scale (paper Table 1): "
+                "LayerNorm and RMSNorm outputs should not move, up to ε."));
         return changed;
     });
 }
 
 void draw_delta_row(ExplorerContext& ctx, ExplorerState& s, const Fonts& fonts) {
-    const char* const scale_x = "scale x  (x' = δx)";
-    const char* const scale_W = "scale W  (W' = δW)";
+    const char* const scale_x = tr("scale x  (x' = δx)");
+    const char* const scale_W = tr("scale W  (W' = δW)");
     // The slider takes what the label, radio buttons and button leave, within [6, 16] em.
     const ImGuiStyle& style = ImGui::GetStyle();
     const float em = ImGui::GetFontSize();
@@ -265,10 +265,10 @@ void draw_delta_row(ExplorerContext& ctx, ExplorerState& s, const Fonts& fonts) 
     delta_slider(s, fonts, slider_w);
     same_line_if_fits(radio_w + ImGui::CalcTextSize(scale_x).x, right);
     if (ImGui::RadioButton(scale_x, s.target == ScaleTarget::X)) s.target = ScaleTarget::X;
-    tooltip("Dataset re-scaling: the input becomes δx, so a becomes δa.");
+    tooltip(tr("Dataset re-scaling: the input becomes δx, so a becomes δa."));
     same_line_if_fits(radio_w + ImGui::CalcTextSize(scale_W).x, right);
     if (ImGui::RadioButton(scale_W, s.target == ScaleTarget::W)) s.target = ScaleTarget::W;
-    tooltip("Weight-matrix re-scaling: W becomes δW, so a becomes δa (without W, the same as scaling x).");
+    tooltip(tr("Weight-matrix re-scaling: W becomes δW, so a becomes δa (without W, the same as scaling x)."));
     same_line_if_fits(action_button_width(kExplorerActions[kDeltaOne]), right);
     action_button(ctx, kExplorerActions[kDeltaOne]);
 }
@@ -309,13 +309,13 @@ void draw_norm_panel(const NormPanel& p, double delta, const Fonts& fonts) {
     ImGui::EndGroup();
     tooltip(p.help);
     // The line under the chart, first: the chart takes the height it leaves.
-    std::string status = "δ = 1: move δ to test the invariance.";
+    std::string status = tr("δ = 1: move δ to test the invariance.");
     ImVec4 status_color = ImGui::GetStyle().Colors[ImGuiCol_TextDisabled];
     if (delta != 1.0) {
         status_color = p.shift < 1e-2 ? kGoodColor : kErrorColor;
-        status = p.shift < 1e-6   ? "✓ unchanged:  max |y − y(δ=1)| = " + fmt_value(p.shift)
-                 : p.shift < 1e-2 ? "≈ unchanged up to ε:  max |Δy| = " + fmt_value(p.shift)
-                                  : "✗ changed:  max |y − y(δ=1)| = " + fmt_value(p.shift);
+        status = p.shift < 1e-6   ? tr("✓ unchanged:  max |y − y(δ=1)| = {0}", fmt_value(p.shift))
+                 : p.shift < 1e-2 ? tr("≈ unchanged up to ε:  max |Δy| = {0}", fmt_value(p.shift))
+                                  : tr("✗ changed:  max |y − y(δ=1)| = {0}", fmt_value(p.shift));
     }
     const float width = ImGui::GetContentRegionAvail().x;
     const float status_h = ImGui::CalcTextSize(status.c_str(), nullptr, false, width).y + 2.0f * ImGui::GetStyle().ItemSpacing.y;
@@ -334,15 +334,15 @@ void draw_summed_inputs(const ExplorerState& s, ExplorerUi& ui, const ExplorerRe
     ImGui::BeginGroup();
     swatch(palette::kSummedInputBar);
     ImGui::PushFont(fonts.bold);
-    ImGui::Text("Summed inputs  %s", summed_input_formula(s));
+    ImGui::Text(tr("Summed inputs  %s"), summed_input_formula(s));
     ImGui::PopFont();
     const std::string stats = "   μ = " + fmt_value(r.stats.mean) + "   σ₀ = " + fmt_value(r.stats.std) +
                               "   RMS = " + fmt_value(r.stats.rms) + "   (no ε)";
     same_line_if_fits(ImGui::CalcTextSize(stats.c_str()).x, ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x);
     ImGui::TextUnformatted(stats.c_str());
     ImGui::EndGroup();
-    tooltip("aᵢ = Σⱼ Wᵢⱼ xⱼ (paper eq. 1), with its mean μ, standard deviation σ₀ = √mean((a − μ)²) "
-            "and RMS = √mean(a²), before ε.");
+    tooltip(tr("aᵢ = Σⱼ Wᵢⱼ xⱼ (paper eq. 1), with its mean μ, standard deviation σ₀ = √mean((a − μ)²) "
+            "and RMS = √mean(a²), before ε."));
     ui.summed_view.compact = true;
     draw_plot(ui.summed_view, plot, fonts,
               ImVec2(ImGui::GetContentRegionAvail().x, chart_h > 0.0f ? chart_h : ImGui::GetContentRegionAvail().y));
@@ -360,13 +360,13 @@ void draw_norm_columns(const ExplorerState& s, ExplorerUi& ui, const ExplorerRes
         {"layernorm", "LayerNorm",
          "   μ = " + fmt_value(ln_stats.mean) + "   σ = " + fmt_value(ln_stats.denom),
          inside ? "ā = (a − μ) / σ,   σ = √(mean((a − μ)²) + ε)" : "ā = (a − μ) / σ,   σ = √mean((a − μ)²) + ε",
-         "LayerNorm re-centres and re-scales (paper eq. 2–3); σ includes ε as shown. "
-         "Computed by normlab::layer_forward (core/src/norm/norm.cpp).",
+         tr("LayerNorm re-centres and re-scales (paper eq. 2–3); σ includes ε as shown. "
+            "Computed by normlab::layer_forward (core/src/norm/norm.cpp)."),
          palette::kLayerNormBar, &plots[1], &ui.layernorm_view, r.layernorm_shift},
         {"rmsnorm", "RMSNorm", "   RMS = " + fmt_value(rms_stats.denom),
          inside ? "ā = a / RMS(a),   RMS(a) = √(mean(a²) + ε)" : "ā = a / RMS(a),   RMS(a) = √mean(a²) + ε",
-         "RMSNorm only re-scales, no re-centring (paper eq. 4); RMS includes ε as shown. "
-         "Computed by normlab::layer_forward (core/src/norm/norm.cpp).",
+         tr("RMSNorm only re-scales, no re-centring (paper eq. 4); RMS includes ε as shown. "
+            "Computed by normlab::layer_forward (core/src/norm/norm.cpp)."),
          palette::kRmsNormBar, &plots[2], &ui.rmsnorm_view, r.rmsnorm_shift},
     };
     const float col_w = std::floor(0.5f * (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x));
@@ -424,7 +424,7 @@ void draw_explorer_lab(ExplorerContext& ctx) {
     begin_panel("outputs");
     draw_delta_row(ctx, state, fonts);
     push_wrap_at_edge();
-    ImGui::TextDisabled("y = ā ⊙ g + b.  Bars: outputs at this δ; outlines: at δ = 1.  Hover a bar for its value.");
+    ImGui::TextDisabled("%s", tr("y = ā ⊙ g + b.  Bars: outputs at this δ; outlines: at δ = 1.  Hover a bar for its value."));
     ImGui::PopTextWrapPos();
     std::optional<ExplorerResults> results;
     std::string error;
@@ -439,7 +439,7 @@ void draw_explorer_lab(ExplorerContext& ctx) {
         ImGui::Spacing();
         draw_norm_columns(state, ui, *results, plots, fonts);
     } else {
-        ImGui::TextColored(kErrorColor, "Cannot compute: %s", error.c_str());
+        ImGui::TextColored(kErrorColor, tr("Cannot compute: %s"), error.c_str());
     }
     ImGui::EndChild();
 }
@@ -453,7 +453,7 @@ void draw_explorer_figure(ExplorerContext& ctx, const std::string& id, ImVec2) {
         r = compute_explorer(s);
     } catch (const std::exception& e) {
         push_wrap_at_edge();
-        ImGui::TextColored(kErrorColor, "Cannot compute: %s", e.what());
+        ImGui::TextColored(kErrorColor, tr("Cannot compute: %s"), e.what());
         ImGui::PopTextWrapPos();
         return;
     }

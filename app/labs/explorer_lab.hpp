@@ -19,12 +19,12 @@
 namespace normlab::ui {
 
 inline constexpr LabInfo kExplorerInfo{
-    "Explorer: LayerNorm vs RMSNorm",
-    "Summed inputs (paper eq. 1):  a = W x\n"
+    tr_later("Explorer: LayerNorm vs RMSNorm"),
+    tr_later("Summed inputs (paper eq. 1):  a = W x\n"
     "LayerNorm (eq. 2–3):  ā = (a − μ) / σ,  μ = mean(a),  σ = √(mean((a − μ)²) + ε)\n"
     "RMSNorm (eq. 4):  ā = a / RMS(a),  RMS(a) = √(mean(a²) + ε)\n"
     "Output:  y = ā ⊙ g + b\n"
-    "δ re-scales x (x' = δx) or W (W' = δW): both norms are invariant to either (Table 1).",
+    "δ re-scales x (x' = δx) or W (W' = δW): both norms are invariant to either (Table 1)."),
     "normlab::layer_forward (core/src/norm/norm.cpp), once per norm, called by\n"
     "normlab::compute_explorer (core/src/labs/explorer_lab.cpp); drawn by app/labs/explorer_lab.cpp.",
 };
@@ -48,12 +48,12 @@ void set_x_preset(ExplorerContext& ctx, XPreset preset);
 
 template <class Context>
 inline constexpr Action<Context> kXPresetActions[kXPresetCount] = {
-    {"2, 4, 6, 8", {'E'}, "x = [2, 4, 6, 8], the paper explainer's example",
-     "LayerNorm gives ≈ [−1.342, −0.447, 0.447, 1.342], RMSNorm ≈ [0.365, 0.730, 1.095, 1.461].",
+    {"2, 4, 6, 8", {'E'}, tr_later("x = [2, 4, 6, 8], the paper explainer's example"),
+     tr_later("LayerNorm gives ≈ [−1.342, −0.447, 0.447, 1.342], RMSNorm ≈ [0.365, 0.730, 1.095, 1.461]."),
      [](Context& ctx) { set_x_preset(ctx, kExampleX); }},
-    {"200, 300, 150, 250", {'L'}, "x = [200, 300, 150, 250], large, far from zero mean",
-     "RMSNorm keeps the common offset, LayerNorm removes it.", [](Context& ctx) { set_x_preset(ctx, kLargeX); }},
-    {"Random", {'R'}, "random x", "xᵢ ~ N(1, 2²), rounded to 0.01, from a seed that advances on every use.",
+    {"200, 300, 150, 250", {'L'}, tr_later("x = [200, 300, 150, 250], large, far from zero mean"),
+     tr_later("RMSNorm keeps the common offset, LayerNorm removes it."), [](Context& ctx) { set_x_preset(ctx, kLargeX); }},
+    {tr_later("Random"), {'R'}, tr_later("random x"), tr_later("xᵢ ~ N(1, 2²), rounded to 0.01, from a seed that advances on every use."),
      [](Context& ctx) { set_x_preset(ctx, kRandomX); }},
 };
 

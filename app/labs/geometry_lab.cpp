@@ -81,7 +81,7 @@ const Action<GeometryContext> kKeys[kKeyCount] = {
      [](GeometryContext& ctx) { geometry_randomize(ctx.session.geometry); }},
     {nullptr, {'N'}, "switch n = 3 ⇄ n = 2", nullptr,
      [](GeometryContext& ctx) { switch_dimension(ctx.session.geometry, ctx.ui); }},
-    {nullptr, {'V'}, "reset the view (also: double-click it)", nullptr,
+    {nullptr, {'V'}, tr("reset the view (also: double-click it)"), nullptr,
      [](GeometryContext& ctx) { reset_view(ctx.ui); }},
 };
 
@@ -422,17 +422,17 @@ void draw_caption(const GeometryLabState& s, const GeometryResults& r, const Fon
     ImGui::PushFont(fonts.bold);
     push_wrap_at_edge();
     if (n == 3) {
-        ImGui::TextUnformatted("RMSNorm maps every input onto the sphere of radius √n (here √3 ≈ 1.732); LayerNorm "
-                               "first projects onto the plane Σx = 0, then onto the circle of radius √n in it.");
+        ImGui::TextUnformatted(tr("RMSNorm maps every input onto the sphere of radius √n (here √3 ≈ 1.732); LayerNorm "
+                               "first projects onto the plane Σx = 0, then onto the circle of radius √n in it."));
     } else {
-        ImGui::TextUnformatted("RMSNorm maps every input onto the circle of radius √n (here √2 ≈ 1.414); LayerNorm "
+        ImGui::TextUnformatted(tr("RMSNorm maps every input onto the circle of radius √n (here √2 ≈ 1.414); LayerNorm "
                                "first projects onto the line x₁ + x₂ = 0, then onto its two points at distance √2: "
-                               "±(1, −1).");
+                               "±(1, −1)."));
     }
     ImGui::PopFont();
     if (!gain_is_one(s.g)) {
         const Vec axes = s.g * r.scene.radius;
-        ImGui::Text("Gain g = %s stretches the %s with semi-axes gᵢ·√%d = %s, and LayerNorm's %s with it.",
+        ImGui::Text(tr("Gain g = %s stretches the %s with semi-axes gᵢ·√%d = %s, and LayerNorm's %s with it."),
                     fmt_tuple(s.g.transpose()).c_str(), n == 3 ? "sphere into an ellipsoid" : "circle into an ellipse",
                     static_cast<int>(n), fmt_tuple(axes.transpose()).c_str(), n == 3 ? "circle" : "points");
     }
@@ -442,18 +442,18 @@ void draw_caption(const GeometryLabState& s, const GeometryResults& r, const Fon
     const double on_set = 0.999;   // closer than 0.1% of the radius: on the set, as far as the eye can tell
     const Index kr = r.rms_innermost, kl = r.ln_innermost;
     if (r.rms_radius(kr) > on_set && r.ln_radius(kl) > on_set) {
-        ImGui::TextColored(kGoodText, "Every image lies on its set (to 0.1%%): each RMS(x) and σ is far above %s.",
+        ImGui::TextColored(kGoodText, tr("Every image lies on its set (to 0.1%%): each RMS(x) and σ is far above %s."),
                            scale.c_str());
     }
     if (r.rms_radius(kr) <= on_set) {
-        ImGui::TextColored(kEpsColor, "ε pulls small inputs inside: point %d has RMS(x) = %s against %s, so its "
-                           "RMSNorm image lies at %.2f%% of the radius.",
+        ImGui::TextColored(kEpsColor, tr("ε pulls small inputs inside: point %d has RMS(x) = %s against %s, so its "
+                           "RMSNorm image lies at %.2f%% of the radius."),
                            static_cast<int>(kr + 1), fmt_value(r.rms(kr)).c_str(), scale.c_str(),
                            100.0 * r.rms_radius(kr));
     }
     if (r.ln_radius(kl) <= on_set) {
-        ImGui::TextColored(kEpsColor, "LayerNorm: point %d has σ = %s against %s (x near the diagonal x₁ = x₂%s, or "
-                           "small), so its image lies at %.2f%% of the radius.",
+        ImGui::TextColored(kEpsColor, tr("LayerNorm: point %d has σ = %s against %s (x near the diagonal x₁ = x₂%s, or "
+                           "small), so its image lies at %.2f%% of the radius."),
                            static_cast<int>(kl + 1), fmt_value(r.sigma(kl)).c_str(), scale.c_str(),
                            n == 3 ? " = x₃" : "", 100.0 * r.ln_radius(kl));
     }
@@ -478,7 +478,7 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool wor
         error = e.what();
     }
     if (!results) {
-        ImGui::TextColored(kErrorText, "Cannot compute the images: %s", error.c_str());
+        ImGui::TextColored(kErrorText, tr("Cannot compute the images: %s"), error.c_str());
         return;
     }
     if (words) {
@@ -534,7 +534,7 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool wor
         dl->AddRect(origin, end, ImGui::GetColorU32(ImGuiCol_Border));
         ImGui::SetCursorScreenPos(ImVec2(origin.x + 10.0f, origin.y + 10.0f));
         ImGui::PushTextWrapPos(end.x - 10.0f);
-        ImGui::TextColored(kErrorText, "The 3D view cannot start: %s. The numbers on the left still update.",
+        ImGui::TextColored(kErrorText, tr("The 3D view cannot start: %s. The numbers on the left still update."),
                            ui.renderer.error().c_str());
         ImGui::PopTextWrapPos();
     }
@@ -564,32 +564,32 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool wor
 // [SECTION] Controls panel ------------------------------------------------------------------
 
 void draw_dimension_section(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts) {
-    heading(fonts.heading, "Dimension");
+    heading(fonts.heading, tr("Dimension"));
     const Index n = geometry_dimension(s);
     const std::string key = " (key " + key_of(kSwitchN) + ")";
-    if (ImGui::RadioButton("n = 3: sphere and circle", n == 3) && n != 3) switch_dimension(s, ui);
-    tooltip(("Points in R³: RMSNorm's images on the sphere ‖y‖ = √3, LayerNorm's on the circle where it meets "
-             "x₁ + x₂ + x₃ = 0." + key).c_str());
-    if (ImGui::RadioButton("n = 2: circle and two points", n == 2) && n != 2) switch_dimension(s, ui);
-    tooltip(("Points in the plane: RMSNorm's images on the circle ‖y‖ = √2; LayerNorm's collapse to ±(1, −1), "
-             "the two points of that circle on the line x₁ + x₂ = 0." + key).c_str());
+    if (ImGui::RadioButton(tr("n = 3: sphere and circle"), n == 3) && n != 3) switch_dimension(s, ui);
+    tooltip((tr("Points in R³: RMSNorm's images on the sphere ‖y‖ = √3, LayerNorm's on the circle where it meets "
+             "x₁ + x₂ + x₃ = 0.") + key).c_str());
+    if (ImGui::RadioButton(tr("n = 2: circle and two points"), n == 2) && n != 2) switch_dimension(s, ui);
+    tooltip((tr("Points in the plane: RMSNorm's images on the circle ‖y‖ = √2; LayerNorm's collapse to ±(1, −1), "
+             "the two points of that circle on the line x₁ + x₂ = 0.") + key).c_str());
 }
 
 void draw_batch_section(GeometryLabState& s, GeometryUi& ui, const std::optional<GeometryResults>& r,
                         const Fonts& fonts) {
-    heading(fonts.heading, "Inputs x");
-    if (ImGui::Button("Randomise")) geometry_randomize(s);
+    heading(fonts.heading, tr("Inputs x"));
+    if (ImGui::Button(tr("Randomise"))) geometry_randomize(s);
     tooltip(("A new batch: xᵢⱼ ~ N(0.4, 1.1²), rounded to 0.01, from a seed that advances on every use. (key " +
              key_of(kRandomise) + ")").c_str());
     ImGui::SameLine();
     int B = static_cast<int>(s.points.rows());
     ImGui::SetNextItemWidth(-ImGui::CalcTextSize("points B").x - ImGui::GetStyle().ItemInnerSpacing.x);
-    if (ImGui::SliderInt("points B", &B, static_cast<int>(kGeometryMinBatch), static_cast<int>(kGeometryMaxBatch), "%d",
+    if (ImGui::SliderInt(tr("points B"), &B, static_cast<int>(kGeometryMinBatch), static_cast<int>(kGeometryMaxBatch), "%d",
                          ImGuiSliderFlags_AlwaysClamp)) {
         geometry_set_batch_size(s, B);
     }
-    tooltip("Number of input points (1..32), the rows of the batch x (B×n). New points are drawn at random; "
-            "existing ones stay.");
+    tooltip(tr("Number of input points (1..32), the rows of the batch x (B×n). New points are drawn at random; "
+            "existing ones stay."));
     ui.selected = std::clamp(ui.selected, 0, static_cast<int>(s.points.rows()) - 1);
 
     // The selected point: its coordinates to edit, and its two images.
@@ -597,8 +597,8 @@ void draw_batch_section(GeometryLabState& s, GeometryUi& ui, const std::optional
     ImGui::SetNextItemWidth(-ImGui::CalcTextSize("selected").x - ImGui::GetStyle().ItemInnerSpacing.x);
     if (ImGui::SliderInt("selected", &point, 1, static_cast<int>(s.points.rows()), "%d", ImGuiSliderFlags_AlwaysClamp))
         ui.selected = point - 1;
-    tooltip("The point whose numbers are shown below and whose paths are drawn bold; clicking a point in the view "
-            "selects it too.");
+    tooltip(tr("The point whose numbers are shown below and whose paths are drawn bold; clicking a point in the view "
+            "selects it too."));
     const Index n = geometry_dimension(s);
     const ImGuiStyle& style = ImGui::GetStyle();
     const float cell_w = (ImGui::GetContentRegionAvail().x + style.ItemSpacing.x) / static_cast<float>(n);
@@ -615,8 +615,8 @@ void draw_batch_section(GeometryLabState& s, GeometryUi& ui, const std::optional
         double value = s.points(ui.selected, j);
         const bool edited = ImGui::DragScalar("##x", ImGuiDataType_Double, &value, 0.01f, &kGeometryCoordRule.lo,
                                               &kGeometryCoordRule.hi, "%.2f");
-        tooltip("Coordinate of the selected input, in [−4, 4] (before shrinking): drag left/right, double-click "
-                "to type, or drag the point itself in the view.");
+        tooltip(tr("Coordinate of the selected input, in [−4, 4] (before shrinking): drag left/right, double-click "
+                "to type, or drag the point itself in the view."));
         accept_number(slot, label, edited, value, s.points(ui.selected, j), kGeometryCoordRule);
         ImGui::PopID();
     }
@@ -637,19 +637,19 @@ void draw_batch_section(GeometryLabState& s, GeometryUi& ui, const std::optional
             tooltip(help);
         };
         row(palette::kRmsNormBar, "RMSNorm", fmt_tuple(r->scene.rmsnorm.row(i)),
-            "y = x / RMS(x) ⊙ g, RMS(x) = √(mean(x²) + ε) (paper eq. 4): the direction of x, length √n.");
+            tr("y = x / RMS(x) ⊙ g, RMS(x) = √(mean(x²) + ε) (paper eq. 4): the direction of x, length √n."));
         row(palette::kLayerNormBar, "LayerNorm", fmt_tuple(r->scene.layernorm.row(i)),
-            "y = (x − μ) / σ ⊙ g, σ = √(mean((x − μ)²) + ε) (paper eq. 2–3): the direction of x − μ, length √n.");
+            tr("y = (x − μ) / σ ⊙ g, σ = √(mean((x − μ)²) + ε) (paper eq. 2–3): the direction of x − μ, length √n."));
     }
 
-    heading(fonts.heading, "Shrink the inputs");
+    heading(fonts.heading, tr("Shrink the inputs"));
     log_slider("s", "s", s.shrink, kGeometryShrinkRule, "%.4g", -ImGui::CalcTextSize("s").x - style.ItemInnerSpacing.x,
-               "The norms see s·x, s from 1e−4 to 1 on a log scale: both norms ignore the scale (the images stay) "
-               "until RMS(s·x) nears √ε, where ε pulls them inside the sphere.");
+               tr("The norms see s·x, s from 1e−4 to 1 on a log scale: both norms ignore the scale (the images stay) "
+               "until RMS(s·x) nears √ε, where ε pulls them inside the sphere."));
 }
 
 void draw_gain_section(GeometryLabState& s, const Fonts& fonts) {
-    heading(fonts.heading, "Gain g");
+    heading(fonts.heading, tr("Gain g"));
     const Index n = geometry_dimension(s);
     const ImGuiStyle& style = ImGui::GetStyle();
     for (Index j = 0; j < n; ++j) {
@@ -659,47 +659,47 @@ void draw_gain_section(GeometryLabState& s, const Fonts& fonts) {
         checked_number(label.c_str(), s.g(j), kGeometryGainRule, [&label](double* g) {
             const bool changed = ImGui::SliderScalar(label.c_str(), ImGuiDataType_Double, g, &kGeometryGainRule.lo,
                                                      &kGeometryGainRule.hi, "%.2f");
-            tooltip("Gain per axis, yᵢ = āᵢ gᵢ (paper eq. 2 and 4), 0.25 to 2: stretches the sphere to an ellipsoid "
-                    "with semi-axes gᵢ√n, and LayerNorm's circle with it.");
+            tooltip(tr("Gain per axis, yᵢ = āᵢ gᵢ (paper eq. 2 and 4), 0.25 to 2: stretches the sphere to an ellipsoid "
+                    "with semi-axes gᵢ√n, and LayerNorm's circle with it."));
             return changed;
         });
         ImGui::PopID();
     }
     ImGui::BeginDisabled(gain_is_one(s.g));
-    if (ImGui::Button("Reset: g = 1")) s.g.setOnes();
+    if (ImGui::Button(tr("Reset: g = 1"))) s.g.setOnes();
     ImGui::EndDisabled();
-    tooltip("Back to the sphere of radius √n: y = ā.");
+    tooltip(tr("Back to the sphere of radius √n: y = ā."));
 }
 
 void draw_eps_section(GeometryLabState& s, const Fonts& fonts) {
-    heading(fonts.heading, "ε (keeps the division finite)");
+    heading(fonts.heading, tr("ε (keeps the division finite)"));
     log_slider("ε", "ε", s.eps, kGeometryEpsRule, "%.1e", -ImGui::CalcTextSize("ε").x - ImGui::GetStyle().ItemInnerSpacing.x,
-               "ε from 1e−8 to 1 on a log scale: the image's length is √n·RMS(x)/√(RMS(x)² + ε), so inputs with "
-               "RMS(x) near √ε or below land inside the sphere.");
-    if (ImGui::RadioButton("inside √", s.eps_mode == EpsMode::InsideSqrt)) s.eps_mode = EpsMode::InsideSqrt;
-    tooltip("Divide by √(RMS(x)² + ε) (PyTorch, Hugging Face, the paper's TensorFlow code; the default).");
+               tr("ε from 1e−8 to 1 on a log scale: the image's length is √n·RMS(x)/√(RMS(x)² + ε), so inputs with "
+               "RMS(x) near √ε or below land inside the sphere."));
+    if (ImGui::RadioButton(tr("inside √"), s.eps_mode == EpsMode::InsideSqrt)) s.eps_mode = EpsMode::InsideSqrt;
+    tooltip(tr("Divide by √(RMS(x)² + ε) (PyTorch, Hugging Face, the paper's TensorFlow code; the default)."));
     ImGui::SameLine();
-    if (ImGui::RadioButton("added: RMS + ε", s.eps_mode == EpsMode::AddToRms)) s.eps_mode = EpsMode::AddToRms;
-    tooltip("Divide by RMS(x) + ε (the paper's PyTorch file): ε then matters once RMS(x) nears ε rather than √ε.");
+    if (ImGui::RadioButton(tr("added: RMS + ε"), s.eps_mode == EpsMode::AddToRms)) s.eps_mode = EpsMode::AddToRms;
+    tooltip(tr("Divide by RMS(x) + ε (the paper's PyTorch file): ε then matters once RMS(x) nears ε rather than √ε."));
 }
 
 void draw_show_section(GeometryUi& ui, bool flat, const Fonts& fonts) {
-    heading(fonts.heading, "Show");
+    heading(fonts.heading, tr("Show"));
     const float col = ImGui::GetCursorPosX() + 0.5f * ImGui::GetContentRegionAvail().x;
     ImGui::Checkbox(flat ? "circle ‖y‖ = √2" : "sphere ‖y‖ = √3", &ui.show_sphere);
-    tooltip("RMSNorm's image set: every y = x / RMS(x) has ‖y‖ = √n (stretched by g).");
+    tooltip(tr("RMSNorm's image set: every y = x / RMS(x) has ‖y‖ = √n (stretched by g)."));
     ImGui::SameLine(col);
     ImGui::Checkbox(flat ? "line x₁ + x₂ = 0" : "plane Σ = 0", &ui.show_plane);
-    tooltip("Where LayerNorm's centring puts x − μ: Σᵢ (xᵢ − μ) = 0.");
+    tooltip(tr("Where LayerNorm's centring puts x − μ: Σᵢ (xᵢ − μ) = 0."));
     ImGui::Checkbox(flat ? "LayerNorm's points" : "LayerNorm's circle", &ui.show_circle);
-    tooltip("LayerNorm's image set: the sphere ‖y‖ = √n met with Σ = 0 (n = 2: the points ±(1, −1)).");
+    tooltip(tr("LayerNorm's image set: the sphere ‖y‖ = √n met with Σ = 0 (n = 2: the points ±(1, −1))."));
     ImGui::SameLine(col);
     ImGui::Checkbox("paths", &ui.show_paths);
-    tooltip("Lines from each input to its RMSNorm image (along x) and to its LayerNorm image via x − μ.");
-    ImGui::Checkbox("point numbers", &ui.show_labels);
-    tooltip("Number each input point as in the panel's \"selected\" slider.");
+    tooltip(tr("Lines from each input to its RMSNorm image (along x) and to its LayerNorm image via x − μ."));
+    ImGui::Checkbox(tr("point numbers"), &ui.show_labels);
+    tooltip(tr("Number each input point as in the panel's \"selected\" slider."));
     ImGui::SameLine(col);
-    if (ImGui::Button("Reset view")) reset_view(ui);
+    if (ImGui::Button(tr("Reset view"))) reset_view(ui);
     tooltip(("Camera back to its first angle and zoom (also: double-click the view, key " + key_of(kResetView) + ").")
                 .c_str());
 }

@@ -10,7 +10,7 @@
 namespace normlab::ui {
 
 inline constexpr LabInfo kGeometryInfo{
-    "Geometry: RMSNorm's sphere and LayerNorm's circle",
+    tr_later("Geometry: RMSNorm's sphere and LayerNorm's circle"),
     "RMSNorm (paper eq. 4), g = 1, ε → 0:  y = x / RMS(x) = √n · x / ‖x‖, so ‖y‖ = √n: the sphere of radius √n\n"
     "    (the paper's \"√n-scaled unit sphere\", §4)\n"
     "LayerNorm (eq. 2–3):  y = (x − μ) / σ:  x − μ lies in the plane Σᵢ xᵢ = 0 and ‖y‖ = √n,\n"

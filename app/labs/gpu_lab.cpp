@@ -122,7 +122,7 @@ GpuRunner* lab_runner(GpuContext& ctx, std::string* why = nullptr) {
     return runner;
 }
 
-const Action<GpuContext> kRunSweep{"Run sweep", {'R'}, "run the sweep: time every kernel at every checked shape", nullptr,
+const Action<GpuContext> kRunSweep{tr_later("Run sweep"), {'R'}, tr_later("run the sweep: time every kernel at every checked shape"), nullptr,
                        [](GpuContext& ctx) { start_sweep(*lab_runner(ctx), ctx.session.gpu, ctx.ui); },
                        [](GpuContext& ctx) { return lab_runner(ctx) != nullptr && !running(ctx.ui); }};
 
@@ -148,24 +148,24 @@ const Plot& saved_plot(GpuUi& ui, const BenchResults& r, int rows) {
 // [SECTION] Renderer panel ------------------------------------------------------------------
 
 void draw_renderer_section(GpuContext& ctx, const GpuRunner* runner) {
-    heading(ctx.fonts.heading, "Renderer");
+    heading(ctx.fonts.heading, tr("Renderer"));
     push_wrap_at_edge();
     ImGui::Text("%s", ctx.info.renderer.c_str());
-    ImGui::TextDisabled("OpenGL %s", ctx.info.gl_version.c_str());
+    ImGui::TextDisabled(tr("OpenGL %s"), ctx.info.gl_version.c_str());
     if (runner != nullptr && !runner->available()) {
-        ImGui::TextColored(kErrorText, "✗ GPU kernels off: %s", runner->error().c_str());
+        ImGui::TextColored(kErrorText, tr("✗ GPU kernels off: %s"), runner->error().c_str());
     } else if (runner != nullptr) {
         const bool software = runner->timing() == TimingMethod::GlFinishCpuClock;
         ImGui::TextColored(software ? kErrorText : kGoodText, "%s %s", software ? "⚠" : "✓",
                            std::string(describe(runner->timing())).c_str());
         tooltip(software
-                    ? "Mesa's software renderer runs the compute shaders on this CPU's cores (compiled by LLVM). Its "
+                    ? tr("Mesa's software renderer runs the compute shaders on this CPU's cores (compiled by LLVM). Its "
                       "GL_TIME_ELAPSED queries have been seen to read ~0 for compute work (not on every Mesa version: "
                       "docs/BENCHMARKS.md), so each run is bracketed by glFinish and timed with "
                       "std::chrono::steady_clock: the times include the dispatch overhead. "
-                      "Here the \"GPU\" and the CPU share the same cores and memory, so the two are timed in turn, never at once."
-                    : "Each timed run sits between glBeginQuery / glEndQuery(GL_TIME_ELAPSED); the results are read "
-                      "a frame or more later, so measuring never stalls a frame.");
+                      "Here the \"GPU\" and the CPU share the same cores and memory, so the two are timed in turn, never at once.")
+                    : tr("Each timed run sits between glBeginQuery / glEndQuery(GL_TIME_ELAPSED); the results are read "
+                      "a frame or more later, so measuring never stalls a frame."));
     }
     ImGui::PopTextWrapPos();
 }
@@ -192,33 +192,33 @@ void size_checkboxes(const char* id, bool (&on)[kGpuLabSizeCount], bool enabled)
 void draw_sweep_section(GpuContext& ctx, GpuRunner* runner) {
     GpuLabState& s = ctx.session.gpu;
     GpuUi& ui = ctx.ui;
-    heading(ctx.fonts.heading, "Sweep: rows × width");
+    heading(ctx.fonts.heading, tr("Sweep: rows × width"));
     const bool idle = !running(ui);
-    ImGui::TextUnformatted("rows R (cases)");
+    ImGui::TextUnformatted(tr("rows R (cases)"));
     size_checkboxes("rows", s.rows_on, idle);
-    tooltip("How many rows (cases in a batch) each kernel normalizes. Every checked row count is timed with every "
-            "checked width.");
-    ImGui::TextUnformatted("width C (features per row)");
+    tooltip(tr("How many rows (cases in a batch) each kernel normalizes. Every checked row count is timed with every "
+            "checked width."));
+    ImGui::TextUnformatted(tr("width C (features per row)"));
     size_checkboxes("cols", s.cols_on, idle);
-    tooltip("How many floats each row holds; the norm runs over each row. Widths that are multiples of 4 are "
-            "read as vec4s.");
+    tooltip(tr("How many floats each row holds; the norm runs over each row. Widths that are multiples of 4 are "
+            "read as vec4s."));
     ImGui::BeginDisabled(!idle);
     ImGui::SetNextItemWidth(8.0f * ImGui::GetFontSize());
-    ImGui::SliderInt("timed runs", &s.reps, kGpuLabMinReps, kGpuLabMaxReps, "%d", ImGuiSliderFlags_AlwaysClamp);
-    tooltip("Timed runs of each kernel at each shape, after a warm-up run. The kernels take turns, one run each per "
-            "round, so that a burst of other work on the machine slows them all alike; each one's median is shown.");
+    ImGui::SliderInt(tr("timed runs"), &s.reps, kGpuLabMinReps, kGpuLabMaxReps, "%d", ImGuiSliderFlags_AlwaysClamp);
+    tooltip(tr("Timed runs of each kernel at each shape, after a warm-up run. The kernels take turns, one run each per "
+            "round, so that a burst of other work on the machine slows them all alike; each one's median is shown."));
     const bool gpu_on = runner == nullptr || runner->available();
     bool cpu_shown = s.cpu || !gpu_on;   // the GPU kernels off: the CPU's are all there is
     ImGui::BeginDisabled(!gpu_on);
-    ImGui::Checkbox("CPU kernels too", gpu_on ? &s.cpu : &cpu_shown);
+    ImGui::Checkbox(tr("CPU kernels too"), gpu_on ? &s.cpu : &cpu_shown);
     ImGui::EndDisabled();
-    tooltip("Also time core's float32 CPU kernels (normlab::fast, all threads: copy, LayerNorm, RMSNorm; there is "
+    tooltip(tr("Also time core's float32 CPU kernels (normlab::fast, all threads: copy, LayerNorm, RMSNorm; there is "
             "no fast CPU pRMSNorm) at the same shapes: in the table, the time-saved figure and, when asked, the "
-            "GB/s figures.");
+            "GB/s figures."));
     ImGui::EndDisabled();
     ImGui::TextDisabled("pRMSNorm p = %.2f%%, k = ⌈C·p⌉; ε = %s", 100.0 * s.p, format_number(s.eps, 2).c_str());
-    tooltip("pRMSNorm estimates the RMS from the first k = ⌈C·p⌉ entries of each row (the paper's p = 6.25%); "
-            "ε sits inside the square root in all three norms.");
+    tooltip(tr("pRMSNorm estimates the RMS from the first k = ⌈C·p⌉ entries of each row (the paper's p = 6.25%); "
+            "ε sits inside the square root in all three norms."));
 
     const std::size_t shapes = selected_rows(s).size() * selected_cols(s).size();
     if (runner == nullptr) return;
@@ -226,18 +226,18 @@ void draw_sweep_section(GpuContext& ctx, GpuRunner* runner) {
         ImGui::BeginDisabled(shapes == 0);
         if (ImGui::Button(run_sweep_label().c_str())) start_sweep(*runner, s, ui);
         ImGui::EndDisabled();
-        tooltip("Time every kernel at every checked rows × width, spread over the coming frames (it pauses while "
-                "another tab is on screen).");
+        tooltip(tr("Time every kernel at every checked rows × width, spread over the coming frames (it pauses while "
+                "another tab is on screen)."));
         ImGui::SameLine();
         ImGui::AlignTextToFramePadding();
         if (shapes == 0) {
-            ImGui::TextColored(kErrorText, "check a row count and a width");
+            ImGui::TextColored(kErrorText, "%s", tr("check a row count and a width"));
         } else {
-            ImGui::TextDisabled("%zu shapes", shapes);
+            ImGui::TextDisabled(tr("%zu shapes"), shapes);
         }
     } else {
-        if (ImGui::Button("Stop")) stop_sweep(ui);
-        tooltip("Stop; what was measured so far stays on screen.");
+        if (ImGui::Button(tr("Stop"))) stop_sweep(ui);
+        tooltip(tr("Stop; what was measured so far stays on screen."));
         ImGui::SameLine();
         ImGui::ProgressBar(static_cast<float>(ui.sweep->progress()), ImVec2(-1.0f, 0.0f));
         push_wrap_at_edge();  // "GPU RMSNorm forward at 1024 × 4096 (warm-up)" is wider than the panel
@@ -248,9 +248,9 @@ void draw_sweep_section(GpuContext& ctx, GpuRunner* runner) {
 
 void draw_figures_section(GpuContext& ctx, const BenchResults* r) {
     GpuLabState& s = ctx.session.gpu;
-    heading(ctx.fonts.heading, "Figures at");
+    heading(ctx.fonts.heading, tr("Figures at"));
     if (r == nullptr || shown_points(*r).empty()) {
-        ImGui::TextDisabled("no results yet");
+        ImGui::TextDisabled("%s", tr("no results yet"));
         return;
     }
     const int rows = shown_rows(s, *r);
@@ -260,11 +260,11 @@ void draw_figures_section(GpuContext& ctx, const BenchResults* r) {
             if (ImGui::Selectable((std::to_string(v) + " rows").c_str(), v == rows)) s.shown_rows = v;
         ImGui::EndCombo();
     }
-    tooltip("The row count the three figures and the table show.");
+    tooltip(tr("The row count the three figures and the table show."));
     if (r->gpu.empty()) return;   // the CPU's curves are the figures
-    ImGui::Checkbox("CPU curves in the GB/s figures", &s.cpu_curves);
-    tooltip("Draw the CPU kernels' GB/s (dashed) beside the GPU's, on a log scale: the two differ tenfold or more. "
-            "The table shows both either way.");
+    ImGui::Checkbox(tr("CPU curves in the GB/s figures"), &s.cpu_curves);
+    tooltip(tr("Draw the CPU kernels' GB/s (dashed) beside the GPU's, on a log scale: the two differ tenfold or more. "
+            "The table shows both either way."));
 }
 
 // [SECTION] Table and the claim -------------------------------------------------------------
@@ -291,7 +291,7 @@ void draw_table(GpuUi& ui, const BenchResults& r, int rows, const Fonts& fonts) 
     if (widths.empty()) return;
     const int cols = table_cols(ui, r, rows);
     ImGui::AlignTextToFramePadding();
-    ImGui::Text("Medians at %d rows ×", rows);
+    ImGui::Text(tr("Medians at %d rows ×"), rows);
     ImGui::SameLine();
     ImGui::SetNextItemWidth(6.0f * ImGui::GetFontSize());
     if (ImGui::BeginCombo("##cols", std::to_string(cols).c_str())) {
@@ -299,7 +299,7 @@ void draw_table(GpuUi& ui, const BenchResults& r, int rows, const Fonts& fonts) 
             if (ImGui::Selectable(std::to_string(w).c_str(), w == cols)) ui.table_cols = w;
         ImGui::EndCombo();
     }
-    tooltip("The width C the table shows.");
+    tooltip(tr("The width C the table shows."));
 
     // As wide as its widest cells at least: a kernel's name and six numbers or headers; in the
     // small font where the panel is narrower than that, and where it still is, the panel
@@ -345,16 +345,16 @@ void draw_table(GpuUi& ui, const BenchResults& r, int rows, const Fonts& fonts) 
     }
     ImGui::EndTable();
     if (small) ImGui::PopFont();
-    tooltip("Median time of each kernel at this shape, its GB/s (copy and forward 2·R·C·4 bytes, backward 3·R·C·4) "
+    tooltip(tr("Median time of each kernel at this shape, its GB/s (copy and forward 2·R·C·4 bytes, backward 3·R·C·4) "
             "and that in percent of the same device's plain copy: the ceiling a memory-bound kernel can reach. "
-            "— : not measured (there is no fast CPU pRMSNorm); off: the GPU kernels did not run (the note below says why).");
+            "— : not measured (there is no fast CPU pRMSNorm); off: the GPU kernels did not run (the note below says why)."));
 }
 
 // The paper's claim against what was measured at the table's shape.
 void draw_claim(GpuContext& ctx, const BenchResults* r) {
-    heading(ctx.fonts.heading, "The paper's claim: 7%–64%");
+    heading(ctx.fonts.heading, tr("The paper's claim: 7%–64%"));
     if (r == nullptr || shown_points(*r).empty()) {
-        ImGui::TextDisabled("no results yet");
+        ImGui::TextDisabled("%s", tr("no results yet"));
         return;
     }
     const int rows = shown_rows(ctx.session.gpu, *r);
@@ -376,33 +376,33 @@ void draw_claim(GpuContext& ctx, const BenchResults* r) {
     text += ".";
     flow_text(text, ImGui::GetStyle().Colors[ImGuiCol_Text]);
     ImGui::Spacing();
-    flow_text("Both norms move the same bytes. The paper's norms were chains of framework ops, a pass over memory "
+    flow_text(tr("Both norms move the same bytes. The paper's norms were chains of framework ops, a pass over memory "
               "each, and RMSNorm needs fewer; fused into one kernel, both run at memory speed and the gap shrinks to "
-              "what computing μ costs.",
+              "what computing μ costs."),
               ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
-    tooltip("Zhang & Sennrich (2019) timed RMSNorm against LayerNorm as written in TensorFlow, PyTorch and Theano, "
+    tooltip(tr("Zhang & Sennrich (2019) timed RMSNorm against LayerNorm as written in TensorFlow, PyTorch and Theano, "
             "where each step (mean, subtract, square, mean, divide, scale) is its own pass over the activations. "
             "A fused kernel reads x once and writes y once for either norm, so both are bound by the same memory "
             "traffic: compare each one's GB/s with the copy's. Timings on a shared machine vary from run to run; "
-            "Run sweep again, or raise the timed runs, before reading much into a few percent.");
+            "Run sweep again, or raise the timed runs, before reading much into a few percent."));
 }
 
 // [SECTION] The lab window ------------------------------------------------------------------
 
 void draw_off(GpuContext& ctx, const std::string& why) {
-    heading(ctx.fonts.heading, "The GPU kernels are off");
+    heading(ctx.fonts.heading, tr("The GPU kernels are off"));
     ImGui::PushTextWrapPos(std::min(ImGui::GetContentRegionAvail().x, 60.0f * ImGui::GetFontSize()));
     ImGui::TextColored(kErrorText, "✗ %s", why.c_str());
     ImGui::Spacing();
     ImGui::TextUnformatted(
-        "This lab runs LayerNorm, RMSNorm and pRMSNorm as OpenGL 4.3 compute shaders and times them against a "
+        tr("This lab runs LayerNorm, RMSNorm and pRMSNorm as OpenGL 4.3 compute shaders and times them against a "
         "plain copy. Without them it has nothing to measure; every other lab works as usual (they compute on the "
-        "CPU, with core's double-precision reference).");
+        "CPU, with core's double-precision reference)."));
     ImGui::Spacing();
     ImGui::TextUnformatted(
-        "The CPU side of the comparison needs no GPU:  normlab-cli bench --cpu --json  times core's float32 "
+        tr("The CPU side of the comparison needs no GPU:  normlab-cli bench --cpu --json  times core's float32 "
         "LayerNorm and RMSNorm against a streaming copy. On a machine with OpenGL 4.3, "
-        "xvfb-run -a normlab --bench-gpu --json  prints this lab's sweep.");
+        "xvfb-run -a normlab --bench-gpu --json  prints this lab's sweep."));
     ImGui::PopTextWrapPos();
 }
 
@@ -411,7 +411,7 @@ void draw_results(GpuContext& ctx, const BenchResults* r) {
     const float em = ImGui::GetFontSize();
     const ImGuiStyle& style = ImGui::GetStyle();
     if (r == nullptr || shown_points(*r).empty()) {
-        const std::string hint = running(ui) ? "Measuring: the figures fill in as each kernel's median is known."
+        const std::string hint = running(ui) ? tr("Measuring: the figures fill in as each kernel's median is known.")
                                              : "Press " + run_sweep_label() + " to time the kernels.";
         ImGui::TextDisabled("%s", hint.c_str());
         return;

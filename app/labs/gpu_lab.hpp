@@ -20,7 +20,7 @@
 namespace normlab::ui {
 
 inline constexpr LabInfo kGpuInfo{
-    "GPU: LayerNorm vs RMSNorm kernels, GB/s against a plain copy",
+    tr_later("GPU: LayerNorm vs RMSNorm kernels, GB/s against a plain copy"),
     "LayerNorm (paper eq. 2–3):  y = (x − μ)·rstd ⊙ g + b,  rstd = 1/√(σ² + ε)\n"
     "RMSNorm (eq. 4):  y = x·rstd ⊙ g + b,  rstd = 1/√(mean(x²) + ε);  pRMSNorm: mean over the first k = ⌈C·p⌉\n"
     "Backward (eq. 8–10):  dx = rstd·(dx̂ − mean(dx̂) − x̂·mean(dx̂ ⊙ x̂)),  dg = Σ_rows dy ⊙ x̂,  db = Σ_rows dy\n"

@@ -33,19 +33,19 @@ using Index = Eigen::Index;
 enum ActionIndex { kToggleLoss, kNewSeed, kBendEps, kActionCount };
 
 const Action<GradientsContext> kActions[kActionCount] = {
-    {"Switch loss", {'L'}, nullptr, "Switch between L = ½‖y − t‖² and L = Σ dy ⊙ y with a random upstream gradient dy.",
+    {tr_later("Switch loss"), {'L'}, nullptr, tr_later("Switch between L = ½‖y − t‖² and L = Σ dy ⊙ y with a random upstream gradient dy."),
      [](GradientsContext& ctx) {
          GradientLabState& s = ctx.session.gradients;
          s.loss = s.loss == GradientLoss::SquaredError ? GradientLoss::RandomUpstream : GradientLoss::SquaredError;
      }},
-    {"New dy", {'S'}, nullptr, "A new random upstream gradient dy ~ N(0, 1) from the next seed (the loss becomes Σ dy ⊙ y).",
+    {tr_later("New dy"), {'S'}, nullptr, tr_later("A new random upstream gradient dy ~ N(0, 1) from the next seed (the loss becomes Σ dy ⊙ y)."),
      [](GradientsContext& ctx) {
          ctx.session.gradients.loss = GradientLoss::RandomUpstream;
          ++ctx.session.gradients.seed;
      }},
-    {"ε = 10⁻²: bend", {'B'}, nullptr,
-     "ε = 10⁻² to see the ideal slopes break at small δ; press again for ε = 10⁻⁵. Once ε is comparable to "
-     "(δσ₀)², the normalization no longer cancels δ.",
+    {tr_later("ε = 10⁻²: bend"), {'B'}, nullptr,
+     tr_later("ε = 10⁻² to see the ideal slopes break at small δ; press again for ε = 10⁻⁵. Once ε is comparable to "
+     "(δσ₀)², the normalization no longer cancels δ."),
      [](GradientsContext& ctx) {
          double& eps = ctx.session.gradients.eps;
          eps = eps == kGradientLabBendEps ? GradientLabState{}.eps : kGradientLabBendEps;
@@ -125,10 +125,10 @@ std::string fitted_list(const char* prefix, const Vec& v, float width) {
 
 void draw_layer_section(GradientsContext& ctx) {
     const ExplorerState& e = ctx.session.explorer;
-    heading(ctx.fonts.heading, "Layer: the Explorer's x, W, g, b");
-    ImGui::Text("m = %d inputs, n = %d outputs", static_cast<int>(e.x.size()), static_cast<int>(explorer_outputs(e)));
-    tooltip(e.use_W ? "One case x (1×m) through a = W x with W (n×m), then the norm, gain g and bias b."
-                    : "The Explorer has no W (a = x): here W = I, so that ∂L/∂W still exists.");
+    heading(ctx.fonts.heading, tr("Layer: the Explorer's x, W, g, b"));
+    ImGui::Text(tr("m = %d inputs, n = %d outputs"), static_cast<int>(e.x.size()), static_cast<int>(explorer_outputs(e)));
+    tooltip(e.use_W ? tr("One case x (1×m) through a = W x with W (n×m), then the norm, gain g and bias b.")
+                    : tr("The Explorer has no W (a = x): here W = I, so that ∂L/∂W still exists."));
     const char* const edit = "Edit in the Explorer";
     const float edit_w = button_width(edit);
     const float x_w = ImGui::GetContentRegionAvail().x - edit_w - ImGui::GetStyle().ItemSpacing.x;
@@ -136,7 +136,7 @@ void draw_layer_section(GradientsContext& ctx) {
     ImGui::TextDisabled("%s", fitted_list("x = ", e.x, x_w).c_str());
     ImGui::SameLine(ImGui::GetContentRegionMax().x - edit_w);
     if (ImGui::Button(edit)) ctx.app.select_lab = find_lab("explorer");
-    tooltip("Switch to the Explorer tab: every change to x, W, g or b there is measured here.");
+    tooltip(tr("Switch to the Explorer tab: every change to x, W, g or b there is measured here."));
 }
 
 // t for the Explorer's n outputs (gradient_lab_target); an edit sets all n.
@@ -161,51 +161,51 @@ void draw_target_field(GradientLabState& s, Index n, GradientsUi& ui) {
         s.target = gradient_lab_default_target(n);
         ui.target_field.error.clear();
     }
-    tooltip("Reset the target to t = (1, −1, 1, −1, …).");
+    tooltip(tr("Reset the target to t = (1, −1, 1, −1, …)."));
     if (!ui.target_field.error.empty()) ImGui::TextColored(kErrorText, "✗ %s", ui.target_field.error.c_str());
 }
 
 void draw_loss_section(GradientsContext& ctx, GradientLabState& s, GradientsUi& ui, const Fonts& fonts) {
-    heading(fonts.heading, "Loss L");
+    heading(fonts.heading, tr("Loss L"));
     if (ImGui::RadioButton("½‖y − t‖²", s.loss == GradientLoss::SquaredError)) s.loss = GradientLoss::SquaredError;
-    tooltip("Squared error against the target t: ∂L/∂y = y − t. (key L switches)");
+    tooltip(tr("Squared error against the target t: ∂L/∂y = y − t. (key L switches)"));
     ImGui::SameLine();
-    if (ImGui::RadioButton("Σ dy ⊙ y, random dy", s.loss == GradientLoss::RandomUpstream))
+    if (ImGui::RadioButton(tr("Σ dy ⊙ y, random dy"), s.loss == GradientLoss::RandomUpstream))
         s.loss = GradientLoss::RandomUpstream;
-    tooltip("A fixed random upstream gradient: ∂L/∂y = dy ~ N(0, 1), as if a network sat on top. (key L switches)");
+    tooltip(tr("A fixed random upstream gradient: ∂L/∂y = dy ~ N(0, 1), as if a network sat on top. (key L switches)"));
     if (s.loss == GradientLoss::SquaredError) {
         draw_target_field(s, explorer_outputs(ctx.session.explorer), ui);
     } else {
         action_button(ctx, kActions[kNewSeed]);
         ImGui::SameLine();
         ImGui::AlignTextToFramePadding();
-        ImGui::TextDisabled("seed %llu", static_cast<unsigned long long>(s.seed));
+        ImGui::TextDisabled(tr("seed %llu"), static_cast<unsigned long long>(s.seed));
     }
 }
 
 void draw_eps_section(GradientsContext& ctx, GradientLabState& s, const Fonts& fonts) {
-    heading(fonts.heading, "ε (keeps the division finite)");
+    heading(fonts.heading, tr("ε (keeps the division finite)"));
     const float button_w = action_button_width(kActions[kBendEps]);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - button_w - ImGui::CalcTextSize("ε").x -
                             2.0f * ImGui::GetStyle().ItemSpacing.x - ImGui::GetStyle().ItemInnerSpacing.x);
-    eps_slider(s.eps, "ε of all three norms, from 10⁻¹² to 1 on a log scale. The slopes are ideal while ε ≪ (δσ₀)²; at small "
-                      "δ with a larger ε the curves bend, because the denominator √((δσ₀)² + ε) stops shrinking with δ.");
+    eps_slider(s.eps, tr("ε of all three norms, from 10⁻¹² to 1 on a log scale. The slopes are ideal while ε ≪ (δσ₀)²; at small "
+                      "δ with a larger ε the curves bend, because the denominator √((δσ₀)² + ε) stops shrinking with δ."));
     ImGui::SameLine();
     action_button(ctx, kActions[kBendEps]);
-    if (ImGui::RadioButton("inside √:  √(σ₀² + ε)", s.eps_mode == EpsMode::InsideSqrt)) s.eps_mode = EpsMode::InsideSqrt;
-    tooltip("Divide by √(σ₀² + ε): PyTorch, Hugging Face and the paper's TensorFlow code (the default).");
+    if (ImGui::RadioButton(tr("inside √:  √(σ₀² + ε)"), s.eps_mode == EpsMode::InsideSqrt)) s.eps_mode = EpsMode::InsideSqrt;
+    tooltip(tr("Divide by √(σ₀² + ε): PyTorch, Hugging Face and the paper's TensorFlow code (the default)."));
     ImGui::SameLine();
-    if (ImGui::RadioButton("added:  σ₀ + ε", s.eps_mode == EpsMode::AddToRms)) s.eps_mode = EpsMode::AddToRms;
-    tooltip("Divide by σ₀ + ε: the paper's PyTorch file, a / (RMS(a) + ε).");
+    if (ImGui::RadioButton(tr("added:  σ₀ + ε"), s.eps_mode == EpsMode::AddToRms)) s.eps_mode = EpsMode::AddToRms;
+    tooltip(tr("Divide by σ₀ + ε: the paper's PyTorch file, a / (RMS(a) + ε)."));
 }
 
 void draw_curves_section(GradientLabState& s, Index n, const Fonts& fonts) {
-    heading(fonts.heading, "Curves in the plots");
+    heading(fonts.heading, tr("Curves in the plots"));
     static_assert(kGradientLabNormCount == 3, "one help text per norm");
     const char* const help[kGradientLabNormCount] = {
-        "LayerNorm (paper eq. 2–3): ā = (a − μ)/σ. Its curves are blue.",
-        "RMSNorm (paper eq. 4): ā = a / RMS(a). Its curves are vermillion.",
-        "pRMSNorm: the RMS from the first k = ⌈n·p⌉ summed inputs only, p = 6.25% (the paper's). Its curves are orange."};
+        tr("LayerNorm (paper eq. 2–3): ā = (a − μ)/σ. Its curves are blue."),
+        tr("RMSNorm (paper eq. 4): ā = a / RMS(a). Its curves are vermillion."),
+        tr("pRMSNorm: the RMS from the first k = ⌈n·p⌉ summed inputs only, p = 6.25% (the paper's). Its curves are orange.")};
     for (int k = 0; k < kGradientLabNormCount; ++k) {
         norm_checkbox(k, s.show[k]);
         tooltip(help[k]);
@@ -217,12 +217,12 @@ void draw_curves_section(GradientLabState& s, Index n, const Fonts& fonts) {
     }
     static_assert(kGradientCount == 4, "one help text per gradient");
     const char* const gradient_help[kGradientCount] = {
-        "‖∂L/∂W‖ (paper eq. 8): solid, circles. Slope 0 under x′ = δx, −1 under W′ = δW.",
-        "‖∂L/∂x‖: dashed, squares. Slope −1 under x′ = δx, 0 under W′ = δW.",
-        "‖∂L/∂g‖ (paper eq. 9): dotted, triangles. Slope 0 under both.",
-        "‖∂L/∂b‖ (paper eq. 10): dotted, diamonds. Slope 0 under both."};
+        tr("‖∂L/∂W‖ (paper eq. 8): solid, circles. Slope 0 under x′ = δx, −1 under W′ = δW."),
+        tr("‖∂L/∂x‖: dashed, squares. Slope −1 under x′ = δx, 0 under W′ = δW."),
+        tr("‖∂L/∂g‖ (paper eq. 9): dotted, triangles. Slope 0 under both."),
+        tr("‖∂L/∂b‖ (paper eq. 10): dotted, diamonds. Slope 0 under both.")};
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("‖∂L/∂θ‖ for θ =");
+    ImGui::TextUnformatted(tr("‖∂L/∂θ‖ for θ ="));
     for (int q = 0; q < kGradientCount; ++q) {
         ImGui::SameLine();
         ImGui::Checkbox(kGradientSymbols[q], &s.show_gradient[q]);
@@ -240,7 +240,7 @@ std::string table_number(double v, int digits) {
 }
 
 void draw_check_section(GradientLabState& s, const GradientLabResults* r, const Fonts& fonts) {
-    heading(fonts.heading, "Analytic vs finite differences");
+    heading(fonts.heading, tr("Analytic vs finite differences"));
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("norm");
     ImGui::SameLine();
@@ -251,7 +251,7 @@ void draw_check_section(GradientLabState& s, const GradientLabResults* r, const 
             if (ImGui::Selectable(std::string(display_name(kGradientLabNorms[k])).c_str(), s.fd_norm == k)) s.fd_norm = k;
         ImGui::EndCombo();
     }
-    tooltip("The norm whose backward (normlab::layer_backward) is checked, at the Explorer's x, W, g, b (δ = 1).");
+    tooltip(tr("The norm whose backward (normlab::layer_backward) is checked, at the Explorer's x, W, g, b (δ = 1)."));
     if (r == nullptr) return;
 
     const FdCheck& fd = r->fd;
@@ -263,24 +263,24 @@ void draw_check_section(GradientLabState& s, const GradientLabResults* r, const 
                                " the analytic gradient is right to within the rounding of the differences.";
     std::string why;
     if (fd.worst_rel_error <= kFdTolerance) {
-        ImGui::TextColored(kGoodText, "✓ worst relative error %s  (%s)", format_number(fd.worst_rel_error, 2).c_str(),
+        ImGui::TextColored(kGoodText, tr("✓ worst relative error %s  (%s)"), format_number(fd.worst_rel_error, 2).c_str(),
                            where.c_str());
     } else if (!std::isfinite(worst.analytic) || !std::isfinite(worst.numeric)) {
-        ImGui::TextColored(kErrorText, "✗ ∂L/∂%s is not finite here (hover: why)", where.c_str());
+        ImGui::TextColored(kErrorText, tr("✗ ∂L/∂%s is not finite here (hover: why)"), where.c_str());
         why = "a = W x has no spread (σ₀ = 0) and ε = 0, so the norm divides by zero: raise ε or change x, W in the "
               "Explorer.\n\n";
     } else if (std::isinf(r->bend_delta[s.fd_norm])) {
-        ImGui::TextColored(kErrorText, "⚠ differences unreliable here: σ₀ = 0 (hover: why)");
+        ImGui::TextColored(kErrorText, "%s", tr("⚠ differences unreliable here: σ₀ = 0 (hover: why)"));
         why = "a = W x has no spread (σ₀ = 0): the loss bends on the scale of √ε, far below the step h, so the "
               "central differences cannot follow it, while layer_backward's derivative at this exact point still "
               "holds. Change x or W in the Explorer.\n\n";
     } else {
-        ImGui::TextColored(kErrorText, "✗ worst relative error %s  (%s)", format_number(fd.worst_rel_error, 2).c_str(),
+        ImGui::TextColored(kErrorText, tr("✗ worst relative error %s  (%s)"), format_number(fd.worst_rel_error, 2).c_str(),
                            where.c_str());
     }
     tooltip((why + method).c_str());
     if (fd.stride > 1)
-        ImGui::TextDisabled("%d of %d elements checked (1 in %d)", static_cast<int>(fd.entries.size()), static_cast<int>(fd.total), static_cast<int>(fd.stride));
+        ImGui::TextDisabled(tr("%d of %d elements checked (1 in %d)"), static_cast<int>(fd.entries.size()), static_cast<int>(fd.total), static_cast<int>(fd.stride));
 
     constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersOuter |
                                        ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_SizingStretchProp;
@@ -292,7 +292,7 @@ void draw_check_section(GradientLabState& s, const GradientLabResults* r, const 
         ImGui::TableSetupColumn("∂L/∂", ImGuiTableColumnFlags_None, 0.8f);
         ImGui::TableSetupColumn("analytic", ImGuiTableColumnFlags_None, 1.6f);
         ImGui::TableSetupColumn("numeric", ImGuiTableColumnFlags_None, 1.6f);
-        ImGui::TableSetupColumn("rel. error", ImGuiTableColumnFlags_None, 1.1f);
+        ImGui::TableSetupColumn(tr("rel. error"), ImGuiTableColumnFlags_None, 1.1f);
         ImGui::TableHeadersRow();
         ImGuiListClipper clipper;
         clipper.Begin(static_cast<int>(fd.entries.size()));
@@ -341,16 +341,16 @@ SweepStatus sweep_status(const GradientLabResults& r, Scaling scaling) {
                   !std::isfinite(got.db);
         bend = std::max(bend, r.bend_delta[k]);
     }
-    if (!any_shown) return {"No norm chosen: tick one under “Curves in the plots”.", "", false, true};
+    if (!any_shown) return {tr("No norm chosen: tick one under “Curves in the plots”."), "", false, true};
     const std::string expected = "W " + slope_text(want.dW) + ", x " + slope_text(want.dx) + ", g " +
                                  slope_text(want.dg) + ", b " + slope_text(want.db);
     if (all_ideal)
         return {"✓ slopes as the paper predicts:  " + expected,
-                "Every fitted slope lies within 0.02 of the paper's (eq. 8–10).", true, false};
+                tr("Every fitted slope lies within 0.02 of the paper's (eq. 8–10)."), true, false};
     if (any_nan)
-        return {"✗ a gradient is 0 for every δ: it has no slope (n/a)",
-                "A norm of zero has no logarithm. With x = 0, ∂L/∂W = ∂L/∂a xᵀ = 0; with t = 0 or t ∝ ā (or n = 2 for "
-                "LayerNorm), ∂L/∂a vanishes. Change x in the Explorer or the target t.",
+        return {tr("✗ a gradient is 0 for every δ: it has no slope (n/a)"),
+                tr("A norm of zero has no logarithm. With x = 0, ∂L/∂W = ∂L/∂a xᵀ = 0; with t = 0 or t ∝ ā (or n = 2 for "
+                "LayerNorm), ∂L/∂a vanishes. Change x in the Explorer or the target t."),
                 false, false};
     if (bend > kGradientLabMinDelta)
         return {"⚠ ε bends the curves below δ ≈ " + format_number(bend, 2) + " (hover: why)",
@@ -358,7 +358,7 @@ SweepStatus sweep_status(const GradientLabResults& r, Scaling scaling) {
                     " (the dashed line), (δσ₀)² is no longer large against ε: the denominator √((δσ₀)² + ε) stops "
                     "shrinking with δ, so the normalization no longer cancels δ and the gradients leave their power laws.",
                 false, false};
-    return {"⚠ a slope is more than 0.02 off the paper's",
+    return {tr("⚠ a slope is more than 0.02 off the paper's"),
             "The paper's slopes are " + expected + " (eq. 8–10, for ε → 0); the fitted ones are printed on the curves.",
             false, false};
 }
@@ -370,13 +370,13 @@ struct SweepPanel {
 };
 constexpr SweepPanel kSweepPanels[] = {
     {Scaling::Input, &GradientsUi::input_view,
-     "x′ = δx: a = W x′ = δa, so ā, y and L do not change; ∂L/∂x shrinks as 1/δ (slope −1), the others stay "
+     tr_later("x′ = δx: a = W x′ = δa, so ā, y and L do not change; ∂L/∂x shrinks as 1/δ (slope −1), the others stay "
      "(slope 0). Colour: the norm (click it in the legend to hide it); line and marker: the gradient, named on "
-     "each curve with its fitted slope."},
+     "each curve with its fitted slope.")},
     {Scaling::Weight, &GradientsUi::weight_view,
-     "W′ = δW: a = δa again, y and L unchanged; ∂L/∂W shrinks as 1/δ (slope −1, paper eq. 8), ∂L/∂x, ∂L/∂g, ∂L/∂b "
+     tr_later("W′ = δW: a = δa again, y and L unchanged; ∂L/∂W shrinks as 1/δ (slope −1, paper eq. 8), ∂L/∂x, ∂L/∂g, ∂L/∂b "
      "stay (eq. 9–10). Colour: the norm (click it in the legend to hide it); line and marker: the gradient, named "
-     "on each curve with its fitted slope."},
+     "on each curve with its fitted slope.")},
 };
 
 // The status line's height at width w.
@@ -391,7 +391,7 @@ void draw_sweep(const GradientLabResults& r, GradientsUi& ui, const Fonts& fonts
     const ImGuiStyle& style = ImGui::GetStyle();
     flow_text(status.text, status.none ? style.Colors[ImGuiCol_TextDisabled] : status.good ? kGoodText : kErrorText, w);
     ImGui::EndGroup();
-    tooltip((status.why + (status.why.empty() ? "" : "\n\n") + p.help).c_str());
+    tooltip((status.why + (status.why.empty() ? "" : "\n\n") + tr(p.help)).c_str());
     ImGui::EndGroup();
 }
 
@@ -419,7 +419,7 @@ void flow(float w) {
 void draw_sgd_controls(GradientLabState& s, const Fonts& fonts) {
     ImGui::PushFont(fonts.heading);
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Implicit learning rate");
+    ImGui::TextUnformatted(tr("Implicit learning rate"));
     ImGui::PopFont();
     const float em = ImGui::GetFontSize(), inner = ImGui::GetStyle().ItemInnerSpacing.x;
     const auto labelled = [&](float slider_w, const char* label) {
@@ -430,20 +430,20 @@ void draw_sgd_controls(GradientLabState& s, const Fonts& fonts) {
     checked_number("δ", s.sgd_delta, kSgdDeltaRule, [](double* delta) {
         const bool changed = ImGui::SliderScalar("δ", ImGuiDataType_Double, delta, &kSgdDeltaRule.lo, &kSgdDeltaRule.hi,
                                                  "%.3g", ImGuiSliderFlags_Logarithmic);
-        tooltip("The second run starts from δ·W (0.1 to 100, log scale): the same outputs y, but ∂L/∂W is 1/δ as "
-                "large (paper eq. 8) and ‖W‖ δ times larger.");
+        tooltip(tr("The second run starts from δ·W (0.1 to 100, log scale): the same outputs y, but ∂L/∂W is 1/δ as "
+                "large (paper eq. 8) and ‖W‖ δ times larger."));
         return changed;
     });
     labelled(6.0f * em, "η");
     checked_number("η", s.learning_rate, kSgdLearningRateRule, [](double* lr) {
         const bool changed = ImGui::SliderScalar("η", ImGuiDataType_Double, lr, &kSgdLearningRateRule.lo,
                                                  &kSgdLearningRateRule.hi, "%.3g", ImGuiSliderFlags_Logarithmic);
-        tooltip("The learning rate η of both runs (10⁻³ to 1, log scale): W ← W − η ∂L/∂W.");
+        tooltip(tr("The learning rate η of both runs (10⁻³ to 1, log scale): W ← W − η ∂L/∂W."));
         return changed;
     });
     labelled(5.0f * em, "steps");
     ImGui::SliderInt("steps", &s.sgd_steps, 1, kSgdMaxSteps, "%d", ImGuiSliderFlags_AlwaysClamp);
-    tooltip("How many SGD steps each run takes (1 to 200), on L = ½‖y − t‖² with the target t.");
+    tooltip(tr("How many SGD steps each run takes (1 to 200), on L = ½‖y − t‖² with the target t."));
     labelled(8.0f * em, "");
     const std::string current(display_name(kGradientLabNorms[s.sgd_norm]));
     if (ImGui::BeginCombo("##sgd_norm", current.c_str())) {
@@ -452,23 +452,23 @@ void draw_sgd_controls(GradientLabState& s, const Fonts& fonts) {
                 s.sgd_norm = k;
         ImGui::EndCombo();
     }
-    tooltip("The norm of the layer both runs train.");
+    tooltip(tr("The norm of the layer both runs train."));
 }
 
 void draw_sgd(GradientLabState& s, const GradientLabResults* r, GradientsUi& ui, const Fonts& fonts) {
     draw_sgd_controls(s, fonts);
     const std::string delta = format_number(s.sgd_delta, 3), ratio = format_number(1.0 / (s.sgd_delta * s.sgd_delta), 3);
     push_wrap_at_edge();
-    ImGui::Text("From %s·W: the same outputs, ∂L/∂W ÷ δ (eq. 8) and ‖W‖ × δ, so relative to ‖W‖ each step is "
-                "1/δ² = %s times as large.", delta.c_str(), ratio.c_str());
+    ImGui::Text(tr("From %s·W: the same outputs, ∂L/∂W ÷ δ (eq. 8) and ‖W‖ × δ, so relative to ‖W‖ each step is "
+                "1/δ² = %s times as large."), delta.c_str(), ratio.c_str());
     ImGui::PopTextWrapPos();
-    tooltip("Implicit learning-rate adaptation (paper eq. 8): scaling W by δ leaves a/RMS(a) and so y unchanged, "
+    tooltip(tr("Implicit learning-rate adaptation (paper eq. 8): scaling W by δ leaves a/RMS(a) and so y unchanged, "
             "but divides ∂L/∂W by δ while ‖W‖ grows by δ. The same learning rate η then moves W 1/δ² as far "
             "relative to its size: larger weights learn as if η were η/δ².\n\n"
             "Left: the first outputs yᵢ per step, solid from W, dashed from δ·W, dotted the targets tᵢ; both runs "
             "start at the same y. Middle: ‖W‖ (log scale); the gradient of a scale-invariant layer is orthogonal "
             "to W, so steps can only make ‖W‖ grow. Right: ‖ΔW‖/‖W‖ (log scale), with the measured ratio of the "
-            "first steps.");
+            "first steps."));
     if (r == nullptr) return;
     if (!r->sgd_error.empty()) ImGui::TextColored(kErrorText, "⚠ %s", r->sgd_error.c_str());
 
@@ -503,7 +503,7 @@ void draw_gradients_lab(GradientsContext& ctx) {
     }
     begin_panel("results");
     if (r == nullptr) {
-        ImGui::TextColored(kErrorText, "Cannot compute: %s", ui.error.c_str());
+        ImGui::TextColored(kErrorText, tr("Cannot compute: %s"), ui.error.c_str());
     } else {
         draw_sweeps(*r, ui, fonts, std::max(std::floor(0.56f * ImGui::GetContentRegionAvail().y), 16.0f * em));
     }
@@ -527,7 +527,7 @@ void draw_gradients_figure(GradientsContext& ctx, const std::string& id, ImVec2 
     const GradientLabResults* r = current_results(ctx.session, ui);
     if (r == nullptr) {
         push_wrap_at_edge();
-        ImGui::TextColored(kErrorText, "Cannot compute: %s", ui.error.c_str());
+        ImGui::TextColored(kErrorText, tr("Cannot compute: %s"), ui.error.c_str());
         ImGui::PopTextWrapPos();
         return;
     }

@@ -17,7 +17,7 @@
 namespace normlab::ui {
 
 inline constexpr LabInfo kGradientsInfo{
-    "Gradients: how scaling x or W changes ∂L/∂W, ∂L/∂x, ∂L/∂g, ∂L/∂b",
+    tr_later("Gradients: how scaling x or W changes ∂L/∂W, ∂L/∂x, ∂L/∂g, ∂L/∂b"),
     "Layer (paper eq. 1–4):  a = W x,  y = norm(a) ⊙ g + b,  loss ½‖y − t‖² or Σ dy ⊙ y\n"
     "∂L/∂b (eq. 10) and ∂L/∂g (eq. 9): invariant to x′ = δx and to W′ = δW (slope 0)\n"
     "∂L/∂W (eq. 8): invariant to x′ = δx; scales as 1/δ under W′ = δW (slope −1)\n"

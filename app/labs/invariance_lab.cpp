@@ -37,18 +37,18 @@ using Index = Eigen::Index;
 enum ActionIndex { kNewBatch, kDeltaOne, kDeltaTen, kEpsLarge, kEpsDefault, kActionCount };
 
 const Action<InvarianceContext> kActions[kActionCount] = {
-    {"New batch", {'R'}, nullptr, "A new random batch of the same shape: x, W, γ ~ N(0, 1) from the next seed.",
+    {tr_later("New batch"), {'R'}, nullptr, tr_later("A new random batch of the same shape: x, W, γ ~ N(0, 1) from the next seed."),
      [](InvarianceContext& ctx) {
          InvarianceLabState& s = ctx.session.invariance;
          invariance_lab_new_batch(s, s.seed + 1, s.data.x.rows(), s.data.x.cols(), s.data.W.rows());
      }},
-    {"δ = 1", {'D'}, nullptr, "δ = 1: the re-scalings change nothing, so every norm looks invariant to them.",
+    {"δ = 1", {'D'}, nullptr, tr_later("δ = 1: the re-scalings change nothing, so every norm looks invariant to them."),
      [](InvarianceContext& ctx) { ctx.session.invariance.delta = 1.0; }},
-    {"δ = 10", {'T'}, nullptr, "δ = 10, the default: the measured table matches the paper's.",
+    {"δ = 10", {'T'}, nullptr, tr_later("δ = 10, the default: the measured table matches the paper's."),
      [](InvarianceContext& ctx) { ctx.session.invariance.delta = 10.0; }},
-    {"ε = 10⁻³", {'E'}, nullptr, "Raise ε to 10⁻³: at small δ, ε dominates σ² and the re-scaling curves bend upward.",
+    {"ε = 10⁻³", {'E'}, nullptr, tr_later("Raise ε to 10⁻³: at small δ, ε dominates σ² and the re-scaling curves bend upward."),
      [](InvarianceContext& ctx) { ctx.session.invariance.spec.eps = 1e-3; }},
-    {"ε = 10⁻⁵", {'E', kShift}, nullptr, "ε back to 10⁻⁵ (PyTorch's default).",
+    {"ε = 10⁻⁵", {'E', kShift}, nullptr, tr_later("ε back to 10⁻⁵ (PyTorch's default)."),
      [](InvarianceContext& ctx) { ctx.session.invariance.spec.eps = 1e-5; }},
 };
 
@@ -75,11 +75,11 @@ float slider_width(float right) {
 }
 
 void draw_batch_section(InvarianceContext& ctx, InvarianceLabState& s, InvarianceUi& ui, const Fonts& fonts, float maps_h) {
-    heading(fonts.heading, "Batch of cases");
+    heading(fonts.heading, tr("Batch of cases"));
     action_button(ctx, kActions[kNewBatch]);
     ImGui::SameLine();
     ImGui::AlignTextToFramePadding();
-    ImGui::TextDisabled("seed %llu", static_cast<unsigned long long>(s.seed));
+    ImGui::TextDisabled(tr("seed %llu"), static_cast<unsigned long long>(s.seed));
 
     // B, m, n on one row: a new batch of that shape from the same seed.
     int sizes[3] = {static_cast<int>(s.data.x.rows()), static_cast<int>(s.data.x.cols()),
@@ -89,9 +89,9 @@ void draw_batch_section(InvarianceContext& ctx, InvarianceLabState& s, Invarianc
                        static_cast<int>(kInvarianceMinSize)};
     const int hi[3] = {static_cast<int>(kInvarianceMaxCases), static_cast<int>(kInvarianceMaxSize),
                        static_cast<int>(kInvarianceMaxSize)};
-    const char* const help[3] = {"B, the number of cases in the batch (rows of x); BatchNorm's statistics run over them.",
-                                 "m, the number of inputs per case (columns of x and of W).",
-                                 "n, the number of outputs (rows of W): aᵢ = wᵢᵀx, the values each case's norm runs over."};
+    const char* const help[3] = {tr("B, the number of cases in the batch (rows of x); BatchNorm's statistics run over them."),
+                                 tr("m, the number of inputs per case (columns of x and of W)."),
+                                 tr("n, the number of outputs (rows of W): aᵢ = wᵢᵀx, the values each case's norm runs over.")};
     const ImGuiStyle& style = ImGui::GetStyle();
     const float label_w = ImGui::CalcTextSize("B").x + style.ItemInnerSpacing.x;
     const float w = std::floor((ImGui::GetContentRegionAvail().x - 3.0f * label_w - 2.0f * style.ItemSpacing.x) / 3.0f);
@@ -125,25 +125,25 @@ void draw_batch_section(InvarianceContext& ctx, InvarianceLabState& s, Invarianc
     };
     const float left = ImGui::GetCursorPosX();
     matrix("x", s.data.x, ui.x_map, sizes[0],
-           "The batch x (B×m): B cases, one per row, of m inputs. Click a cell, drag up/down to change it. "
-           "Right-click: save it as a figure.",
+           tr("The batch x (B×m): B cases, one per row, of m inputs. Click a cell, drag up/down to change it. "
+           "Right-click: save it as a figure."),
            0);
     ImGui::SameLine(left + half + style.ItemSpacing.x);   // x's colour bar is drawn beside its item, not in it
     matrix("W", s.data.W, ui.W_map, sizes[2],
-           "The weights W (n×m): n outputs, aᵢ = Σⱼ Wᵢⱼ xⱼ (paper eq. 1). Click a cell, drag up/down to change it. "
-           "Right-click: save it as a figure.",
+           tr("The weights W (n×m): n outputs, aᵢ = Σⱼ Wᵢⱼ xⱼ (paper eq. 1). Click a cell, drag up/down to change it. "
+           "Right-click: save it as a figure."),
            1);
 }
 
 void draw_transform_section(InvarianceContext& ctx, InvarianceLabState& s, const Fonts& fonts) {
-    heading(fonts.heading, "Transform size: δ and γ");
+    heading(fonts.heading, tr("Transform size: δ and γ"));
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float buttons = button_width(kActions[kDeltaOne].label) + button_width(kActions[kDeltaTen].label) +
                           ImGui::CalcTextSize("δ").x + 4.0f * spacing;
     log_slider("δ", s.delta, kInvarianceDeltaRule, kInvarianceMinDelta, kInvarianceMaxDelta, "%.4g",
                slider_width(buttons),
-               "δ, the factor of the re-scalings, from 10⁻³ to 10³ on a log scale: W′ = δW, x′ = δx, x′₀ = δx₀, "
-               "and w′ᵢ = δᵢwᵢ with δᵢ = δ^(i/n) (a different factor per row).");
+               tr("δ, the factor of the re-scalings, from 10⁻³ to 10³ on a log scale: W′ = δW, x′ = δx, x′₀ = δx₀, "
+               "and w′ᵢ = δᵢwᵢ with δᵢ = δ^(i/n) (a different factor per row)."));
     ImGui::SameLine();
     action_button(ctx, kActions[kDeltaOne]);
     ImGui::SameLine();
@@ -152,15 +152,15 @@ void draw_transform_section(InvarianceContext& ctx, InvarianceLabState& s, const
     ImGui::SetNextItemWidth(slider_width(ImGui::CalcTextSize("γ scale").x + spacing));
     checked_number("γ scale", s.shift, kInvarianceShiftRule, [](double* v) {
         const double zero = 0.0, ten = 10.0;
-        const bool changed = ImGui::SliderScalar("γ scale", ImGuiDataType_Double, v, &zero, &ten, "%.2f");
-        tooltip("Size of the re-centering shifts, 0 to 10: W′ = W + 1(c·γ_W)ᵀ and x′ = x + c·γ_x, with γ_W, "
-                "γ_x ~ N(0, 1) drawn with the batch. c = 0 makes the re-centerings do nothing.");
+        const bool changed = ImGui::SliderScalar(tr("γ scale"), ImGuiDataType_Double, v, &zero, &ten, "%.2f");
+        tooltip(tr("Size of the re-centering shifts, 0 to 10: W′ = W + 1(c·γ_W)ᵀ and x′ = x + c·γ_x, with γ_W, "
+                "γ_x ~ N(0, 1) drawn with the batch. c = 0 makes the re-centerings do nothing."));
         return changed;
     });
 }
 
 void draw_norm_section(InvarianceContext& ctx, InvarianceLabState& s, const Fonts& fonts) {
-    heading(fonts.heading, "ε, pRMSNorm's p, tolerance");
+    heading(fonts.heading, tr("ε, pRMSNorm's p, tolerance"));
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float buttons = button_width(kActions[kEpsLarge].label) + button_width(kActions[kEpsDefault].label) +
                           ImGui::CalcTextSize("ε").x + 4.0f * spacing;
@@ -174,27 +174,27 @@ void draw_norm_section(InvarianceContext& ctx, InvarianceLabState& s, const Font
     ImGui::SameLine();
     action_button(ctx, kActions[kEpsDefault]);
 
-    if (ImGui::RadioButton("inside √:  √(σ² + ε)", s.spec.eps_mode == EpsMode::InsideSqrt))
+    if (ImGui::RadioButton(tr("inside √:  √(σ² + ε)"), s.spec.eps_mode == EpsMode::InsideSqrt))
         s.spec.eps_mode = EpsMode::InsideSqrt;
-    tooltip("Divide by √(σ² + ε): PyTorch, Hugging Face and the paper's TensorFlow code (the default).");
+    tooltip(tr("Divide by √(σ² + ε): PyTorch, Hugging Face and the paper's TensorFlow code (the default)."));
     ImGui::SameLine();
-    if (ImGui::RadioButton("added:  σ + ε", s.spec.eps_mode == EpsMode::AddToRms)) s.spec.eps_mode = EpsMode::AddToRms;
-    tooltip("Divide by σ + ε: the paper's PyTorch file, a / (RMS(a) + ε).");
+    if (ImGui::RadioButton(tr("added:  σ + ε"), s.spec.eps_mode == EpsMode::AddToRms)) s.spec.eps_mode = EpsMode::AddToRms;
+    tooltip(tr("Divide by σ + ε: the paper's PyTorch file, a / (RMS(a) + ε)."));
 
     const std::string k_text = "k = " + std::to_string(partial_k(s.data.W.rows(), s.spec.p, s.spec.rounding)) + " of " +
                                std::to_string(s.data.W.rows());
     ImGui::SetNextItemWidth(slider_width(ImGui::CalcTextSize(("p  " + k_text).c_str()).x + 2.0f * spacing));
     checked_number("p (1 = 100%)", s.spec.p, kFractionRule, [](double* p) {
         return percent_slider("p", p, "%.2f %%",
-                              "pRMSNorm's p, 1% to 100%: the RMS is estimated from the first k = ⌈n·p⌉ summed inputs "
-                              "only (6.25% in the paper).");
+                              tr("pRMSNorm's p, 1% to 100%: the RMS is estimated from the first k = ⌈n·p⌉ summed inputs "
+                              "only (6.25% in the paper)."));
     });
     ImGui::SameLine();
     ImGui::TextDisabled("%s", k_text.c_str());
 
     log_slider("tolerance", s.tolerance, kInvarianceToleranceRule, 1e-12, 1e-1, "%.0e",
                slider_width(ImGui::CalcTextSize("tolerance").x + spacing),
-               "A cell is ✓ (invariant) when ‖y′ − y‖ / ‖y‖ ≤ this tolerance, from 10⁻¹² to 10⁻¹ on a log scale.");
+               tr("A cell is ✓ (invariant) when ‖y′ − y‖ / ‖y‖ ≤ this tolerance, from 10⁻¹² to 10⁻¹ on a log scale."));
 }
 
 // [SECTION] Table ---------------------------------------------------------------------------
@@ -430,13 +430,13 @@ void draw_slide_table(const InvarianceLabState& s, const CheckedTable& t, const 
 
 void draw_notes(const InvarianceLabState& s, const CheckedTable& t, const Fonts& fonts) {
     if (t.notes.empty()) {
-        ImGui::TextColored(kGoodText, "✓ The measurement agrees with the paper in every cell.");
-        const std::string hint = "Try δ = 1 (key D), or ε = 10⁻³ (key E) with δ = 10⁻³.";
+        ImGui::TextColored(kGoodText, "%s", tr("✓ The measurement agrees with the paper in every cell."));
+        const std::string hint = tr("Try δ = 1 (key D), or ε = 10⁻³ (key E) with δ = 10⁻³.");
         same_line_if_fits(ImGui::CalcTextSize(hint.c_str()).x, ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x);
         flow_text(hint, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
         return;
     }
-    ImGui::TextColored(kErrorText, "Where the measurement differs from the paper (tolerance %s):",
+    ImGui::TextColored(kErrorText, tr("Where the measurement differs from the paper (tolerance %s):"),
                        format_number(s.tolerance, 2).c_str());
     ImFont* small = fonts.small;
     for (size_t k = 0; k < t.notes.size(); ++k) {
@@ -470,7 +470,7 @@ float checkbox_width(const std::string& label) {
 void draw_curve_choice(InvarianceLabState& s) {
     const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("Curves of");
+    ImGui::TextUnformatted(tr("Curves of"));
     const float swatch_w = 0.8f * ImGui::GetFontSize() + ImGui::GetStyle().ItemSpacing.x;
     for (int r = 0; r < kNumTableNorms; ++r) {
         const std::string name(display_name(kTableNorms[r]));
@@ -478,8 +478,8 @@ void draw_curve_choice(InvarianceLabState& s) {
         swatch(norm_color(kTableNorms[r]));
         bool on = s.curve_norms[static_cast<size_t>(r)];
         if (ImGui::Checkbox(name.c_str(), &on)) s.curve_norms[static_cast<size_t>(r)] = on;
-        tooltip("Draw this norm's relative change ‖y′ − y‖ / ‖y‖ against δ, once per chosen transform "
-                "(its colour in the plot).");
+        tooltip(tr("Draw this norm's relative change ‖y′ − y‖ / ‖y‖ against δ, once per chosen transform "
+                "(its colour in the plot)."));
     }
     // "under" stays with the first transform's checkbox.
     const auto label_of = [](int c) { return std::string(kShortFormula[c]) + "##t" + std::to_string(c); };
@@ -514,7 +514,7 @@ void draw_curve_plot(const InvarianceLabState& s, InvarianceUi& ui, const Fonts&
 
 void draw_curves(InvarianceLabState& s, InvarianceUi& ui, const Fonts& fonts) {
     draw_curve_choice(s);
-    draw_curve_plot(s, ui, fonts, "Tick at least one norm and one transform above to draw its curve.");
+    draw_curve_plot(s, ui, fonts, tr("Tick at least one norm and one transform above to draw its curve."));
 }
 
 // [SECTION] Explorer panel ------------------------------------------------------------------
@@ -525,22 +525,22 @@ struct ExplorerButton {
     const char* help;
 };
 constexpr ExplorerButton kExplorerButtons[] = {
-    {Transform::WeightMatrixRescaling, "W′ = δW", "Scale every entry of the Explorer's W by this lab's δ: "
-                                                  "LayerNorm and RMSNorm outputs should not move (up to ε)."},
-    {Transform::WeightMatrixRecentering, "W′ = W + 1γᵀ", "Add the same γ to every row of the Explorer's W: a gains "
-                                                         "γᵀx in every entry, which LayerNorm removes and RMSNorm cannot."},
-    {Transform::WeightVectorRescaling, "w′ᵢ = δᵢwᵢ", "Scale row i of the Explorer's W by δᵢ = δ^(i/n): "
-                                                     "a different factor per output, so both norms move."},
-    {Transform::DatasetRescaling, "x′ = δx", "Scale the Explorer's x by this lab's δ: LayerNorm and RMSNorm outputs "
-                                             "should not move (up to ε)."},
-    {Transform::DatasetRecentering, "x′ = x + γ", "Add a shift γ to the Explorer's x: a moves by Wγ, which is not "
-                                                  "constant, so both norms move."},
+    {Transform::WeightMatrixRescaling, "W′ = δW", tr_later("Scale every entry of the Explorer's W by this lab's δ: "
+                                                  "LayerNorm and RMSNorm outputs should not move (up to ε).")},
+    {Transform::WeightMatrixRecentering, "W′ = W + 1γᵀ", tr_later("Add the same γ to every row of the Explorer's W: a gains "
+                                                         "γᵀx in every entry, which LayerNorm removes and RMSNorm cannot.")},
+    {Transform::WeightVectorRescaling, "w′ᵢ = δᵢwᵢ", tr_later("Scale row i of the Explorer's W by δᵢ = δ^(i/n): "
+                                                     "a different factor per output, so both norms move.")},
+    {Transform::DatasetRescaling, "x′ = δx", tr_later("Scale the Explorer's x by this lab's δ: LayerNorm and RMSNorm outputs "
+                                             "should not move (up to ε).")},
+    {Transform::DatasetRecentering, "x′ = x + γ", tr_later("Add a shift γ to the Explorer's x: a moves by Wγ, which is not "
+                                                  "constant, so both norms move.")},
 };
 
 void draw_explorer_panel(InvarianceContext& ctx, InvarianceUi& ui) {
     const InvarianceLabState& s = ctx.session.invariance;
     ExplorerState& e = ctx.session.explorer;
-    heading(ctx.fonts.heading, "Apply to the Explorer");
+    heading(ctx.fonts.heading, tr("Apply to the Explorer"));
     const ImVec4 dim = ImGui::GetStyle().Colors[ImGuiCol_TextDisabled];
     flow_text("Explorer: x = [" + format_number_list(e.x) + "]" +
                   (e.use_W ? ",  W " + std::to_string(e.W.rows()) + "×" + std::to_string(e.W.cols()) : ",  no W (a = x)"),
@@ -554,15 +554,15 @@ void draw_explorer_panel(InvarianceContext& ctx, InvarianceUi& ui) {
                 ui.last_apply = apply_to_explorer(e, b.transform, s);
             } catch (const std::exception& err) {
                 ui.last_apply = ExplorerTransformResult{};
-                ui.last_apply->what = std::string("Not applied: ") + err.what();
+                ui.last_apply->what = tr("Not applied: {0}", err.what());
             }
         }
-        const std::string help = std::string(b.help) + " Uses δ = " + format_number(s.delta, 3) +
-                                 " and γ scale " + format_number(s.shift, 3) + " from this lab.";
+        const std::string help = std::string(tr(b.help)) + " " +
+                                 tr("Uses δ = {0} and γ scale {1} from this lab.", format_number(s.delta, 3), format_number(s.shift, 3));
         tooltip(help.c_str());
     }
-    if (ImGui::SmallButton("Open the Explorer")) ctx.app.select_lab = find_lab("explorer");
-    tooltip("Switch to the Explorer lab to see the transformed x, W and both norms' outputs in full.");
+    if (ImGui::SmallButton(tr("Open the Explorer"))) ctx.app.select_lab = find_lab("explorer");
+    tooltip(tr("Switch to the Explorer lab to see the transformed x, W and both norms' outputs in full."));
 
     std::optional<ExplorerResults> now;
     try {
@@ -578,14 +578,14 @@ void draw_explorer_panel(InvarianceContext& ctx, InvarianceUi& ui) {
     }
     ImGui::Spacing();
     if (!ui.last_apply) {
-        flow_text("Click a transform: it edits the Explorer's x or W with this lab's δ and γ; the bars below show "
-                  "how its outputs move.",
+        flow_text(tr("Click a transform: it edits the Explorer's x or W with this lab's δ and γ; the bars below show "
+                  "how its outputs move."),
                   dim);
     } else {
         flow_text(ui.last_apply->what, ImGui::GetStyle().Colors[ImGuiCol_Text]);
     }
     if (!now) {
-        ImGui::TextColored(kErrorText, "The Explorer's outputs cannot be computed: open it and reset x or W.");
+        ImGui::TextColored(kErrorText, "%s", tr("The Explorer's outputs cannot be computed: open it and reset x or W."));
         return;
     }
 
@@ -608,13 +608,13 @@ void draw_explorer_panel(InvarianceContext& ctx, InvarianceUi& ui) {
         const auto& c = charts[i];
         swatch(c.color);
         if (r == nullptr) {
-            ImGui::Text("%s outputs y", c.name);
+            ImGui::Text(tr("%s outputs y"), c.name);
         } else {
             const bool still = std::isfinite(c.change) && c.change <= s.tolerance;
             ImGui::TextColored(still ? kGoodText : kErrorText, "%s %s:  Δ = %s", still ? "✓" : "✗", c.name,
                                invariance_residual_text(c.change).c_str());
-            tooltip("Δ = ‖y′ − y‖ / ‖y‖, the relative change of the Explorer's outputs (the table's measure): "
-                    "✓ when within the tolerance. Outlines: the outputs before the transform.");
+            tooltip(tr("Δ = ‖y′ − y‖ / ‖y‖, the relative change of the Explorer's outputs (the table's measure): "
+                    "✓ when within the tolerance. Outlines: the outputs before the transform."));
         }
         c.view->compact = true;   // the line above names it
         draw_plot(*c.view, plots[i], ctx.fonts, ImVec2(ImGui::GetContentRegionAvail().x, chart_h));
@@ -665,7 +665,7 @@ void draw_invariance_lab(InvarianceContext& ctx) {
     try {
         table = invariance_lab_table(s);
     } catch (const std::exception& err) {
-        ImGui::TextColored(kErrorText, "Cannot compute the table: %s", err.what());
+        ImGui::TextColored(kErrorText, tr("Cannot compute the table: %s"), err.what());
         ImGui::EndChild();
         return;
     }
@@ -701,14 +701,14 @@ void draw_invariance_lab(InvarianceContext& ctx) {
 void draw_invariance_figure(InvarianceContext& ctx, const std::string& id, ImVec2 size) {
     const InvarianceLabState& s = ctx.session.invariance;
     if (id == "invariance_vs_delta") {
-        draw_curve_plot(s, ctx.ui, ctx.fonts, "The slide's scene chooses no curve (curve_norms, curve_transforms).");
+        draw_curve_plot(s, ctx.ui, ctx.fonts, tr("The slide's scene chooses no curve (curve_norms, curve_transforms)."));
         return;
     }
     try {
         draw_slide_table(s, check_table(s, invariance_lab_table(s)), ctx.fonts, size);
     } catch (const std::exception& err) {
         push_wrap_at_edge();
-        ImGui::TextColored(kErrorText, "Cannot compute the table: %s", err.what());
+        ImGui::TextColored(kErrorText, tr("Cannot compute the table: %s"), err.what());
         ImGui::PopTextWrapPos();
     }
 }
@@ -718,7 +718,7 @@ void draw_invariance_control(InvarianceContext& ctx, const std::string& id) {
     const float w = 10.0f * ImGui::GetFontSize();
     if (id == "delta")
         log_slider("δ", s.delta, kInvarianceDeltaRule, kInvarianceMinDelta, kInvarianceMaxDelta, "%.4g", w,
-                   "δ, the factor of the re-scalings, from 10⁻³ to 10³ on a log scale.");
+                   tr("δ, the factor of the re-scalings, from 10⁻³ to 10³ on a log scale."));
     else   // "eps"
         log_slider("ε", s.spec.eps, kLabEpsRule, 1e-12, 1e-1, "%.0e", w, "ε, from 10⁻¹² to 10⁻¹ on a log scale.");
 }

@@ -16,7 +16,7 @@
 namespace normlab::ui {
 
 inline constexpr LabInfo kInvarianceInfo{
-    "Invariance: Table 1 of the RMSNorm paper, measured",
+    tr_later("Invariance: Table 1 of the RMSNorm paper, measured"),
     "Layer output (paper eq. 1–4):  y = norm(W x) ⊙ g + b, for a batch of cases x\n"
     "Each cell (Table 1):  ‖y′ − y‖ / ‖y‖ after one transform, ✓ when ≤ the tolerance\n"
     "Transforms:  W′ = δW,  W′ = W + 1γᵀ,  w′ᵢ = δᵢwᵢ,  x′ = δx,  x′ = x + γ,  x′₀ = δx₀\n"

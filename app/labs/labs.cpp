@@ -60,14 +60,14 @@ Lab lab_row(const char* id, const char* tab) {
 }  // namespace
 
 const Lab kLabs[] = {
-    lab_row<&LabUis::explorer, kExplorerWindow>("explorer", "Explorer"),
-    lab_row<&LabUis::invariance, kInvarianceWindow>("invariance", "Invariance"),
-    lab_row<&LabUis::worked, kWorkedWindow>("worked", "Worked example"),
-    lab_row<&LabUis::gradients, kGradientsWindow>("gradients", "Gradients"),
-    lab_row<&LabUis::geometry, kGeometryWindow>("geometry", "Geometry"),
-    lab_row<&LabUis::training, kTrainingWindow>("training", "Training"),
+    lab_row<&LabUis::explorer, kExplorerWindow>("explorer", tr_later("Explorer")),
+    lab_row<&LabUis::invariance, kInvarianceWindow>("invariance", tr_later("Invariance")),
+    lab_row<&LabUis::worked, kWorkedWindow>("worked", tr_later("Worked example")),
+    lab_row<&LabUis::gradients, kGradientsWindow>("gradients", tr_later("Gradients")),
+    lab_row<&LabUis::geometry, kGeometryWindow>("geometry", tr_later("Geometry")),
+    lab_row<&LabUis::training, kTrainingWindow>("training", tr_later("Training")),
     lab_row<&LabUis::gpu, kGpuWindow>("gpu", "GPU"),
-    lab_row<&LabUis::depth, kDepthWindow>("depth", "Depth"),
+    lab_row<&LabUis::depth, kDepthWindow>("depth", tr_later("Depth")),
 };
 const int kLabCount = static_cast<int>(sizeof kLabs / sizeof kLabs[0]);
 
@@ -93,9 +93,9 @@ bool controls_collapsed(AppUi& ui, float width) {
 }
 
 void draw_show_controls_button(AppUi& ui) {
-    if (ImGui::SmallButton("▸ Control panel")) ui.controls = AppUi::Controls::Shown;
+    if (ImGui::SmallButton((std::string("▸ ") + tr("Control panel")).c_str())) ui.controls = AppUi::Controls::Shown;
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Show this lab's controls (F9, View ▸ Control panel); hidden because the window is narrow");
+        ImGui::SetTooltip("%s", tr("Show this lab's controls (F9, View ▸ Control panel); hidden because the window is narrow"));
 }
 
 // How the tab row fits: the eight labels at the text size are wider than a 1024 px window in the
@@ -107,7 +107,7 @@ struct TabRow {
 };
 
 std::string tab_label(const Lab& lab, bool first_word) {
-    std::string label = lab.tab;
+    std::string label = tr(lab.tab);
     if (first_word) label = label.substr(0, label.find(' '));
     return label + "###" + lab.id;   // the same tab whatever its label
 }
@@ -159,7 +159,7 @@ void draw_labs(LabContext& ctx, LabUis& uis, ImVec2 pos, ImVec2 size) {
             const bool open = ImGui::BeginTabItem(label.c_str(), nullptr, flags);
             record_cut_tab(label);
             if (open) {
-                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", kLabs[i].info->title);
+                if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(kLabs[i].info->title));
                 if (row.small_font) ImGui::PopFont();
                 ctx.app.lab = i;
                 const float avail_w = ImGui::GetContentRegionAvail().x;
@@ -175,7 +175,7 @@ void draw_labs(LabContext& ctx, LabUis& uis, ImVec2 pos, ImVec2 size) {
                 if (row.small_font) ImGui::PushFont(ctx.fonts.small);
                 ImGui::EndTabItem();
             } else if (ImGui::IsItemHovered()) {
-                ImGui::SetTooltip("%s", kLabs[i].info->title);
+                ImGui::SetTooltip("%s", tr(kLabs[i].info->title));
             }
         }
         ImGui::EndTabBar();

@@ -65,30 +65,30 @@ void play_or_pause(TrainingContext& ctx) {
 enum ActionIndex { kPlay, kStep, kReset, kNewSeed, kStress, kAxis, kGradVariant, kActionCount };
 
 const Action<TrainingContext> kActions[kActionCount] = {
-    {"Play / pause", {' '}, nullptr, "Train every variant, one step each in turn, at the pace set below; press again to pause.",
+    {tr_later("Play / pause"), {' '}, nullptr, tr_later("Train every variant, one step each in turn, at the pace set below; press again to pause."),
      play_or_pause},
-    {"Step", {'S'}, nullptr, "Pause, then train every variant one more mini-batch step.",
+    {tr_later("Step"), {'S'}, nullptr, tr_later("Pause, then train every variant one more mini-batch step."),
      [](TrainingContext& ctx) {
          TrainingUi& ui = ctx.ui;
          ui.playing = false;
          if (ui.worker) ui.worker->advance(1);
      }},
-    {"Reset", {'R'}, nullptr,
-     "Back to step 0, paused: the same data and initial weights, so the same run again (the seed decides both).",
+    {tr_later("Reset"), {'R'}, nullptr,
+     tr_later("Back to step 0, paused: the same data and initial weights, so the same run again (the seed decides both)."),
      [](TrainingContext& ctx) {
          TrainingUi& ui = ctx.ui;
          ui.playing = false;
          ui.restart = true;
      }},
-    {"New seed", {'N'}, nullptr, "The next seed: new data points, split, initial weights and batch order; back to step 0.",
+    {tr_later("New seed"), {'N'}, nullptr, tr_later("The next seed: new data points, split, initial weights and batch order; back to step 0."),
      [](TrainingContext& ctx) { ctx.session.training.train.seed += 1; }},
-    {"Learning-rate stress test on / off", {'L'}, nullptr,
-     "The learning-rate stress test: the same variants again with the learning rate times the factor beside this "
-     "button, from step 0. Which ones diverge (loss NaN, ∞ or > 100 · ln K), which stall at chance? Press again to end it.",
+    {tr_later("Learning-rate stress test on / off"), {'L'}, nullptr,
+     tr_later("The learning-rate stress test: the same variants again with the learning rate times the factor beside this "
+     "button, from step 0. Which ones diverge (loss NaN, ∞ or > 100 · ln K), which stall at chance? Press again to end it."),
      [](TrainingContext& ctx) { ctx.session.training.stress = !ctx.session.training.stress; }},
-    {"Against step / time", {'T'}, nullptr,
-     "Draw loss and accuracy against the optimizer step, or against the compute time the steps took (the RMSNorm "
-     "paper's Figure 1: the same quality in less time).",
+    {tr_later("Against step / time"), {'T'}, nullptr,
+     tr_later("Draw loss and accuracy against the optimizer step, or against the compute time the steps took (the RMSNorm "
+     "paper's Figure 1: the same quality in less time)."),
      [](TrainingContext& ctx) {
          TrainingLabState& s = ctx.session.training;
          TrainingUi& ui = ctx.ui;
@@ -96,7 +96,7 @@ const Action<TrainingContext> kActions[kActionCount] = {
          ui.loss_view.range = {};   // a zoom on one x axis means nothing on the other
          ui.accuracy_view.range = {};
      }},
-    {"Next gradient variant", {'G'}, nullptr, "Show the per-layer gradient norms of the next variant in the run.",
+    {tr_later("Next gradient variant"), {'G'}, nullptr, tr_later("Show the per-layer gradient norms of the next variant in the run."),
      [](TrainingContext& ctx) {
          TrainingLabState& s = ctx.session.training;
          for (int i = 1; i <= kTrainingNormCount; ++i) {
@@ -174,7 +174,7 @@ void take_latest(TrainingUi& ui) {
 float half_width() { return std::floor(0.5f * (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x)); }
 
 void draw_run_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
-    heading(fonts.heading, "Run");
+    heading(fonts.heading, tr("Run"));
     const bool cannot = !ui.problem.empty() || (ui.shown && !ui.shown->error.empty());
     const bool at_end = ui.shown && ui.shown->done() && !ui.playing;
     ImGui::BeginDisabled(cannot);
@@ -199,7 +199,7 @@ void draw_run_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& ui,
     }
     ImGui::ProgressBar(static_cast<float>(step) / static_cast<float>(std::max(1, total)), ImVec2(-1.0f, 0.0f),
                        text.c_str());
-    tooltip("Optimizer steps done by every variant, of the run's total (each step: one mini-batch per variant).");
+    tooltip(tr("Optimizer steps done by every variant, of the run's total (each step: one mini-batch per variant)."));
     worker_failure_line(ui.failure);
 
     // The pace asked for, and the one achieved (a slow model cannot keep up with a fast pace).
@@ -208,9 +208,9 @@ void draw_run_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& ui,
     if (const std::optional<double> rate = ui.achieved.rate())
         pace += " (achieved " + format_number(*rate, *rate < 10.0 ? 2 : 3) + ")";
     log_slider("##speed", "pace", s.steps_per_second, kTrainingSpeedRule, pace.c_str(), ImGui::GetContentRegionAvail().x,
-               "How fast Play trains, 5 to 5000 steps per second (log scale); at the top, as fast as the CPU allows. "
+               tr("How fast Play trains, 5 to 5000 steps per second (log scale); at the top, as fast as the CPU allows. "
                "In brackets, the pace achieved over the last second while playing: a big model can train slower "
-               "than asked. The numbers do not depend on it, only how quickly they appear.");
+               "than asked. The numbers do not depend on it, only how quickly they appear."));
 
     // The stress test: a toggle button (filled while on) and its factor.
     const bool on = s.stress;
@@ -223,30 +223,30 @@ void draw_run_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& ui,
     ImGui::SameLine();
     log_slider("##stress_factor", "stress factor", s.stress_factor, kStressFactorRule, "× %.3g",
                ImGui::GetContentRegionAvail().x,
-               "The stress test's factor on the learning rate, 2 to 100 (log scale; 30 by default).");
+               tr("The stress test's factor on the learning rate, 2 to 100 (log scale; 30 by default)."));
 }
 
 void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
-    heading(fonts.heading, "Data");
+    heading(fonts.heading, tr("Data"));
     const float w = half_width();
     ImGui::SetNextItemWidth(w);
     if (ImGui::BeginCombo("##dataset", std::string(display_name(s.data.kind)).c_str())) {
         for (DatasetKind kind : kBuiltinDatasets)
             if (ImGui::Selectable(std::string(display_name(kind)).c_str(), s.data.kind == kind))
                 training_lab_choose_dataset(s, kind);
-        if (ImGui::Selectable("Load CSV…", s.data.kind == DatasetKind::Csv)) training_lab_choose_dataset(s, DatasetKind::Csv);
+        if (ImGui::Selectable(tr("Load CSV…"), s.data.kind == DatasetKind::Csv)) training_lab_choose_dataset(s, DatasetKind::Csv);
         ImGui::EndCombo();
     }
-    tooltip("The data set: five 2D sets from TensorFlow Playground (500 points, 2 classes), the 8×8 handwritten "
+    tooltip(tr("The data set: five 2D sets from TensorFlow Playground (500 points, 2 classes), the 8×8 handwritten "
             "digits (64 features, 10 classes), or your own CSV file. Choosing one loads its recommended width, "
-            "learning rate, batch size and steps.");
+            "learning rate, batch size and steps."));
     ImGui::SameLine();
     ImGui::SetNextItemWidth(w);
     checked_number("train share (1 = 100%)", s.data.train_ratio, kTrainingRatioRule, [](double* train_ratio) {
         double ratio = 100.0 * *train_ratio;
         const double r_lo = 10.0, r_hi = 90.0;
         const bool changed = ImGui::SliderScalar("##ratio", ImGuiDataType_Double, &ratio, &r_lo, &r_hi, "train %.0f%%");
-        tooltip("The share of cases used for training (10% to 90%, stratified by class); the rest is the test set.");
+        tooltip(tr("The share of cases used for training (10% to 90%, stratified by class); the rest is the test set."));
         if (changed) *train_ratio = std::round(ratio) / 100.0;
         return changed;
     });
@@ -255,14 +255,14 @@ void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) 
         const char* load = "Load";
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - button_width(load) - ImGui::GetStyle().ItemSpacing.x);
         const bool enter = text_field("##csv", "path/to/data.csv", ui.csv_path, s.data.path, TextEntry::EnterOnly);
-        tooltip("A CSV file: one case per row, the features as numbers, the class label in the last column (a header "
-                "row is allowed). Enter or Load reads it; features are standardized with the training set's statistics.");
+        tooltip(tr("A CSV file: one case per row, the features as numbers, the class label in the last column (a header "
+                "row is allowed). Enter or Load reads it; features are standardized with the training set's statistics."));
         ImGui::SameLine();
         if (ImGui::Button(load) || enter) {
             s.data.path = ui.csv_path.text;
             ui.restart = true;   // the same path again: the file may have changed
         }
-        tooltip("Read the file now (also after editing it).");
+        tooltip(tr("Read the file now (also after editing it)."));
         if (ui.shown && !ui.shown->error.empty()) {
             push_wrap_at_edge();
             ImGui::TextColored(kErrorText, "✗ %s", ui.shown->error.c_str());
@@ -276,9 +276,9 @@ void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) 
     checked_number("noise", s.data.noise, kTrainingNoiseRule, [two_d](double* noise) {
         const bool changed = ImGui::SliderScalar("##noise", ImGuiDataType_Double, noise, &kTrainingNoiseRule.lo,
                                                  &kTrainingNoiseRule.hi, "noise %.2f");
-        tooltip(two_d ? "Noise of the 2D sets, 0 to 0.5 (TensorFlow Playground's slider / 100): points move off their "
-                        "class's shape, and near the boundary labels flip."
-                      : "Noise applies to the 2D sets only.");
+        tooltip(two_d ? tr("Noise of the 2D sets, 0 to 0.5 (TensorFlow Playground's slider / 100): points move off their "
+                        "class's shape, and near the boundary labels flip.")
+                      : tr("Noise applies to the 2D sets only."));
         return changed;
     });
     ImGui::EndDisabled();
@@ -286,79 +286,79 @@ void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) 
     ImGui::SetNextItemWidth(w);
     const std::uint64_t one = 1;
     ImGui::InputScalar("##seed", ImGuiDataType_U64, &s.train.seed, &one, nullptr, "seed %llu");
-    tooltip("The one seed of the run: data points, train/test split, initial weights and batch order. Every variant "
-            "gets the same (key N: the next seed).");
+    tooltip(tr("The one seed of the run: data points, train/test split, initial weights and batch order. Every variant "
+            "gets the same (key N: the next seed)."));
 }
 
 void draw_model_section(TrainingLabState& s, const Fonts& fonts) {
-    heading(fonts.heading, "Model");
+    heading(fonts.heading, tr("Model"));
     MlpConfig& m = s.train.model;
     const float w = half_width();
     int_slider("##depth", m.hidden_layers, kMinHiddenLayers, kMaxHiddenLayers, "%d hidden layers", false, w,
-               "Hidden layers, 1 to 6: each is dense → norm → activation (or dense → activation → norm).");
+               tr("Hidden layers, 1 to 6: each is dense → norm → activation (or dense → activation → norm)."));
     ImGui::SameLine();
     int width = static_cast<int>(m.width);
     int_slider("##width", width, static_cast<int>(kMinWidth), static_cast<int>(kMaxWidth), "width %d", true, w,
-               "Units per hidden layer n, 2 to 256 (log scale): the vector each norm normalizes.");
+               tr("Units per hidden layer n, 2 to 256 (log scale): the vector each norm normalizes."));
     m.width = width;
 
     const struct {
         Activation a;
         const char* label;
         const char* help;
-    } acts[] = {{Activation::ReLU, "ReLU", "f(a) = max(0, a); weights start He-scaled, N(0, 2/n_in)."},
+    } acts[] = {{Activation::ReLU, "ReLU", tr("f(a) = max(0, a); weights start He-scaled, N(0, 2/n_in).")},
                 {Activation::Tanh, "tanh", "f(a) = tanh(a); weights start N(0, 1/n_in)."},
-                {Activation::GELU, "GELU", "f(a) = a·Φ(a), the exact erf form; weights start N(0, 2/n_in)."}};
+                {Activation::GELU, "GELU", tr("f(a) = a·Φ(a), the exact erf form; weights start N(0, 2/n_in).")}};
     for (const auto& a : acts) {
         if (&a != acts) ImGui::SameLine();
         if (ImGui::RadioButton(a.label, m.activation == a.a)) m.activation = a.a;
         tooltip(a.help);
     }
-    if (ImGui::RadioButton("norm, then f", m.placement == Placement::BeforeActivation))
+    if (ImGui::RadioButton(tr("norm, then f"), m.placement == Placement::BeforeActivation))
         m.placement = Placement::BeforeActivation;
-    tooltip("y = f(norm(a) ⊙ g + b): the norm before the activation, as in the RMSNorm paper.");
+    tooltip(tr("y = f(norm(a) ⊙ g + b): the norm before the activation, as in the RMSNorm paper."));
     ImGui::SameLine();
-    if (ImGui::RadioButton("f, then norm", m.placement == Placement::AfterActivation))
+    if (ImGui::RadioButton(tr("f, then norm"), m.placement == Placement::AfterActivation))
         m.placement = Placement::AfterActivation;
-    tooltip("y = norm(f(a)) ⊙ g + b: the norm after the activation.");
+    tooltip(tr("y = norm(f(a)) ⊙ g + b: the norm after the activation."));
     bool f32 = s.train.precision == Precision::F32;
-    precision_radios(f32, "The run starts again.");
+    precision_radios(f32, tr("The run starts again."));
     s.train.precision = f32 ? Precision::F32 : Precision::F64;
 }
 
 void draw_optimizer_section(TrainingLabState& s, const Fonts& fonts) {
-    heading(fonts.heading, "Optimizer");
+    heading(fonts.heading, tr("Optimizer"));
     OptimizerSpec& o = s.train.optimizer;
     if (ImGui::RadioButton("Adam", o.kind == OptimizerKind::Adam)) training_lab_choose_optimizer(s, OptimizerKind::Adam);
-    tooltip("Adam (β₁ = 0.9, β₂ = 0.999); choosing it loads its recommended learning rate for the data set.");
+    tooltip(tr("Adam (β₁ = 0.9, β₂ = 0.999); choosing it loads its recommended learning rate for the data set."));
     ImGui::SameLine();
-    if (ImGui::RadioButton("SGD + momentum", o.kind == OptimizerKind::SGD))
+    if (ImGui::RadioButton(tr("SGD + momentum"), o.kind == OptimizerKind::SGD))
         training_lab_choose_optimizer(s, OptimizerKind::SGD);
-    tooltip("SGD with momentum 0.9: v ← 0.9 v + ∂L/∂θ, θ ← θ − η v; choosing it loads its recommended learning rate.");
+    tooltip(tr("SGD with momentum 0.9: v ← 0.9 v + ∂L/∂θ, θ ← θ − η v; choosing it loads its recommended learning rate."));
     const float w = half_width();
     log_slider("##lr", "lr", o.lr, kTrainingLrRule, "lr %.4g", w,
-               "The learning rate η, 10⁻⁴ to 1 (log scale). The stress test multiplies it.");
+               tr("The learning rate η, 10⁻⁴ to 1 (log scale). The stress test multiplies it."));
     ImGui::SameLine();
     int batch = static_cast<int>(s.train.batch_size);
     int_slider("##batch", batch, kTrainingMinBatch, kTrainingMaxBatch, "batch %d", true, w,
-               "Cases per mini-batch, 1 to 512 (log scale; at most the training set). BatchNorm's statistics come "
-               "from it.");
+               tr("Cases per mini-batch, 1 to 512 (log scale; at most the training set). BatchNorm's statistics come "
+               "from it."));
     s.train.batch_size = batch;
     int_slider("##steps", s.train.steps, kTrainingMinSteps, kTrainingMaxSteps, "%d steps", true,
-               ImGui::GetContentRegionAvail().x, "Optimizer steps per run, 10 to 20 000 (log scale).");
+               ImGui::GetContentRegionAvail().x, tr("Optimizer steps per run, 10 to 20 000 (log scale)."));
 }
 
 // The variants' checkboxes, two per row, each after its colour; pRMSNorm's p below them.
 void draw_variants_section(TrainingLabState& s, const Fonts& fonts) {
-    heading(fonts.heading, "Variants (same start)");
+    heading(fonts.heading, tr("Variants (same start)"));
     static_assert(kTrainingNormCount == 6, "one help text per norm");
     const char* const help[kTrainingNormCount] = {
-        "No norm: y = f(a). The baseline. Every ticked variant trains on the same data from the same initial weights.",
-        "LayerNorm (paper eq. 2–3): ā = (a − μ)/σ over the n units of a layer, then ⊙ g + b.",
-        "RMSNorm (paper eq. 4): ā = a / RMS(a); no mean to subtract, so less work than LayerNorm.",
-        "pRMSNorm: the RMS from the first k = ⌈n·p⌉ units only (p below; the paper's 6.25%).",
-        "L2-Norm: ā = a / ‖a‖, without RMSNorm's √n: its outputs shrink as n grows (the paper reports it trains worse).",
-        "BatchNorm: each unit normalized over the mini-batch (running averages when evaluating)."};
+        tr("No norm: y = f(a). The baseline. Every ticked variant trains on the same data from the same initial weights."),
+        tr("LayerNorm (paper eq. 2–3): ā = (a − μ)/σ over the n units of a layer, then ⊙ g + b."),
+        tr("RMSNorm (paper eq. 4): ā = a / RMS(a); no mean to subtract, so less work than LayerNorm."),
+        tr("pRMSNorm: the RMS from the first k = ⌈n·p⌉ units only (p below; the paper's 6.25%)."),
+        tr("L2-Norm: ā = a / ‖a‖, without RMSNorm's √n: its outputs shrink as n grows (the paper reports it trains worse)."),
+        tr("BatchNorm: each unit normalized over the mini-batch (running averages when evaluating).")};
     const float col = half_width() + ImGui::GetStyle().ItemSpacing.x;
     const float x0 = ImGui::GetCursorPosX();
     for (int k = 0; k < kTrainingNormCount; ++k) {
@@ -378,8 +378,8 @@ void draw_variants_section(TrainingLabState& s, const Fonts& fonts) {
                             ImGui::GetStyle().ItemSpacing.x);
     checked_number("p (1 = 100%)", s.train.model.norm.p, kFractionRule, [](double* p) {
         return percent_slider("##p", p, "pRMSNorm p = %.2f%%",
-                              "pRMSNorm's p, 1% to 100% (log scale): the RMS is estimated from the first k = ⌈n·p⌉ of "
-                              "the n units.");
+                              tr("pRMSNorm's p, 1% to 100% (log scale): the RMS is estimated from the first k = ⌈n·p⌉ of "
+                              "the n units."));
     });
     ImGui::EndDisabled();
     ImGui::SameLine();
@@ -390,8 +390,8 @@ void draw_variants_section(TrainingLabState& s, const Fonts& fonts) {
 // [SECTION] Variant row ---------------------------------------------------------------------
 
 constexpr const char* kDivergedHelp =
-    "Diverged: its mini-batch loss became NaN or ∞, or passed 100 · ln K (K classes; ln K is the loss of guessing): "
-    "the weights blew up. It trains no further; its curves end at the step before, its map is the last one drawn.";
+    tr_later("Diverged: its mini-batch loss became NaN or ∞, or passed 100 · ln K (K classes; ln K is the loss of guessing): "
+    "the weights blew up. It trains no further; its curves end at the step before, its map is the last one drawn.");
 
 // The variant's decision map filling the square at p0: the data area of its figure (core's
 // layout_data, painted by the export's draw_figure_data), framed. Markers scale with the map:
@@ -441,7 +441,7 @@ void draw_variant_card(const TrainingVariant& v, const Plot* map, const Training
                                  std::to_string(v.run.step) +
                                  " (colour: the class; paler: less sure, white: 50/50), with the training cases as dots"
                                  " (rings: test cases, when shown). Right-click: save it as a figure.";
-        tooltip(v.diverged_at > 0 ? kDivergedHelp : help.c_str());
+        tooltip(v.diverged_at > 0 ? tr(kDivergedHelp) : help.c_str());
         if (std::string saved = figure_context_menu("map figure", map->name, [map] { return *map; }); !saved.empty())
             status = std::move(saved);
     }
@@ -467,7 +467,7 @@ void draw_variant_card(const TrainingVariant& v, const Plot* map, const Training
         const std::string at = std::to_string(v.diverged_at);
         ImGui::TextColored(kErrorText, "%s",
                            first_fitting({"✗ diverged at step " + at, "✗ diverged", "✗ " + at}, room).c_str());
-        tooltip(kDivergedHelp);
+        tooltip(tr(kDivergedHelp));
     } else {
         const EvalResult& e = v.run.last_eval ? *v.run.last_eval : v.initial;
         char pct[32];
@@ -506,7 +506,7 @@ void draw_variant_card(const TrainingVariant& v, const Plot* map, const Training
     char share[32];
     std::snprintf(share, sizeof share, "%.0f%%", 100.0 * t.norm_ms / std::max(1e-12, t.total_ms()));
     if (v.run.history.norm_ms.empty()) {
-        ImGui::TextDisabled("no step yet");
+        ImGui::TextDisabled("%s", tr("no step yet"));
     } else if (v.norm == Norm::None) {
         ImGui::TextDisabled("%s", ms.c_str());
     } else {
@@ -569,7 +569,7 @@ void draw_variant_row(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fon
         ImGui::PopID();
     }
     if (!maps)
-        ImGui::TextDisabled("Decision maps need 2 features; %s has %d.", snap.data->name.c_str(),
+        ImGui::TextDisabled(tr("Decision maps need 2 features; %s has %d."), snap.data->name.c_str(),
                             static_cast<int>(snap.data->features()));
 }
 
@@ -645,7 +645,7 @@ std::vector<NormStepCost> gpu_step_costs(const NormKernelTimes* t, int layers) {
 
 // What the figures show: the x axis of loss and accuracy, whose gradients, the test points.
 void draw_figure_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
-    heading(fonts.heading, "Figures");
+    heading(fonts.heading, tr("Figures"));
     const std::string axis_help = action_tooltip(kActions[kAxis]);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("x:");
@@ -653,7 +653,7 @@ void draw_figure_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& 
     if (ImGui::RadioButton("step", s.axis == TrainingAxis::Step) && s.axis != TrainingAxis::Step) kActions[kAxis].apply(ctx);
     tooltip(axis_help.c_str());
     ImGui::SameLine();
-    if (ImGui::RadioButton("compute time", s.axis == TrainingAxis::Time) && s.axis != TrainingAxis::Time)
+    if (ImGui::RadioButton(tr("compute time"), s.axis == TrainingAxis::Time) && s.axis != TrainingAxis::Time)
         kActions[kAxis].apply(ctx);
     tooltip(axis_help.c_str());
     const int k = std::clamp(s.grad_variant, 0, kTrainingNormCount - 1);
@@ -671,9 +671,9 @@ void draw_figure_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& 
     tooltip(action_tooltip(kActions[kGradVariant]).c_str());
     ImGui::SameLine();
     ImGui::BeginDisabled(!ui.shown || !ui.shown->data || ui.shown->data->features() != 2);
-    ImGui::Checkbox("test points", &ui.show_test_points);
+    ImGui::Checkbox(tr("test points"), &ui.show_test_points);
     ImGui::EndDisabled();
-    tooltip("Draw the test cases on the decision maps too, as rings (the dots are the training cases); 2D data only.");
+    tooltip(tr("Draw the test cases on the decision maps too, as rings (the dots are the training cases); 2D data only."));
 }
 
 void draw_figures(const TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
@@ -682,18 +682,18 @@ void draw_figures(const TrainingLabState& s, TrainingUi& ui, const Fonts& fonts)
     const float h = std::max(std::floor(0.5f * (ImGui::GetContentRegionAvail().y - style.ItemSpacing.y)),
                              16.0f * ImGui::GetFontSize());   // else: scroll (the legends fit inside)
     draw_plot(ui.loss_view, loss_figure(ui, s), fonts, ImVec2(w, h));
-    tooltip("Cross-entropy on the whole test set (solid) and training set (dashed), evaluated 100 times per run; "
-            "click a name in the legend to hide that variant.");
+    tooltip(tr("Cross-entropy on the whole test set (solid) and training set (dashed), evaluated 100 times per run; "
+            "click a name in the legend to hide that variant."));
     ImGui::SameLine();
     draw_plot(ui.accuracy_view, accuracy_figure(ui, s), fonts, ImVec2(w, h));
-    tooltip("Accuracy on the whole test set (solid) and training set (dashed); dotted: chance (100/K %).");
+    tooltip(tr("Accuracy on the whole test set (solid) and training set (dashed); dotted: chance (100/K %)."));
     draw_plot(ui.grad_view, grad_figure(ui, s), fonts, ImVec2(w, h));
-    tooltip("‖∂L/∂W‖ of each dense layer's weights, per step (mean over each run of steps), for one variant (key G): "
-            "how the norms keep the layers' gradients in proportion (NormFormer's measure, per layer).");
+    tooltip(tr("‖∂L/∂W‖ of each dense layer's weights, per step (mean over each run of steps), for one variant (key G): "
+            "how the norms keep the layers' gradients in proportion (NormFormer's measure, per layer)."));
     ImGui::SameLine();
     draw_plot(ui.time_view, time_figure(ui), fonts, ImVec2(w, h));
-    tooltip("Wall-clock milliseconds per step (median over each run of steps): the whole step (solid) and the part "
-            "inside the norm layers (dashed). LayerNorm's mean makes it costlier than RMSNorm.");
+    tooltip(tr("Wall-clock milliseconds per step (median over each run of steps): the whole step (solid) and the part "
+            "inside the norm layers (dashed). LayerNorm's mean makes it costlier than RMSNorm."));
 }
 
 // [SECTION] The lab window ------------------------------------------------------------------
@@ -701,7 +701,7 @@ void draw_figures(const TrainingLabState& s, TrainingUi& ui, const Fonts& fonts)
 void draw_stress_banner(const TrainingLabState& s) {
     if (s.stress) {
         ImGui::TextColored(kWarnText,
-                           "⚠ Stress test: learning rate × %.3g = %s. Which variants diverge? (key L ends it)",
+                           tr("⚠ Stress test: learning rate × %.3g = %s. Which variants diverge? (key L ends it)"),
                            s.stress_factor, format_number(training_lab_lr(s), 3).c_str());
     }
 }
@@ -733,10 +733,10 @@ void draw_training_lab(TrainingContext& ctx) {
     if (!ui.problem.empty()) {
         ImGui::TextColored(kErrorText, "✗ %s", ui.problem.c_str());
     } else if (!ui.shown) {
-        ImGui::TextDisabled("Preparing the data and the variants…");
+        ImGui::TextDisabled("%s", tr("Preparing the data and the variants…"));
     } else if (!ui.shown->error.empty()) {
         push_wrap_at_edge();
-        ImGui::TextColored(kErrorText, "✗ Cannot train: %s", ui.shown->error.c_str());
+        ImGui::TextColored(kErrorText, tr("✗ Cannot train: %s"), ui.shown->error.c_str());
         ImGui::PopTextWrapPos();
     } else {
         draw_variant_row(*ui.shown, ui, fonts, std::floor(0.27f * ImGui::GetContentRegionAvail().y), ctx.app.status);
@@ -775,9 +775,9 @@ void draw_training_figure(TrainingContext& ctx, const std::string& id, ImVec2 si
     if (!ui.problem.empty()) {
         ImGui::TextColored(kErrorText, "✗ %s", ui.problem.c_str());
     } else if (!ui.shown) {
-        ImGui::TextDisabled("Preparing the data and the variants…");
+        ImGui::TextDisabled("%s", tr("Preparing the data and the variants…"));
     } else if (!ui.shown->error.empty()) {
-        ImGui::TextColored(kErrorText, "✗ Cannot train: %s", ui.shown->error.c_str());
+        ImGui::TextColored(kErrorText, tr("✗ Cannot train: %s"), ui.shown->error.c_str());
     }
     ImGui::PopTextWrapPos();
     if (!ui.problem.empty() || !ui.shown || !ui.shown->error.empty()) return;

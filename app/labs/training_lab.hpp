@@ -23,7 +23,7 @@
 namespace normlab::ui {
 
 inline constexpr LabInfo kTrainingInfo{
-    "Training: none, LayerNorm, RMSNorm, pRMSNorm, L2-Norm and BatchNorm trained side by side",
+    tr_later("Training: none, LayerNorm, RMSNorm, pRMSNorm, L2-Norm and BatchNorm trained side by side"),
     "Hidden block (paper eq. 1): a = W x + c, then y = f(norm(a) ⊙ g + b) (norm before the activation)\n"
     "    or y = norm(f(a)) ⊙ g + b (after); the output layer has no norm\n"
     "LayerNorm (eq. 2–3): ā = (a − μ)/σ;  RMSNorm (eq. 4): ā = a / RMS(a);  pRMSNorm: RMS of the first\n"

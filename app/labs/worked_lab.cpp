@@ -90,15 +90,15 @@ void draw_toolbar(WorkedContext& ctx, WorkedUi& ui) {
     ImGui::AlignTextToFramePadding();
     ImGui::Text("x = [%s]", format_number_list(e.x).c_str());
     ImGui::PopFont();
-    tooltip("The Explorer's x (n entries, a = x here: no W): edit it in the Explorer, or pick a preset. "
-            "Both labs always show the same vector.");
+    tooltip(tr("The Explorer's x (n entries, a = x here: no W): edit it in the Explorer, or pick a preset. "
+            "Both labs always show the same vector."));
     for (int i = kExampleX; i <= kRandomX; ++i) {
         ImGui::SameLine();
         action_button(ctx, kXPresetActions<WorkedContext>[i]);
     }
     ImGui::SameLine();
-    if (ImGui::Button("Open the Explorer")) ctx.app.select_lab = find_lab("explorer");
-    tooltip("Edit x entry by entry (or paste it) in the Explorer lab.");
+    if (ImGui::Button(tr("Open the Explorer"))) ctx.app.select_lab = find_lab("explorer");
+    tooltip(tr("Edit x entry by entry (or paste it) in the Explorer lab."));
 
     // ε and digits, right-aligned on the same row.
     const ImGuiStyle& style = ImGui::GetStyle();
@@ -115,17 +115,17 @@ void draw_toolbar(WorkedContext& ctx, WorkedUi& ui) {
         const double lo = 1e-12, hi = 1e-1;
         const bool changed = ImGui::SliderScalar("ε", ImGuiDataType_Double, eps, &lo, &hi, *eps == 0.0 ? "0" : "%.0e",
                                                  ImGuiSliderFlags_Logarithmic);
-        tooltip("ε, from 10⁻¹² to 10⁻¹ on a log scale: added under both square roots, σ = √(σ₀² + ε) and "
-                "RMS = √(mean(x²) + ε) (10⁻⁵ is PyTorch's default).");
+        tooltip(tr("ε, from 10⁻¹² to 10⁻¹ on a log scale: added under both square roots, σ = √(σ₀² + ε) and "
+                "RMS = √(mean(x²) + ε) (10⁻⁵ is PyTorch's default)."));
         return changed;
     });
     ImGui::SameLine();
     if (ImGui::Button("ε = 0")) s.eps = 0.0;
-    tooltip("ε = 0: the textbook formulas, exactly.");
+    tooltip(tr("ε = 0: the textbook formulas, exactly."));
     ImGui::SameLine();
     ImGui::SetNextItemWidth(digits_w);
     ImGui::SliderInt("digits", &ui.digits, 3, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
-    tooltip("Significant digits of the numbers in the steps (3 to 8); the claim checker always uses full precision.");
+    tooltip(tr("Significant digits of the numbers in the steps (3 to 8); the claim checker always uses full precision."));
 }
 
 // [SECTION] Steps ---------------------------------------------------------------------------
@@ -233,44 +233,44 @@ const NameChoice kNameChoices[] = {
     {"RMSNorm", Formula::RMSNorm},
     {"LayerNorm", Formula::LayerNormPopulation},
     {"L2-Norm", Formula::L2Norm},
-    {"LayerNorm with the sample std", Formula::LayerNormSample},
-    {"(it does not say)", std::nullopt},
+    {tr_later("LayerNorm with the sample std"), Formula::LayerNormSample},
+    {tr_later("(it does not say)"), std::nullopt},
 };
 
 void draw_claim_inputs(WorkedContext& ctx) {
     WorkedState& s = ctx.session.worked;
     const float em = ImGui::GetFontSize();
-    heading(ctx.fonts.heading, "Check a claim");
+    heading(ctx.fonts.heading, tr("Check a claim"));
 
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("The write-up calls it");
+    ImGui::TextUnformatted(tr("The write-up calls it"));
     ImGui::SameLine();
     const char* current = kNameChoices[0].label;
     for (const NameChoice& c : kNameChoices)
         if (c.name == s.claimed_name) current = c.label;
     ImGui::SetNextItemWidth(-FLT_MIN);
-    if (ImGui::BeginCombo("##name", current)) {
+    if (ImGui::BeginCombo("##name", tr(current))) {
         for (const NameChoice& c : kNameChoices)
-            if (ImGui::Selectable(c.label, c.name == s.claimed_name)) s.claimed_name = c.name;
+            if (ImGui::Selectable(tr(c.label), c.name == s.claimed_name)) s.claimed_name = c.name;
         ImGui::EndCombo();
     }
-    tooltip("The formula the write-up says it uses: the verdict is ✓ when that formula reproduces its numbers. "
-            "\"It does not say\": ✓ when any formula does.");
+    tooltip(tr("The formula the write-up says it uses: the verdict is ✓ when that formula reproduces its numbers. "
+            "\"It does not say\": ✓ when any formula does."));
 
-    ImGui::TextUnformatted("Claimed outputs, one per entry of x, as printed:");
+    ImGui::TextUnformatted(tr("Claimed outputs, one per entry of x, as printed:"));
     ImGui::SetNextItemWidth(-FLT_MIN);
     ImGui::InputTextWithHint("##outputs", "e.g.  −1.16, −0.39, 0.39, 1.16", &s.claimed_outputs);
-    tooltip("Numbers separated by commas or spaces (\"[…]\" is fine). Each must equal a formula's output to its "
-            "printed precision: 1.16 means anything in [1.155, 1.165].");
+    tooltip(tr("Numbers separated by commas or spaces (\"[…]\" is fine). Each must equal a formula's output to its "
+            "printed precision: 1.16 means anything in [1.155, 1.165]."));
 
-    ImGui::TextUnformatted("Claimed steps (optional), one per line:");
+    ImGui::TextUnformatted(tr("Claimed steps (optional), one per line:"));
     const float presets_h = ImGui::GetFrameHeightWithSpacing() * kWorkedPresetCount + ImGui::GetTextLineHeightWithSpacing();
     const float steps_h = std::clamp(ImGui::GetContentRegionAvail().y - presets_h, 3.0f * em, 8.0f * em);
     ImGui::InputTextMultiline("##steps", &s.claimed_steps, ImVec2(-FLT_MIN, steps_h));
-    tooltip("Each line \"lhs = rhs\": arithmetic such as (300 − 225)² = 5625 (+ − × / ^ ², √ or sqrt, parentheses), "
-            "or a named quantity: mean = 225, var = 3125, std = 55.9, rms = 5.477.");
+    tooltip(tr("Each line \"lhs = rhs\": arithmetic such as (300 − 225)² = 5625 (+ − × / ^ ², √ or sqrt, parentheses), "
+            "or a named quantity: mean = 225, var = 3125, std = 55.9, rms = 5.477."));
 
-    ImGui::TextDisabled("Examples (they set x too):");
+    ImGui::TextDisabled("%s", tr("Examples (they set x too):"));
     for (int i = 0; i < kWorkedPresetCount; ++i) {
         const WorkedPreset& p = kWorkedPresets[i];
         if (ImGui::Button(p.label, ImVec2(-FLT_MIN, 0.0f))) preset_actions()[i].apply(ctx);
@@ -285,9 +285,9 @@ void draw_claim_inputs(WorkedContext& ctx) {
 void draw_fits(const Explanation& e, const ClaimVerdict& v, const Fonts& fonts, bool outputs) {
     constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_PadOuterX;
     if (!ImGui::BeginTable("fits", outputs ? 3 : 2, kFlags)) return;
-    ImGui::TableSetupColumn("Formula", outputs ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_WidthStretch);
-    if (outputs) ImGui::TableSetupColumn("Its outputs", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableSetupColumn("Off by at most", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn(tr("Formula"), outputs ? ImGuiTableColumnFlags_WidthFixed : ImGuiTableColumnFlags_WidthStretch);
+    if (outputs) ImGui::TableSetupColumn(tr("Its outputs"), ImGuiTableColumnFlags_WidthStretch);
+    ImGui::TableSetupColumn(tr("Off by at most"), ImGuiTableColumnFlags_WidthFixed);
     ImGui::PushFont(fonts.bold);
     ImGui::TableHeadersRow();
     ImGui::PopFont();
@@ -310,7 +310,7 @@ void draw_steps_verdicts(const WorkedResults& r) {
     for (const StepCheck& step : r.steps) {
         push_wrap_at_edge();
         if (!step.verdict) {
-            ImGui::TextColored(kErrorText, "⚠ Cannot read \"%s\": %s", step.text.c_str(), step.error.c_str());
+            ImGui::TextColored(kErrorText, tr("⚠ Cannot read \"%s\": %s"), step.text.c_str(), step.error.c_str());
         } else if (step.verdict->holds) {
             ImGui::TextColored(kGoodText, "✓ %s", step.verdict->message.c_str());
         } else {
@@ -324,8 +324,8 @@ void draw_verdict(const WorkedResults& r, const Fonts& fonts, bool outputs) {
     switch (r.status) {
         case ClaimStatus::Empty:
             push_wrap_at_edge();
-            ImGui::TextDisabled("Type the outputs a write-up claims for this x (left), or pick an example: NormLab "
-                                "says which formula reproduces them at their printed precision.");
+            ImGui::TextDisabled("%s", tr("Type the outputs a write-up claims for this x (left), or pick an example: NormLab "
+                                "says which formula reproduces them at their printed precision."));
             ImGui::PopTextWrapPos();
             break;
         case ClaimStatus::Invalid:
@@ -349,7 +349,7 @@ void draw_verdict(const WorkedResults& r, const Fonts& fonts, bool outputs) {
     if (!outputs && ImGui::GetContentRegionAvail().y < steps_h) return;
     ImGui::Spacing();
     ImGui::PushFont(fonts.bold);
-    ImGui::TextUnformatted("Claimed steps");
+    ImGui::TextUnformatted(tr("Claimed steps"));
     ImGui::PopFont();
     draw_steps_verdicts(r);
 }
@@ -365,7 +365,7 @@ void draw_worked_lab(WorkedContext& ctx) {
     try {
         results = compute_worked(ctx.session.worked, ctx.session.explorer.x);
     } catch (const std::exception& err) {
-        ImGui::TextColored(kErrorText, "Cannot work through x: %s", err.what());
+        ImGui::TextColored(kErrorText, tr("Cannot work through x: %s"), err.what());
         return;
     }
 
@@ -407,7 +407,7 @@ void draw_worked_lab(WorkedContext& ctx) {
         ImGui::SameLine();
     }
     begin_panel("verdict", ImVec2(0.0f, bottom_h), true);
-    heading(fonts.heading, "NormLab's verdict");
+    heading(fonts.heading, tr("NormLab's verdict"));
     draw_verdict(*results, fonts, true);
     ImGui::EndChild();
 }
@@ -420,7 +420,7 @@ void draw_worked_figure(WorkedContext& ctx, const std::string& id, ImVec2) {
         r = compute_worked(ctx.session.worked, ctx.session.explorer.x);
     } catch (const std::exception& err) {
         push_wrap_at_edge();
-        ImGui::TextColored(kErrorText, "Cannot work through x: %s", err.what());
+        ImGui::TextColored(kErrorText, tr("Cannot work through x: %s"), err.what());
         ImGui::PopTextWrapPos();
         return;
     }

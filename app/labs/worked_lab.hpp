@@ -10,7 +10,7 @@
 namespace normlab::ui {
 
 inline constexpr LabInfo kWorkedInfo{
-    "Worked example and claim checker",
+    tr_later("Worked example and claim checker"),
     "LayerNorm (paper eq. 2–3):  μ = Σx/n,  σ² = Σ(x − μ)²/n (population, not n − 1),  σ = √(σ² + ε),  ā = (x − μ)/σ\n"
     "RMSNorm (eq. 4):  RMS = √(Σx²/n + ε),  ā = x / RMS  (no mean subtracted)\n"
     "For comparison:  L2-Norm ā = x / ‖x‖;  (x − μ)/√(Σ(x − μ)²/(n − 1)) is LayerNorm with the sample std\n"

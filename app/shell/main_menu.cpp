@@ -141,7 +141,7 @@ void draw_menus(AppContext& ctx) {
         if (ImGui::BeginMenu(tr("Lab"))) {
             for (int i = 0; i < kLabCount; ++i) {
                 const std::string key = i < 9 ? "Ctrl+" + std::to_string(i + 1) : "";
-                if (ImGui::MenuItem(kLabs[i].tab, key.c_str(), ui.lab == i)) ui.select_lab = i;
+                if (ImGui::MenuItem(tr(kLabs[i].tab), key.c_str(), ui.lab == i)) ui.select_lab = i;
             }
             ImGui::EndMenu();
         }
@@ -292,7 +292,7 @@ std::vector<KeySection> key_sections() {
     for (const Shortcut& k : kAppShortcuts) app.rows.push_back({k.keys, tr(k.action)});
     for (int i = 0; i < kLabCount; ++i)
         if (std::vector<KeyHelp> keys = kLabs[i].key_help(); !keys.empty()) {
-            KeySection& lab = sections.emplace_back(KeySection{kLabs[i].tab, std::move(keys)});
+            KeySection& lab = sections.emplace_back(KeySection{tr(kLabs[i].tab), std::move(keys)});
             for (KeyHelp& k : lab.rows) k.action = as_action(k.action);
         }
     KeySection& plot = sections.emplace_back(KeySection{tr("On a plot"), {}});
@@ -369,12 +369,12 @@ void draw_popups(AppContext& ctx) {
         end_popup();
     }
     if (begin_popup(tr("This lab: equations and code"), ui.open_lab_help)) {
-        ImGui::TextUnformatted(lab.title);
+        ImGui::TextUnformatted(tr(lab.title));
         ImGui::Separator();
-        ImGui::TextUnformatted(lab.equations);
+        ImGui::TextUnformatted(tr(lab.equations));
         ImGui::Spacing();
         ImGui::TextDisabled("%s", tr("Computed by"));
-        ImGui::TextUnformatted(lab.computed_by);
+        ImGui::TextUnformatted(lab.computed_by);   // code names: as they are
         end_popup();
     }
     if (begin_popup(tr("Keyboard shortcuts"), ui.open_shortcuts)) {

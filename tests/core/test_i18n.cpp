@@ -143,6 +143,21 @@ TEST(I18n, MissingCatalogFileIsSaidAndEnglishShows) {
     EXPECT_STREQ(tr("Open"), "Open");
 }
 
+TEST(I18n, PseudoLocaleLengthensAndKeepsWhatMustStay) {
+    EnglishAfter restore;
+    EXPECT_EQ(pseudo_text("Open"), "[Ópéñ ]");   // 4 characters → 3 more (40 %, at least the brackets and space)
+    const std::string long_text = pseudo_text("Save the scene as a new file");   // 28 → 12 more
+    EXPECT_EQ(long_text, "[Sávé thé sçéñé ás á ñéw fílé ~~~~~~~~~]");
+    EXPECT_EQ(placeholder_mismatch("Rows: {0}, x = %.3f##rows", pseudo_text("Rows: {0}, x = %.3f##rows")), "");
+    EXPECT_NE(pseudo_text("Rows: {0}##rows").find("##rows"), std::string::npos);
+    set_language(Language::Pseudo, "/nonexistent");
+    const char* open = tr("Open");
+    EXPECT_STREQ(open, "[Ópéñ ]");
+    EXPECT_EQ(tr("Open"), open);   // the same pointer: cached
+    EXPECT_EQ(language_from_locale("pseudo", nullptr, nullptr), Language::En);   // never from a locale
+    EXPECT_EQ(parse_language("pseudo"), Language::Pseudo);
+}
+
 // The shipped catalogs load without a refused entry (scripts/i18n_check.py checks completeness).
 TEST(I18n, ShippedCatalogsLoadClean) {
     EnglishAfter restore;

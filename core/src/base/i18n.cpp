@@ -20,6 +20,7 @@ const char* language_code(Language lang) {
     switch (lang) {
         case Language::Ko: return "ko";
         case Language::Zh: return "zh";
+        case Language::Pseudo: return "pseudo";
         case Language::En: break;
     }
     return "en";
@@ -29,6 +30,7 @@ const char* language_name(Language lang) {
     switch (lang) {
         case Language::Ko: return "한국어";
         case Language::Zh: return "简体中文";
+        case Language::Pseudo: return "Pseudo (+40 %)";
         case Language::En: break;
     }
     return "English";
@@ -38,6 +40,7 @@ const char* catalog_file(Language lang) {
     switch (lang) {
         case Language::Ko: return "ko.po";
         case Language::Zh: return "zh_CN.po";
+        case Language::Pseudo:
         case Language::En: break;
     }
     return "";
@@ -53,13 +56,15 @@ std::optional<Language> parse_language(std::string_view code) {
     if (ll == "en") return Language::En;
     if (ll == "ko") return Language::Ko;
     if (ll == "zh") return Language::Zh;
+    if (ll == "pseudo") return Language::Pseudo;
     return std::nullopt;
 }
 
 Language language_from_locale(const char* lc_all, const char* lc_messages, const char* lang) {
     for (const char* value : {lc_all, lc_messages, lang}) {
         if (value == nullptr || *value == '\0') continue;
-        return parse_language(value).value_or(Language::En);   // the first set one decides
+        const std::optional<Language> named = parse_language(value);   // the first set one decides
+        return named && *named != Language::Pseudo ? *named : Language::En;
     }
     return Language::En;
 }
@@ -234,22 +239,33 @@ Catalog parse_po(std::string_view text, std::string_view name) {
     return catalog;
 }
 
+namespace {
+
+bool brace_at(std::string_view text, std::size_t i) {
+    return text[i] == '{' && i + 2 < text.size() && text[i + 1] >= '0' && text[i + 1] <= '9' && text[i + 2] == '}';
+}
+
+// The length of the printf conversion at text[i] == '%' (flags, width, precision, length,
+// conversion: "%-8.3lf"; not the space flag: "50 % of"); 1 for a lone '%'.
+std::size_t conversion_length(std::string_view text, std::size_t i) {
+    std::size_t j = i + 1;
+    while (j < text.size() && std::string_view("-+#0123456789.*hlLzjt").find(text[j]) != std::string_view::npos) ++j;
+    const bool conversion = j < text.size() && std::string_view("%diouxXeEfFgGaAcsp").find(text[j]) != std::string_view::npos;
+    return conversion ? j - i + 1 : 1;
+}
+
+}  // namespace
+
 std::vector<std::string> placeholders(std::string_view text) {
     std::vector<std::string> braces, conversions;
     for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '{' && i + 2 < text.size() && text[i + 1] >= '0' && text[i + 1] <= '9' && text[i + 2] == '}') {
+        if (brace_at(text, i)) {
             braces.emplace_back(text.substr(i, 3));
             i += 2;
         } else if (text[i] == '%') {
-            // flags, width, precision, length, conversion: "%-8.3lf" (not the space flag: "50 % of")
-            std::size_t j = i + 1;
-            while (j < text.size() && std::string_view("-+#0123456789.*hlLzjt").find(text[j]) != std::string_view::npos) ++j;
-            if (j < text.size() && std::string_view("%diouxXeEfFgGaAcsp").find(text[j]) != std::string_view::npos) {
-                conversions.emplace_back(text.substr(i, j - i + 1));
-                i = j;
-            } else {
-                conversions.emplace_back("%");   // a lone '%': not a format, and must stay one
-            }
+            const std::size_t n = conversion_length(text, i);   // a lone '%' must stay one too
+            conversions.emplace_back(text.substr(i, n));
+            i += n - 1;
         }
     }
     std::sort(braces.begin(), braces.end());
@@ -271,10 +287,34 @@ std::string placeholder_mismatch(std::string_view msgid, std::string_view msgstr
     return "placeholders " + list(got) + " differ from the msgid's " + list(want);
 }
 
+std::string pseudo_text(std::string_view text) {
+    static const std::string_view plain = "aeiouAEIOUcnyC", accented[] = {"á", "é", "í", "ó", "ú", "Á", "É", "Í", "Ó", "Ú", "ç", "ñ", "ý", "Ç"};
+    const std::size_t id = text.find("##");
+    const std::string_view shown = text.substr(0, id);
+    std::string out = "[";
+    std::size_t chars = 0;
+    for (std::size_t i = 0; i < shown.size(); ++chars) {
+        const std::size_t n = brace_at(shown, i) ? 3 : shown[i] == '%' ? conversion_length(shown, i) : 1;
+        const std::size_t at = n == 1 ? plain.find(shown[i]) : std::string_view::npos;
+        if (at != std::string_view::npos) {
+            out += accented[at];
+            ++i;
+            continue;
+        }
+        std::size_t end = i + n;
+        while (n == 1 && end < shown.size() && is_utf8_continuation(shown[end])) ++end;   // a whole character
+        out.append(shown.substr(i, end - i));
+        i = end;
+    }
+    const std::size_t pad = (4 * chars + 9) / 10;   // 40 %, the brackets and space included
+    out += " " + std::string(pad > 3 ? pad - 3 : 0, '~') + "]";
+    return out + std::string(id == std::string_view::npos ? std::string_view() : text.substr(id));
+}
+
 std::string fill_placeholders(std::string_view text, const std::vector<std::string>& args) {
     std::string out;
     for (std::size_t i = 0; i < text.size(); ++i) {
-        if (text[i] == '{' && i + 2 < text.size() && text[i + 1] >= '0' && text[i + 1] <= '9' && text[i + 2] == '}') {
+        if (brace_at(text, i)) {
             const auto n = static_cast<std::size_t>(text[i + 1] - '0');
             if (n < args.size()) {
                 out += args[n];
@@ -311,7 +351,7 @@ const Catalog* keep(const std::string& key, Catalog catalog) {
 std::vector<std::string> set_language(Language lang, const std::string& i18n_dir) {
     std::lock_guard<std::mutex> lock(g_catalogs_mutex);
     const Catalog* catalog = nullptr;
-    if (lang != Language::En) {
+    if (lang == Language::Ko || lang == Language::Zh) {
         const std::string path = i18n_dir + "/" + catalog_file(lang);
         if (const auto it = g_catalogs.find(path); it != g_catalogs.end()) {
             catalog = it->second.get();
@@ -341,6 +381,14 @@ Language current_language() { return g_language.load(); }
 const Catalog* active_catalog() { return g_active.load(); }
 
 const char* tr(const char* msgid) {
+    if (g_language.load() == Language::Pseudo && msgid != nullptr && *msgid != '\0') {
+        static std::mutex mutex;
+        static std::unordered_map<std::string, std::string> texts;   // values stay put: valid for ever
+        std::lock_guard<std::mutex> lock(mutex);
+        auto it = texts.find(msgid);
+        if (it == texts.end()) it = texts.emplace(msgid, pseudo_text(msgid)).first;
+        return it->second.c_str();
+    }
     const Catalog* catalog = g_active.load();
     if (catalog == nullptr || msgid == nullptr || *msgid == '\0') return msgid;
     const auto it = catalog->texts.find(msgid);

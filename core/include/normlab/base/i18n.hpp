@@ -17,17 +17,19 @@ namespace normlab {
 
 // [SECTION] Languages -----------------------------------------------------------------------
 
-enum class Language { En, Ko, Zh };
-inline constexpr Language kLanguages[] = {Language::En, Language::Ko, Language::Zh};
+// Pseudo: English with accents and 40 % longer ("[Ópéñ ~~]"), for checking layouts; chosen by
+// name only (--lang pseudo), never by a locale or the menu.
+enum class Language { En, Ko, Zh, Pseudo };
+inline constexpr Language kLanguages[] = {Language::En, Language::Ko, Language::Zh};   // View ▸ Language
 
-// "en", "ko", "zh".
+// "en", "ko", "zh", "pseudo".
 const char* language_code(Language lang);
 // The language's own name, as a menu lists it: "English", "한국어", "简体中文".
 const char* language_name(Language lang);
 // The catalog's file name under assets/i18n/: "ko.po", "zh_CN.po" ("" for English).
 const char* catalog_file(Language lang);
 
-// "en", "ko", "zh" (and "ko_KR.UTF-8", "zh_CN", "zh-Hans", "EN"): the language; else nullopt.
+// "en", "ko", "zh", "pseudo" (and "ko_KR.UTF-8", "zh_CN", "zh-Hans", "EN"): the language; else nullopt.
 std::optional<Language> parse_language(std::string_view code);
 
 // The language POSIX's locale variables name for messages: the first set and non-empty of
@@ -59,6 +61,10 @@ std::vector<std::string> placeholders(std::string_view text);
 // the same order (a text that is a printf format stays one), and the same ImGui ID after "##".
 // Empty when they agree, else why.
 std::string placeholder_mismatch(std::string_view msgid, std::string_view msgstr);
+
+// The pseudo-locale's text: letters accented (á, é, ç, ñ…), placeholders, printf conversions and
+// an ImGui "##" ID kept, 40 % more characters ("[Sávé ~~~]").
+std::string pseudo_text(std::string_view text);
 
 // text with each {N} replaced by args[N] (a {N} without an argument stays as it is).
 std::string fill_placeholders(std::string_view text, const std::vector<std::string>& args);
