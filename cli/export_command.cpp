@@ -8,6 +8,7 @@
 #include "options.hpp"
 #include "png_writer.hpp"
 
+#include "normlab/base/data_files.hpp"
 #include "normlab/base/file_io.hpp"
 #include "normlab/models/datasets.hpp"
 #include "normlab/base/input_error.hpp"
@@ -21,6 +22,8 @@
 #include <iostream>
 #include <memory>
 #include <stdexcept>
+
+#include <unistd.h>
 
 namespace normlab::cli {
 
@@ -162,42 +165,81 @@ int export_one(const Scene& scene, const std::string& scene_path, const std::str
     return 0;
 }
 
+// --all: every file is written into a staging folder inside DIR first and moved in only once
+// all are written, so a failure (a bad CSV row, a full disk) leaves DIR as it was: a batch
+// writes all of its files or none. (docs/RELIABILITY.md, Files, signals and limits.)
 int export_all(const Scene& scene, const std::string& scene_path, const std::string& dir,
                const std::vector<std::string>& formats, const FigureSize& size, bool replace) {
-    const auto path_of = [&](std::string_view name, const std::string& format) {
-        return (std::filesystem::path(dir) / (std::string(name) + "." + format)).string();
-    };
+    namespace fs = std::filesystem;
+    const auto file_name = [](std::string_view name, const std::string& format) { return std::string(name) + "." + format; };
     std::vector<ExportTarget> all;
     for (std::string_view name : scene_plot_names(scene))
         for (const std::string& f : formats)
-            if (has_format(is_table_name(name), f)) all.push_back({path_of(name, f), f});
+            if (has_format(is_table_name(name), f)) all.push_back({(fs::path(dir) / file_name(name, f)).string(), f});
     check_targets(all, replace);
     std::error_code ec;
-    std::filesystem::create_directories(dir, ec);
+    const bool made_dir = !fs::exists(dir, ec);
+    fs::create_directories(dir, ec);
     if (ec) throw InputError("cannot create the folder " + quote_for_message(dir) + ": " + ec.message());
-
-    Renderers renderers;
-    const auto emit = [&](const std::string& name, const std::string& f, const std::string& bytes) {
-        const std::string path = path_of(name, f);
-        write(path, bytes, replace, quote_for_message(path));
-        std::cout << path << '\n';
+    const fs::path staging = fs::path(dir) / (".normlab-export." + std::to_string(::getpid()));
+    fs::remove_all(staging, ec);
+    if (!fs::create_directory(staging, ec) || ec)
+        throw InputError("cannot create the staging folder " + quote_for_message(staging.string()) + ": " + ec.message());
+    const auto clean_up = [&] {
+        fs::remove_all(staging, ec);
+        if (made_dir) fs::remove(dir, ec);   // only when empty: it was made for this batch
     };
-    for (std::string_view lab : scene_labs(scene)) {
-        std::vector<Plot> plots;
-        std::vector<Table> tables;
-        try {
-            plots = lab_plots(scene.session, lab);
-            tables = lab_tables(scene.session, lab);
-        } catch (const InputError& e) {
-            throw InputError(scene_path + ": " + e.what());
+
+    std::vector<std::string> staged;   // file names, in the order written
+    try {
+        Renderers renderers;
+        const auto emit = [&](const std::string& name, const std::string& f, const std::string& bytes) {
+            write((staging / file_name(name, f)).string(), bytes, false, quote_for_message((fs::path(dir) / file_name(name, f)).string()));
+            staged.push_back(file_name(name, f));
+        };
+        for (std::string_view lab : scene_labs(scene)) {
+            std::vector<Plot> plots;
+            std::vector<Table> tables;
+            try {
+                plots = lab_plots(scene.session, lab);
+                tables = lab_tables(scene.session, lab);
+            } catch (const InputError& e) {
+                throw InputError(scene_path + ": " + e.what());
+            }
+            for (const std::string& f : formats) {
+                for (const Plot& plot : plots)
+                    if (has_format(false, f)) emit(plot.name, f, renderers.bytes(plot, f, size));
+                for (const Table& table : tables)
+                    if (has_format(true, f)) emit(table.name, f, Renderers::bytes(table, f));
+            }
         }
-        for (const std::string& f : formats) {
-            for (const Plot& plot : plots)
-                if (has_format(false, f)) emit(plot.name, f, renderers.bytes(plot, f, size));
-            for (const Table& table : tables)
-                if (has_format(true, f)) emit(table.name, f, Renderers::bytes(table, f));
-        }
+    } catch (...) {
+        clean_up();
+        throw;
     }
+    // Everything is written: move it in. Without --replace a file made meanwhile stops the
+    // batch and the files already moved go back, so DIR again holds none of them.
+    std::vector<std::string> moved;
+    for (const std::string& name : staged) {
+        const std::string target = (fs::path(dir) / name).string();
+        try {
+            move_file((staging / name).string(), target, replace ? IfExists::Replace : IfExists::Refuse);
+        } catch (const std::runtime_error& e) {
+            if (!replace)
+                for (const std::string& m : moved) ::rename((fs::path(dir) / m).c_str(), (staging / m).c_str());
+            clean_up();
+            const std::string written = replace && !moved.empty()
+                                            ? " (" + std::to_string(moved.size()) + " of " + std::to_string(staged.size()) +
+                                                  " files were written before it)"
+                                            : " (none of the batch was written)";
+            if (dynamic_cast<const FileExistsError*>(&e) != nullptr)
+                throw InputError(exists_message(quote_for_message(target)) + written);
+            throw InputError(e.what() + written);
+        }
+        moved.push_back(name);
+    }
+    fs::remove_all(staging, ec);
+    for (const std::string& name : moved) std::cout << (fs::path(dir) / name).string() << '\n';
     return 0;
 }
 
@@ -226,6 +268,9 @@ Scene open_scene(const std::string& path, bool read_outside) {
     if (!outside.empty() && !read_outside)
         throw InputError(path + ": " + outside.front().key + " names " + quote_for_message(outside.front().path) +
                          ", outside the scene's folder; not read (add --read-outside-files to read it)");
+    // The same rule at every read, on the file actually opened: a data file swapped for a link
+    // to outside after this check is refused then (base/data_files.hpp).
+    if (!read_outside) set_read_scope(std::vector<std::string>{folder, shipped_assets_dir()});
     return scene;
 }
 

@@ -1,5 +1,7 @@
 #include "ui_util.hpp"
 
+#include <normlab/base/i18n.hpp>
+
 #include <imgui_stdlib.h>
 
 #define GLFW_INCLUDE_NONE   // key codes only
@@ -157,6 +159,15 @@ bool accept_number(ImGuiID slot, std::string_view name, bool changed, double edi
 }
 
 void push_wrap_at_edge() { ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x + ImGui::GetScrollX()); }
+
+void worker_failure_line(const std::string& failure) {
+    if (failure.empty()) return;
+    push_wrap_at_edge();
+    ImGui::TextColored(kErrorText, "%s",
+                       normlab::tr("✗ Stopped: {0}. The session is kept; smaller settings need less memory (Reset starts again).",
+                                   failure).c_str());
+    ImGui::PopTextWrapPos();
+}
 
 bool begin_panel(const char* id, ImVec2 size, bool border) {
     return ImGui::BeginChild(id, size, border, ImGuiWindowFlags_HorizontalScrollbar);

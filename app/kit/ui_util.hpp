@@ -81,6 +81,10 @@ std::string field_message_text(ImGuiID slot);
 // wrapped there keeps the window wider than its view, under its vertical scroll bar.
 void push_wrap_at_edge();
 
+// A run's worker stopped for good (out of memory: base/step_worker.hpp): why, wrapped, in red.
+// Nothing when `failure` is empty.
+void worker_failure_line(const std::string& failure);
+
 // A lab's panel (a child window `size` big, 0: the rest of the space; `border`): it scrolls
 // down and sideways, so that what does not fit can be scrolled to instead of being cut off
 // (app/kit/layout_check.hpp reports what is cut). Ends with ImGui::EndChild().

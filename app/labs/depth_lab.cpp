@@ -68,7 +68,8 @@ const Action<DepthContext> kActions[kActionCount] = {
      [](DepthContext& ctx) {
          DepthUi& ui = ctx.ui;
          ui.playing = false;
-         if (ui.worker) ui.worker->restart();
+         if (ui.worker && !ui.worker->failure().empty()) ui.worker.reset();   // stopped for good: a new one
+         else if (ui.worker) ui.worker->restart();
      }},
     {"LayerNorm ⇄ RMSNorm", {'N'}, nullptr, tr_later("Switch every norm of every model between LayerNorm and RMSNorm; the runs start again."),
      [](DepthContext& ctx) {
@@ -104,6 +105,8 @@ void sync_worker(const DepthLabState& s, DepthUi& ui, bool scripted) {
         ui.playing ? ui.worker->play() : ui.worker->pause();
     }
     if (std::shared_ptr<const DepthLabSnapshot> latest = ui.worker->latest()) ui.shown = std::move(latest);
+    ui.failure = ui.worker->failure();   // out of memory: the run stops, the session stays
+    if (!ui.failure.empty()) ui.playing = false;
 }
 
 // [SECTION] Figures -------------------------------------------------------------------------
@@ -193,6 +196,7 @@ void draw_run_section(DepthContext& ctx, DepthLabState& s, DepthUi& ui, const Fo
     tooltip(tr("The claims' extra seeds: every ticked placement again with each further seed (two seeds' placements side "
             "by side), over the steps the measure averages; they train once the sweep is done, and the claims' "
             "verdicts stay provisional until they are."));
+    worker_failure_line(ui.failure);
     if (snap != nullptr && ui.playing && !snap->busy && snap->error.empty()) {
         ImGui::TextDisabled("%s", tr("all trained: raise the steps to go on"));
         tooltip(tr("Every run has its steps and the sweep is done. More steps continue the runs; any other setting "

@@ -50,6 +50,7 @@ using DepthFiguresCache = CachedFigure<std::tuple<std::shared_ptr<const DepthLab
 // worker's snapshots.
 struct DepthUi {
     std::unique_ptr<DepthLabWorker> worker;   // started when the lab is first drawn
+    std::string failure;                      // why the worker stopped for good (out of memory); empty while it works
     DepthLabState sent;                       // the settings the worker was last given
     bool playing = true;                      // the lab trains when opened
     std::shared_ptr<const DepthLabSnapshot> shown;   // the snapshot on screen

@@ -159,6 +159,8 @@ const std::vector<Plot>& map_plots(TrainingUi& ui) {
 
 void take_latest(TrainingUi& ui) {
     if (!ui.worker) return;
+    ui.failure = ui.worker->failure();   // out of memory: the run stops, the session stays
+    if (!ui.failure.empty()) ui.playing = false;
     std::shared_ptr<const TrainingLabSnapshot> latest = ui.worker->latest();
     if (!latest || latest == ui.shown) return;
     ui.shown = std::move(latest);
@@ -198,6 +200,7 @@ void draw_run_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& ui,
     ImGui::ProgressBar(static_cast<float>(step) / static_cast<float>(std::max(1, total)), ImVec2(-1.0f, 0.0f),
                        text.c_str());
     tooltip(tr("Optimizer steps done by every variant, of the run's total (each step: one mini-batch per variant)."));
+    worker_failure_line(ui.failure);
 
     // The pace asked for, and the one achieved (a slow model cannot keep up with a fast pace).
     ui.achieved.update(ImGui::GetTime(), step, ui.playing && ui.shown && !ui.shown->done());

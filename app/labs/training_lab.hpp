@@ -54,6 +54,7 @@ struct TrainingUi {
     double pace = 0.0;                                 // steps per second the worker was last given
     RateMeter achieved;                                // steps per second the run reaches while playing
     std::string problem;                               // why the state cannot train (training_lab_problem)
+    std::string failure;                               // why the worker stopped for good (out of memory)
     std::shared_ptr<const TrainingLabSnapshot> shown;  // the snapshot on screen
     int generation = 0;                                // counts the snapshots shown
     // [variant]: its decision map (training_map_plot), for the generation and show_test_points

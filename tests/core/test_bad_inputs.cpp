@@ -396,7 +396,8 @@ private:
 
 Scene big_scene() {
     Scene scene;
-    scene.title = std::string(20000, 'T');   // more than the limit below
+    scene.title = std::string(4000, 'T');      // with the caption, more than the limit below
+    scene.caption = std::string(16000, 'C');   // (each within the scene's own limits)
     scene.lab = "invariance";
     scene.session.explorer.delta = 7.5;
     return scene;

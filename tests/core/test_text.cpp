@@ -94,3 +94,27 @@ TEST(StepWorker, AppliesCommandsInOrderAndAdvancesExactly) {
     EXPECT_EQ(w.latest()->back(), 10);
     EXPECT_FALSE(w.playing());        // finished
 }
+
+// [SECTION] Fitting a line: O(n log n) measuring (docs/RELIABILITY.md, Long texts) ----------
+
+#include "normlab/base/text_fit.hpp"
+
+TEST(FitToWidth, CutsAtACharacterWithEllipsisAndMeasuresLogarithmicallyOften) {
+    std::size_t calls = 0, bytes = 0;
+    const auto measure = [&](std::string_view s) {   // 1 px per byte, "…" counted as 1
+        ++calls;
+        bytes += s.size();
+        return static_cast<float>(s.size()) - 2.0f * static_cast<float>(s.find("…") != std::string_view::npos);
+    };
+    EXPECT_EQ(fit_to_width("short", 10.0f, measure), "short");
+    EXPECT_EQ(fit_to_width("abcdefghij", 5.0f, measure), "abcd…");
+    EXPECT_EQ(fit_to_width("ééééé", 5.0f, measure), "éé…");   // 2 bytes each: never half a character
+    EXPECT_EQ(fit_to_width("abc", 0.5f, measure), "…");
+    // 15 MB (a lecture title): about log₂(4096) measurements of at most 4 KB, not 15 million.
+    const std::string huge(15u << 20, 'x');
+    calls = bytes = 0;
+    EXPECT_EQ(fit_to_width(huge, 100.0f, measure), std::string(99, 'x') + "…");
+    EXPECT_LE(calls, 15u);
+    EXPECT_LE(bytes, 15u * (kMaxShownBytes + 3));
+    EXPECT_EQ(cap_shown(huge).size(), kMaxShownBytes + std::string("…").size());
+}

@@ -267,6 +267,18 @@ void write_file_atomically(const std::string& path, std::string_view bytes, IfEx
     }
 }
 
+// [SECTION] move_file -----------------------------------------------------------------------
+
+void move_file(const std::string& from, const std::string& to, IfExists if_exists) {
+    const Target target = inspect_target(to);
+    if (!target.refusal.empty()) fail("write", to, target.refusal, 0);
+    if (target.exists && if_exists == IfExists::Refuse) throw FileExistsError("cannot write " + quoted(to) + ": a file of that name exists (not replaced)");
+    if (const int err = move_into_place(from, target.path, if_exists); err != 0) {
+        if (err == EEXIST) throw FileExistsError("cannot write " + quoted(to) + ": a file of that name exists (not replaced)");
+        fail("write", to, "cannot rename " + quoted(from) + " over it", err);
+    }
+}
+
 // [SECTION] read_file -----------------------------------------------------------------------
 
 std::string read_file(const std::string& path, std::size_t max_bytes) {

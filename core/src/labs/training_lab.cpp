@@ -369,6 +369,7 @@ int TrainingLabWorker::advance(int n) {
 bool TrainingLabWorker::wait_for(int step) const { return worker_->wait_for(static_cast<std::uint64_t>(std::max(0, step))); }
 std::shared_ptr<const TrainingLabSnapshot> TrainingLabWorker::latest() const { return worker_->latest(); }
 bool TrainingLabWorker::playing() const { return worker_->playing(); }
+std::string TrainingLabWorker::failure() const { return worker_->failure(); }
 
 // [SECTION] Summaries -----------------------------------------------------------------------
 

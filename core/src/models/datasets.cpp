@@ -10,6 +10,7 @@
 #include "normlab/base/parse_double.hpp"
 #include "normlab/base/random.hpp"
 
+#include "normlab/base/data_files.hpp"
 #include "normlab/base/file_io.hpp"   // kMaxDataBytes, describe_size
 #include "normlab/base/text.hpp"
 
@@ -192,10 +193,15 @@ Samples make_synthetic(DatasetKind kind, Index n, double noise, std::uint64_t se
 // [SECTION] Files (zlib) and the CSV parser --------------------------------------------------
 
 std::string read_text_file(const std::string& path) {
-    // Regular files only (a FIFO is refused without waiting: O_NONBLOCK), of at most
-    // kMaxDataBytes, compressed and decompressed (a gzip bomb stops at the limit).
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
-    if (fd < 0) throw InputError("cannot open " + path + ": " + std::strerror(errno));
+    // Regular files only, inside the read scope (base/data_files.hpp: checked on the file
+    // actually opened, at every read), of at most kMaxDataBytes, compressed and decompressed (a
+    // gzip bomb stops at the limit).
+    int fd = -1;
+    try {
+        fd = open_data_file(path);
+    } catch (const std::runtime_error& e) {
+        throw InputError(e.what());
+    }
     struct stat st {};
     const int stat_error = ::fstat(fd, &st) == 0 ? 0 : errno;
     const auto refuse = [&](const std::string& why) {
@@ -203,8 +209,6 @@ std::string read_text_file(const std::string& path) {
         throw InputError("cannot read " + path + ": " + why);
     };
     if (stat_error != 0) refuse(std::strerror(stat_error));
-    if (S_ISDIR(st.st_mode)) refuse(std::strerror(EISDIR));
-    if (!S_ISREG(st.st_mode)) refuse(std::string(S_ISFIFO(st.st_mode) ? "it is a FIFO" : "it is a device or socket") + ", not a regular file");
     const std::string limit = describe_size(kMaxDataBytes);
     if (static_cast<std::size_t>(st.st_size) > kMaxDataBytes)
         refuse("it is " + describe_size(static_cast<std::size_t>(st.st_size)) + ", more than the limit of " + limit);

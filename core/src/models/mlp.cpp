@@ -125,7 +125,7 @@ constexpr bool kTransposed = true, kPlain = false;
 void product(MatOf<float>& out, const MatOf<float>& a, bool ta, const MatOf<float>& b, bool tb,
              bool accumulate = false) {
     const Index m = ta ? a.cols() : a.rows(), k = ta ? a.rows() : a.cols(), n = tb ? b.rows() : b.cols();
-    if (!accumulate) out.resize(m, n);
+    if (!accumulate) fit_size(out, m, n);
     model_kernels::matmul(out.data(), a.data(), ta, b.data(), tb, m, n, k, accumulate);
 }
 }  // namespace
@@ -139,9 +139,10 @@ void BasicDenseLayer<S>::forward(const Mat& prev, Mode) {
     // z = x Wᵀ + 1 cᵀ          (B×out = B×in · in×out, bias broadcast over cases); float: the
     // product accumulates onto the bias (one pass over z fewer)
     if constexpr (std::is_same_v<S, float>) {
-        out_ = c_.value.col(0).transpose().replicate(prev.rows(), 1);
+        assign_resized(out_, c_.value.col(0).transpose().replicate(prev.rows(), 1));
         product(out_, prev, kPlain, W_.value, kTransposed, true);
     } else {
+        fit_size(out_, prev.rows(), W_.value.rows());
         out_.noalias() = prev * W_.value.transpose();
         out_.rowwise() += c_.value.col(0).transpose();
     }
@@ -158,10 +159,12 @@ void BasicDenseLayer<S>::backward(const Mat& prev, const Mat& next_grad) {
     c_.grad = next_grad.colwise().sum().transpose();
     // ∂L/∂x = ∂L/∂z · W         (B×in = B×out · out×in); the first layer has no one to pass it to
     if (!needs_input_grad_) return;
-    if constexpr (std::is_same_v<S, float>)
+    if constexpr (std::is_same_v<S, float>) {
         product(din_, next_grad, kPlain, W_.value, kPlain);
-    else
+    } else {
+        fit_size(din_, next_grad.rows(), W_.value.cols());
         din_.noalias() = next_grad * W_.value;
+    }
 }
 
 // [SECTION] Activation layer ----------------------------------------------------------------
@@ -173,7 +176,7 @@ constexpr double kInvSqrt2Pi = 0.39894228040143267794;  // 1/√(2π)
 
 template <class S>
 void BasicActivationLayer<S>::forward(const Mat& prev, Mode) {
-    out_.resize(prev.rows(), prev.cols());
+    fit_size(out_, prev.rows(), prev.cols());
     switch (f_) {
         case Activation::ReLU:
             // y = max(z, 0)
@@ -186,7 +189,7 @@ void BasicActivationLayer<S>::forward(const Mat& prev, Mode) {
         case Activation::GELU:
             // y = z Φ(z) = z · ½ (1 + erf(z/√2))
             if constexpr (std::is_same_v<S, float>) {
-                cdf_.resize(prev.rows(), prev.cols());
+                fit_size(cdf_, prev.rows(), prev.cols());
                 model_kernels::gelu_forward(out_.data(), cdf_.data(), prev.data(), prev.size());
             } else {
                 out_ = prev.unaryExpr([](S z) { return S(0.5) * z * (S(1) + std::erf(z * S(kInvSqrt2))); });
@@ -198,7 +201,7 @@ void BasicActivationLayer<S>::forward(const Mat& prev, Mode) {
 template <class S>
 void BasicActivationLayer<S>::backward(const Mat& prev, const Mat& next_grad) {
     if (!needs_input_grad_) return;
-    din_.resize(prev.rows(), prev.cols());
+    fit_size(din_, prev.rows(), prev.cols());
     switch (f_) {
         case Activation::ReLU: {
             // ∂L/∂z = ∂L/∂y · [z > 0]. A plain loop with both loads unconditional, which the
@@ -253,7 +256,7 @@ Eigen::MatrixXd& wide_target(MatOf<S>& own, Eigen::MatrixXd& wide) {
 
 template <class S>
 void round_into(const Eigen::MatrixXd& wide, MatOf<S>& own) {
-    if constexpr (!std::is_same_v<S, double>) own = wide.cast<S>();
+    if constexpr (!std::is_same_v<S, double>) assign_resized(own, wide.cast<S>());
 }
 
 // The float row norm's four per-case statistics, laid end to end in one vector of 4·B.
@@ -285,10 +288,10 @@ void BasicNormLayer<S>::forward(const Mat& prev, Mode mode) {
         row_kernel_ = false;
         if (spec_.norm == Norm::LayerNorm || spec_.norm == Norm::RMSNorm) {
             const Index B = prev.rows();
-            abar_.resize(B, prev.cols());
-            out_.resize(B, prev.cols());
-            row_stats_.resize(4 * B);
-            row_work_.resize(2 * B);
+            fit_size(abar_, B, prev.cols());
+            fit_size(out_, B, prev.cols());
+            fit_size(row_stats_, 4 * B);
+            fit_size(row_work_, 2 * B);
             const model_kernels::RowNormSpec spec{spec_.norm == Norm::LayerNorm, spec_.eps_mode == EpsMode::InsideSqrt,
                                                   spec_.eps};
             row_kernel_ = model_kernels::row_norm_forward(out_.data(), abar_.data(), row_norm_stats(row_stats_, B),
@@ -310,7 +313,7 @@ void BasicNormLayer<S>::forward(const Mat& prev, Mode mode) {
         for (Index j = 0; j < denom.size(); ++j)
             denom(j) = spec_.eps_mode == EpsMode::InsideSqrt ? std::sqrt(running_var_(j) + spec_.eps)
                                                               : std::sqrt(running_var_(j)) + spec_.eps;
-        abar = (a.rowwise() - running_mean_.transpose()).array().rowwise() / denom.transpose().array();
+        assign_resized(abar, ((a.rowwise() - running_mean_.transpose()).array().rowwise() / denom.transpose().array()).matrix());
     } else {
         norm_forward(spec_, a, cache_, abar, scratch_);
         if (spec_.norm == Norm::BatchNorm && mode == Mode::Train) {
@@ -326,7 +329,7 @@ void BasicNormLayer<S>::forward(const Mat& prev, Mode mode) {
     }
     round_into(abar, abar_);
     // y = ā ⊙ g + b             (paper eq. 2/4 before f; g, b broadcast over cases)
-    out_.resize(prev.rows(), prev.cols());
+    fit_size(out_, prev.rows(), prev.cols());
     out_.array() = (abar_.array().rowwise() * g_.value.col(0).transpose().array()).rowwise() +
                    b_.value.col(0).transpose().array();
     seconds_ += seconds_since(t0);
@@ -342,7 +345,7 @@ void BasicNormLayer<S>::backward(const Mat& prev, const Mat& next_grad) {
     if constexpr (std::is_same_v<S, float>) {
         if (needs_input_grad_ && row_kernel_) {
             // ∂L/∂a through the float row norm, ∂L/∂ā = ∂L/∂y ⊙ g formed on the way (B×n)
-            din_.resize(next_grad.rows(), next_grad.cols());
+            fit_size(din_, next_grad.rows(), next_grad.cols());
             model_kernels::row_norm_backward(din_.data(), next_grad.data(), g_.value.data(), abar_.data(),
                                              row_norm_stats(row_stats_, next_grad.rows()), next_grad.rows(),
                                              next_grad.cols(), spec_.norm == Norm::LayerNorm, row_work_.data());
@@ -352,7 +355,7 @@ void BasicNormLayer<S>::backward(const Mat& prev, const Mat& next_grad) {
     }
     if (needs_input_grad_) {
         // ∂L/∂ā = ∂L/∂y ⊙ g                (B×n)
-        dabar_.resize(next_grad.rows(), next_grad.cols());
+        fit_size(dabar_, next_grad.rows(), next_grad.cols());
         dabar_.array() = next_grad.array().rowwise() * g_.value.col(0).transpose().array();
         // ∂L/∂a = norm_backward(ā's statistics, ∂L/∂ā)   (eq. 8 for RMSNorm; B×n; ā from the
         // forward, which ran on this same prev in Mode::Train)
@@ -491,7 +494,7 @@ template <class S>
 double softmax_cross_entropy(const MatOf<S>& logits, const Labels& y, MatOf<S>& probs, OptionalOut<S> dlogits) {
     const Index B = logits.rows(), K = logits.cols();
     if (y.size() != B) throw std::invalid_argument("softmax_cross_entropy: labels and logits differ in length");
-    probs.resize(B, K);
+    fit_size(probs, B, K);
     double loss = 0.0;
     for (Index i = 0; i < B; ++i) {
         // log p_ik = z_ik − max_k z − log Σ_k exp(z_ik − max_k z)   (no overflow)
@@ -504,7 +507,7 @@ double softmax_cross_entropy(const MatOf<S>& logits, const Labels& y, MatOf<S>& 
     loss /= static_cast<double>(B);
     if (dlogits) {
         // ∂L/∂z = (p − onehot(y)) / B
-        *dlogits = probs / static_cast<S>(B);
+        assign_resized(*dlogits, probs / static_cast<S>(B));
         for (Index i = 0; i < B; ++i) (*dlogits)(i, y(i)) -= S(1.0 / static_cast<double>(B));
     }
     return loss;

@@ -202,12 +202,12 @@ void BasicCausalSelfAttention<S>::forward(const Mat& x, Index batch, Index time)
     // qkv = x W_qkvᵀ + c      ((B·T)×3d)
     qkv_.forward(x, Mode::Train);
     const Mat& qkv = qkv_.output();
-    heads_out_.resize(B * T, d);
+    fit_size(heads_out_, B * T, d);
     if constexpr (std::is_same_v<S, float>) {
         // Every case and head on the float kernel (model_kernels.hpp): P and Concat(head_i)
         const model_kernels::AttentionShape shape{B, T, d, heads_};
-        cache_.resize(shape.cache_size());
-        work_.resize(shape.work_size());
+        fit_size(cache_, shape.cache_size());
+        fit_size(work_, shape.work_size());
         model_kernels::attention_forward(heads_out_.data(), cache_.data(), qkv.data(), shape, work_.data());
     } else {
         const S scale = S(1.0 / std::sqrt(static_cast<double>(dh)));
@@ -219,6 +219,7 @@ void BasicCausalSelfAttention<S>::forward(const Mat& x, Index batch, Index time)
                 const auto V = qkv.block(b * T, 2 * d + i * dh, T, dh);   // T×d_h
                 Mat& P = probs_[static_cast<std::size_t>(b * heads_ + i)];
                 // S = Q Kᵀ / √d_h      (T×T: query t, key j)
+                fit_size(P, T, T);
                 P.noalias() = Q * K.transpose();
                 P *= scale;
                 // P_tj = exp(S_tj − max_{k≤t} S_tk) / Σ_{k≤t} exp(S_tk − max)   for j ≤ t; 0 for j > t (causal)
@@ -235,7 +236,7 @@ void BasicCausalSelfAttention<S>::forward(const Mat& x, Index batch, Index time)
     }
     if (gamma_) {
         // Concat(γ_i head_i)  (NormFormer's HeadScale, before the output projection)
-        scaled_ = heads_out_;
+        assign_resized(scaled_, heads_out_);
         for (int i = 0; i < heads_; ++i) scaled_.middleCols(i * dh, dh) *= gamma_->value(i, 0);
     }
     // out = Concat(...) W_Oᵀ + c_O      ((B·T)×d)
@@ -252,7 +253,7 @@ void BasicCausalSelfAttention<S>::backward(const Mat& x, const Mat& dout) {
     const Mat* dY = &proj_.input_grad();
     if (gamma_) {
         const Mat& dscaled = proj_.input_grad();
-        dheads_ = dscaled;
+        assign_resized(dheads_, dscaled);
         for (int i = 0; i < heads_; ++i) {
             // ∂L/∂γ_i = Σ ∂L/∂(γ_i head_i) ⊙ head_i ;  ∂L/∂head_i = γ_i ∂L/∂(γ_i head_i)
             gamma_->grad(i, 0) = (dscaled.middleCols(i * dh, dh).array() * heads_out_.middleCols(i * dh, dh).array()).sum();
@@ -261,7 +262,7 @@ void BasicCausalSelfAttention<S>::backward(const Mat& x, const Mat& dout) {
         dY = &dheads_;
     }
     const Mat& qkv = qkv_.output();
-    dqkv_.resize(B * T, 3 * d);
+    fit_size(dqkv_, B * T, 3 * d);
     if constexpr (std::is_same_v<S, float>) {
         // Every case and head on the float kernel, from the forward's cache
         model_kernels::attention_backward(dqkv_.data(), dY->data(), cache_.data(),
@@ -344,11 +345,11 @@ void BasicTransformerBlock<S>::forward(const Mat& x, Index batch, Index time) {
     if (placement_ == NormPlacement::PostLN) {
         // s₁ = x + Attn(x);  h = LN₁(s₁)
         attn_.forward(x, batch, time);
-        sum1_ = x + attn_.output();
+        assign_resized(sum1_, x + attn_.output());
         ln1_.forward(sum1_, Mode::Train);
         // s₂ = h + FFN(h);  out = LN₂(s₂)
         ffn_forward(ln1_.output());
-        sum2_ = ln1_.output() + fc2_.output();
+        assign_resized(sum2_, ln1_.output() + fc2_.output());
         ln2_.forward(sum2_, Mode::Train);
         out_ = &ln2_.output();
         return;
@@ -361,14 +362,14 @@ void BasicTransformerBlock<S>::forward(const Mat& x, Index batch, Index time) {
         attn_norm_->forward(*a, Mode::Train);
         a = &attn_norm_->output();
     }
-    h_ = x + *a;
+    assign_resized(h_, x + *a);
     // out = [λ ⊙] h + FFN(LN₂(h))
     ln2_.forward(h_, Mode::Train);
     ffn_forward(ln2_.output());
     if (lambda_)
-        res_out_ = (h_.array().rowwise() * lambda_->value.col(0).transpose().array()).matrix() + fc2_.output();
+        assign_resized(res_out_, (h_.array().rowwise() * lambda_->value.col(0).transpose().array()).matrix() + fc2_.output());
     else
-        res_out_ = h_ + fc2_.output();
+        assign_resized(res_out_, h_ + fc2_.output());
     out_ = &res_out_;
 }
 
@@ -397,21 +398,21 @@ void BasicTransformerBlock<S>::backward(const Mat& x, const Mat& dout) {
         ln2_.backward(sum2_, dout);
         const Mat& ds2 = ln2_.input_grad();
         // ∂L/∂h = ∂L/∂s₂ (the residual) + FFN'ᵀ ∂L/∂s₂
-        dh_ = ds2;
+        assign_resized(dh_, ds2);
         dh_ += ffn_backward(ln1_.output(), ds2);
         // ∂L/∂s₁ = LN₁'ᵀ ∂L/∂h;  ∂L/∂x = ∂L/∂s₁ + Attn'ᵀ ∂L/∂s₁
         ln1_.backward(sum1_, dh_);
         const Mat& ds1 = ln1_.input_grad();
         attn_.backward(x, ds1);
-        din_ = ds1 + attn_.input_grad();
+        assign_resized(din_, ds1 + attn_.input_grad());
         return;
     }
     // out = λ ⊙ h + f:  ∂L/∂λ = Σ_rows ∂L/∂out ⊙ h;  ∂L/∂h = λ ⊙ ∂L/∂out (+ the FFN's path below)
     if (lambda_) {
         lambda_->grad = (dout.array() * h_.array()).colwise().sum().transpose();
-        dh_ = (dout.array().rowwise() * lambda_->value.col(0).transpose().array()).matrix();
+        assign_resized(dh_, (dout.array().rowwise() * lambda_->value.col(0).transpose().array()).matrix());
     } else {
-        dh_ = dout;
+        assign_resized(dh_, dout);
     }
     // ∂L/∂h += LN₂'ᵀ FFN'ᵀ ∂L/∂out
     const Mat& dn2 = ffn_backward(ln2_.output(), dout);
@@ -425,7 +426,7 @@ void BasicTransformerBlock<S>::backward(const Mat& x, const Mat& dout) {
     }
     attn_.backward(ln1_.output(), *da);
     ln1_.backward(x, attn_.input_grad());
-    din_ = dh_ + ln1_.input_grad();
+    assign_resized(din_, dh_ + ln1_.input_grad());
 }
 
 // [SECTION] Transformer: construction and initialization ------------------------------------
@@ -486,9 +487,9 @@ const MatOf<S>& BasicTransformer<S>::forward(const Tokens& tokens) {
                                     std::to_string(config_.context));
     if (tokens.minCoeff() < 0 || tokens.maxCoeff() >= config_.vocab)
         throw std::invalid_argument("token id out of range [0, " + std::to_string(config_.vocab) + ")");
-    tokens_ = tokens;
+    assign_resized(tokens_, tokens);
     // x₀[b·T + t] = wte[token_bt] + wpe[t]        ((B·T)×d)
-    x0_.resize(B * T, d);
+    fit_size(x0_, B * T, d);
     for (Index b = 0; b < B; ++b)
         for (Index t = 0; t < T; ++t) x0_.row(b * T + t) = wte_.value.row(tokens(b, t)) + wpe_.value.row(t);
     const Mat* x = &x0_;
@@ -575,7 +576,8 @@ SequenceLoss sequence_cross_entropy(const MatOf<S>& logits, const Tokens& target
     out.correct = count_correct(z, y);
     if (dlogits) {
         // ∂L/∂logits: (p − onehot(y))/S on the scored rows, 0 elsewhere
-        dlogits->setZero(B * T, V);
+        fit_size(*dlogits, B * T, V);
+        dlogits->setZero();
         for (Index s = 0; s < scored; ++s) dlogits->row(rows[static_cast<std::size_t>(s)]) = dz.row(s);
     }
     return out;

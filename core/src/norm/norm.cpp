@@ -9,6 +9,8 @@
 // Shapes: x B×m, W n×m, a/ā/y/dy B×n, g/b n. One case per row.
 #include "normlab/norm/norm.hpp"
 
+#include "normlab/base/fit_size.hpp"
+
 #include <algorithm>
 #include <cassert>
 #include <cmath>
@@ -159,7 +161,7 @@ GroupStats group_stats(const Eigen::Ref<const Vec>& v, const Reduction& r, doubl
     TwoDouble mean_u;     // μ/s
     double sigma0_u = 0.0;  // σ₀/s
     if (s > 0.0) {
-        u = v / s;  // N, |u_i| < 2, exact
+        assign_resized(u, v / s);  // N, |u_i| < 2, exact
         if (r.center) mean_u = precise_mean(u);
         if (r.k == v.size()) sigma0_u = std::sqrt(centred_sum_squares(u, mean_u, r.center) / r.divisor);
     }
@@ -188,7 +190,8 @@ GroupStats group_stats(const Eigen::Ref<const Vec>& v, const Reduction& r, doubl
 // A group with nothing to divide by (all zero, or constant under centring, with ε = 0) maps to
 // 0: the ε → 0⁺ limit of (v − μ)/√(σ₀² + ε) when v − μ = 0, rather than 0/0. out: N.
 void normalize_group(const Eigen::Ref<const Vec>& v, const GroupStats& st, Vec& out) {
-    if (st.scale == 0.0 || st.denom_u == 0.0) out.setZero(v.size());
+    fit_size(out, v.size());
+    if (st.scale == 0.0 || st.denom_u == 0.0) out.setZero();
     else out = (((v / st.scale).array() - st.mean / st.scale) - st.mean_lo / st.scale) / st.denom_u;
 }
 
@@ -198,7 +201,7 @@ void normalize_group(const Eigen::Ref<const Vec>& v, const GroupStats& st, Vec& 
 // For RMSNorm (k = N, divisor N, no centring) this is the paper's eq. 8 chain through ā. dv: N.
 void group_backward(const Eigen::Ref<const Vec>& h, const Eigen::Ref<const Vec>& abar, const Reduction& r,
                     const GroupStats& st, EpsMode mode, Vec& dv) {
-    dv = h;
+    assign_resized(dv, h);
     if (r.center) dv.array() -= h.mean();
     const double proj = h.dot(abar) / r.divisor;
     double c = 1.0;
@@ -258,10 +261,10 @@ void norm_forward(const NormSpec& spec, const Mat& a, NormCache& cache, Mat& aba
     cache.groups.clear();
     cache.k = a.cols();
     if (spec.norm == Norm::None || spec.norm == Norm::WeightNorm) {
-        abar = a;
+        assign_resized(abar, a);
         return;
     }
-    abar.resize(a.rows(), a.cols());  // B×n
+    fit_size(abar, a.rows(), a.cols());  // B×n
     if (spec.norm == Norm::BatchNorm) {
         // Statistics per feature j over the B cases (column j of a).
         const Reduction r = reduction_for(spec, a.rows());
@@ -277,7 +280,7 @@ void norm_forward(const NormSpec& spec, const Mat& a, NormCache& cache, Mat& aba
     const Reduction r = reduction_for(spec, a.cols());
     cache.k = r.k;
     for (Eigen::Index i = 0; i < a.rows(); ++i) {
-        scratch.v = a.row(i).transpose();
+        assign_resized(scratch.v, a.row(i).transpose());
         cache.groups.push_back(group_stats(scratch.v, r, spec.eps, spec.eps_mode, scratch.u));
         normalize_group(scratch.v, cache.groups.back(), scratch.out);
         abar.row(i) = scratch.out.transpose();
@@ -294,10 +297,10 @@ Mat norm_forward(const NormSpec& spec, const Mat& a, NormCache& cache) {
 void norm_backward(const NormSpec& spec, const Mat& a, const NormCache& cache, const Mat& abar, const Mat& dabar,
                    Mat& da, NormScratch& scratch) {
     if (spec.norm == Norm::None || spec.norm == Norm::WeightNorm) {
-        da = dabar;
+        assign_resized(da, dabar);
         return;
     }
-    da.resize(a.rows(), a.cols());  // B×n
+    fit_size(da, a.rows(), a.cols());  // B×n
     if (spec.norm == Norm::BatchNorm) {
         const Reduction r = reduction_for(spec, a.rows());
         for (Eigen::Index j = 0; j < a.cols(); ++j) {
@@ -308,8 +311,8 @@ void norm_backward(const NormSpec& spec, const Mat& a, const NormCache& cache, c
     }
     const Reduction r = reduction_for(spec, a.cols());
     for (Eigen::Index i = 0; i < a.rows(); ++i) {
-        scratch.h = dabar.row(i).transpose();
-        scratch.abar = abar.row(i).transpose();
+        assign_resized(scratch.h, dabar.row(i).transpose());
+        assign_resized(scratch.abar, abar.row(i).transpose());
         group_backward(scratch.h, scratch.abar, r, cache.groups[i], spec.eps_mode, scratch.out);
         da.row(i) = scratch.out.transpose();
     }

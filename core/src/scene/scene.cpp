@@ -11,6 +11,7 @@
 
 #include "normlab/base/json_read.hpp"
 #include "normlab/base/file_io.hpp"
+#include "normlab/base/text_fit.hpp"
 #include "normlab/labs/state_json.hpp"
 
 #include <algorithm>
@@ -44,15 +45,27 @@ void session_from_json(const json& labs, const std::string& path, Session& sessi
         for (const LabEntry* s : section_labs())
             if (s->id == item.key()) section = s;
         if (section == nullptr) {
-            if (ignored != nullptr) ignored->push_back(sections.path_of(item.key()));
+            if (ignored != nullptr) ignored->push_back(cap_shown(sections.path_of(item.key()), kMaxIgnoredKeyBytes));
             continue;
         }
         SceneReader in(item.value(), sections.path_of(item.key()));
         section->read(in, session);
         if (ignored != nullptr)
-            for (std::string& key : in.unread_keys()) ignored->push_back(std::move(key));
+            for (std::string& key : in.unread_keys()) ignored->push_back(cap_shown(key, kMaxIgnoredKeyBytes));
     }
 }
+
+namespace {
+
+// A title or caption at PATH.key, refused past `max_bytes` (docs/RELIABILITY.md, Long texts).
+void read_text(SceneReader& in, std::string_view key, std::string& out, std::size_t max_bytes) {
+    if (!in.read(key, out) || out.size() <= max_bytes) return;
+    const std::string size = describe_size(out.size());
+    out.clear();
+    in.fail(key, "is " + size + " long, more than the limit of " + describe_size(max_bytes));
+}
+
+}  // namespace
 
 // [SECTION] Scene ⇄ JSON --------------------------------------------------------------------
 
@@ -107,14 +120,14 @@ Scene scene_from_json(const json& j, std::vector<std::string>* ignored) {
     in.get("format");
     in.get("version");
     Scene scene;
-    in.read("title", scene.title);
-    in.read("caption", scene.caption);
+    read_text(in, "title", scene.title, kMaxTitleBytes);
+    read_text(in, "caption", scene.caption, kMaxCaptionBytes);
     if (in.read("lab", scene.lab) && !is_lab_id(scene.lab))
         throw InputError("lab " + quote_for_message(scene.lab) +
                          " is not a lab id (lower-case letters, digits, '_' and '-', e.g. \"explorer\")");
     if (const json* labs = in.get("labs")) session_from_json(*labs, "labs", scene.session, ignored);
     if (ignored != nullptr)
-        for (std::string& key : in.unread_keys()) ignored->push_back(std::move(key));
+        for (std::string& key : in.unread_keys()) ignored->push_back(cap_shown(key, kMaxIgnoredKeyBytes));
     return scene;
 }
 
@@ -317,7 +330,7 @@ LectureSlide slide_from_json(const json& j, const std::string& path, const std::
     LectureSlide out;
     if (!slide.read("scene", out.scene)) slide.fail("scene", "is missing (the scene file of this slide)");
     if (out.scene.empty()) slide.fail("scene", "is empty (the scene file of this slide)");
-    slide.read("caption", out.caption);
+    read_text(slide, "caption", out.caption, kMaxCaptionBytes);
     read_names(slide, "figures", out.figures);
     if (out.figures.size() > kMaxSlideFigures)
         slide.fail("figures", "names " + std::to_string(out.figures.size()) + " figures; a slide shows one or two");
@@ -335,11 +348,14 @@ Lecture lecture_from_json(const json& j, const std::string& base_dir) {
     check_format_and_version(j, kLectureFormat, kLectureVersion, "lecture");
     SceneReader in(j, "");
     Lecture lecture;
-    in.read("title", lecture.title);
+    read_text(in, "title", lecture.title, kMaxTitleBytes);
     const json* slides = in.get("slides");
     if (slides == nullptr) throw InputError("slides is missing (a list of {\"scene\": FILE, \"caption\": TEXT})");
     if (!slides->is_array()) throw InputError("slides is not a list (got " + describe_json(*slides) + ")");
     if (slides->empty()) throw InputError("slides is empty: a lecture needs at least one scene");
+    if (slides->size() > kMaxLectureSlides)
+        throw InputError("slides has " + std::to_string(slides->size()) + " slides, more than the limit of " +
+                         std::to_string(kMaxLectureSlides));
     for (std::size_t i = 0; i < slides->size(); ++i)
         lecture.slides.push_back(slide_from_json((*slides)[i], "slides[" + std::to_string(i) + "]", base_dir));
     return lecture;

@@ -46,6 +46,11 @@ struct FileExistsError : std::runtime_error {
 // link are one atomic step, so a file created meanwhile is not replaced either).
 void write_file_atomically(const std::string& path, std::string_view bytes, IfExists if_exists);
 
+// Moves the file `from` to `to` in one rename (both on one file system), with the rules of
+// write_file_atomically: a special target or a link to one refused, a link to a regular file
+// written through, an existing file replaced only with IfExists::Replace (FileExistsError).
+void move_file(const std::string& from, const std::string& to, IfExists if_exists);
+
 // "" when `path` may be written (nothing there, or a regular file, or a link to one); otherwise
 // why not, as write_file_atomically would say it ("it is a FIFO, not a regular file").
 std::string unwritable_reason(const std::string& path);

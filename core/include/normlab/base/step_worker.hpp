@@ -18,6 +18,9 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <new>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <utility>
 #include <vector>
@@ -45,6 +48,9 @@ namespace normlab {
 // or the end is on screen exactly. The destructor stops the thread and joins it (after the unit
 // or command in progress). The thread runs below the UI thread's priority (thread_priority.hpp),
 // and so do the threads it starts (the Depth lab's pool): the window keeps drawing while it trains.
+// A command, unit or snapshot that throws (std::bad_alloc when memory runs out) stops the worker:
+// failure() says why, the last snapshot stays, later commands are dropped (docs/RELIABILITY.md,
+// Memory); the job is destroyed with the worker, never used again.
 template <class Job>
 class StepWorker {
 public:
@@ -123,6 +129,12 @@ public:
 
     std::shared_ptr<const Snapshot> latest() const { return box_.latest(); }
 
+    // Empty while the worker works; else why it stopped ("out of memory", an exception's text).
+    std::string failure() const {
+        std::lock_guard<std::mutex> lock(mutex_);
+        return failure_;
+    }
+
 private:
     using Clock = std::chrono::steady_clock;
 
@@ -156,6 +168,32 @@ private:
 
     void run() {
         lower_thread_priority();
+        try {
+            loop();
+        } catch (const std::bad_alloc&) {
+            fail("out of memory");
+        } catch (const std::exception& e) {
+            fail(e.what());
+        }
+    }
+
+    // Stops for good: no more units, the waiters released, playing() false.
+    void fail(std::string why) {
+        {
+            std::lock_guard<std::mutex> lock(mutex_);
+            failure_ = why.empty() ? "stopped by an error" : std::move(why);
+            finished_ = true;
+            playing_ = false;
+            limit_.reset();
+            commands_.clear();
+            published_rest_ = true;
+            stop_ = true;
+        }
+        published_.notify_all();
+        if (void (*listener)() = publish_listener.load()) listener();   // the window shows why
+    }
+
+    void loop() {
         Clock::time_point last_publish = Clock::now() - kPublishInterval;
         Clock::duration interval = kPublishInterval;
         for (;;) {
@@ -219,7 +257,8 @@ private:
     bool published_any_ = false;                   // a snapshot is in box_
     std::uint64_t published_units_ = 0;            // of the latest snapshot
     bool published_rest_ = false;                  // the latest snapshot was taken at rest, no command since
-    bool stop_ = false;
+    bool stop_ = false;                            // the destructor's, or a failure's
+    std::string failure_;                          // why the worker stopped, if it failed
     std::thread thread_;                           // last: started once everything above is set
 };
 

@@ -344,6 +344,9 @@ public:
 
     bool playing() const;
     std::shared_ptr<const DepthLabSnapshot> latest() const;
+    // Empty while it works; else why it stopped for good ("out of memory"): latest() is the last
+    // snapshot before; a new worker starts again (base/step_worker.hpp).
+    std::string failure() const { return worker_.failure(); }
 
 private:
     // DepthLab as a StepWorker's job: its units of work; more can come with new settings.

@@ -196,6 +196,8 @@ public:
     std::shared_ptr<const TrainingLabSnapshot> latest() const;
     const TrainingLabState& state() const { return state_; }   // what it trains (constant)
     bool playing() const;                                        // play() in force, not yet done
+    // Empty while it works; else why it stopped for good ("out of memory"; base/step_worker.hpp).
+    std::string failure() const;
 
 private:
     const TrainingLabState state_;

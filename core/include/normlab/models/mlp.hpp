@@ -23,6 +23,7 @@
 // parameters' gradients; update(opt) moves the parameters.
 #pragma once
 
+#include "normlab/base/fit_size.hpp"
 #include "normlab/norm/fast_norm.hpp"
 #include "normlab/norm/norm.hpp"
 
@@ -53,7 +54,7 @@ const MatOf<S>& in_scalar(const MatOf<T>& m, MatOf<S>& buffer) {
     if constexpr (std::is_same_v<S, T>) {
         return m;
     } else {
-        buffer = m.template cast<S>();
+        assign_resized(buffer, m.template cast<S>());
         return buffer;
     }
 }

@@ -129,6 +129,12 @@ enum class SlideRun { Auto, Paused };
 
 inline constexpr std::size_t kMaxSlideFigures = 2;
 
+// Limits of what a scene or lecture may hold, refused with their size (docs/RELIABILITY.md, Long
+// texts): a title is one line, a caption a paragraph; a key NormLab does not know is named
+// (skipped) with its first 200 bytes.
+inline constexpr std::size_t kMaxTitleBytes = 4096, kMaxCaptionBytes = 16384, kMaxIgnoredKeyBytes = 200;
+inline constexpr std::size_t kMaxLectureSlides = 1000;
+
 struct LectureSlide {
     std::string scene;                   // the path as resolved: the lecture's folder + the file's path
     std::string caption;                 // empty: the scene's own caption
