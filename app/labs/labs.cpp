@@ -68,6 +68,7 @@ const Lab kLabs[] = {
     lab_row<&LabUis::training, kTrainingWindow>("training", "Training"),
     lab_row<&LabUis::gpu, kGpuWindow>("gpu", "GPU"),
     lab_row<&LabUis::depth, kDepthWindow>("depth", "Depth"),
+    lab_row<&LabUis::precision, kPrecisionWindow>("precision", "Number formats"),
 };
 const int kLabCount = static_cast<int>(sizeof kLabs / sizeof kLabs[0]);
 
