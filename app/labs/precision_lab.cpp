@@ -9,6 +9,8 @@
 
 #include "plot_export.hpp"
 
+#include <normlab/base/i18n.hpp>
+
 #include <normlab/labs/explorer_lab.hpp>
 
 #include <algorithm>
@@ -34,18 +36,18 @@ void set_preset(PrecisionContext& ctx, std::initializer_list<double> x, Norm nor
 enum ActionIndex { kOverflow, kCancel, kUnderflow, kActionCount };
 
 const Action<PrecisionContext> kActions[kActionCount] = {
-    {"x² overflows", {'O'}, "float16 RMSNorm of [300, 400, 500, 600], every step in float16",
+    {tr_later("x² overflows"), {'O'}, "float16 RMSNorm of [300, 400, 500, 600], every step in float16",
      "300² = 90000 is beyond float16's 65504: the mean square is ∞ and every output is 0.",
      [](PrecisionContext& ctx) {
          set_preset(ctx, {300, 400, 500, 600}, Norm::RMSNorm, NumberFormat::Float16, Arithmetic::Same);
      }},
-    {"Mean cancels", {'C'}, "float16 LayerNorm of [1000, 1001, 1002, 1003]",
+    {tr_later("Mean cancels"), {'C'}, "float16 LayerNorm of [1000, 1001, 1002, 1003]",
      "The running sum rounds to 4008 (ties to even), μ = 1002 instead of 1001.5, and the outputs are off by "
      "a fifth.",
      [](PrecisionContext& ctx) {
          set_preset(ctx, {1000, 1001, 1002, 1003}, Norm::LayerNorm, NumberFormat::Float16, Arithmetic::Same);
      }},
-    {"x² underflows", {'U'}, "float16 RMSNorm of [0.0001, 0.0002, 0.0003]",
+    {tr_later("x² underflows"), {'U'}, "float16 RMSNorm of [0.0001, 0.0002, 0.0003]",
      "x² is below float16's smallest subnormal (6×10⁻⁸): the squares are 0, ε alone sets the denominator.",
      [](PrecisionContext& ctx) {
          set_preset(ctx, {1e-4, 2e-4, 3e-4}, Norm::RMSNorm, NumberFormat::Float16, Arithmetic::Same);
@@ -81,19 +83,19 @@ const Plot& offset_plot(const PrecisionLabState& s, PrecisionUi& ui, const Preci
 // [SECTION] Controls panel ------------------------------------------------------------------
 
 void draw_x_section(PrecisionContext& ctx, PrecisionLabState& s, const Fonts& fonts) {
-    heading(fonts.heading, "Input x");
+    heading(fonts.heading, tr("Input x"));
     ImGui::SetNextItemWidth(-FLT_MIN);
     if (text_field("##x", nullptr, ctx.ui.x_field, format_number_list(s.x))) {
         const ParsedList parsed = parse_number_list(ctx.ui.x_field.text, 1, kPrecisionMaxEntries, kPrecisionEntryRule);
         ctx.ui.x_field.error = parsed.error;
         if (parsed.values) s.x = *parsed.values;
     }
-    tooltip("1 to 64 numbers separated by commas or spaces; Enter applies them. This lab's own x (one case).");
+    tooltip(tr("1 to 64 numbers separated by commas or spaces; Enter applies them. This lab's own x (one case)."));
     if (!ctx.ui.x_field.error.empty()) ImGui::TextColored(kErrorText, "✗ %s", ctx.ui.x_field.error.c_str());
     const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
     for (const Action<PrecisionContext>& a : kActions) {
-        if (&a != kActions) same_line_if_fits(action_button_width(a), right);
-        action_button(ctx, a);
+        if (&a != kActions) same_line_if_fits(action_button_width(tr(a.label)), right);
+        action_button(ctx, a, tr(a.label));
     }
 }
 
@@ -102,29 +104,29 @@ void draw_choice_sections(PrecisionLabState& s, const Fonts& fonts) {
     const auto radio_w = [](const std::string& label) {
         return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label.c_str()).x;
     };
-    heading(fonts.heading, "Norm");
+    heading(fonts.heading, tr("Norm"));
     for (Norm n : kPrecisionNorms) {
         const std::string label(display_name(n));
         if (n != kPrecisionNorms.front()) same_line_if_fits(radio_w(label), right);
         if (ImGui::RadioButton(label.c_str(), s.norm == n)) s.norm = n;
     }
-    tooltip("pRMSNorm takes the RMS of the first ⌈n·6.25%⌉ entries; L2-Norm divides by ‖x‖ (no n).");
-    heading(fonts.heading, "Number format");
+    tooltip(tr("pRMSNorm takes the RMS of the first ⌈n·6.25%⌉ entries; L2-Norm divides by ‖x‖ (no n)."));
+    heading(fonts.heading, tr("Number format"));
     for (NumberFormat f : kAllFormats) {
         const std::string label(to_string(f));
         if (f != kAllFormats[0]) same_line_if_fits(radio_w(label), right);
         if (ImGui::RadioButton(label.c_str(), s.format == f)) s.format = f;
     }
-    tooltip("float16: 11 significant bits, max 65504, smallest 6×10⁻⁸. bfloat16: 8 bits, float32's range. "
-            "float32: 24 bits. float64: 53 bits (the reference's own format).");
-    heading(fonts.heading, "Arithmetic");
-    if (ImGui::RadioButton("every step in the format", s.arithmetic == Arithmetic::Same)) s.arithmetic = Arithmetic::Same;
-    tooltip("Each +, −, ×, ÷, √ rounded to the format, ε too: a kernel that never leaves float16.");
-    if (ImGui::RadioButton("float32 steps", s.arithmetic == Arithmetic::Float32)) s.arithmetic = Arithmetic::Float32;
-    tooltip("x stored in the format, every step in float32, y rounded back: the upcasting kernels "
-            "(PyTorch's, Hugging Face's Llama RMSNorm). The same as every step for float32 and float64.");
-    eps_slider(s.eps, "ε inside the square root: √(σ² + ε). It is rounded to the arithmetic's format: "
-                      "1e-8 is 0 in float16.");
+    tooltip(tr("float16: 11 significant bits, max 65504, smallest 6×10⁻⁸. bfloat16: 8 bits, float32's range. "
+               "float32: 24 bits. float64: 53 bits (the reference's own format)."));
+    heading(fonts.heading, tr("Arithmetic"));
+    if (ImGui::RadioButton(tr("every step in the format"), s.arithmetic == Arithmetic::Same)) s.arithmetic = Arithmetic::Same;
+    tooltip(tr("Each +, −, ×, ÷, √ rounded to the format, ε too: a kernel that never leaves float16."));
+    if (ImGui::RadioButton(tr("float32 steps"), s.arithmetic == Arithmetic::Float32)) s.arithmetic = Arithmetic::Float32;
+    tooltip(tr("x stored in the format, every step in float32, y rounded back: the upcasting kernels "
+               "(PyTorch's, Hugging Face's Llama RMSNorm). The same as every step for float32 and float64."));
+    eps_slider(s.eps, tr("ε inside the square root: √(σ² + ε). It is rounded to the arithmetic's format: "
+                         "1e-8 is 0 in float16."));
 }
 
 // [SECTION] Outputs panel -------------------------------------------------------------------
@@ -167,7 +169,7 @@ void draw_outputs(const PrecisionLabState& s, const PrecisionLabResults& r, cons
     ImGui::PushFont(fonts.heading);
     flow_text(r.headline, bad ? kErrorText : kGoodText);
     ImGui::PopFont();
-    if (r.now.events.empty()) flow_text("No overflow, underflow, NaN or ε-dominated denominator.", kGoodText);
+    if (r.now.events.empty()) flow_text(tr("No overflow, underflow, NaN or ε-dominated denominator."), kGoodText);
     for (const FormatEvent& e : r.now.events) flow_text("⚠ " + e.message + ".", kWarnText);
     for (const std::string& c : r.consequences) flow_text(c, ImGui::GetStyleColorVec4(ImGuiCol_Text));
     ImGui::Spacing();
@@ -178,8 +180,10 @@ void draw_outputs(const PrecisionLabState& s, const PrecisionLabResults& r, cons
 
 // Each library's method on the same x and format (docs/CONVENTIONS.md for the sources).
 void draw_conventions(const PrecisionLabState& s, std::string& status) {
-    if (!ImGui::CollapsingHeader("How the libraries compute it (PyTorch, Hugging Face, Flax, Apex, the paper's code)",
-                                 ImGuiTreeNodeFlags_DefaultOpen))
+    const std::string header =
+        std::string(tr("How the libraries compute it (PyTorch, Hugging Face, Flax, Apex, the paper's code)")) +
+        "###conventions";
+    if (!ImGui::CollapsingHeader(header.c_str(), ImGuiTreeNodeFlags_DefaultOpen))
         return;
     const Table t = precision_conventions_table(s);
     flow_text(t.caption, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -203,7 +207,7 @@ void draw_precision_lab(PrecisionContext& ctx) {
     const PrecisionLabResults* r = current_results(s, ctx.ui);
     begin_panel("results");   // a short window scrolls down to the figures rather than crushing them
     if (r == nullptr) {
-        ImGui::TextColored(kErrorText, "Cannot compute: %s", ctx.ui.error.c_str());
+        ImGui::TextColored(kErrorText, tr("Cannot compute: %s"), ctx.ui.error.c_str());
         ImGui::EndChild();
         return;
     }
@@ -234,7 +238,7 @@ void draw_precision_figure(PrecisionContext& ctx, const std::string& id, ImVec2 
     const PrecisionLabResults* r = current_results(s, ctx.ui);
     if (r == nullptr) {
         push_wrap_at_edge();
-        ImGui::TextColored(kErrorText, "Cannot compute: %s", ctx.ui.error.c_str());
+        ImGui::TextColored(kErrorText, tr("Cannot compute: %s"), ctx.ui.error.c_str());
         ImGui::PopTextWrapPos();
         return;
     }

@@ -98,8 +98,12 @@ TEST(PrecisionLab, ConventionsTableHasEveryLibrary) {
             EXPECT_EQ(row[5].text, "0, 0, 0, 0");
             EXPECT_EQ(row[6].tone, CellTone::Fail);
         }
-        if (row[0].text == "Hugging Face LlamaRMSNorm") EXPECT_EQ(row[6].tone, CellTone::Pass);
-        if (row[0].text == "Flax linen.RMSNorm") EXPECT_NE(row[5].text.find("(float32)"), std::string::npos);
+        if (row[0].text == "Hugging Face LlamaRMSNorm") {
+            EXPECT_EQ(row[6].tone, CellTone::Pass);
+        }
+        if (row[0].text == "Flax linen.RMSNorm") {
+            EXPECT_NE(row[5].text.find("(float32)"), std::string::npos);
+        }
     }
 }
 

@@ -7,6 +7,7 @@
 
 #include "normlab/labs/state_json.hpp"
 #include "normlab/norm/conventions.hpp"
+#include "normlab/base/i18n.hpp"
 #include "normlab/base/text.hpp"
 
 #include <cmath>
@@ -73,7 +74,7 @@ double relative_error(const Mat& y, const Mat& ref) {
 std::string format_name(const PrecisionLabState& s) {
     std::string name(to_string(s.format));
     if (compute_format(s.format, Arithmetic::Float32) != s.format)
-        name += s.arithmetic == Arithmetic::Same ? " (every step)" : " (computed in float32)";
+        name += std::string(" (") + (s.arithmetic == Arithmetic::Same ? tr("every step") : tr("computed in float32")) + ")";
     return name;
 }
 
@@ -88,30 +89,30 @@ void describe(const PrecisionLabState& s, PrecisionLabResults& r) {
     for (Eigen::Index i = 0; i < f.y.size(); ++i)
         if (std::isfinite(f.ulps_original(i))) worst = std::max(worst, std::fabs(f.ulps_original(i)));
     if (all_zero)
-        r.headline = who + " returns zeros here";
+        r.headline = tr("{0} returns zeros here", who);
     else if (any_nan)
-        r.headline = who + " returns NaN here";
+        r.headline = tr("{0} returns NaN here", who);
     else if (any_inf)
-        r.headline = who + " returns ∞ here";
+        r.headline = tr("{0} returns ∞ here", who);
     else
-        r.headline = who + ": within " + format_number(std::ceil(worst), 3) + " ulp of float64";
+        r.headline = tr("{0}: within {1} ulp of float64", who, format_number(std::ceil(worst), 3));
     for (const FormatEvent& e : f.events) {
         if (e.kind == EventKind::Overflow && f.stats[0].denom == std::numeric_limits<double>::infinity())
-            r.consequences.push_back("An overflow made the denominator ∞, so every āᵢ = xᵢ / ∞ is 0: the output "
-                                     "is zeros with no error raised.");
+            r.consequences.push_back(tr("An overflow made the denominator ∞, so every āᵢ = xᵢ / ∞ is 0: the output "
+                                        "is zeros with no error raised."));
         if (e.kind == EventKind::Underflow && e.where == "ε")
-            r.consequences.push_back("ε is 0 in this format: nothing keeps a zero statistic from dividing 0 by 0.");
+            r.consequences.push_back(tr("ε is 0 in this format: nothing keeps a zero statistic from dividing 0 by 0."));
         if (e.kind == EventKind::EpsDominated)
-            r.consequences.push_back("ε is larger than the statistic it is added to: the output is shrunk toward 0 "
-                                     "(float64 with the same ε shrinks it too).");
+            r.consequences.push_back(tr("ε is larger than the statistic it is added to: the output is shrunk toward 0 "
+                                        "(float64 with the same ε shrinks it too)."));
         if (e.kind == EventKind::NaN)
-            r.consequences.push_back("A NaN spreads to every output it touches.");
+            r.consequences.push_back(tr("A NaN spreads to every output it touches."));
     }
     if (s.norm == Norm::LayerNorm && f.ref_original.norm() > 0.0 && std::fabs(f.stats[0].mean) > 0.0) {
         const double spread = std::sqrt(std::max(f.stats[0].stat, 0.0));
         if (std::isfinite(spread) && std::fabs(f.stats[0].mean) > 64.0 * spread)
-            r.consequences.push_back("The mean is far larger than the spread: subtracting it cancels most digits "
-                                     "(RMSNorm does not subtract it).");
+            r.consequences.push_back(tr("The mean is far larger than the spread: subtracting it cancels most digits "
+                                        "(RMSNorm does not subtract it)."));
     }
 }
 
