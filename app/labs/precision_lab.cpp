@@ -132,7 +132,8 @@ void draw_choice_sections(PrecisionLabState& s, const Fonts& fonts) {
 // [SECTION] Outputs panel -------------------------------------------------------------------
 
 void draw_table(const char* id, const Table& t, float max_rows) {
-    constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX;
+    constexpr ImGuiTableFlags kFlags =
+        ImGuiTableFlags_Borders | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
     const int cols = static_cast<int>(t.columns.size());
     const float row_h = ImGui::GetTextLineHeight() + 2.0f * ImGui::GetStyle().CellPadding.y;
     const float rows_h = (static_cast<float>(t.rows.size()) + 1.0f) * row_h + ImGui::GetStyle().ScrollbarSize + 2.0f;
@@ -246,8 +247,11 @@ void draw_precision_figure(PrecisionContext& ctx, const std::string& id, ImVec2 
         draw_plot(ctx.ui.delta_view, delta_plot(s, ctx.ui, *r), ctx.fonts, size);
     else if (id == "precision_offset_sweep")
         draw_plot(ctx.ui.offset_view, offset_plot(s, ctx.ui, *r), ctx.fonts, size);
-    else   // "precision_outputs"
+    else {   // "precision_outputs": scrolls where a small slide cannot hold the table
+        begin_panel("precision_outputs_text", size);
         draw_outputs(s, *r, ctx.fonts, ctx.app.status);
+        ImGui::EndChild();
+    }
 }
 
 const SlideParts<PrecisionContext> kPrecisionSlide{
