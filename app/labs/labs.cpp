@@ -68,6 +68,7 @@ const Lab kLabs[] = {
     lab_row<&LabUis::training, kTrainingWindow>("training", tr_later("Training")),
     lab_row<&LabUis::gpu, kGpuWindow>("gpu", "GPU"),
     lab_row<&LabUis::depth, kDepthWindow>("depth", tr_later("Depth")),
+    lab_row<&LabUis::precision, kPrecisionWindow>("precision", tr_later("Number formats")),
 };
 const int kLabCount = static_cast<int>(sizeof kLabs / sizeof kLabs[0]);
 

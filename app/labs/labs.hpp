@@ -10,6 +10,7 @@
 #include "gradients_lab.hpp"
 #include "invariance_lab.hpp"
 #include "lab.hpp"
+#include "precision_lab.hpp"
 #include "training_lab.hpp"
 #include "worked_lab.hpp"
 
@@ -31,6 +32,7 @@ struct LabUis {
     TrainingUi training;
     GpuUi gpu;
     DepthUi depth;
+    PrecisionUi precision;
 };
 
 // A row of the table: the lab's window (lab.hpp's LabWindow) with its UI struct picked out of

@@ -441,7 +441,7 @@ TEST(RefusedSceneFile, NothingIsWrittenAndThePathIsNamed) {
 // [SECTION] Shipped scenes ------------------------------------------------------------------
 
 const std::set<std::string> kKnownLabs = {"explorer", "invariance", "worked", "gradients",
-                                          "geometry", "training",   "depth"};
+                                          "geometry", "training",   "depth", "precision"};
 
 std::vector<fs::path> files_in(const std::string& folder) {
     std::vector<fs::path> out;
@@ -588,7 +588,7 @@ TEST(ScenePlots, TheScenesOwnLabFirstThenTheOthers) {
     scene.lab = "worked";   // a lab without figures: every lab's, in table order
     const std::vector<std::string> all = names(scene_plot_names(scene));
     EXPECT_EQ(all.front(), "explorer_summed_inputs");
-    EXPECT_EQ(all.back(), "depth_lr_sweep");
+    EXPECT_EQ(all.back(), "precision_conventions");   // the last lab's last table
     EXPECT_EQ(std::set<std::string>(all.begin(), all.end()).size(), all.size()) << "names are unique";
     EXPECT_EQ(names(lab_plots(scene.session, "gradients")), gradients);
     EXPECT_EQ(names(lab_plots(scene.session, "explorer")),

@@ -99,7 +99,7 @@ namespace {
 // The steps of a case, each with its words for ", as do 3 more squares" (indexed by Step).
 enum class Step { Store, Count, Eps, Sum, Mean, Deviation, Square, SumSquares, Stat, EpsAdd, Root, Divide, Gain, Bias, CastBack };
 constexpr const char* kStepPlural[] = {"stored inputs", "counts", "", "partial sums", "", "deviations x − μ", "squares",
-                                       "partial sums", "", "", "", "quotients ȳ", "products ȳ·g", "outputs y",
+                                       "partial sums", "", "", "", "quotients ā", "products ā·g", "outputs y",
                                        "outputs y"};
 
 std::string num(double v) { return format_number(v, 6); }
@@ -264,11 +264,11 @@ double denominator(Emulator& em, const NormSpec& spec, double stat, double eps, 
     return em.add(r, eps, Step::EpsAdd, [&] { return under + " + ε"; });
 }
 
-// One case: ȳ and y (n, in the computing format), and its statistics.
+// One case: ā and y (n, in the computing format), and its statistics.
 FormatCaseStats norm_case(Emulator& em, const NormSpec& spec, const CaseInputs& in, Vec& y) {
     const Eigen::Index n = in.a.size();
     FormatCaseStats st;
-    Vec top = in.a;   // what ȳ divides: a, or d = a − μ
+    Vec top = in.a;   // what ā divides: a, or d = a − μ
     std::string stat_name;
     if (spec.norm == Norm::LayerNorm) {
         double s = in.a(0);
@@ -294,8 +294,8 @@ FormatCaseStats norm_case(Emulator& em, const NormSpec& spec, const CaseInputs& 
     st.denom = denominator(em, spec, st.stat, in.eps, stat_name);
     y.resize(n);
     for (Eigen::Index i = 0; i < n; ++i) {
-        const double ybar = em.div(top(i), st.denom, Step::Divide, [&] { return "ȳ" + idx(i); });
-        const double scaled = em.mul(ybar, in.g(i), Step::Gain, [&] { return "ȳ" + idx(i) + "·g" + idx(i); });
+        const double ybar = em.div(top(i), st.denom, Step::Divide, [&] { return "ā" + idx(i); });
+        const double scaled = em.mul(ybar, in.g(i), Step::Gain, [&] { return "ā" + idx(i) + "·g" + idx(i); });
         y(i) = em.add(scaled, in.b(i), Step::Bias, [&] { return "y" + idx(i); });
     }
     return st;

@@ -94,6 +94,15 @@ std::vector<Plot> depth_figures(const Session& session) {
     return depth_lab_plots(run);
 }
 
+std::vector<Plot> precision_figures(const Session& session) {
+    return precision_lab_plots(session.precision, compute_precision_lab(session.precision));
+}
+
+std::vector<Table> precision_tables(const Session& session) {
+    return {precision_outputs_table(session.precision, compute_precision_lab(session.precision)),
+            precision_conventions_table(session.precision)};
+}
+
 // [SECTION] Registry ------------------------------------------------------------------------
 
 // The lab `id` whose state is Session::*Member, in scene files through the state_to_json /
@@ -132,6 +141,8 @@ const std::vector<LabEntry>& lab_registry() {
         LabEntry{"gpu"},   // its sweep is in Session, not yet in scene files; its figures need a GPU
         lab<&Session::depth>("depth", {"depth_loss", "depth_layer_grads", "depth_layer_grads_over_steps", "depth_lr_sweep"},
                              depth_figures),
+        lab<&Session::precision>("precision", {"precision_delta_sweep", "precision_offset_sweep"}, precision_figures,
+                                 {"precision_outputs", "precision_conventions"}, precision_tables),
     };
     return labs;
 }

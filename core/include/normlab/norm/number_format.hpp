@@ -118,10 +118,10 @@ struct FormatResult {
 // ε, eps_mode, p and k rounding) in the format and arithmetic, op by op in the textbook order
 // (docs/ARCHITECTURE.md, "The science: number formats"):
 //   LayerNorm  μ = (((a₁ + a₂) + a₃) + …) / n, σ² = (((d₁² + d₂²) + …) / n with d_i = a_i − μ,
-//              ȳ_i = d_i / √(σ² + ε)
-//   RMSNorm    ms = (((a₁·a₁ + a₂·a₂) + …) / n, ȳ_i = a_i / √(ms + ε)   (pRMSNorm: first k, / k)
-//   L2-Norm    ȳ_i = a_i / √(Σ a_i·a_i + ε)
-//   then y_i = ȳ_i·g_i + b_i, each operation rounded (n and k are rounded to the format too).
+//              ā_i = d_i / √(σ² + ε)
+//   RMSNorm    ms = (((a₁·a₁ + a₂·a₂) + …) / n, ā_i = a_i / √(ms + ε)   (pRMSNorm: first k, / k)
+//   L2-Norm    ā_i = a_i / √(Σ a_i·a_i + ε)
+//   then y_i = ā_i·g_i + b_i, each operation rounded (n and k are rounded to the format too).
 // x: B×n, finite; g, b: n. Requires one of the four norms (throws std::invalid_argument).
 FormatResult format_forward(const NormSpec& spec, const Mat& x, const Vec& g, const Vec& b, NumberFormat format,
                             Arithmetic arithmetic);

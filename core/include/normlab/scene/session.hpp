@@ -8,6 +8,7 @@
 #include "normlab/labs/gpu_lab.hpp"
 #include "normlab/labs/gradients_lab.hpp"
 #include "normlab/labs/invariance_lab.hpp"
+#include "normlab/labs/precision_lab.hpp"
 #include "normlab/labs/training_lab.hpp"
 #include "normlab/labs/worked_lab.hpp"
 
@@ -26,6 +27,7 @@ struct Session {
     TrainingLabState training;
     DepthLabState depth;
     GpuLabState gpu;   // the GPU lab's sweep (not in scene files yet)
+    PrecisionLabState precision;
 };
 
 }  // namespace normlab
