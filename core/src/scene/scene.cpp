@@ -312,11 +312,13 @@ void read_names(SceneReader& in, std::string_view key, std::vector<std::string>&
     }
 }
 
-LectureSlide slide_from_json(const json& j, const std::string& path, const std::string& base_dir) {
+LectureSlide slide_from_json(const json& j, const std::string& path, const std::string& base_dir,
+                             std::vector<std::string>& ignored) {
     SceneReader slide(j, path);
     LectureSlide out;
     if (!slide.read("scene", out.scene)) slide.fail("scene", "is missing (the scene file of this slide)");
     if (out.scene.empty()) slide.fail("scene", "is empty (the scene file of this slide)");
+    slide.read("title", out.title);
     slide.read("caption", out.caption);
     read_names(slide, "figures", out.figures);
     if (out.figures.size() > kMaxSlideFigures)
@@ -324,6 +326,7 @@ LectureSlide slide_from_json(const json& j, const std::string& path, const std::
     read_names(slide, "controls", out.controls);
     slide.read_choice("run", out.run, std::array<std::string_view, 2>{"auto", "paused"},
                       std::array<SlideRun, 2>{SlideRun::Auto, SlideRun::Paused});
+    for (std::string& key : slide.unread_keys()) ignored.push_back(std::move(key));
     const std::filesystem::path p(out.scene);
     out.scene = (p.is_absolute() || base_dir.empty() ? p : std::filesystem::path(base_dir) / p).lexically_normal().string();
     return out;
@@ -334,6 +337,8 @@ LectureSlide slide_from_json(const json& j, const std::string& path, const std::
 Lecture lecture_from_json(const json& j, const std::string& base_dir) {
     check_format_and_version(j, kLectureFormat, kLectureVersion, "lecture");
     SceneReader in(j, "");
+    in.get("format");
+    in.get("version");
     Lecture lecture;
     in.read("title", lecture.title);
     const json* slides = in.get("slides");
@@ -341,7 +346,10 @@ Lecture lecture_from_json(const json& j, const std::string& base_dir) {
     if (!slides->is_array()) throw InputError("slides is not a list (got " + describe_json(*slides) + ")");
     if (slides->empty()) throw InputError("slides is empty: a lecture needs at least one scene");
     for (std::size_t i = 0; i < slides->size(); ++i)
-        lecture.slides.push_back(slide_from_json((*slides)[i], "slides[" + std::to_string(i) + "]", base_dir));
+        lecture.slides.push_back(
+            slide_from_json((*slides)[i], "slides[" + std::to_string(i) + "]", base_dir, lecture.ignored));
+    std::vector<std::string> top = in.unread_keys();
+    lecture.ignored.insert(lecture.ignored.begin(), top.begin(), top.end());
     return lecture;
 }
 
