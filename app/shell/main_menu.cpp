@@ -39,7 +39,6 @@ const Shortcut kAppShortcuts[] = {
     {"Ctrl+Q", "quit"},
     {"F12", "save a screenshot (PNG) in the current folder"},
     {"Ctrl+=  /  Ctrl+−", "larger / smaller text"},
-    {"Ctrl+1 … Ctrl+9", "switch to lab 1 … 9 (View ▸ Lab)"},
     {"Ctrl+O  /  Ctrl+S  /  Ctrl+Shift+S", "open a scene / save it / save it as"},
     {"Ctrl+Z  /  Ctrl+Shift+Z, Ctrl+Y", "undo / redo the last edit"},
     {"F5  (Esc)", "presenter view: title, caption, the slide's figures and only its named controls"},
@@ -295,6 +294,8 @@ std::vector<KeySection> key_sections() {
     std::vector<KeySection> sections;
     KeySection& app = sections.emplace_back(KeySection{"Everywhere", {}});
     for (const Shortcut& k : kAppShortcuts) app.rows.push_back({k.keys, k.action});
+    const std::string last = std::to_string(std::min(kLabCount, 9));   // the labs handle_shortcuts switches to
+    app.rows.insert(app.rows.begin() + 3, {"Ctrl+1 … Ctrl+" + last, "switch to lab 1 … " + last + " (View ▸ Lab)"});
     for (int i = 0; i < kLabCount; ++i)
         if (std::vector<KeyHelp> keys = kLabs[i].key_help(); !keys.empty()) {
             KeySection& lab = sections.emplace_back(KeySection{kLabs[i].tab, std::move(keys)});
