@@ -13,7 +13,7 @@
 # chosen at run time. sys/resource.h: thread_priority.cpp's worker threads below the UI thread's priority.
 set(NORMLAB_CORE_SYSTEM_HEADERS "zlib|unistd|fcntl|dirent|signal|sys/stat|sys/file|sys/resource|immintrin")
 set(NORMLAB_CORE_ALLOWED
-    "<[a-z_]+>|<Eigen/[A-Za-z]+>|<nlohmann/[a-z_]+\\.hpp>|\"normlab/[a-z_]+/[a-z_]+\\.hpp\"|\"(base|norm|models|labs|plot|scene)/[a-z_]+\\.hpp\"|<(${NORMLAB_CORE_SYSTEM_HEADERS})\\.h>")
+    "<[a-z_]+>|<Eigen/[A-Za-z]+>|<nlohmann/[a-z_]+\\.hpp>|\"normlab/[a-z_]+/[a-z0-9_]+\\.hpp\"|\"(base|norm|models|labs|plot|scene)/[a-z_]+\\.hpp\"|<(${NORMLAB_CORE_SYSTEM_HEADERS})\\.h>")
 
 if(CMAKE_SCRIPT_MODE_FILE)
   foreach(file IN LISTS FILES)

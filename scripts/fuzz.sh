@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Fuzzes NormLab's parsers of outside input with libFuzzer (clang, ASan + UBSan): the eval
-# request, the scene loader, the CSV loader, the worked example's step parser and the lecture
-# loader (fuzz/, docs/RELIABILITY.md "Fuzzing").
+# request, the scene loader, the CSV loader, the worked example's step parser, the lecture
+# loader and the translation catalog loader (fuzz/, docs/RELIABILITY.md "Fuzzing").
 #   ./scripts/fuzz.sh [SECONDS] [TARGET...]   SECONDS per target (default 180); TARGETs from
-#                                             eval, scene, csv, step, lecture (default: all, in turn)
+#                                             eval, scene, csv, step, lecture, po (default: all, in turn)
 # Builds build-fuzz/ (clang++, NORMLAB_FUZZ=ON), then runs each target from its seed corpus
 # (fuzz/corpus/<target>/) and regressions (fuzz/regressions/<target>/). New corpus entries and
 # logs go to a scratch folder ($NORMLAB_FUZZ_WORK, default a new /tmp/normlab-fuzz.*), never
@@ -17,9 +17,9 @@ cd "$(dirname "$0")/.."
 seconds=${1:-180}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(eval scene csv step lecture)
+[ ${#targets[@]} -eq 0 ] && targets=(eval scene csv step lecture po)
 case "$seconds" in
-  ''|*[!0-9]*) echo "usage: $0 [SECONDS] [eval|scene|csv|step|lecture ...]" >&2; exit 2 ;;
+  ''|*[!0-9]*) echo "usage: $0 [SECONDS] [eval|scene|csv|step|lecture|po ...]" >&2; exit 2 ;;
 esac
 
 NORMLAB_PACKAGES+=("${NORMLAB_FUZZ_PACKAGES[@]}")
@@ -40,7 +40,8 @@ for t in "${targets[@]}"; do
     csv) max_len=4096 dict=fuzz/csv.dict ;;
     step) max_len=4096 dict=fuzz/step.dict ;;
     lecture) max_len=8192 dict=fuzz/json.dict ;;
-    *) echo "unknown target \"$t\" (expected eval, scene, csv, step or lecture)" >&2; exit 2 ;;
+    po) max_len=8192 dict=fuzz/po.dict ;;
+    *) echo "unknown target \"$t\" (expected eval, scene, csv, step, lecture or po)" >&2; exit 2 ;;
   esac
   mkdir -p "$work/$t/corpus" "$work/$t/artifacts"
   echo "fuzz: $t for ${seconds} s (log: $work/$t.log)"

@@ -6,6 +6,8 @@
 // [SECTION] Report
 #include "layout_check.hpp"
 
+#include "font_atlas.hpp"
+
 #include <imgui_internal.h>   // the current window, its clip rect and scroll bars
 #include <nlohmann/json.hpp>
 
@@ -142,6 +144,7 @@ void record_draw_list_text(const ImDrawList& dl, const ImFont* font, float size,
 
 void before_draw_list_text(ImDrawList& dl, const ImFont* font, float size, ImVec2 pos, const char* begin,
                            const char* end, float wrap_width) {
+    note_drawn_text(font != nullptr ? font : dl._Data->Font, begin, end);   // font_atlas.hpp: glyphs to add
     if (g_grab.list == nullptr) return;
     ImVec4 box;
     std::string_view shown;

@@ -2,68 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 
 namespace normlab::ui {
-
-namespace {
-
-// Every non-ASCII character the labs print beyond Latin-1, Latin Extended-A and Greek.
-constexpr const char* kMathSymbols =
-    "∂‖√∑⊙≈≠−±×·…≤≥∞→⇄∈ℝ⌈⌉⌊⌋′✓✗⚠—–◐"
-    "←∝▸"   // lecture mode: slide keys, captions; menu paths in tooltips
-    "⁰¹²³⁴⁵⁶⁷⁸⁹⁻ᵀ₀₁₂₃₄₅₆₇₈₉ᵢⱼ";
-
-}  // namespace
-
-void load_fonts(Fonts& fonts, int px) {
-    ImFontAtlas& atlas = *ImGui::GetIO().Fonts;
-    atlas.Clear();
-    fonts.px = px;
-    fonts.warning.clear();
-
-    const bool have_dejavu = std::filesystem::exists(kDejaVuSansPath) && std::filesystem::exists(kDejaVuBoldPath);
-    if (!have_dejavu) {
-        fonts.regular = fonts.bold = fonts.heading = fonts.small = fonts.slide_caption = fonts.slide_title =
-            atlas.AddFontDefault();
-        fonts.large.reset();
-        fonts.warning = "DejaVu Sans not found (install fonts-dejavu-core): Greek and math symbols cannot be shown";
-        atlas.Build();
-        return;
-    }
-
-    fonts.glyphs.clear();
-    ImFontGlyphRangesBuilder builder;
-    builder.AddRanges(atlas.GetGlyphRangesDefault());   // Basic Latin + Latin-1
-    const ImWchar latin_ext_a_and_greek[] = {0x0100, 0x017F, 0x0370, 0x03FF, 0};   // ā; α..ω
-    builder.AddRanges(latin_ext_a_and_greek);
-    builder.AddText(kMathSymbols);
-    builder.BuildRanges(&fonts.glyphs);
-
-    const auto add = [&](const char* path, float size) {
-        ImFontConfig config;
-        config.OversampleH = 2;
-        config.PixelSnapH = true;
-        return atlas.AddFontFromFileTTF(path, size, &config, fonts.glyphs.Data);
-    };
-    const auto faces = [&](Fonts& f, float size) {
-        f.regular = add(kDejaVuSansPath, size);
-        f.bold = add(kDejaVuBoldPath, size);
-        f.heading = add(kDejaVuBoldPath, std::round(1.15f * size));
-        f.small = add(kDejaVuSansPath, std::round(0.8f * size));
-    };
-    const auto size = static_cast<float>(px);
-    faces(fonts, size);   // the first font is ImGui's default
-    fonts.large = std::make_shared<Fonts>();
-    fonts.large->px = static_cast<int>(std::round(kLargeFontScale * size));
-    faces(*fonts.large, static_cast<float>(fonts.large->px));
-    const float caption = std::max(size, static_cast<float>(kSlideCaptionMinPx));
-    fonts.slide_caption = add(kDejaVuSansPath, caption);
-    fonts.slide_title = add(kDejaVuBoldPath, std::round(1.25f * caption));
-    fonts.large->slide_caption = fonts.slide_caption;
-    fonts.large->slide_title = fonts.slide_title;
-    atlas.Build();
-}
 
 void apply_theme(bool dark, int px) { apply_theme(dark, false, px); }
 

@@ -1,9 +1,15 @@
-// Fonts (DejaVu Sans with Greek and the math symbols the labs print) and the colour theme.
+// Fonts (DejaVu Sans with Greek and the math symbols the labs print, Noto Sans CJK merged in for
+// the characters the app draws beyond them: font_atlas.hpp) and the colour theme.
 #pragma once
 
 #include <imgui.h>
 
+#include <normlab/base/i18n.hpp>
+
+#include <array>
+#include <deque>
 #include <memory>
+#include <set>
 #include <string>
 
 namespace normlab::ui {
@@ -28,11 +34,27 @@ struct Fonts {
     // (a verdict, a table) where its window has room (app/shell/slide.cpp). Null in `large` itself.
     std::shared_ptr<Fonts> large;
     ImVector<ImWchar> glyphs;      // glyph ranges; the atlas keeps a pointer to them
-    std::string warning;           // one line, set when DejaVu is missing and ImGui's font is used
+    std::string warning;           // one line: a font missing, the atlas at its limit
+
+    // The characters beyond `glyphs` (docs/i18n/TRANSLATING.md, Fonts), per tier: Ui (regular,
+    // bold, heading, small: the active catalog's characters and those drawn in them) and Big
+    // (`large`, the slide fonts: only those drawn in them), so CJK is built only at sizes in use.
+    enum Tier { Ui, Big };
+    std::array<std::set<ImWchar>, 2> wanted;
+    std::set<ImWchar> no_font;       // drawn as □: no font has them (or the atlas had no room)
+    std::string notice;              // for the status line, once: characters drawn as □
+    bool stale = false;              // new characters wanted: load_fonts again between frames
+    Language han = Language::En;     // whose forms of Han characters (font_atlas.hpp, han_face)
+    int max_texture_px = 0;          // the renderer's GL_MAX_TEXTURE_SIZE (0: asked at load_fonts)
+    int atlas_w = 0, atlas_h = 0;    // the last build's texture
+    std::deque<ImVector<ImWchar>> ranges;   // each face's ranges; the atlas keeps pointers to them
 };
 
-// Clears and rebuilds the font atlas at px pixels. Call before the first frame or between
-// frames; a renderer already running must then re-create its font texture.
+// Clears and rebuilds the font atlas at px pixels, with the active catalog's characters and the
+// wanted ones; then checks that no glyph was dropped and the texture fits the renderer (else
+// leaves the user's characters out, largest sizes first, and says so in `warning`). Call before
+// the first frame or between frames; a renderer already running must then re-create its font
+// texture.
 void load_fonts(Fonts& fonts, int px);
 
 // Light (high contrast, for projectors) or dark colours, with spacing scaled to px.

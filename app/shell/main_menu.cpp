@@ -13,6 +13,7 @@
 #include "ui_util.hpp"
 #include "web_page.hpp"
 
+#include <normlab/base/i18n.hpp>
 #include <normlab/base/text.hpp>
 #include <normlab/scene/scene_plots.hpp>
 
@@ -36,16 +37,17 @@ struct Shortcut {
 };
 
 const Shortcut kAppShortcuts[] = {
-    {"Ctrl+Q", "quit"},
-    {"F12", "save a screenshot (PNG) in the current folder"},
-    {"Ctrl+=  /  Ctrl+−", "larger / smaller text"},
-    {"Ctrl+O  /  Ctrl+S  /  Ctrl+Shift+S", "open a scene / save it / save it as"},
-    {"Ctrl+Z  /  Ctrl+Shift+Z, Ctrl+Y", "undo / redo the last edit"},
-    {"F5  (Esc)", "presenter view: title, caption, the slide's figures and only its named controls"},
-    {"F9", "show or hide the lab's control panel (hidden by itself in a narrow window)"},
-    {"F11", "full screen, and back"},
-    {"F6", "pointer highlight"},
-    {"←  /  →  (Page Up / Down)", "previous / next slide of the open lecture"},
+    {"Ctrl+Q", tr_later("quit")},
+    {"F12", tr_later("save a screenshot (PNG) in the current folder")},
+    {"Ctrl+=  /  Ctrl+−", tr_later("larger / smaller text")},
+    {"Ctrl+1 … Ctrl+9", tr_later("switch to lab 1 … 9 (View ▸ Lab)")},
+    {"Ctrl+O  /  Ctrl+S  /  Ctrl+Shift+S", tr_later("open a scene / save it / save it as")},
+    {"Ctrl+Z  /  Ctrl+Shift+Z, Ctrl+Y", tr_later("undo / redo the last edit")},
+    {"F5  (Esc)", tr_later("presenter view: title, caption, the slide's figures and only its named controls")},
+    {"F9", tr_later("show or hide the lab's control panel (hidden by itself in a narrow window)")},
+    {"F11", tr_later("full screen, and back")},
+    {"F6", tr_later("pointer highlight")},
+    {"←  /  →  (Page Up / Down)", tr_later("previous / next slide of the open lecture")},
 };
 
 // [SECTION] Keyboard shortcuts (app-wide) ---------------------------------------------------
@@ -90,17 +92,17 @@ namespace {
 // never over a file (export_figures), the status line naming the folder and the count.
 void draw_export_items(AppContext& ctx) {
     AppUi& ui = ctx.app;
-    const std::string folder = export_folder().empty() ? "current folder" : export_folder();
-    const std::string choose = "Export folder…  (" + folder + ")";
+    const std::string folder = export_folder().empty() ? tr("current folder") : export_folder();
+    const std::string choose = tr("Export folder…  ({0})", folder);
     if (ImGui::MenuItem(choose.c_str()) && ctx.io != nullptr) ctx.io->open_request = SessionIo::Dialog::ExportFolder;
     const Lab& lab = kLabs[ui.lab];
     const bool idle = ui.export_job == nullptr;
-    if (ImGui::MenuItem("Export all figures of this lab", nullptr, false, lab.plots != nullptr && idle))
+    if (ImGui::MenuItem(tr("Export all figures of this lab"), nullptr, false, lab.plots != nullptr && idle))
         ui.export_job = std::make_shared<FigureExport>(lab.plots(ctx, ctx.uis), export_folder(), 2, lab_tables(ctx.session, lab.id));
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Every figure of the lab on screen as PNG (2×), SVG and CSV, its tables as SVG, CSV, Markdown and "
-                          "LaTeX, named after them");
-    if (ImGui::MenuItem("Export all figures of every lab", nullptr, false, idle)) {
+        ImGui::SetTooltip("%s", tr("Every figure of the lab on screen as PNG (2×), SVG and CSV, its tables as SVG, CSV, "
+                                "Markdown and LaTeX, named after them"));
+    if (ImGui::MenuItem(tr("Export all figures of every lab"), nullptr, false, idle)) {
         std::vector<Plot> all;
         std::vector<Table> tables;
         for (int i = 0; i < kLabCount; ++i) {
@@ -111,8 +113,8 @@ void draw_export_items(AppContext& ctx) {
         ui.export_job = std::make_shared<FigureExport>(std::move(all), export_folder(), 2, std::move(tables));
     }
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Every lab's figures as they are on screen now, PNG (2×), SVG and CSV; the tables as SVG, CSV, "
-                          "Markdown and LaTeX");
+        ImGui::SetTooltip("%s", tr("Every lab's figures as they are on screen now, PNG (2×), SVG and CSV; the tables as "
+                                "SVG, CSV, Markdown and LaTeX"));
 }
 
 }  // namespace
@@ -120,22 +122,22 @@ void draw_export_items(AppContext& ctx) {
 void draw_menus(AppContext& ctx) {
     AppUi& ui = ctx.app;
     LabUis& uis = ctx.uis;
-    if (ImGui::BeginMenu("File")) {
+    if (ImGui::BeginMenu(tr("File"))) {
         draw_file_menu_items(ctx);
 #ifdef __EMSCRIPTEN__
         draw_page_file_items(ctx);   // web_page.hpp: the user's disk, downloads, a link
 #endif
-        if (ImGui::MenuItem("Save screenshot", "F12")) ui.save_screenshot = true;
+        if (ImGui::MenuItem(tr("Save screenshot"), "F12")) ui.save_screenshot = true;
         draw_export_items(ctx);
 #ifndef __EMSCRIPTEN__   // a page is closed by its browser tab
         ImGui::Separator();
-        if (ImGui::MenuItem("Quit", "Ctrl+Q")) ui.quit = true;
+        if (ImGui::MenuItem(tr("Quit"), "Ctrl+Q")) ui.quit = true;
 #endif
         ImGui::EndMenu();
     }
     draw_edit_menu(ctx);
-    if (ImGui::BeginMenu("View")) {
-        if (ImGui::BeginMenu("Lab")) {
+    if (ImGui::BeginMenu(tr("View"))) {
+        if (ImGui::BeginMenu(tr("Lab"))) {
             for (int i = 0; i < kLabCount; ++i) {
                 const std::string key = i < 9 ? "Ctrl+" + std::to_string(i + 1) : "";
                 if (ImGui::MenuItem(kLabs[i].tab, key.c_str(), ui.lab == i)) ui.select_lab = i;
@@ -143,48 +145,48 @@ void draw_menus(AppContext& ctx) {
             ImGui::EndMenu();
         }
         ImGui::Separator();
-        if (ImGui::MenuItem("Control panel", "F9", !ui.controls_collapsed)) toggle_controls(ui);
-        if (ImGui::MenuItem("Control panel: hide when narrow", nullptr, ui.controls == AppUi::Controls::Auto))
+        if (ImGui::MenuItem(tr("Control panel"), "F9", !ui.controls_collapsed)) toggle_controls(ui);
+        if (ImGui::MenuItem(tr("Control panel: hide when narrow"), nullptr, ui.controls == AppUi::Controls::Auto))
             ui.controls = AppUi::Controls::Auto;
         if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("Below %.0f text heights of width the panels start hidden (a projector, a small laptop)",
+            ImGui::SetTooltip(tr("Below %.0f text heights of width the panels start hidden (a projector, a small laptop)"),
                               static_cast<double>(kControlsMinEm));
         ImGui::Separator();
-        ImGui::MenuItem("Explorer: outlines at δ = 1", nullptr, &uis.explorer.show_reference);
-        ImGui::MenuItem("Explorer: values on bars", nullptr, &uis.explorer.value_labels);
+        ImGui::MenuItem(tr("Explorer: outlines at δ = 1"), nullptr, &uis.explorer.show_reference);
+        ImGui::MenuItem(tr("Explorer: values on bars"), nullptr, &uis.explorer.value_labels);
         ImGui::Separator();
-        if (ImGui::BeginMenu("Text size")) {
+        if (ImGui::BeginMenu(tr("Text size"))) {
             for (int px : kFontSizesPx) {
                 const std::string label = std::to_string(100 * px / kDefaultFontPx) + " %  (" + std::to_string(px) + " px" +
-                                          (px == kDefaultFontPx ? ", default)" : ")");
+                                          (px == kDefaultFontPx ? std::string(", ") + tr("default") + ")" : ")");
                 if (ImGui::MenuItem(label.c_str(), nullptr, ui.font_px == px)) ui.font_px = px;
             }
             ImGui::EndMenu();
         }
-        if (ImGui::BeginMenu("Theme")) {
-            if (ImGui::MenuItem("Light", nullptr, !ui.dark && !ui.projector)) ui.dark = ui.projector = false;
-            if (ImGui::MenuItem("Dark", nullptr, ui.dark)) {
+        if (ImGui::BeginMenu(tr("Theme"))) {
+            if (ImGui::MenuItem(tr("Light"), nullptr, !ui.dark && !ui.projector)) ui.dark = ui.projector = false;
+            if (ImGui::MenuItem(tr("Dark"), nullptr, ui.dark)) {
                 ui.dark = true;
                 ui.projector = false;
             }
-            if (ImGui::MenuItem("Projector", nullptr, ui.projector)) {
+            if (ImGui::MenuItem(tr("Projector"), nullptr, ui.projector)) {
                 ui.projector = true;
                 ui.dark = false;
                 ui.font_px = std::max(ui.font_px, kProjectorFontPx);
             }
             if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("Black on white, thicker lines and borders, text at 150 %% or more: for a lecture hall");
+                ImGui::SetTooltip("%s", tr("Black on white, thicker lines and borders, text at 150 % or more: for a lecture hall"));
             ImGui::EndMenu();
         }
         ImGui::Separator();
         draw_lecture_menu_items(ctx);
         ImGui::EndMenu();
     }
-    if (ImGui::BeginMenu("Help")) {
-        if (ImGui::MenuItem("This lab: equations and code")) ui.open_lab_help = true;
-        if (ImGui::MenuItem("Keyboard shortcuts")) ui.open_shortcuts = true;
+    if (ImGui::BeginMenu(tr("Help"))) {
+        if (ImGui::MenuItem(tr("This lab: equations and code"))) ui.open_lab_help = true;
+        if (ImGui::MenuItem(tr("Keyboard shortcuts"))) ui.open_shortcuts = true;
         ImGui::Separator();
-        if (ImGui::MenuItem("About NormLab")) ui.open_about = true;
+        if (ImGui::MenuItem(tr("About NormLab"))) ui.open_about = true;
         ImGui::EndMenu();
     }
 }
@@ -218,8 +220,7 @@ bool step_export(AppUi& ui) {
         return false;
     }
     const float width = 14.0f * ImGui::GetFontSize(), pad = ImGui::GetStyle().WindowPadding.x;
-    const std::string label = "Exporting " + std::to_string(ui.export_job->written()) + " / " +
-                              std::to_string(ui.export_job->total()) + " figures";
+    const std::string label = tr("Exporting {0} / {1} figures", ui.export_job->written(), ui.export_job->total());
     ImGui::SetCursorPosX(ImGui::GetWindowWidth() - width - pad);
     ImGui::ProgressBar(static_cast<float>(ui.export_job->written()) / static_cast<float>(ui.export_job->total()),
                        ImVec2(width, 0.0f), label.c_str());
@@ -230,10 +231,10 @@ void draw_status(AppUi& ui, const AppInfo& info) {
     std::string warning;
     if (!ui.autosave_warning.empty()) warning += "⚠ " + ui.autosave_warning + "   ";
 #ifdef __EMSCRIPTEN__   // the page (web_page.hpp)
-    warning += "⚠ GPU lab: WebGL2 has no compute shaders (CPU side only)   ";
+    warning += std::string("⚠ ") + tr("GPU lab: WebGL2 has no compute shaders (CPU side only)") + "   ";
     const std::string gl = "WebGL2";
 #else
-    if (!info.has_gl43) warning += "⚠ GPU lab needs OpenGL 4.3 (this context: " + info.gl_version + ")   ";
+    if (!info.has_gl43) warning += "⚠ " + tr("GPU lab needs OpenGL 4.3 (this context: {0})", info.gl_version) + "   ";
     const std::string gl = "OpenGL " + info.gl_version;
 #endif
     if (!info.font_warning.empty()) warning += "⚠ " + info.font_warning + "   ";
@@ -267,7 +268,7 @@ bool begin_popup(const char* name, bool& open_request) {
 
 void end_popup() {
     ImGui::Spacing();
-    if (ImGui::Button("Close") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
+    if (ImGui::Button(tr("Close")) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
     ImGui::EndPopup();
 }
 
@@ -292,16 +293,14 @@ std::string as_action(std::string label) {
 // labs' keys are handled from), then the plot gestures.
 std::vector<KeySection> key_sections() {
     std::vector<KeySection> sections;
-    KeySection& app = sections.emplace_back(KeySection{"Everywhere", {}});
-    for (const Shortcut& k : kAppShortcuts) app.rows.push_back({k.keys, k.action});
-    const std::string last = std::to_string(std::min(kLabCount, 9));   // the labs handle_shortcuts switches to
-    app.rows.insert(app.rows.begin() + 3, {"Ctrl+1 … Ctrl+" + last, "switch to lab 1 … " + last + " (View ▸ Lab)"});
+    KeySection& app = sections.emplace_back(KeySection{tr("Everywhere"), {}});
+    for (const Shortcut& k : kAppShortcuts) app.rows.push_back({k.keys, tr(k.action)});
     for (int i = 0; i < kLabCount; ++i)
         if (std::vector<KeyHelp> keys = kLabs[i].key_help(); !keys.empty()) {
             KeySection& lab = sections.emplace_back(KeySection{kLabs[i].tab, std::move(keys)});
             for (KeyHelp& k : lab.rows) k.action = as_action(k.action);
         }
-    KeySection& plot = sections.emplace_back(KeySection{"On a plot", {}});
+    KeySection& plot = sections.emplace_back(KeySection{tr("On a plot"), {}});
     for (const PlotGesture& g : kPlotGestures) plot.rows.push_back({g.input, g.action});
     return sections;
 }
@@ -363,8 +362,8 @@ void draw_popups(AppContext& ctx) {
     draw_session_dialogs(ctx);
     AppUi& ui = ctx.app;
     const LabInfo& lab = *kLabs[ui.lab].info;
-    if (begin_popup("About NormLab", ui.open_about)) {
-        ImGui::Text("NormLab %s: LayerNorm vs RMSNorm, hands-on.", NORMLAB_VERSION);
+    if (begin_popup(tr("About NormLab"), ui.open_about)) {
+        ImGui::TextUnformatted(tr("NormLab {0}: LayerNorm vs RMSNorm, hands-on.", NORMLAB_VERSION).c_str());
         ImGui::Spacing();
         ImGui::TextUnformatted(
             "Based on: B. Zhang and R. Sennrich, Root Mean Square Layer Normalization, NeurIPS 2019.\n"
@@ -374,17 +373,17 @@ void draw_popups(AppContext& ctx) {
             "libepoxy (MIT), stb_image_write (public domain) and the DejaVu fonts (free licence).");
         end_popup();
     }
-    if (begin_popup("This lab: equations and code", ui.open_lab_help)) {
+    if (begin_popup(tr("This lab: equations and code"), ui.open_lab_help)) {
         ImGui::TextUnformatted(lab.title);
         ImGui::Separator();
         ImGui::TextUnformatted(lab.equations);
         ImGui::Spacing();
-        ImGui::TextDisabled("Computed by");
+        ImGui::TextDisabled("%s", tr("Computed by"));
         ImGui::TextUnformatted(lab.computed_by);
         end_popup();
     }
-    if (begin_popup("Keyboard shortcuts", ui.open_shortcuts)) {
-        draw_key_list("A lab's keys act while its tab is on screen and no text field has the keyboard.", key_sections());
+    if (begin_popup(tr("Keyboard shortcuts"), ui.open_shortcuts)) {
+        draw_key_list(tr("A lab's keys act while its tab is on screen and no text field has the keyboard."), key_sections());
         end_popup();
     }
 }
