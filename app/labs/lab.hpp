@@ -7,6 +7,7 @@
 #include "gpu_device.hpp"
 #include "theme_fonts.hpp"
 
+#include <normlab/base/i18n.hpp>
 #include <normlab/plot/plot.hpp>
 #include <normlab/scene/session.hpp>
 
@@ -78,7 +79,7 @@ struct SlideParts : SlideNames {
 // The play button's label, true to the run: "Pause" while it trains, "Play again" once it is
 // done (Play then starts it from step 0), else "Play".
 inline const char* run_button_label(bool playing, bool done) {
-    return done ? "Play again###play" : playing ? "Pause###play" : "Play###play";
+    return done ? tr("Play again###play") : playing ? tr("Pause###play") : tr("Play###play");
 }
 
 // `progress`: where the run stands ("step 37 / 100 · sweep 0 / 18"), drawn after "play".

@@ -28,10 +28,15 @@ void FramePacer::poll_or_wait(bool input_pending, bool animate, bool text_input,
         glfwPollEvents();
     } else if (animate) {
         // At most kAnimateFps frames a second, and at most kAnimateShare of a core: input ends the wait early.
+        // A worker's wake-up (wake_frame_loop) waits on; anything else (input, a window event, a
+        // quit signal's empty event) ends the wait.
         const double next = last_frame_at_ + std::max(kAnimateSeconds, frame_cost_ / kAnimateShare);
         glfwPollEvents();
-        for (double wait = next - glfwGetTime(); wait > 0.0 && !input_queued(); wait = next - glfwGetTime())
+        for (double wait = next - glfwGetTime(); wait > 0.0 && !input_queued(); wait = next - glfwGetTime()) {
+            g_woken = false;
             glfwWaitEventsTimeout(wait);
+            if (!g_woken && glfwGetTime() < next) break;
+        }
     } else {
         ++waits_;
         const double timeout = wake_at - glfwGetTime();
