@@ -168,6 +168,8 @@ bool InputQueue::feed_imgui() {
     return events_.size() != queued;
 }
 
+bool input_queued() { return g_queue != nullptr && g_queue->pending(); }
+
 int key_presses(int key, int mods, bool repeats) {
     if (g_queue == nullptr) {
         const ImGuiIO& io = ImGui::GetIO();

@@ -74,6 +74,10 @@ private:
     float mouse_x_ = 0.0f, mouse_y_ = 0.0f;
 };
 
+// Whether the installed queue holds events not yet fed (false without one): the frame pacer's
+// test for input while it waits out a paced frame.
+bool input_queued();
+
 // [SECTION] This frame's keys ---------------------------------------------------------------
 
 // How often `key` was pressed this frame with exactly `mods` (GLFW_MOD_CONTROL | _SHIFT | _ALT;

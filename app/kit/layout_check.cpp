@@ -25,6 +25,7 @@ constexpr float kSameText = 3.0f;   // px: the same text drawn again this close 
 
 bool g_recording = false;
 std::vector<TextBox> g_texts;
+std::vector<DataMark> g_data, g_last_data;
 
 // The slider grab drawn last (note_rect_filled), until the next text in its draw list.
 struct Grab {
@@ -58,15 +59,33 @@ bool scrolls_past(const ImGuiWindow* window, int edge, float at) {
 
 void start_text_record() {
     g_texts.clear();
+    g_data.clear();
     g_recording = true;
 }
 
+void record_data_rect(ImVec4 rect, const ImVec4& clip, const std::string& figure) {
+    if (!g_recording) return;
+    rect = intersect(rect, clip);
+    if (rect.z - rect.x <= 0.0f || rect.w - rect.y <= 0.0f) return;
+    g_data.push_back({ImVec2(rect.x, rect.y), ImVec2(rect.z, rect.w), false, figure});
+}
+
+void record_data_segment(ImVec2 a, ImVec2 b, const ImVec4& clip, const std::string& figure) {
+    if (!g_recording) return;
+    const float x0 = std::min(a.x, b.x), x1 = std::max(a.x, b.x), y0 = std::min(a.y, b.y), y1 = std::max(a.y, b.y);
+    if (x1 < clip.x || x0 > clip.z || y1 < clip.y || y0 > clip.w) return;
+    g_data.push_back({a, b, true, figure});
+}
+
+const std::vector<DataMark>& recorded_data() { return g_last_data; }
+
 bool text_recording() { return g_recording; }
 
-void record_text(std::string_view text, ImVec4 box, ImVec4 clip, const ImVec4* frame) {
+void record_text(std::string_view text, ImVec4 box, ImVec4 clip, const ImVec4* frame, bool labels_data) {
     if (!g_recording || text.empty()) return;
     TextBox t;
     t.text = std::string(text);
+    t.labels_data = labels_data;
     t.box = box;
     t.visible = intersect(box, frame != nullptr ? intersect(clip, *frame) : clip);
     if (frame != nullptr) {
@@ -120,6 +139,7 @@ void record_draw_list_text(const ImDrawList& dl, const ImFont* font, float size,
     ImVec4 clip = dl._ClipRectStack.Size > 0 ? dl._ClipRectStack.back() : ImVec4(-FLT_MAX, -FLT_MAX, FLT_MAX, FLT_MAX);
     if (fine_clip != nullptr) clip = intersect(clip, *fine_clip);
     record_text(shown, box, clip);
+    if (wrap_width > 0.0f && !g_texts.empty()) g_texts.back().split = split_number(*font, size, shown, wrap_width);
 }
 
 void before_draw_list_text(ImDrawList& dl, const ImFont* font, float size, ImVec2 pos, const char* begin,
@@ -224,11 +244,59 @@ std::vector<TextBox> stop_text_record() {
     g_recording = false;
     std::vector<TextBox> out = std::move(g_texts);
     g_texts.clear();
+    g_last_data = std::move(g_data);
+    g_data.clear();
     add_cut_windows(out);
     return out;
 }
 
 // [SECTION] Checking ------------------------------------------------------------------------
+
+namespace {
+
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+// The number around `at` (digits, '.', ',', 'e', signs, and the bytes of "−" and other non-ASCII signs).
+std::string_view number_around(std::string_view text, std::size_t at) {
+    const auto part = [](char c) {
+        return digit(c) || c == '.' || c == ',' || c == 'e' || c == '-' || c == '+' || (c & 0x80) != 0;
+    };
+    std::size_t a = at, b = at;
+    while (a > 0 && part(text[a - 1])) --a;
+    while (b < text.size() && part(text[b])) ++b;
+    return text.substr(a, b - a);
+}
+
+}  // namespace
+
+std::string split_number(const ImFont& font, float size, std::string_view text, float wrap_width) {
+    const float scale = size / font.FontSize;
+    const char* const begin = text.data();
+    const char* const end = begin + text.size();
+    for (const char* s = begin; s < end;) {
+        const char* eol = font.CalcWordWrapPositionA(scale, s, end, wrap_width);
+        if (eol == s) ++eol;   // a word wider than the line: one character at least, as RenderText
+        const char* nl = static_cast<const char*>(std::memchr(s, '\n', static_cast<std::size_t>(eol - s)));
+        if (nl != nullptr) {   // the line ends at its own line break
+            s = nl + 1;
+            continue;
+        }
+        if (eol < end && eol > begin && digit(*eol)) {
+            const char before = eol[-1];
+            const bool in_number = digit(before) || ((before == '.' || before == ',') && eol - 1 > begin && digit(eol[-2]));
+            if (in_number) {
+                const auto at = static_cast<std::size_t>(eol - begin);
+                const std::string_view n = number_around(text, at);
+                const std::size_t cut = at - static_cast<std::size_t>(n.data() - begin);
+                return std::string(n.substr(0, cut)) + "|" + std::string(n.substr(cut));
+            }
+        }
+        s = eol;
+        while (s < end && (*s == ' ' || *s == '\t')) ++s;
+        if (s < end && *s == '\n') ++s;
+    }
+    return "";
+}
 
 namespace {
 
@@ -268,13 +336,60 @@ std::vector<std::pair<std::size_t, std::size_t>> overlapping_texts(const std::ve
     return out;
 }
 
+namespace {
+
+// Whether the segment a–b passes through the rect r (Liang–Barsky clipping).
+bool segment_meets(ImVec2 a, ImVec2 b, const ImVec4& r) {
+    float t0 = 0.0f, t1 = 1.0f;
+    const float dx = b.x - a.x, dy = b.y - a.y;
+    const float p[4] = {-dx, dx, -dy, dy};
+    const float q[4] = {a.x - r.x, r.z - a.x, a.y - r.y, r.w - a.y};
+    for (int i = 0; i < 4; ++i) {
+        if (p[i] == 0.0f) {
+            if (q[i] < 0.0f) return false;
+            continue;
+        }
+        const float t = q[i] / p[i];
+        if (p[i] < 0.0f) t0 = std::max(t0, t);
+        else t1 = std::min(t1, t);
+        if (t0 > t1) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+std::vector<std::size_t> texts_over_data(const std::vector<TextBox>& texts, const std::vector<DataMark>& data) {
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        const TextBox& t = texts[i];
+        if (t.whole_window || t.grab || t.backdrop || t.labels_data) continue;
+        // A pixel in from each side: a text that only touches a mark is not over it.
+        const ImVec4 in(t.visible.x + kSlack, t.visible.y + kSlack, t.visible.z - kSlack, t.visible.w - kSlack);
+        if (in.z <= in.x || in.w <= in.y) continue;
+        for (const DataMark& d : data) {
+            const bool meets = d.segment ? segment_meets(d.a, d.b, in)
+                                         : d.a.x < in.z && d.b.x > in.x && d.a.y < in.w && d.b.y > in.y;
+            if (meets) {
+                out.push_back(i);
+                break;
+            }
+        }
+    }
+    return out;
+}
+
 // [SECTION] Report --------------------------------------------------------------------------
 
-void add_problems(LayoutReport& report, const LayoutPage& page, const std::vector<TextBox>& texts) {
+void add_problems(LayoutReport& report, const LayoutPage& page, const std::vector<TextBox>& texts,
+                  const std::vector<DataMark>& data) {
     ++report.pages;
+    for (std::size_t i : texts_over_data(texts, data)) report.over_data.push_back({page, {texts[i]}});
     for (const auto& [i, j] : overlapping_texts(texts)) report.overlaps.push_back({page, {texts[i], texts[j]}});
-    for (const TextBox& t : texts)
+    for (const TextBox& t : texts) {
         if (t.cut) report.clipped.push_back({page, {t}});
+        if (!t.split.empty()) report.split_numbers.push_back({page, {t}});
+    }
 }
 
 namespace {
@@ -303,6 +418,7 @@ nlohmann::json to_json(const LayoutProblem& p) {
     j["boxes"] = boxes;
     j["visible"] = visible;
     j["windows"] = windows;
+    if (!p.texts.empty() && !p.texts[0].split.empty()) j["split"] = p.texts[0].split;
     return j;
 }
 
@@ -321,8 +437,11 @@ std::string where(const LayoutPage& p) {
 std::string report_json(const LayoutReport& report) {
     // One entry per line: a long report stays readable and greppable.
     std::string out = "{\n";
-    for (const auto* list : {&report.overlaps, &report.clipped}) {
-        out += list == &report.overlaps ? "  \"overlaps\": [" : "  \"clipped\": [";
+    const std::pair<const char*, const std::vector<LayoutProblem>*> lists[] = {
+        {"overlaps", &report.overlaps}, {"clipped", &report.clipped}, {"split_numbers", &report.split_numbers},
+        {"over_data", &report.over_data}};
+    for (const auto& [name, list] : lists) {
+        out += std::string("  \"") + name + "\": [";
         for (std::size_t i = 0; i < list->size(); ++i)
             out += (i == 0 ? "\n    " : ",\n    ") + to_json((*list)[i]).dump();
         out += list->empty() ? "],\n" : "\n  ],\n";
@@ -336,10 +455,17 @@ std::string report_text(const LayoutReport& report) {
         s << "overlap: " << where(p.page) << ": \"" << p.texts[0].text << "\" and \"" << p.texts[1].text << "\"\n";
     for (const LayoutProblem& p : report.clipped)
         s << "clipped: " << where(p.page) << ": \"" << p.texts[0].text << "\"\n";
-    if (report.overlaps.empty() && report.clipped.empty())
-        s << "layout ok: " << report.pages << (report.pages == 1 ? " page" : " pages") << ", no overlap, nothing clipped\n";
+    for (const LayoutProblem& p : report.over_data)
+        s << "over data: " << where(p.page) << ": \"" << p.texts[0].text << "\"\n";
+    for (const LayoutProblem& p : report.split_numbers)
+        s << "split number: " << where(p.page) << ": " << p.texts[0].split << " in \"" << p.texts[0].text << "\"\n";
+    if (report.clean())
+        s << "layout ok: " << report.pages << (report.pages == 1 ? " page" : " pages")
+          << ", no overlap, nothing clipped, no number split, no text over data\n";
     else
-        s << report.overlaps.size() << " overlaps, " << report.clipped.size() << " clipped, in " << report.pages
+        s << report.overlaps.size() << " overlaps, " << report.clipped.size() << " clipped, "
+          << report.split_numbers.size() << " split numbers, " << report.over_data.size() << " over data, in "
+          << report.pages
           << (report.pages == 1 ? " page\n" : " pages\n");
     return s.str();
 }

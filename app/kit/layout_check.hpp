@@ -43,6 +43,8 @@ struct TextBox {
     bool whole_window = false;   // not a text: a window whose content runs off (stop_text_record)
     bool grab = false;           // not a text: a slider's grab ("[slider grab]")
     bool backdrop = false;       // not a text: a backdrop drawn under a slider's value over its grab
+    std::string split;           // a number that wrapping broke across lines, "9.|486e−07" ("": none)
+    bool labels_data = false;    // a label of the data under it (a bar's value, a heat cell's, a reference line's)
 };
 
 // Between start and stop (of one frame: stop after the last ImGui::End, before ImGui::Render)
@@ -52,11 +54,25 @@ void start_text_record();
 bool text_recording();
 std::vector<TextBox> stop_text_record();
 
+// A figure's data as drawn (plot_view.cpp): a bar's or a heat cell's rect, a marker's box, or a
+// stretch of a curve (segment: a to b), clipped to the figure's data area `clip`.
+struct DataMark {
+    ImVec2 a, b;
+    bool segment = false;
+    std::string figure;   // the figure's name
+};
+void record_data_rect(ImVec4 rect, const ImVec4& clip, const std::string& figure);
+void record_data_segment(ImVec2 a, ImVec2 b, const ImVec4& clip, const std::string& figure);
+
+// The data marks of the latest recorded frame (stop_text_record ends them too).
+const std::vector<DataMark>& recorded_data();
+
 // Records a text drawn at `box` under `clip` (screen px) in the current ImGui window; its blank
 // ends are trimmed by the caller. `cut` is worked out here: the part outside `clip`, at an edge
 // of a window that has a scroll bar across it, can be scrolled to; anything else is cut. With
 // `frame` (a figure's rect), any part outside the frame is cut too.
-void record_text(std::string_view text, ImVec4 box, ImVec4 clip, const ImVec4* frame = nullptr);
+// `labels_data`: the text labels the data under it (TextBox::labels_data).
+void record_text(std::string_view text, ImVec4 box, ImVec4 clip, const ImVec4* frame = nullptr, bool labels_data = false);
 
 // What ImDrawList::AddText is about to draw: records it (font null: the draw list's; end null:
 // up to the '\0'; fine_clip: AddText's optional extra clip rect).
@@ -79,6 +95,11 @@ void before_draw_list_text(ImDrawList& dl, const ImFont* font, float size, ImVec
                            const char* end, float wrap_width);
 
 // [SECTION] Checking ------------------------------------------------------------------------
+
+// Where Dear ImGui 1.86's word wrap (RenderText, CalcWordWrapPositionA) breaks `text` drawn in
+// `font` at `size` px within `wrap_width` px inside a number (it breaks after '.' and ','): the
+// first such number with a '|' at the break ("9.|486e−07"), else "".
+std::string split_number(const ImFont& font, float size, std::string_view text, float wrap_width);
 
 // Pairs of texts whose visible parts overlap by more than a pixel each way (the same text drawn
 // twice within 3 px, a shadow or halo, is one text), and each text that a slider grab overlaps
@@ -103,13 +124,23 @@ struct LayoutProblem {
 
 struct LayoutReport {
     std::vector<LayoutProblem> overlaps, clipped;
+    std::vector<LayoutProblem> split_numbers;   // a text with a number wrapped across lines
+    std::vector<LayoutProblem> over_data;       // a text over a figure's data it does not label
+    // Whether the report has no problem of any kind.
+    bool clean() const { return overlaps.empty() && clipped.empty() && split_numbers.empty() && over_data.empty(); }
     int pages = 0;           // pages checked
 };
 
-// Adds one page's overlaps and cut texts to the report.
-void add_problems(LayoutReport& report, const LayoutPage& page, const std::vector<TextBox>& texts);
+// Each text (not a label of data) whose visible box meets a data mark by more than a pixel each
+// way, as indices into `texts` (one per text).
+std::vector<std::size_t> texts_over_data(const std::vector<TextBox>& texts, const std::vector<DataMark>& data);
 
-// {"overlaps": [...], "clipped": [...]}: each entry names the lab (and slide), size, scale,
+// Adds one page's overlaps, cut texts, split numbers and texts over data (`data`: its frame's
+// marks) to the report.
+void add_problems(LayoutReport& report, const LayoutPage& page, const std::vector<TextBox>& texts,
+                  const std::vector<DataMark>& data = recorded_data());
+
+// {"overlaps": [...], "clipped": [...], "split_numbers": [...], "over_data": [...]}: each entry names the lab (and slide), size, scale,
 // theme, and its texts with their boxes ([x0, y0, x1, y1]) and what is visible of them.
 std::string report_json(const LayoutReport& report);
 

@@ -132,7 +132,7 @@ void draw_text(ImDrawList& dl, const PlacedText& t, ImFont* font, ImU32 color, I
 
 // The layout checker's record of a text as draw_text() places it: its box turned about its
 // anchor like the glyphs, in the figure's rect `frame` under the window's `clip`.
-void record_placed(const PlacedText& t, ImFont* font, const ImVec4& clip, const ImVec4& frame) {
+void record_placed(const PlacedText& t, ImFont* font, const ImVec4& clip, const ImVec4& frame, bool labels_data = false) {
     if (t.text.empty()) return;
     const auto size = static_cast<float>(t.font_px);
     const double width = font->CalcTextSizeA(size, FLT_MAX, 0.0f, t.text.data(), t.text.data() + t.text.size()).x;
@@ -146,7 +146,7 @@ void record_placed(const PlacedText& t, ImFont* font, const ImVec4& clip, const 
             box = ImVec4(std::min(box.x, r.x), std::min(box.y, r.y), std::max(box.z, r.x), std::max(box.w, r.y));
         }
     }
-    record_text(t.text, box, clip, &frame);
+    record_text(t.text, box, clip, &frame, labels_data);
 }
 
 // Text over data: a halo of the background colour around it keeps it legible (as the SVG's
@@ -259,14 +259,42 @@ void record_figure_texts(const PlotLayout& L, const FigureFonts& fonts, const Im
     const ImVec4 frame(static_cast<float>(o.x0), static_cast<float>(o.y0), static_cast<float>(o.x1),
                        static_cast<float>(o.y1));
     const auto record = [&](const PlacedText& t, ImFont* font) { record_placed(t, font, clip, frame); };
-    for (const auto* texts : {&L.x_tick_labels, &L.y_tick_labels, &L.annotations, &L.ref_labels, &L.bar_labels,
-                              &L.color_bar_labels})
+    for (const auto* texts : {&L.x_tick_labels, &L.y_tick_labels, &L.annotations, &L.color_bar_labels})
         for (const PlacedText& t : *texts) record(t, pick_font(fonts, t.font_px));
-    for (const HeatCell& c : L.heat_cells) record(c.label, pick_font(fonts, c.label.font_px));
+    // Labels of the data they sit on: a bar's value, a reference line's name, a cell's value.
+    for (const auto* texts : {&L.ref_labels, &L.bar_labels})
+        for (const PlacedText& t : *texts) record_placed(t, pick_font(fonts, t.font_px), clip, frame, true);
+    for (const HeatCell& c : L.heat_cells) record_placed(c.label, pick_font(fonts, c.label.font_px), clip, frame, true);
     for (const PlacedText* t : {&L.x_label, &L.y_label}) record(*t, pick_font(fonts, t->font_px));
     for (const PlacedText& t : L.title) record(t, fonts.bold != nullptr ? fonts.bold : pick_font(fonts, t.font_px));
     if (L.has_legend)
         for (const LegendEntry& e : L.legend) record(e.label, pick_font(fonts, e.label.font_px));
+}
+
+// The data draw_figure_data() paints, for the layout checker: bars, curves, markers, heat cells,
+// clipped to the data area within the window's `clip`.
+void record_figure_data(const Plot& plot, const PlotLayout& L, const ImVec4& clip, double k) {
+    const Rect& d = L.view.px;
+    const ImVec4 area = ImVec4(std::max(clip.x, static_cast<float>(d.x0)), std::max(clip.y, static_cast<float>(d.y0)),
+                               std::min(clip.z, static_cast<float>(d.x1)), std::min(clip.w, static_cast<float>(d.y1)));
+    const auto rect = [&](const Rect& r) {
+        record_data_rect(ImVec4(static_cast<float>(r.x0), static_cast<float>(r.y0), static_cast<float>(r.x1),
+                                static_cast<float>(r.y1)), area, plot.name);
+    };
+    for (const HeatCell& c : L.heat_cells) rect(c.rect);
+    for (std::size_t i = 0; i < plot.series.size(); ++i) {
+        const Series& s = plot.series[i];
+        if (!drawn(s)) continue;
+        if (s.kind == SeriesKind::Bars)
+            for (const Rect& b : series_bars(plot, i, L.view)) rect(b);
+        if (s.kind == SeriesKind::Line)
+            for (const auto& line : series_polylines(s, L.view))
+                for (std::size_t k = 1; k < line.size(); ++k)
+                    record_data_segment(to_im(line[k - 1]), to_im(line[k]), area, plot.name);
+        const double r = 0.5 * k * (std::isfinite(s.marker_size) && s.marker_size > 0.0 ? s.marker_size : 7.0);
+        if (effective_marker(s) != Marker::None)
+            for (const Point2& p : series_markers(s, L.view)) rect({p.x - r, p.y - r, p.x + r, p.y + r});
+    }
 }
 
 // A row's run of heat cells of one colour as one rectangle (a decision map's 48 × 48 cells are a
@@ -643,8 +671,9 @@ void draw_plot(PlotView& view, const Plot& plot, const Fonts& fonts, ImVec2 size
     const float message_h = view.message.empty() ? 0.0f : ImGui::GetFrameHeightWithSpacing();
     // Never smaller than kMinFigure*Em: the window around it scrolls instead.
     const float em = fonts.regular->FontSize;
+    const float min_w = view.compact ? kMinCompactWidthEm : kMinFigureWidthEm;
     const float min_h = view.compact ? kMinCompactHeightEm : kMinFigureHeightEm;
-    const ImVec2 fig(std::max(size.x, kMinFigureWidthEm * em), std::max(size.y - message_h, min_h * em));
+    const ImVec2 fig(std::max(size.x, min_w * em), std::max(size.y - message_h, min_h * em));
 
     ImGui::PushID(&view);
     note_exportable(plot.name);   // its right-click saves it (plot_export.hpp)
@@ -668,7 +697,10 @@ void draw_plot(PlotView& view, const Plot& plot, const Fonts& fonts, ImVec2 size
     if (interact(view, on_screen, s.layout, opens_menu)) s = layout_screen(on_screen, view, outer, f.style);
 
     ImDrawList& dl = *ImGui::GetWindowDrawList();
-    if (text_recording()) record_figure_texts(s.layout, f.fonts, dl._ClipRectStack.back());
+    if (text_recording()) {
+        record_figure_texts(s.layout, f.fonts, dl._ClipRectStack.back());
+        record_figure_data(s.shown, s.layout, dl._ClipRectStack.back(), f.k);
+    }
     dl.PushClipRect(origin, ImVec2(origin.x + fig.x, origin.y + fig.y), true);
     draw_figure(dl, s.shown, s.layout, f.style, f.k, f.fonts, f.colors);
     if (view.box_zooming) {

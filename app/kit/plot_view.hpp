@@ -44,7 +44,7 @@ struct PlotView {
     std::string export_dir;          // where Save … writes (default: export_folder(), plot_export.hpp)
     std::string message;             // last export's result, shown under the plot until dismissed
     // Compact (a small chart in a panel that names it): on screen no title and no axis labels,
-    // and at least kMinCompactHeightEm high; exports keep them all.
+    // and at least kMinCompact*Em; exports keep them all.
     bool compact = false;
     // Gesture in progress (set and cleared by draw_plot).
     bool box_zooming = false;
@@ -73,8 +73,10 @@ struct CachedFigure {
 };
 
 // The smallest figure on screen, in text heights: 14 × 9 em (280 × 180 px at 20 px text) holds
-// a title, ticks, axis labels and a legend of two rows without crushing the data.
-inline constexpr float kMinFigureWidthEm = 14.0f, kMinFigureHeightEm = 9.0f, kMinCompactHeightEm = 4.5f;
+// a title, ticks, axis labels and a legend of two rows without crushing the data; a compact one
+// (no title, no axis labels: a panel's chart of a few bars) 8 × 4.5 em.
+inline constexpr float kMinFigureWidthEm = 14.0f, kMinFigureHeightEm = 9.0f;
+inline constexpr float kMinCompactWidthEm = 8.0f, kMinCompactHeightEm = 4.5f;
 
 // Draws `plot` in a region of `size` at the cursor (size.x or size.y ≤ 0: the available space;
 // never less than kMinFigure*Em),

@@ -46,6 +46,9 @@ std::string percent(double f) {
     return buf;
 }
 
+// Whether everything Play trains is trained (advance would find no work) and nothing failed.
+bool run_done(const DepthLabSnapshot* snap) { return snap != nullptr && !snap->busy && snap->error.empty(); }
+
 // [SECTION] Actions -------------------------------------------------------------------------
 
 enum ActionIndex { kPlay, kStep, kReset, kNorm, kNewSamples, kEvolution, kActionCount };
@@ -55,7 +58,15 @@ const Action<DepthContext> kActions[kActionCount] = {
      tr_later("Train every ticked placement one step each in turn until the steps are done, then the learning-rate sweep, "
      "then the claims' extra seeds; "
      "changed settings train on at once. Press again to pause."),
-     [](DepthContext& ctx) { ctx.ui.playing = !ctx.ui.playing; }},
+     [](DepthContext& ctx) {
+         DepthUi& ui = ctx.ui;
+         if (run_done(ui.shown.get())) {   // "Play again": from step 0
+             if (ui.worker) ui.worker->restart();
+             ui.playing = true;
+             return;
+         }
+         ui.playing = !ui.playing;
+     }},
     {tr_later("Step"), {'S'}, nullptr, tr_later("Pause, then train every ticked placement one more mini-batch step."),
      [](DepthContext& ctx) {
          DepthUi& ui = ctx.ui;
@@ -166,7 +177,7 @@ Progress run_progress(const DepthLabSnapshot* snap) {
 
 void draw_run_section(DepthContext& ctx, DepthLabState& s, DepthUi& ui, const Fonts& fonts) {
     heading(fonts.heading, tr("Run"));
-    action_button(ctx, kActions[kPlay], ui.playing ? "Pause###play" : "Play###play");
+    action_button(ctx, kActions[kPlay], run_button_label(ui.playing, run_done(ui.shown.get())));
     ImGui::SameLine();
     action_button(ctx, kActions[kStep]);
     ImGui::SameLine();
@@ -439,9 +450,9 @@ void draw_claims(const DepthLabSnapshot& snap, const DepthFigures& f, const Font
     tooltip(tr("Optimizer steps every ticked placement has done, the learning-rate sweep's trainings done, and the "
             "extra seeds' runs done (for the claims' spread)."));
     ImGui::SameLine();
-    push_wrap_at_edge();
-    ImGui::TextUnformatted(f.conditions.c_str());
-    ImGui::PopTextWrapPos();
+    ImGui::BeginGroup();
+    flow_text(f.conditions, ImGui::GetStyle().Colors[ImGuiCol_Text]);   // wrapped at spaces: never inside a number
+    ImGui::EndGroup();
     tooltip(tr("The settings of the numbers below. The papers measured much larger models on real text; change the "
             "settings (depth, width, steps, learning rate, the steps averaged over) to explore when their claims hold."));
     constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersOuter |
@@ -702,7 +713,9 @@ void draw_depth_figure(DepthContext& ctx, const std::string& id, ImVec2) {
 }
 
 void draw_depth_control(DepthContext& ctx, const std::string& id) {
-    draw_run_control(ctx, id, kActions[kPlay], kActions[kReset], ctx.ui.playing);
+    const DepthLabSnapshot* snap = ctx.ui.shown.get();
+    draw_run_control(ctx, id, kActions[kPlay], kActions[kReset], ctx.ui.playing, run_done(snap),
+                     snap != nullptr && snap->error.empty() ? progress_text(*snap) : "");
 }
 
 void set_depth_playing(DepthContext& ctx, bool playing) {

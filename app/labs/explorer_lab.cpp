@@ -302,10 +302,8 @@ void draw_norm_panel(const NormPanel& p, double delta, const Fonts& fonts) {
     ImGui::TextUnformatted(p.name);
     ImGui::PopFont();
     same_line_if_fits(ImGui::CalcTextSize(p.stats.c_str()).x, ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x);
-    ImGui::TextUnformatted(p.stats.c_str());
-    push_wrap_at_edge();
-    ImGui::TextDisabled("%s", p.formula);
-    ImGui::PopTextWrapPos();
+    flow_text(p.stats, ImGui::GetStyle().Colors[ImGuiCol_Text]);   // wrapped at spaces: never inside a number
+    flow_text(p.formula, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     ImGui::EndGroup();
     tooltip(p.help);
     // The line under the chart, first: the chart takes the height it leaves.
@@ -318,13 +316,11 @@ void draw_norm_panel(const NormPanel& p, double delta, const Fonts& fonts) {
                                   : tr("✗ changed:  max |y − y(δ=1)| = {0}", fmt_value(p.shift));
     }
     const float width = ImGui::GetContentRegionAvail().x;
-    const float status_h = ImGui::CalcTextSize(status.c_str(), nullptr, false, width).y + 2.0f * ImGui::GetStyle().ItemSpacing.y;
+    const float status_h = flow_text_height(status, width) + 2.0f * ImGui::GetStyle().ItemSpacing.y;
     const float chart_h = std::max(5.0f * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().y - status_h);
     p.view->compact = true;   // the caption above names it
     draw_plot(*p.view, *p.plot, fonts, ImVec2(width, chart_h));
-    push_wrap_at_edge();
-    ImGui::TextColored(status_color, "%s", status.c_str());
-    ImGui::PopTextWrapPos();
+    flow_text(status, status_color);
 }
 
 // a = W x, the summed inputs both norms start from: its words, then its chart `chart_h` high
@@ -336,10 +332,10 @@ void draw_summed_inputs(const ExplorerState& s, ExplorerUi& ui, const ExplorerRe
     ImGui::PushFont(fonts.bold);
     ImGui::Text(tr("Summed inputs  %s"), summed_input_formula(s));
     ImGui::PopFont();
-    const std::string stats = "   μ = " + fmt_value(r.stats.mean) + "   σ₀ = " + fmt_value(r.stats.std) +
-                              "   RMS = " + fmt_value(r.stats.rms) + "   (no ε)";
+    const std::string stats = "   μ\u00a0=\u00a0" + fmt_value(r.stats.mean) + "   σ₀\u00a0=\u00a0" + fmt_value(r.stats.std) +
+                              "   RMS\u00a0=\u00a0" + fmt_value(r.stats.rms) + "   (no\u00a0ε)";
     same_line_if_fits(ImGui::CalcTextSize(stats.c_str()).x, ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x);
-    ImGui::TextUnformatted(stats.c_str());
+    flow_text(stats, ImGui::GetStyle().Colors[ImGuiCol_Text]);   // wrapped at spaces: never inside a number
     ImGui::EndGroup();
     tooltip(tr("aᵢ = Σⱼ Wᵢⱼ xⱼ (paper eq. 1), with its mean μ, standard deviation σ₀ = √mean((a − μ)²) "
             "and RMS = √mean(a²), before ε."));
@@ -358,12 +354,12 @@ void draw_norm_columns(const ExplorerState& s, ExplorerUi& ui, const ExplorerRes
 
     const NormPanel panels[] = {
         {"layernorm", "LayerNorm",
-         "   μ = " + fmt_value(ln_stats.mean) + "   σ = " + fmt_value(ln_stats.denom),
+         "   μ\u00a0=\u00a0" + fmt_value(ln_stats.mean) + "   σ\u00a0=\u00a0" + fmt_value(ln_stats.denom),
          inside ? "ā = (a − μ) / σ,   σ = √(mean((a − μ)²) + ε)" : "ā = (a − μ) / σ,   σ = √mean((a − μ)²) + ε",
          tr("LayerNorm re-centres and re-scales (paper eq. 2–3); σ includes ε as shown. "
             "Computed by normlab::layer_forward (core/src/norm/norm.cpp)."),
          palette::kLayerNormBar, &plots[1], &ui.layernorm_view, r.layernorm_shift},
-        {"rmsnorm", "RMSNorm", "   RMS = " + fmt_value(rms_stats.denom),
+        {"rmsnorm", "RMSNorm", "   RMS\u00a0=\u00a0" + fmt_value(rms_stats.denom),
          inside ? "ā = a / RMS(a),   RMS(a) = √(mean(a²) + ε)" : "ā = a / RMS(a),   RMS(a) = √mean(a²) + ε",
          tr("RMSNorm only re-scales, no re-centring (paper eq. 4); RMS includes ε as shown. "
             "Computed by normlab::layer_forward (core/src/norm/norm.cpp)."),
@@ -469,7 +465,12 @@ void draw_explorer_control(ExplorerContext& ctx, const std::string&) {   // "del
 }
 
 const SlideParts<ExplorerContext> kExplorerSlide{
-    {{{"explorer_outputs", 2.0f}, {"explorer_summed_inputs", 2.4f}}, 1, {{"delta"}}},
+    // Least sizes: explorer_outputs, two compact charts side by side under up to five lines of
+    // words (name and statistics, formula) and over two (δ's verdict); explorer_summed_inputs, one
+    // under a line or two.
+    {{{"explorer_outputs", 2.0f, false, 2.0f * kMinCompactWidthEm + 1.0f, kMinCompactHeightEm + 8.0f},
+      {"explorer_summed_inputs", 2.4f, false, kMinCompactWidthEm, kMinCompactHeightEm + 2.5f}},
+     1, {{"delta"}}},
     nullptr, draw_explorer_figure, draw_explorer_control};
 
 }  // namespace

@@ -342,8 +342,9 @@ SweepStatus sweep_status(const GradientLabResults& r, Scaling scaling) {
         bend = std::max(bend, r.bend_delta[k]);
     }
     if (!any_shown) return {tr("No norm chosen: tick one under “Curves in the plots”."), "", false, true};
-    const std::string expected = "W " + slope_text(want.dW) + ", x " + slope_text(want.dx) + ", g " +
-                                 slope_text(want.dg) + ", b " + slope_text(want.db);
+    // A no-break space inside each "x −1.00": the line wraps between pairs, never inside one.
+    const std::string expected = "W\u00a0" + slope_text(want.dW) + ", x\u00a0" + slope_text(want.dx) + ", g\u00a0" +
+                                 slope_text(want.dg) + ", b\u00a0" + slope_text(want.db);
     if (all_ideal)
         return {"✓ slopes as the paper predicts:  " + expected,
                 tr("Every fitted slope lies within 0.02 of the paper's (eq. 8–10)."), true, false};

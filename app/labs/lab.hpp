@@ -7,6 +7,7 @@
 #include "gpu_device.hpp"
 #include "theme_fonts.hpp"
 
+#include <normlab/base/i18n.hpp>
 #include <normlab/plot/plot.hpp>
 #include <normlab/scene/session.hpp>
 
@@ -48,6 +49,9 @@ struct SlidePart {
     const char* id;       // the name in a lecture file: "invariance_table", "delta"
     float aspect = 1.6f;  // figures: the width ÷ height they read best at (the layout's guide)
     bool text = false;    // figures of words (a verdict): drawn in larger fonts where they fit
+    // Figures: the least width and height (in em of the slide's regular font) at which nothing
+    // of theirs is cut; 0: a plot's least size (kMinFigure*Em, plot_view.hpp, and its title line).
+    float min_w_em = 0.0f, min_h_em = 0.0f;
 };
 
 // What a lecture file may name on a slide of the lab (checked when it opens).
@@ -72,13 +76,24 @@ struct SlideParts : SlideNames {
 
 // A slide's control of a lab with a run (Training, Depth): "play" (Play / Pause) or "reset", its
 // action's button. The lab host is not drawn on a slide: a named control's key acts here.
+// The play button's label, true to the run: "Pause" while it trains, "Play again" once it is
+// done (Play then starts it from step 0), else "Play".
+inline const char* run_button_label(bool playing, bool done) {
+    return done ? tr("Play again###play") : playing ? tr("Pause###play") : tr("Play###play");
+}
+
+// `progress`: where the run stands ("step 37 / 100 · sweep 0 / 18"), drawn after "play".
 template <class Context>
 void draw_run_control(Context& ctx, const std::string& id, const Action<Context>& play, const Action<Context>& reset,
-                      bool playing) {
+                      bool playing, bool done, const std::string& progress) {
     const bool is_play = id == "play";   // else "reset"
     const Action<Context>& a = is_play ? play : reset;
     handle_action_keys(ctx, {&a});
-    action_button(ctx, a, is_play ? (playing ? "Pause###play" : "Play###play") : nullptr);
+    action_button(ctx, a, is_play ? run_button_label(playing, done) : nullptr);
+    if (!is_play || progress.empty()) return;
+    ImGui::SameLine(0.0f, 1.5f * ImGui::GetFontSize());
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted(progress.c_str());
 }
 
 // A lab's window, all that the table of labs (labs.hpp) needs of it: written by the lab for its

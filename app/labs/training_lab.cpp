@@ -178,7 +178,7 @@ void draw_run_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& ui,
     const bool cannot = !ui.problem.empty() || (ui.shown && !ui.shown->error.empty());
     const bool at_end = ui.shown && ui.shown->done() && !ui.playing;
     ImGui::BeginDisabled(cannot);
-    action_button(ctx, kActions[kPlay], ui.playing ? "Pause" : at_end ? "Play again" : "Play");
+    action_button(ctx, kActions[kPlay], run_button_label(ui.playing, at_end));
     ImGui::SameLine();
     action_button(ctx, kActions[kStep]);
     ImGui::EndDisabled();
@@ -480,8 +480,9 @@ void draw_variant_card(const TrainingVariant& v, const Plot* map, const Training
             ImGui::AlignTextToFramePadding();
             ImGui::TextUnformatted(pct);
             ImGui::PopFont();
-        } else {   // a slide's grid of large maps: the name alone (the tooltip has the number)
+        } else {   // a slide's grid of large maps: the number on a line of its own (result_row_width)
             ImGui::NewLine();
+            ImGui::TextUnformatted(first_fitting({std::string("test ") + pct, pct}, ImGui::GetContentRegionAvail().x).c_str());
         }
         const std::string help = "Accuracy on the " + std::to_string(snap.data->test_x.rows()) +
                                  " test cases at the last evaluation (step " +
@@ -573,23 +574,40 @@ void draw_variant_row(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fon
                             static_cast<int>(snap.data->features()));
 }
 
-// The variants in the grid (columns: 1 to all of them) that gives the largest maps in `size`:
-// a slide's figure.
+// The width a card needs for its name and result on one line ("■ LayerNorm 98.4%", the number
+// in the small font at least): below it, the result takes a line of its own under the name.
+float result_row_width(const TrainingLabSnapshot& snap, const Fonts& fonts) {
+    float name = 0.0f;
+    for (const TrainingVariant& v : snap.variants) {
+        const std::string n(display_name(v.norm));
+        name = std::max(name, fonts.bold->CalcTextSizeA(fonts.bold->FontSize, FLT_MAX, 0.0f, n.c_str()).x);
+    }
+    const float pct = fonts.small->CalcTextSizeA(fonts.small->FontSize, FLT_MAX, 0.0f, "100.0%").x;   // at least in the small font
+    return 0.8f * ImGui::GetFontSize() + 2.0f * ImGui::GetStyle().ItemSpacing.x + name + pct + 1.0f;
+}
+
+// The variants in the grid (columns: 1 to all of them) that gives the largest maps in `size`,
+// the fewest columns of those: a slide's figure.
 void draw_variant_grid(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fonts& fonts, ImVec2 size,
                        std::string& status) {
     const int n = static_cast<int>(snap.variants.size());
     if (n == 0 || !snap.data || snap.data->features() != 2) return draw_variant_row(snap, ui, fonts, size.y, status);
-    const float sp = ImGui::GetStyle().ItemSpacing.x, caption_h = variant_caption_height(fonts) + sp;
+    const float sp = ImGui::GetStyle().ItemSpacing.x;
+    const float row_w = result_row_width(snap, fonts);
+    // The words under a map `card_w` wide: name and result on one line where they fit, else two.
+    const auto caption_h = [&](float card_w) {
+        return variant_caption_height(fonts) + sp + (card_w < row_w ? ImGui::GetTextLineHeightWithSpacing() : 0.0f);
+    };
     int cols = 1;
     float side = 0.0f;
     const float min_w = variant_card_min_width(snap, fonts, false);   // each card's name on one line
     for (int c = 1; c <= n; ++c) {
-        if (c > 1 && (size.x - static_cast<float>(c - 1) * sp) / static_cast<float>(c) < min_w) break;
+        const float w = (size.x - static_cast<float>(c - 1) * sp) / static_cast<float>(c);
+        if (c > 1 && w < min_w) break;
         const int r = (n + c - 1) / c;
-        const float s = std::min((size.x - static_cast<float>(c - 1) * sp) / static_cast<float>(c),
-                                 (size.y - static_cast<float>(r - 1) * sp) / static_cast<float>(r) - caption_h);
+        const float s = std::floor(std::min(w, (size.y - static_cast<float>(r - 1) * sp) / static_cast<float>(r) - caption_h(w)));
         if (s > side) {
-            side = std::floor(s);
+            side = s;
             cols = c;
         }
     }
@@ -601,7 +619,7 @@ void draw_variant_grid(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fo
         ImGui::PushID(i);
         const auto k = static_cast<std::size_t>(i);
         draw_variant_card(snap.variants[k], k < plots.size() ? &plots[k] : nullptr, snap, slowest,
-                          ImVec2(card_w, side + caption_h), side, fonts, status);
+                          ImVec2(card_w, side + caption_h(card_w)), side, fonts, status);
         ImGui::PopID();
     }
 }
@@ -795,7 +813,11 @@ void draw_training_figure(TrainingContext& ctx, const std::string& id, ImVec2 si
 }
 
 void draw_training_control(TrainingContext& ctx, const std::string& id) {
-    draw_run_control(ctx, id, kActions[kPlay], kActions[kReset], ctx.ui.playing);
+    const TrainingUi& ui = ctx.ui;
+    const bool shown = ui.shown && ui.shown->error.empty() && ui.problem.empty();
+    draw_run_control(ctx, id, kActions[kPlay], kActions[kReset], ui.playing, shown && ui.shown->done() && !ui.playing,
+                     shown ? "step " + std::to_string(ui.shown->step) + " / " + std::to_string(ctx.session.training.train.steps)
+                           : "");
 }
 
 void set_training_playing(TrainingContext& ctx, bool playing) {

@@ -1,5 +1,7 @@
 #include "frame_pacer.hpp"
 
+#include "input_queue.hpp"
+
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 
@@ -19,17 +21,22 @@ std::atomic<bool> g_woken{false};       // wake_frame_loop was called since the 
 
 void FramePacer::poll_or_wait(bool input_pending, bool animate, bool text_input, double wake_at) {
     g_woken = false;
+    if (last_frame_at_ > 0.0) frame_cost_ = 0.7 * frame_cost_ + 0.3 * std::min(1.0, glfwGetTime() - last_frame_at_);
     if (text_input) wake_at = std::min(wake_at, glfwGetTime() + kBlinkSeconds);
     if (never_wait_ || input_pending || settle_ > 0) {
         if (settle_ > 0) --settle_;
         glfwPollEvents();
     } else if (animate) {
-        // At most kAnimateFps frames a second: input (or a worker's results) ends the wait early.
-        const double wait = last_frame_at_ + kAnimateSeconds - glfwGetTime();
-        if (wait > 0.0)
+        // At most kAnimateFps frames a second, and at most kAnimateShare of a core: input ends the wait early.
+        // A worker's wake-up (wake_frame_loop) waits on; anything else (input, a window event, a
+        // quit signal's empty event) ends the wait.
+        const double next = last_frame_at_ + std::max(kAnimateSeconds, frame_cost_ / kAnimateShare);
+        glfwPollEvents();
+        for (double wait = next - glfwGetTime(); wait > 0.0 && !input_queued(); wait = next - glfwGetTime()) {
+            g_woken = false;
             glfwWaitEventsTimeout(wait);
-        else
-            glfwPollEvents();
+            if (!g_woken && glfwGetTime() < next) break;
+        }
     } else {
         ++waits_;
         const double timeout = wake_at - glfwGetTime();

@@ -4,7 +4,10 @@
 // frames after the last input (Dear ImGui settles: a pop-up opens the frame after its click, a
 // window sizes itself over two frames); while a lab animates (AppUi::animate: a run plays) at
 // most kAnimateFps a second: without vsync (Xvfb, some drivers) the loop would draw as fast as
-// the CPU allows, taking the cores from the workers whose results it shows (docs/BENCHMARKS.md).
+// the CPU allows, taking the cores from the workers whose results it shows (docs/BENCHMARKS.md);
+// and where a frame costs more (a software renderer), less often still: a frame at most every
+// frame-cost ÷ kAnimateShare seconds, so that drawing takes at most that share of one core and
+// the worker the rest. A worker's results do not end that wait; input does.
 // Otherwise the loop sleeps in glfwWaitEventsTimeout until an event arrives: input, a window
 // exposed or resized, or a worker's new results (each LatestBox::publish posts an empty event,
 // normlab/base/latest_box.hpp), or until `wake_at` (the autosave's due time) or a text field's
@@ -18,6 +21,7 @@ namespace normlab::ui {
 
 inline constexpr int kSettleFrames = 3;
 inline constexpr double kAnimateFps = 60.0;   // a display's usual refresh rate
+inline constexpr double kAnimateShare = 0.2;  // of one core, at most, for the frames of a run
 
 class FramePacer {
 public:
@@ -55,6 +59,7 @@ private:
     long waits_ = 0;
     long skipped_ = 0;
     double last_frame_at_ = 0.0;   // glfwGetTime() of the latest frame
+    double frame_cost_ = 0.0;      // seconds a frame takes from its start to the next wait (running mean)
 };
 
 // Wakes the frame loop from any thread (glfwPostEmptyEvent; in the page, which has no event to

@@ -19,6 +19,8 @@
 
 #include <algorithm>
 #include <cfloat>
+#include <cstdio>
+#include <filesystem>
 #include <string>
 
 namespace normlab::ui {
@@ -29,14 +31,27 @@ std::string open_lecture_file(AppContext& ctx, const std::string& path, int slid
     if (ctx.lecture == nullptr || ctx.io == nullptr) return "this window has no lecture mode";
     try {
         Lecture lecture = load_lecture(path);
-        if (const std::string bad = check_slide_names(lecture); !bad.empty()) throw InputError(path + ": " + bad);
+        std::vector<SlideHead> heads = slide_heads(lecture);
+        if (const std::string bad = check_slide_names(lecture, heads); !bad.empty()) throw InputError(path + ": " + bad);
         ctx.lecture->lecture = std::move(lecture);
+        ctx.lecture->heads = std::move(heads);
+        ctx.lecture->fit_problems.clear();   // laid out again at the next slide drawn
     } catch (const InputError& e) {
         ctx.app.status = std::string("⚠ Not opened: ") + e.what();
         return e.what();
     }
     ctx.lecture->lecture_file = path;
     go_to_slide(ctx, slide);
+    const std::vector<std::string>& ignored = ctx.lecture->lecture->ignored;
+    std::string& warning = ctx.lecture->warning;
+    warning.clear();
+    for (const std::string& key : ignored)
+        warning += (warning.empty() ? "unknown keys ignored: " : ", ") + key;
+    if (!warning.empty()) {
+        warning = std::filesystem::path(path).filename().string() + ": " + warning + " (docs/LECTURES.md lists every key)";
+        std::fprintf(stderr, "normlab: warning: %s\n", warning.c_str());
+        ctx.app.status = "⚠ " + warning;
+    }
     return "";
 }
 
@@ -52,9 +67,11 @@ void go_to_slide(AppContext& ctx, int i) {
         if (const Lab& lab = kLabs[lec.slide_lab]; lab.set_playing != nullptr)
             lab.set_playing(ctx, ctx.uis, slide.run == SlideRun::Auto);
     }
+    const auto at = static_cast<std::size_t>(lec.slide);
     if (lec.slide_error.empty())
         ctx.app.status = "Slide " + std::to_string(lec.slide + 1) + " / " + std::to_string(count) +
-                         (lec.lecture->title.empty() ? "" : " · " + lec.lecture->title);
+                         (lec.lecture->title.empty() ? "" : " · " + lec.lecture->title) +
+                         (at < lec.fit_problems.size() && !lec.fit_problems[at].empty() ? " · ⚠ " + lec.fit_problems[at] : "");
 }
 
 // [SECTION] Keys and menu items -------------------------------------------------------------

@@ -75,6 +75,13 @@ struct SessionIo {
 };
 
 
+// What a slide's scene says of it without computing anything (slide.hpp, slide_heads): its lab
+// (kLabs index; -1: the scene cannot be opened), title and caption.
+struct SlideHead {
+    int lab = -1;
+    std::string title, caption;
+};
+
 struct LectureUi {
     std::optional<Lecture> lecture;   // the open lecture; none: ←/→ do nothing
     std::string lecture_file;
@@ -83,6 +90,10 @@ struct LectureUi {
     std::vector<SlideBox> boxes;      // what the slide on screen drew (presenter view)
     std::set<std::string> large_figures;   // text figures drawn in Fonts::large (they fit)
     std::string slide_error;          // why the slide on screen could not be opened
+    std::string warning;              // what opening the lecture found: unknown keys
+    std::vector<SlideHead> heads;     // per slide
+    ImVec2 fit_size;                  // the window size fit_problems are for
+    std::vector<std::string> fit_problems;   // per slide: "" or why it would clip at fit_size
 
     bool fullscreen = false;          // what the window is (set by apply_window_mode)
     bool want_fullscreen = false;     // what the user asked for (F11, View ▸ Full screen)

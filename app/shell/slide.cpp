@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
 #include <set>
 #include <string>
 
@@ -38,19 +39,30 @@ std::string part_list(const std::vector<SlidePart>& parts) {
 
 // [SECTION] Names ---------------------------------------------------------------------------
 
-std::string check_slide_names(const Lecture& lecture) {
+std::vector<SlideHead> slide_heads(const Lecture& lecture) {
+    std::vector<SlideHead> heads(lecture.slides.size());
     for (std::size_t i = 0; i < lecture.slides.size(); ++i) {
+        try {
+            const Scene scene = load_scene(lecture.slides[i].scene);
+            heads[i] = {find_lab(scene.lab), scene.title, scene.caption};
+        } catch (const InputError&) {
+            // the slide says so when it is opened
+        }
+    }
+    return heads;
+}
+
+std::string check_slide_names(const Lecture& lecture) { return check_slide_names(lecture, slide_heads(lecture)); }
+
+std::string check_slide_names(const Lecture& lecture, const std::vector<SlideHead>& heads) {
+    for (std::size_t i = 0; i < lecture.slides.size() && i < heads.size(); ++i) {
         const LectureSlide& slide = lecture.slides[i];
         if (slide.figures.empty() && slide.controls.empty()) continue;
-        std::string lab_id;
-        try {
-            lab_id = load_scene(slide.scene).lab;
-        } catch (const InputError&) {
-            continue;   // the slide says so when it is opened
-        }
+        const int lab = heads[i].lab;
+        if (lab < 0) continue;   // the slide says so when it is opened
+        const std::string lab_id = kLabs[lab].id;
         const std::string at = "slides[" + std::to_string(i) + "]";
-        const int lab = find_lab(lab_id);
-        const SlideNames* parts = lab >= 0 ? kLabs[lab].slide : nullptr;
+        const SlideNames* parts = kLabs[lab].slide;
         if (parts == nullptr) return at + ": the " + lab_id + " lab has no slide figures or controls to name";
         const struct {
             const char* key;
@@ -72,24 +84,56 @@ std::string check_slide_names(const Lecture& lecture) {
 
 // [SECTION] Layout --------------------------------------------------------------------------
 
-std::vector<SlideRect> figure_cells(SlideRect area, const std::vector<float>& aspects, float gap, ImVec2 min_cell) {
-    if (aspects.size() < 2) return {area};
+std::vector<SlideRect> figure_cells(SlideRect area, const std::vector<FigureNeed>& needs, float gap) {
+    if (needs.size() < 2) return {area};
     const float w = area.width(), h = area.height();
-    const float half_w = std::floor(0.5f * (w - gap)), half_h = std::floor(0.5f * (h - gap));
-    // The area of a figure of aspect a fitted in a cw × ch cell.
-    const auto fitted = [](float cw, float ch, float a) { return cw / ch > a ? ch * a * ch : cw * cw / a; };
-    const float side = std::min(fitted(half_w, h, aspects[0]), fitted(half_w, h, aspects[1]));
-    const float stacked = std::min(fitted(w, half_h, aspects[0]), fitted(w, half_h, aspects[1]));
+    const FigureNeed& a = needs[0];
+    const FigureNeed& b = needs[1];
+    // The first cell's share of a length: half, moved (within what both need) to give a figure its least size.
+    const auto first_share = [gap](float length, float need_a, float need_b) {
+        const float half = std::floor(0.5f * (length - gap));
+        return need_a + need_b + gap <= length ? std::clamp(half, need_a, length - gap - need_b) : half;
+    };
+    const float wa = first_share(w, a.min.x, b.min.x), wb = w - gap - wa;
+    const float ha = first_share(h, a.min.y, b.min.y), hb = h - gap - ha;
+    // The area of a figure of aspect r fitted in a cw × ch cell.
+    const auto fitted = [](float cw, float ch, float r) { return cw / ch > r ? ch * r * ch : cw * cw / r; };
+    const float side = std::min(fitted(wa, h, a.aspect), fitted(wb, h, b.aspect));
+    const float stacked = std::min(fitted(w, ha, a.aspect), fitted(w, hb, b.aspect));
+    const std::vector<SlideRect> side_cells = {{area.min, ImVec2(area.min.x + wa, area.max.y)},
+                                               {ImVec2(area.max.x - wb, area.min.y), area.max}};
+    const std::vector<SlideRect> stacked_cells = {{area.min, ImVec2(area.max.x, area.min.y + ha)},
+                                                  {ImVec2(area.min.x, area.max.y - hb), area.max}};
     // An arrangement whose cells are below a figure's least size crushes it: the other wins.
-    const bool side_ok = half_w >= min_cell.x && h >= min_cell.y, stacked_ok = w >= min_cell.x && half_h >= min_cell.y;
-    if (side_ok != stacked_ok ? side_ok : side >= stacked)
-        return {{area.min, ImVec2(area.min.x + half_w, area.max.y)}, {ImVec2(area.max.x - half_w, area.min.y), area.max}};
-    return {{area.min, ImVec2(area.max.x, area.min.y + half_h)}, {ImVec2(area.min.x, area.max.y - half_h), area.max}};
+    const bool side_ok = cells_fit(side_cells, needs), stacked_ok = cells_fit(stacked_cells, needs);
+    return (side_ok != stacked_ok ? side_ok : side >= stacked) ? side_cells : stacked_cells;
+}
+
+bool cells_fit(const std::vector<SlideRect>& cells, const std::vector<FigureNeed>& needs) {
+    for (std::size_t i = 0; i < cells.size() && i < needs.size(); ++i)
+        if (cells[i].width() + 0.5f < needs[i].min.x || cells[i].height() + 0.5f < needs[i].min.y) return false;
+    return true;
 }
 
 namespace {
 
 // [SECTION] Header --------------------------------------------------------------------------
+
+float text_width(ImFont* f, const std::string& s) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, s.c_str()).x; }
+
+// "3 / 8" (none without a lecture) and the keys under it.
+std::string slide_counter(const LectureUi* lec) {
+    if (lec == nullptr || !lec->lecture) return "";
+    return std::to_string(lec->slide + 1) + " / " + std::to_string(lec->lecture->slides.size());
+}
+
+std::string slide_hint(const LectureUi* lec) { return lec != nullptr && lec->lecture ? "← →   F5: edit" : "F5: edit"; }
+
+// The width the title wraps in: the header's, less the counter's column.
+float title_width(const Fonts& fonts, const std::string& counter, const std::string& hint, float width) {
+    const float counter_w = std::max(counter.empty() ? 0.0f : text_width(fonts.slide_title, counter), text_width(fonts.small, hint));
+    return width - counter_w - 2.0f * ImGui::GetStyle().ItemSpacing.x;
+}
 
 // Title and caption wrapped on the left, "3 / 8" and the keys on the right, a rule below.
 void draw_header(const AppContext& ctx, float width) {
@@ -100,22 +144,20 @@ void draw_header(const AppContext& ctx, float width) {
     const LectureUi* lec = ctx.lecture;
     const SessionIo* io = ctx.io;
 
+    // The slide's own title (the lecture's "title" key), else its scene's, else the lab's.
     std::string title = io != nullptr ? io->title : "";
+    if (lec != nullptr && lec->lecture && lec->slide_error.empty()) {
+        const std::string& own = lec->lecture->slides[static_cast<std::size_t>(lec->slide)].title;
+        if (!own.empty()) title = own;
+    }
     if (title.empty()) title = kLabs[std::clamp(ctx.app.lab, 0, kLabCount - 1)].info->title;
     std::string caption = io != nullptr ? io->caption : "";
     const bool failed = lec != nullptr && !lec->slide_error.empty();
     if (failed) caption = "⚠ This slide could not be opened: " + lec->slide_error;
-    std::string counter, hint = "F5: edit";
-    if (lec != nullptr && lec->lecture) {
-        counter = std::to_string(lec->slide + 1) + " / " + std::to_string(lec->lecture->slides.size());
-        hint = "← →   " + hint;
-    }
-
-    const auto text_width = [](ImFont* f, const std::string& s) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, s.c_str()).x; };
-    const float counter_w = std::max(counter.empty() ? 0.0f : text_width(fonts.slide_title, counter), text_width(fonts.small, hint));
+    const std::string counter = slide_counter(lec), hint = slide_hint(lec);
     const ImVec2 origin = ImGui::GetCursorPos();
     const float right = origin.x + width;
-    const float text_w = width - counter_w - 2.0f * style.ItemSpacing.x;
+    const float text_w = title_width(fonts, counter, hint, width);
 
     // Wrapped at spaces only (flow_text): never inside a number.
     const ImVec4 text_color = ImGui::GetStyle().Colors[ImGuiCol_Text];
@@ -182,6 +224,24 @@ SlideSpec current_spec(AppContext& ctx) {
     return spec;
 }
 
+float figure_gap() { return 1.5f * ImGui::GetStyle().ItemSpacing.x; }
+
+// What each figure needs of its cell, in px of the slide's regular font.
+std::vector<FigureNeed> figure_needs(const Fonts& fonts, const SlideNames& parts, const std::vector<std::string>& figures) {
+    const float em = fonts.regular->FontSize;
+    std::vector<FigureNeed> needs;
+    for (const std::string& id : figures) {
+        const SlidePart* p = find_part(parts.figures, id);
+        FigureNeed n;
+        n.aspect = p != nullptr ? p->aspect : 1.6f;
+        const float w = p != nullptr && p->min_w_em > 0.0f ? p->min_w_em : kMinFigureWidthEm;
+        const float h = p != nullptr && p->min_h_em > 0.0f ? p->min_h_em : kMinFigureHeightEm;
+        n.min = ImVec2(w * em, h * em + em + ImGui::GetStyle().ItemSpacing.y);   // and a title line
+        needs.push_back(n);
+    }
+    return needs;
+}
+
 SlideRect item_rect() { return {ImGui::GetItemRectMin(), ImGui::GetItemRectMax()}; }
 
 void draw_controls(AppContext& ctx, const Lab& lab, const std::vector<std::string>& controls,
@@ -203,17 +263,9 @@ void draw_controls(AppContext& ctx, const Lab& lab, const std::vector<std::strin
 void draw_figures(AppContext& ctx, const Lab& lab, const std::vector<std::string>& figures,
                   std::vector<SlideBox>& boxes) {
     const SlideNames& parts = *lab.slide;
-    std::vector<float> aspects;
-    for (const std::string& id : figures) {
-        const SlidePart* p = find_part(parts.figures, id);
-        aspects.push_back(p != nullptr ? p->aspect : 1.6f);
-    }
     const ImVec2 at = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
-    const float gap = 1.5f * ImGui::GetStyle().ItemSpacing.x;
-    const float em = ImGui::GetFontSize();
-    const ImVec2 min_cell(kMinFigureWidthEm * em, kMinFigureHeightEm * em + ImGui::GetTextLineHeightWithSpacing());
     const std::vector<SlideRect> cells =
-        figure_cells({at, ImVec2(at.x + avail.x, at.y + avail.y)}, aspects, gap, min_cell);
+        figure_cells({at, ImVec2(at.x + avail.x, at.y + avail.y)}, figure_needs(ctx.fonts, parts, figures), figure_gap());
     constexpr ImGuiWindowFlags kFigure = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
     for (std::size_t i = 0; i < figures.size() && i < cells.size(); ++i) {
         const std::string& id = figures[i];
@@ -240,8 +292,78 @@ void draw_figures(AppContext& ctx, const Lab& lab, const std::vector<std::string
 
 }  // namespace
 
+// [SECTION] Fit -----------------------------------------------------------------------------
+
+namespace {
+
+// The height draw_header takes for these words in `width` px.
+float header_height(const Fonts& fonts, const std::string& title, const std::string& caption, const std::string& counter,
+                    const std::string& hint, float width) {
+    const float line_gap = std::round(0.15f * fonts.slide_caption->FontSize);
+    ImGui::PushStyleVar(ImGuiStyleVar_ItemSpacing, ImVec2(ImGui::GetStyle().ItemSpacing.x, line_gap));
+    ImGui::PushFont(fonts.slide_title);
+    const float title_h = flow_text_height(title, title_width(fonts, counter, hint, width)) + line_gap;
+    ImGui::PopFont();
+    const float right_h = (counter.empty() ? 0.0f : fonts.slide_title->FontSize + line_gap) + fonts.small->FontSize;
+    float caption_h = 0.0f;
+    if (!caption.empty()) {
+        ImGui::PushFont(fonts.slide_caption);
+        caption_h = flow_text_height(caption, width) + line_gap;
+        ImGui::PopFont();
+    }
+    ImGui::PopStyleVar();
+    return std::max(title_h, right_h) + caption_h + 2.0f + 2.0f * line_gap + ImGui::GetStyle().ItemSpacing.y;
+}
+
+}  // namespace
+
+std::string slide_fit_problem(const AppContext& ctx, int i, ImVec2 size) {
+    const LectureUi* lec = ctx.lecture;
+    if (lec == nullptr || !lec->lecture || i < 0 || i >= static_cast<int>(lec->heads.size())) return "";
+    const LectureSlide& slide = lec->lecture->slides[static_cast<std::size_t>(i)];
+    const SlideHead& head = lec->heads[static_cast<std::size_t>(i)];
+    if (head.lab < 0 || kLabs[head.lab].slide == nullptr) return "";
+    const SlideNames& parts = *kLabs[head.lab].slide;
+    std::vector<std::string> figures = slide.figures;
+    for (int k = 0; slide.figures.empty() && k < parts.defaults && k < static_cast<int>(parts.figures.size()); ++k)
+        figures.emplace_back(parts.figures[static_cast<std::size_t>(k)].id);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float width = size.x - 2.0f * style.WindowPadding.x;
+    const std::string title = !slide.title.empty() ? slide.title : !head.title.empty() ? head.title : kLabs[head.lab].info->title;
+    const std::string caption = !slide.caption.empty() ? slide.caption : head.caption;
+    float top = header_height(ctx.fonts, title, caption, slide_counter(lec), slide_hint(lec), width);
+    if (!slide.controls.empty()) top += ImGui::GetFrameHeightWithSpacing();
+    const SlideRect area{ImVec2(0.0f, 0.0f), ImVec2(width, size.y - 2.0f * style.WindowPadding.y - top)};
+    const std::vector<FigureNeed> needs = figure_needs(ctx.fonts, parts, figures);
+    const std::vector<SlideRect> cells = figure_cells(area, needs, figure_gap());
+    for (std::size_t k = 0; k < cells.size() && k < needs.size(); ++k) {
+        if (cells_fit({cells[k]}, {needs[k]})) continue;
+        const auto px = [](ImVec2 v) {
+            return std::to_string(static_cast<int>(std::ceil(v.x))) + " × " + std::to_string(static_cast<int>(std::ceil(v.y)));
+        };
+        return "slide " + std::to_string(i + 1) + " would clip at " + std::to_string(static_cast<int>(size.x)) + "×" +
+               std::to_string(static_cast<int>(size.y)) + ": " + figures[k] + " needs " + px(needs[k].min) + " px, has " +
+               px(ImVec2(cells[k].width(), cells[k].height()));
+    }
+    return "";
+}
+
+void check_slides_fit(AppContext& ctx, ImVec2 size) {
+    LectureUi* lec = ctx.lecture;
+    if (lec == nullptr || !lec->lecture) return;
+    const std::size_t n = lec->lecture->slides.size();
+    if (lec->fit_problems.size() == n && lec->fit_size.x == size.x && lec->fit_size.y == size.y) return;
+    lec->fit_size = size;
+    lec->fit_problems.assign(n, "");
+    for (std::size_t i = 0; i < n; ++i) {
+        lec->fit_problems[i] = slide_fit_problem(ctx, static_cast<int>(i), size);
+        if (!lec->fit_problems[i].empty()) std::fprintf(stderr, "normlab: warning: %s\n", lec->fit_problems[i].c_str());
+    }
+}
+
 void draw_slide(AppContext& ctx, ImVec2 pos, ImVec2 size, std::vector<SlideBox>& boxes) {
     boxes.clear();
+    check_slides_fit(ctx, size);
     const SlideSpec spec = current_spec(ctx);
     const Lab& lab = kLabs[spec.lab];
     ImGui::SetNextWindowPos(pos);

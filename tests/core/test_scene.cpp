@@ -561,6 +561,19 @@ TEST(Lectures, SlidesNameTheirFiguresControlsAndRun) {
     EXPECT_EQ(message(R"({"scene": "a.json", "run": "later"})").rfind("slides[0].run is \"later\"", 0), 0u);
 }
 
+// A slide's own title replaces its scene's; keys no reader knows are named, as paths.
+TEST(Lectures, SlideTitlesAndUnknownKeys) {
+    const Lecture l = lecture_from_json(json::parse(R"({"format": "normlab-lecture", "version": 1, "titel": "T",
+        "slides": [{"scene": "a.json", "title": "Mean subtracted", "captoin": "c"}, {"scene": "b.json"}]})"), "");
+    ASSERT_EQ(l.slides.size(), 2u);
+    EXPECT_EQ(l.slides[0].title, "Mean subtracted");
+    EXPECT_EQ(l.slides[0].caption, "");
+    EXPECT_EQ(l.slides[1].title, "");
+    EXPECT_EQ(l.ignored, (std::vector<std::string>{"titel", "slides[0].captoin"}));
+    const Lecture shipped = load_lecture(std::string(NORMLAB_ASSETS_DIR) + "/lectures/rmsnorm_paper.json");
+    EXPECT_TRUE(shipped.ignored.empty());
+}
+
 // [SECTION] Figures -------------------------------------------------------------------------
 
 std::vector<std::string> names(const std::vector<Plot>& plots) {

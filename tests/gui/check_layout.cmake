@@ -1,12 +1,19 @@
-# Runs `normlab --check-layout --all-labs` at one window size, UI scale and theme, and fails on
-# any overlapping or clipped text (app/kit/layout_check.hpp):
-#   cmake -DAPP=<normlab> -DXVFB=<xvfb-run> -DSIZE=1024x768 -DSCALE=1 -DTHEME=light -P check_layout.cmake
+# Runs `normlab --check-layout --all-labs` (or, with -DLECTURE=FILE, every slide of the lecture in
+# presenter view) at one window size, UI scale and theme, and fails on any overlapping or clipped
+# text or number wrapped across lines (app/kit/layout_check.hpp):
+#   cmake -DAPP=<normlab> -DXVFB=<xvfb-run> -DSIZE=1024x768 -DSCALE=1 -DTHEME=light [-DLECTURE=F] -P check_layout.cmake
 # (A scripted run sees the GPU lab's sweep whole, so that lab's page does not depend on the
 # machine's speed.)
 cmake_minimum_required(VERSION 3.25)
 
+if(LECTURE)
+  set(pages --lecture ${LECTURE} --presenter)
+else()
+  set(pages --all-labs)
+endif()
+
 foreach(attempt RANGE 1 3)   # xvfb-run's own clean-up failures (run_gui.cmake) are retried
-  execute_process(COMMAND "${XVFB}" -a -s "-screen 0 2560x1440x24" "${APP}" --check-layout --all-labs --size ${SIZE}
+  execute_process(COMMAND "${XVFB}" -a -s "-screen 0 2560x1440x24" "${APP}" --check-layout ${pages} --size ${SIZE}
                           --scale-ui ${SCALE} --theme ${THEME} --json
                   RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT err MATCHES "xvfb-run: error:")
@@ -20,21 +27,25 @@ endif()
 # The labs with a problem, and each problem in a line.
 set(failing "")
 set(lines "")
-foreach(kind overlaps clipped)
+foreach(kind overlaps clipped split_numbers)
   string(JSON n LENGTH "${out}" ${kind})
   if(n GREATER 0)
     math(EXPR last "${n} - 1")
     foreach(i RANGE ${last})
       string(JSON lab GET "${out}" ${kind} ${i} lab)
+      string(JSON slide ERROR_VARIABLE no_slide GET "${out}" ${kind} ${i} slide)
+      if(no_slide STREQUAL "NOTFOUND")
+        set(lab "${lab} (slide ${slide})")
+      endif()
       string(JSON texts GET "${out}" ${kind} ${i} texts)
-      list(APPEND failing ${lab})
+      list(APPEND failing "${lab}")
       string(APPEND lines "\n  ${kind}: ${lab}: ${texts}")
     endforeach()
   endif()
 endforeach()
 list(REMOVE_DUPLICATES failing)
 string(JSON pages GET "${out}" pages)
-message("${SIZE} ×${SCALE}, ${THEME}: ${pages} labs checked; with problems: ${failing}${lines}")
+message("${SIZE} ×${SCALE}, ${THEME}: ${pages} pages checked; with problems: ${failing}${lines}")
 if(failing)
-  message(FATAL_ERROR "overlapping or clipped text in: ${failing}")
+  message(FATAL_ERROR "overlapping, clipped or split text in: ${failing}")
 endif()

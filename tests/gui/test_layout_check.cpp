@@ -4,6 +4,7 @@
 #include "layout_check.hpp"
 #include "plot_view.hpp"
 #include "theme_fonts.hpp"
+#include "ui_util.hpp"
 
 #include "headless_imgui.hpp"
 
@@ -82,7 +83,7 @@ TEST_F(LayoutCheck, TextsOneLineApartAreNot) {
     }));
     EXPECT_TRUE(report.overlaps.empty());
     EXPECT_TRUE(report.clipped.empty());
-    EXPECT_EQ(report_text(report), "layout ok: 1 page, no overlap, nothing clipped\n");
+    EXPECT_EQ(report_text(report), "layout ok: 1 page, no overlap, nothing clipped, no number split, no text over data\n");
 }
 
 TEST_F(LayoutCheck, SliderLabelAndValueCount) {
@@ -200,6 +201,65 @@ TEST_F(LayoutCheck, APlotTitleWiderThanItsFigureIsClipped) {
     const LayoutReport fine = report_of(record([&] { draw_plot(view, plot, fonts, ImVec2(300.0f, 220.0f)); }));
     EXPECT_TRUE(fine.clipped.empty()) << report_text(fine);
     EXPECT_TRUE(fine.overlaps.empty()) << report_text(fine);
+}
+
+// Dear ImGui's word wrap breaks after '.': a number wrapped there is a "split number"; the same
+// words drawn by flow_text (wrapped at spaces only) are not.
+TEST_F(LayoutCheck, ANumberWrappedAcrossLinesIsASplitNumber) {
+    const std::string text = "max |y - y(d=1)| = 9.486e-07";
+    const ImFont& font = *ImGui::GetIO().Fonts->Fonts[0];   // the windows' font
+    float width = 0.0f;   // the widest wrap that breaks after "9."
+    for (float w = 400.0f; w > 40.0f && width == 0.0f; w -= 1.0f)
+        if (split_number(font, font.FontSize, text, w) == "9.|486e-07") width = w;
+    ASSERT_GT(width, 0.0f);
+    const LayoutReport report = report_of(record([&] {
+        ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width);
+        ImGui::TextUnformatted(text.c_str());
+        ImGui::PopTextWrapPos();
+    }));
+    ASSERT_EQ(report.split_numbers.size(), 1u) << report_text(report);
+    EXPECT_EQ(report.split_numbers[0].texts[0].split, "9.|486e-07");
+    EXPECT_FALSE(report.clean());
+    EXPECT_NE(report_json(report).find("\"split\":\"9.|486e-07\""), std::string::npos) << report_json(report);
+    const LayoutReport flowed = report_of(record([&] { flow_text(text, ImVec4(0, 0, 0, 1), width); }));
+    EXPECT_TRUE(flowed.clean()) << report_text(flowed);
+    // A break at a space between numbers is no split.
+    EXPECT_EQ(split_number(font, font.FontSize, "1.5 2.5 3.5 4.5", 30.0f), "");
+}
+
+// A text drawn across a figure's curve is "over data"; its bars' value labels are not (they label
+// what they sit on), nor is the figure with the text moved off it.
+TEST_F(LayoutCheck, ATextOverACurveIsOverData) {
+    Plot plot;
+    plot.name = "demo";
+    Series line;
+    line.label = "rising";
+    line.x = {0.0, 1.0, 2.0};
+    line.y = {0.0, 1.0, 2.0};
+    plot.series.push_back(line);
+    Series bars;
+    bars.kind = SeriesKind::Bars;
+    bars.x = {0.5, 1.5};
+    bars.y = {-1.0, 1.0};
+    bars.bar_labels = {"−1", "1"};
+    plot.series.push_back(bars);
+    plot.legend = false;
+    PlotView view;
+    const auto page = [&](float text_y) {
+        return report_of(record([&] {
+            const ImVec2 at = ImGui::GetCursorScreenPos();
+            draw_plot(view, plot, fonts, ImVec2(380.0f, 280.0f));
+            ImGui::SetCursorScreenPos(ImVec2(at.x + 90.0f, at.y + text_y));
+            ImGui::TextUnformatted("note");
+        }));
+    };
+    const LayoutReport over = page(132.0f);   // the line passes under it
+    ASSERT_EQ(over.over_data.size(), 1u) << report_text(over);
+    EXPECT_EQ(over.over_data[0].texts[0].text, "note");
+    EXPECT_FALSE(over.clean());
+    EXPECT_NE(report_json(over).find("\"over_data\": [\n"), std::string::npos);
+    const LayoutReport below = page(284.0f);   // under the figure
+    EXPECT_TRUE(below.over_data.empty()) << report_text(below);
 }
 
 }  // namespace

@@ -325,11 +325,13 @@ void read_names(SceneReader& in, std::string_view key, std::vector<std::string>&
     }
 }
 
-LectureSlide slide_from_json(const json& j, const std::string& path, const std::string& base_dir) {
+LectureSlide slide_from_json(const json& j, const std::string& path, const std::string& base_dir,
+                             std::vector<std::string>& ignored) {
     SceneReader slide(j, path);
     LectureSlide out;
     if (!slide.read("scene", out.scene)) slide.fail("scene", "is missing (the scene file of this slide)");
     if (out.scene.empty()) slide.fail("scene", "is empty (the scene file of this slide)");
+    read_text(slide, "title", out.title, kMaxTitleBytes);
     read_text(slide, "caption", out.caption, kMaxCaptionBytes);
     read_names(slide, "figures", out.figures);
     if (out.figures.size() > kMaxSlideFigures)
@@ -337,6 +339,7 @@ LectureSlide slide_from_json(const json& j, const std::string& path, const std::
     read_names(slide, "controls", out.controls);
     slide.read_choice("run", out.run, std::array<std::string_view, 2>{"auto", "paused"},
                       std::array<SlideRun, 2>{SlideRun::Auto, SlideRun::Paused});
+    for (std::string& key : slide.unread_keys()) ignored.push_back(std::move(key));
     const std::filesystem::path p(out.scene);
     out.scene = (p.is_absolute() || base_dir.empty() ? p : std::filesystem::path(base_dir) / p).lexically_normal().string();
     return out;
@@ -347,6 +350,8 @@ LectureSlide slide_from_json(const json& j, const std::string& path, const std::
 Lecture lecture_from_json(const json& j, const std::string& base_dir) {
     check_format_and_version(j, kLectureFormat, kLectureVersion, "lecture");
     SceneReader in(j, "");
+    in.get("format");
+    in.get("version");
     Lecture lecture;
     read_text(in, "title", lecture.title, kMaxTitleBytes);
     const json* slides = in.get("slides");
@@ -357,7 +362,10 @@ Lecture lecture_from_json(const json& j, const std::string& base_dir) {
         throw InputError("slides has " + std::to_string(slides->size()) + " slides, more than the limit of " +
                          std::to_string(kMaxLectureSlides));
     for (std::size_t i = 0; i < slides->size(); ++i)
-        lecture.slides.push_back(slide_from_json((*slides)[i], "slides[" + std::to_string(i) + "]", base_dir));
+        lecture.slides.push_back(
+            slide_from_json((*slides)[i], "slides[" + std::to_string(i) + "]", base_dir, lecture.ignored));
+    std::vector<std::string> top = in.unread_keys();
+    lecture.ignored.insert(lecture.ignored.begin(), top.begin(), top.end());
     return lecture;
 }
 

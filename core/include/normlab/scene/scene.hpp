@@ -113,10 +113,10 @@ Scene load_scene(const std::string& path, std::vector<std::string>* ignored = nu
 // [SECTION] Lectures ------------------------------------------------------------------------
 //
 //   {"format": "normlab-lecture", "version": 1, "title": "…",
-//    "slides": [{"scene": "../scenes/seed_example.json", "caption": "…",
+//    "slides": [{"scene": "../scenes/seed_example.json", "title": "…", "caption": "…",
 //                "figures": ["explorer_outputs"], "controls": ["delta"], "run": "auto"}, …]}
-// A slide's scene path is relative to the lecture file's folder (or absolute); its caption, when
-// given, replaces the scene's own under the title. In presenter view a slide shows its title, its
+// (every key: docs/LECTURES.md). A slide's scene path is relative to the lecture file's folder
+// (or absolute); its title and caption, when given, replace the scene's own. In presenter view a slide shows its title, its
 // caption, one or two figures of its lab ("figures"; none listed: the lab's default ones) and
 // only the controls it names ("controls"); the app checks those names against the lab's
 // (docs/ARCHITECTURE.md, Presenter slides). "run": "auto" (the default) starts the lab's run
@@ -137,6 +137,7 @@ inline constexpr std::size_t kMaxLectureSlides = 1000;
 
 struct LectureSlide {
     std::string scene;                   // the path as resolved: the lecture's folder + the file's path
+    std::string title;                   // empty: the scene's own title
     std::string caption;                 // empty: the scene's own caption
     std::vector<std::string> figures;    // at most kMaxSlideFigures; empty: the lab's default
     std::vector<std::string> controls;   // the only controls drawn in presenter view
@@ -146,6 +147,7 @@ struct LectureSlide {
 struct Lecture {
     std::string title;
     std::vector<LectureSlide> slides;   // at least one
+    std::vector<std::string> ignored;   // keys no reader asked for, as paths: {"slides[1].captoin"}
 };
 
 // Throws InputError naming the value (`slides[2].scene is not a string (got number 3)`).
