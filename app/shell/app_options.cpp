@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <iostream>
 #include <string>
 #include <utility>
@@ -208,6 +209,18 @@ void print_open_error(const std::string& error) {
     std::fprintf(stderr, "normlab: %s%s\n", says_cannot ? "" : "cannot open ", error.c_str());
 }
 
+// One of `choices` into `out`; otherwise false, said on stderr ("unknown theme 'x' (themes: …)").
+bool parse_choice(const char* value, std::initializer_list<const char*> choices, const char* what, std::string& out) {
+    out = value;
+    std::string list;
+    for (const char* c : choices) {
+        if (out == c) return true;
+        list += (list.empty() ? "" : ", ") + std::string(c);
+    }
+    std::fprintf(stderr, "normlab: unknown %s '%s' (%ss: %s)\n", what, value, what, list.c_str());
+    return false;
+}
+
 // Returns -1 to run the app, otherwise the exit code (0 after --help/--version, 2 on bad usage).
 int parse_args(int argc, char** argv, Options& opt) {
     for (int i = 1; i < argc; ++i) {
@@ -244,17 +257,9 @@ int parse_args(int argc, char** argv, Options& opt) {
                 return 2;
             }
         } else if (arg == "--theme" && has_value) {
-            opt.theme = argv[++i];
-            if (opt.theme != "light" && opt.theme != "dark" && opt.theme != "projector") {
-                std::fprintf(stderr, "normlab: unknown theme '%s' (themes: light, dark, projector)\n", argv[i]);
-                return 2;
-            }
+            if (!parse_choice(argv[++i], {"light", "dark", "projector"}, "theme", opt.theme)) return 2;
         } else if (arg == "--lang" && has_value) {
-            opt.lang = argv[++i];
-            if (opt.lang != "en" && opt.lang != "ko" && opt.lang != "zh" && opt.lang != "pseudo") {
-                std::fprintf(stderr, "normlab: unknown language '%s' (languages: en, ko, zh, pseudo)\n", argv[i]);
-                return 2;
-            }
+            if (!parse_choice(argv[++i], {"en", "ko", "zh", "pseudo"}, "language", opt.lang)) return 2;
         } else if (arg == "--font-scale" && has_value) {
             int percent = 0;
             if (!parse_positive(argv[++i], percent) || percent < 80 || percent > 250) {

@@ -175,9 +175,11 @@ TEST(OutOfMemory, FitSizeKeepsContentsWhenTheSizeStays) {
     Eigen::VectorXf v(3);
     fit_size(v, 7);
     EXPECT_EQ(v.size(), 7);
+    for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = static_cast<double>(i);   // m(r, c) = r + 5c
     assign_resized(m, m.transpose());   // reads m before it changes
     EXPECT_EQ(m.rows(), 2);
     EXPECT_EQ(m.cols(), 5);
+    EXPECT_EQ(m(1, 3), 8.0);
 }
 
 TEST(OutOfMemory, MlpTrainingStepsFailCleanlyAtEveryLimit) { sweep_run([] { train_mlp(Precision::F64); }); }
