@@ -20,6 +20,7 @@
 
 #include "ui_util.hpp"
 
+#include <normlab/base/data_files.hpp>
 #include <normlab/scene/session.hpp>
 
 #include <imgui_stdlib.h>
@@ -248,7 +249,10 @@ void draw_task_section(DepthLabState& s, DepthUi& ui, const Fonts& fonts) {
     if (s.task != TaskKind::Text) return;
     const char* bundled = "Bundled";
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - button_width(bundled) - ImGui::GetStyle().ItemSpacing.x);
-    if (text_field("##text_path", "bundled lighthouse.txt", ui.text_path, s.text_path)) s.text_path = ui.text_path.text;
+    if (text_field("##text_path", "bundled lighthouse.txt", ui.text_path, s.text_path)) {
+        if (ui.text_path.text != s.text_path) agree_to_read(ui.text_path.text);   // typed: the user's own choice
+        s.text_path = ui.text_path.text;
+    }
     tooltip(tr("A UTF-8 text file to learn from (at least a few hundred characters); Enter reads it. Empty: the bundled "
             "lighthouse.txt (4 KB of public-domain prose)."));
     ImGui::SameLine();

@@ -20,6 +20,7 @@
 #include "plot_export.hpp"
 #include "ui_util.hpp"
 
+#include <normlab/base/data_files.hpp>
 #include <normlab/scene/session.hpp>
 
 #include <imgui_stdlib.h>
@@ -259,6 +260,7 @@ void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) 
                 "row is allowed). Enter or Load reads it; features are standardized with the training set's statistics."));
         ImGui::SameLine();
         if (ImGui::Button(load) || enter) {
+            if (ui.csv_path.text != s.data.path) agree_to_read(ui.csv_path.text);   // typed: the user's own choice
             s.data.path = ui.csv_path.text;
             ui.restart = true;   // the same path again: the file may have changed
         }

@@ -11,8 +11,10 @@
 #include "plot_export.hpp"
 #include "ui_util.hpp"
 
+#include <normlab/base/data_files.hpp>
 #include <normlab/base/input_error.hpp>
 #include <normlab/base/file_io.hpp>
+#include <normlab/base/i18n.hpp>
 
 #define GLFW_INCLUDE_NONE   // key codes only
 #include <GLFW/glfw3.h>
@@ -249,6 +251,13 @@ bool begin_centered_modal(const char* name, float width_em) {
     return ImGui::BeginPopupModal(name, nullptr, ImGuiWindowFlags_NoSavedSettings);
 }
 
+// A data file's path as the user should judge it: with where it really leads when that is
+// elsewhere ("talk/race.csv → /home/u/secret.csv": a link's name alone looks innocent).
+std::string shown_target(const std::string& path) {
+    const std::string target = read_target(path);
+    return target == fs::absolute(path).lexically_normal().string() ? path : path + "  →  " + target;
+}
+
 // "Read files outside the scene's folder?": each file with the lab that would read it.
 void draw_outside_files_dialog(AppContext& ctx) {
     SessionIo& io = *ctx.io;
@@ -259,7 +268,8 @@ void draw_outside_files_dialog(AppContext& ctx) {
     const float em = ImGui::GetFontSize();
     push_wrap_at_edge();
     ImGui::TextUnformatted(("The scene " + io.pending_scene + " asks NormLab to read:").c_str());
-    for (const SceneDataFile& f : io.pending_files) ImGui::BulletText("%s  (%s)", f.path.c_str(), f.key.c_str());
+    for (const SceneDataFile& f : io.pending_files)
+        ImGui::BulletText("%s  (%s)", shown_target(f.path).c_str(), f.key.c_str());
     ImGui::TextUnformatted("These lie outside the scene's folder. Read them only if you know what they are; "
                            "otherwise the labs use their own data.");
     ImGui::PopTextWrapPos();
@@ -271,10 +281,58 @@ void draw_outside_files_dialog(AppContext& ctx) {
     if (read || skip) {
         const std::size_t n = io.pending_files.size();
         if (read)
-            for (const SceneDataFile& f : io.pending_files) set_scene_data_file(ctx.session, f.key, f.path);
+            for (const SceneDataFile& f : io.pending_files) {
+                agree_to_read(f.path);   // this file as it is now: if it changes into another, it is asked for again
+                set_scene_data_file(ctx.session, f.key, f.path);
+            }
         ctx.app.status = std::string(read ? "Reading " : "Not read: ") + io.pending_files.front().path +
                          (n > 1 ? " and " + std::to_string(n - 1) + " more" : "") + (read ? "" : "; the labs use their own data");
         io.pending_files.clear();
+        ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+}
+
+// Reads the labs tried and the scene's scope refused (a file that leads outside the scene's
+// folder now, though it did not when the scene opened), less those the user declined.
+void collect_refused_reads(SessionIo& io) {
+    for (const OutsideReadError& e : take_refused_reads()) {
+        const auto same = [&](const auto& r) { return r.second == e.target(); };
+        const bool declined = std::find(io.declined_targets.begin(), io.declined_targets.end(), e.target()) !=
+                              io.declined_targets.end();
+        if (!declined && std::none_of(io.refused_reads.begin(), io.refused_reads.end(), same))
+            io.refused_reads.emplace_back(e.path(), e.target());
+    }
+}
+
+// "A data file now leads outside the scene's folder": read it (from now on, as it is now) or not.
+void draw_refused_reads_dialog(AppContext& ctx) {
+    SessionIo& io = *ctx.io;
+    collect_refused_reads(io);
+    if (io.refused_reads.empty() || !io.pending_files.empty()) return;   // one question at a time
+    const char* name = tr("A data file now leads outside the scene's folder###refused_reads");
+    if (!ImGui::IsPopupOpen(name)) ImGui::OpenPopup(name);
+    if (!begin_centered_modal(name, 40.0f)) return;
+    const float em = ImGui::GetFontSize();
+    push_wrap_at_edge();
+    ImGui::TextUnformatted(tr("Since the scene was opened, a file it reads has changed and leads elsewhere:"));
+    for (const auto& [path, target] : io.refused_reads) ImGui::BulletText("%s  →  %s", path.c_str(), target.c_str());
+    ImGui::TextUnformatted(tr("NormLab did not read it. Read it only if you know what it is; then do again what "
+                              "read it (for example Reset)."));
+    ImGui::PopTextWrapPos();
+    ImGui::Spacing();
+    const bool read = ImGui::Button(tr("Read it###read_refused"), ImVec2(8.0f * em, 0.0f));
+    ImGui::SameLine();
+    const bool skip = ImGui::Button(tr("Don't read###skip_refused"), ImVec2(8.0f * em, 0.0f)) ||
+                      ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+    if (read || skip) {
+        for (const auto& [path, target] : io.refused_reads) {
+            if (read) agree_to_read(path);
+            else io.declined_targets.push_back(target);
+        }
+        const std::string first = io.refused_reads.front().second;
+        ctx.app.status = read ? tr("Agreed to read {0}: do again what read it", first) : tr("Not read: {0}", first);
+        io.refused_reads.clear();
         ImGui::CloseCurrentPopup();
     }
     ImGui::EndPopup();
@@ -314,6 +372,7 @@ void draw_session_dialogs(AppContext& ctx) {
     if (ctx.io == nullptr) return;
     SessionIo& io = *ctx.io;
     draw_outside_files_dialog(ctx);
+    draw_refused_reads_dialog(ctx);
     draw_quit_dialog(ctx);
     if (io.open_request != SessionIo::Dialog::None) {
         io.dialog = io.open_request;

@@ -11,6 +11,7 @@
 #include "plot_export.hpp"
 #include "ui_util.hpp"
 
+#include <normlab/base/data_files.hpp>
 #include <normlab/base/input_error.hpp>
 #include <normlab/base/file_io.hpp>
 
@@ -183,8 +184,13 @@ namespace {
 
 // Takes the scene's data files outside its folder and assets/ out of it; they wait for the
 // user's answer in io.pending_files.
+// From here on every data read is checked against the scene's folder and assets/, on the file
+// actually opened (data_files.hpp): a file swapped for a link after this check is still refused.
 void hold_outside_files(SessionIo& io, Scene& scene, const std::string& path) {
     const std::string folder = fs::absolute(path).parent_path().string();
+    set_read_scope(std::vector<std::string>{folder, io.assets_dir});
+    io.refused_reads.clear();
+    io.declined_targets.clear();
     io.pending_files = data_files_outside(scene.session, {folder, io.assets_dir});
     io.pending_scene = file_name(path);
     for (const SceneDataFile& f : io.pending_files) set_scene_data_file(scene.session, f.key, "");

@@ -15,6 +15,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace normlab::ui {
@@ -72,6 +73,11 @@ struct SessionIo {
     // in the "Read files outside the scene's folder?" dialog (docs/ARCHITECTURE.md, File safety).
     std::vector<SceneDataFile> pending_files;
     std::string pending_scene;            // the scene's file name, for the dialog
+    // Reads refused since (a data file that now leads outside: swapped for a link after the scene
+    // opened), as {path, where it leads}: the "A data file now leads outside…" dialog asks about
+    // them; declined_targets are not asked about again.
+    std::vector<std::pair<std::string, std::string>> refused_reads;
+    std::vector<std::string> declined_targets;
 };
 
 

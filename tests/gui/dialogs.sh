@@ -9,6 +9,11 @@
 # 2. A scene whose training CSV lies outside its folder: the app asks before reading it (the path
 #    on screen); Esc ("Don't read") keeps the labs on their own data (the dumped scene has no CSV)
 #    and the status line says so.
+# 3. A scene whose CSV name is a link to a file outside its folder: the question names where it
+#    leads, not only the innocent name.
+# 4. A scene's CSV inside its folder, swapped for a link to a file outside after the scene opened:
+#    Reset (R) does not read it; a second question names the path and where it now leads; Esc
+#    ("Don't read") says so in the status line.
 # Prints "ok: …" per check; exits 1 at the first failure.
 set -u
 fail() {
@@ -98,6 +103,23 @@ if [ "${1:-}" = "--inner" ]; then
             xdotool key Escape
             wait_for "Not read: $dir/data/points.csv" "$log" || fail "the status line does not say the file was not read"
             ;;
+        link)
+            wait_for "Read files outside the scene's folder?" "$log" || fail "no question before reading through a link"
+            wait_for "→  $dir/data/secret.csv" "$log" || fail "the question does not say where the link leads: $(cat "$log")"
+            echo "ok: the question names where a link leads"
+            xdotool key Escape
+            ;;
+        race)
+            sleep 2   # the training lab reads the CSV, still a file inside the folder
+            ln -sf ../data/secret.csv "$dir/race/inside.csv.new" && mv -f "$dir/race/inside.csv.new" "$dir/race/inside.csv"
+            xdotool key r
+            wait_for "A data file now leads outside the scene's folder" "$log" ||
+                fail "no question after the CSV became a link to outside: $(cat "$log")"
+            wait_for "→  $dir/data/secret.csv" "$log" || fail "the question does not say where the file now leads"
+            echo "ok: a CSV swapped for a link to outside is not read, and the question says where it leads"
+            xdotool key Escape
+            wait_for "Not read: $dir/data/secret.csv" "$log" || fail "the status line does not say it was not read"
+            ;;
     esac
     xdotool key ctrl+q
     for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.2; done
@@ -127,3 +149,17 @@ training = json.load(open(sys.argv[1]))["labs"]["training"]
 assert training.get("csv_path", "") == "", training
 PY
 echo "ok: Don't read keeps the labs on their own data"
+
+mkdir -p "$dir/race"
+printf 'x1,x2,label\n9,9,1\n8,8,0\n' >"$dir/data/secret.csv"
+ln -s ../data/secret.csv "$dir/talk/link.csv"
+cat >"$dir/talk/link.json" <<'JSON'
+{"format": "normlab-scene", "version": 1, "lab": "training", "labs": {"training": {"dataset": "csv", "csv_path": "link.csv"}}}
+JSON
+"$xvfb" "${screen[@]}" bash "$0" --inner "$app" "$dir" link --scene "$dir/talk/link.json" || exit 1
+
+cp "$dir/data/points.csv" "$dir/race/inside.csv"
+cat >"$dir/race/race.json" <<'JSON'
+{"format": "normlab-scene", "version": 1, "lab": "training", "labs": {"training": {"dataset": "csv", "csv_path": "inside.csv"}}}
+JSON
+"$xvfb" "${screen[@]}" bash "$0" --inner "$app" "$dir" race --scene "$dir/race/race.json" || exit 1
