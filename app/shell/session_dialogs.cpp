@@ -41,11 +41,22 @@ using namespace session_detail;
 
 namespace {
 
+// Whether `path` is one of NormLab's shipped files (under assets/, wherever links lead).
+bool shipped_file(const SessionIo& io, const std::string& path) {
+    if (io.assets_dir.empty() || path.empty()) return false;
+    const fs::path rel = fs::path(read_target(path)).lexically_relative(read_target(io.assets_dir));
+    return !rel.empty() && *rel.begin() != "..";
+}
+
+// Ctrl+S: the scene's own file, unless it has none or it is one of NormLab's shipped scenes
+// (assets/, which the shipped lecture reads): then Save scene as… asks where.
 void save_or_ask(AppContext& ctx) {
-    if (ctx.io->path.empty())
+    const bool shipped = shipped_file(*ctx.io, ctx.io->path);
+    if (ctx.io->path.empty() || shipped)
         ctx.io->open_request = SessionIo::Dialog::SaveScene;
     else
         save_to(ctx, ctx.io->path, IfExists::Replace);   // the scene's own file
+    if (shipped) ctx.app.status = tr("{0} is one of NormLab's own scenes: save a copy where you choose", file_name(ctx.io->path));
 }
 
 }  // namespace
@@ -156,9 +167,9 @@ DialogText dialog_text(SessionIo::Dialog d) {
 std::string initial_field(const SessionIo& io, SessionIo::Dialog d) {
     const std::string shipped = io.assets_dir.empty() ? "" : io.assets_dir + (d == SessionIo::Dialog::OpenLecture ? "/lectures/" : "/scenes/");
     if (d == SessionIo::Dialog::SaveScene) {
-        if (!io.path.empty()) return io.path;
+        if (!io.path.empty() && !shipped_file(io, io.path)) return io.path;
         std::error_code ec;
-        return (fs::current_path(ec) / "scene.json").string();
+        return (fs::current_path(ec) / (io.path.empty() ? "scene.json" : file_name(io.path))).string();
     }
     if (d == SessionIo::Dialog::OpenScene && !io.path.empty()) return fs::path(io.path).parent_path().string() + "/";
     if (d == SessionIo::Dialog::ExportFolder) {
@@ -197,6 +208,10 @@ bool act(AppContext& ctx, SessionIo::Dialog d, bool replace) {
     switch (d) {
         case SessionIo::Dialog::OpenScene: io.dialog_error = open_scene_file(ctx, path); break;
         case SessionIo::Dialog::SaveScene:
+            if (shipped_file(io, save_target(path))) {
+                io.dialog_error = tr("NormLab's own scenes are kept as they are: choose another folder.");
+                break;
+            }
             io.dialog_error = save_to(ctx, save_target(path), replace ? IfExists::Replace : IfExists::Refuse);
             break;
         case SessionIo::Dialog::OpenLecture: io.dialog_error = open_lecture_file(ctx, path); break;

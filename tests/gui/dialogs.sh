@@ -14,6 +14,7 @@
 # 4. A scene's CSV inside its folder, swapped for a link to a file outside after the scene opened:
 #    Reset (R) does not read it; a second question names the path and where it now leads; Esc
 #    ("Don't read") says so in the status line.
+# 5. Ctrl+S on a shipped scene (assets/) asks where to save a copy and leaves the file as it is.
 # Prints "ok: …" per check; exits 1 at the first failure.
 set -u
 fail() {
@@ -43,6 +44,7 @@ wait_gone() {
 if [ "${1:-}" = "--inner" ]; then
     app=$2 dir=$3 name=$4
     shift 4
+    scene_file=${2:-}   # the file after --scene
     log="$dir/$name.text.txt"
     "$app" --autosave "$dir/$name.autosave.json" --text-log "$log" --dump-session "$@" \
         >"$dir/$name.json" 2>"$dir/$name.stderr.txt" &
@@ -72,6 +74,14 @@ if [ "${1:-}" = "--inner" ]; then
     }
     case "$name" in
         save)
+            before=$(sha256sum <"$scene_file")
+            xdotool key ctrl+s
+            wait_for "Save scene as" "$log" || fail "Ctrl+S on a shipped scene did not ask where: $(cat "$log")"
+            wait_for "is one of NormLab's own scenes" "$log" || fail "Ctrl+S on a shipped scene does not say why it asks"
+            xdotool key Escape
+            wait_gone "Save scene as" "$log" || fail "Esc did not close the dialog"
+            [ "$(sha256sum <"$scene_file")" = "$before" ] || fail "Ctrl+S changed the shipped scene"
+            echo "ok: Ctrl+S on a shipped scene asks where and leaves the shipped file as it is"
             save_as "$dir/files/foo"
             wait_for "(foo.json exists)" "$log" || fail "a taken name does not say it exists"
             grep -qx "Replace" "$log" || fail "the button for a taken name does not say Replace"
