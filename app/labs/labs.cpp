@@ -99,12 +99,14 @@ void draw_show_controls_button(AppUi& ui) {
         ImGui::SetTooltip("%s", tr("Show this lab's controls (F9, View ▸ Control panel); hidden because the window is narrow"));
 }
 
-// How the tab row fits: the eight labels at the text size are wider than a 1024 px window in the
+// How the tab row fits: the labels at the text size are wider than a 1024 px window in the
 // projector theme, where ImGui would cut every one ("Explor…"). Then the row takes the small
-// font and, if that is still too wide, each label's first word ("Worked" for "Worked example").
+// font, then each label's first word ("Worked" for "Worked example"), then half the padding
+// around each label.
 struct TabRow {
     bool small_font = false;
     bool first_words = false;
+    float pad_x = -1.0f;   // the tabs' horizontal padding; < 0: the style's
 };
 
 std::string tab_label(const Lab& lab, bool first_word) {
@@ -115,19 +117,21 @@ std::string tab_label(const Lab& lab, bool first_word) {
 
 TabRow fit_tab_row(const Fonts& fonts, float width) {
     const ImGuiStyle& style = ImGui::GetStyle();
-    const auto row_width = [&](ImFont* font, bool first_words) {
+    const auto row_width = [&](ImFont* font, bool first_words, float pad_x) {
         float w = style.ItemInnerSpacing.x * static_cast<float>(kLabCount - 1);
         for (const Lab& lab : kLabs) {
             const std::string label = tab_label(lab, first_words);
             w += font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, label.c_str(), label.c_str() + label.find("###")).x +
-                 2.0f * style.FramePadding.x;
+                 2.0f * pad_x;
         }
         return w;
     };
     width -= 2.0f * style.FramePadding.x;   // a row exactly as wide as the bar is still shrunk by ImGui
-    if (row_width(fonts.regular, false) <= width) return {};
-    if (row_width(fonts.small, false) <= width) return {true, false};
-    return {true, true};
+    const float pad = style.FramePadding.x;
+    if (row_width(fonts.regular, false, pad) <= width) return {};
+    if (row_width(fonts.small, false, pad) <= width) return {true, false};
+    if (row_width(fonts.small, true, pad) <= width) return {true, true};
+    return {true, true, std::max(2.0f, 0.5f * pad)};
 }
 
 // For the layout checker: a tab narrower than its label (ImGui then draws "Explor…", a cut the
@@ -152,7 +156,17 @@ void draw_labs(LabContext& ctx, LabUis& uis, ImVec2 pos, ImVec2 size) {
                                        ImGuiWindowFlags_NoBringToFrontOnFocus | ImGuiWindowFlags_NoScrollbar;
     ImGui::Begin("##labs", nullptr, kHost);
     const TabRow row = fit_tab_row(ctx.fonts, ImGui::GetContentRegionAvail().x);
-    if (row.small_font) ImGui::PushFont(ctx.fonts.small);   // the tabs only, not the lab below
+    // The row's font and padding: for the tabs only, not the lab drawn inside the open one.
+    const auto push_row = [&] {
+        if (row.small_font) ImGui::PushFont(ctx.fonts.small);
+        if (row.pad_x >= 0.0f)
+            ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(row.pad_x, ImGui::GetStyle().FramePadding.y));
+    };
+    const auto pop_row = [&] {
+        if (row.pad_x >= 0.0f) ImGui::PopStyleVar();
+        if (row.small_font) ImGui::PopFont();
+    };
+    push_row();
     if (ImGui::BeginTabBar("labs")) {
         for (int i = 0; i < kLabCount; ++i) {
             const ImGuiTabItemFlags flags = ctx.app.select_lab == i ? ImGuiTabItemFlags_SetSelected : 0;
@@ -161,7 +175,7 @@ void draw_labs(LabContext& ctx, LabUis& uis, ImVec2 pos, ImVec2 size) {
             record_cut_tab(label);
             if (open) {
                 if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr(kLabs[i].info->title));
-                if (row.small_font) ImGui::PopFont();
+                pop_row();
                 ctx.app.lab = i;
                 const float avail_w = ImGui::GetContentRegionAvail().x;
                 ctx.app.controls_collapsed = controls_collapsed(ctx.app, avail_w);
@@ -173,7 +187,7 @@ void draw_labs(LabContext& ctx, LabUis& uis, ImVec2 pos, ImVec2 size) {
                 kLabs[i].handle_keys(ctx, uis);
                 kLabs[i].draw(ctx, uis);
                 ImGui::EndChild();
-                if (row.small_font) ImGui::PushFont(ctx.fonts.small);
+                push_row();
                 ImGui::EndTabItem();
             } else if (ImGui::IsItemHovered()) {
                 ImGui::SetTooltip("%s", tr(kLabs[i].info->title));
@@ -181,7 +195,7 @@ void draw_labs(LabContext& ctx, LabUis& uis, ImVec2 pos, ImVec2 size) {
         }
         ImGui::EndTabBar();
     }
-    if (row.small_font) ImGui::PopFont();
+    pop_row();
     // ImGui opens a tab asked for by SetSelected one frame later: the request stands until it is on
     // screen, so a session saved in between (a signal's final autosave) names the lab asked for.
     if (ctx.app.select_lab == ctx.app.lab) ctx.app.select_lab = -1;
