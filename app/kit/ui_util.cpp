@@ -60,17 +60,18 @@ void tooltip(const char* text) {
 
 void precision_radios(bool& f32, const char* then) {
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("precision:");
+    ImGui::TextUnformatted(normlab::tr("precision:"));
     ImGui::SameLine();
     if (ImGui::RadioButton("float32", f32)) f32 = true;
-    tooltip((std::string("float32, the fast path: its matrix products on AVX2 + FMA where the CPU has them, several "
-                         "times faster than float64; its losses agree with float64's to about 5 digits. ") +
-             then).c_str());
+    tooltip((std::string(normlab::tr("float32, the fast path: its matrix products on AVX2 + FMA where the CPU has them, several "
+                                     "times faster than float64; its losses agree with float64's to about 5 digits.")) +
+             " " + then).c_str());
     ImGui::SameLine();
     if (ImGui::RadioButton("float64", !f32)) f32 = false;
-    tooltip((std::string("float64, the reference: the numbers normlab-cli train and depth print by default, bit for "
-                         "bit. ") +
-             then).c_str());
+    tooltip((std::string(normlab::tr("float64, the reference: the numbers normlab-cli train and depth print by default, bit for "
+                                     "bit.")) +
+             " " + then).c_str());
+
 }
 
 void heading(ImFont* font, const char* text) {
