@@ -193,7 +193,10 @@ std::string glfw_error() {
     return description != nullptr ? description : "no details";
 }
 
-float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2.0f * ImGui::GetStyle().FramePadding.x; }
+float button_width(const char* label) {
+    return ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;   // "Load###load": its label
+}
+
 
 void log_slider(const char* id, const char* name, double& v, const NumberRule& rule, const char* format, float width,
                 const char* help) {
