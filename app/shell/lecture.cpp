@@ -46,13 +46,15 @@ std::string open_lecture_file(AppContext& ctx, const std::string& path, int slid
     const std::vector<std::string>& ignored = ctx.lecture->lecture->ignored;
     std::string& warning = ctx.lecture->warning;
     warning.clear();
-    for (const std::string& key : ignored)
-        warning += (warning.empty() ? "unknown keys ignored: " : ", ") + key;
-    if (!warning.empty()) {
-        warning = std::filesystem::path(path).filename().string() + ": " + warning + " (docs/LECTURES.md lists every key)";
+    std::string keys;
+    for (const std::string& key : ignored) keys += (keys.empty() ? "" : ", ") + key;
+    if (!keys.empty()) {
+        const std::string file = std::filesystem::path(path).filename().string();
+        warning = file + ": unknown keys ignored: " + keys + " (docs/LECTURES.md lists every key)";   // stderr: English
         std::fprintf(stderr, "normlab: warning: %s\n", warning.c_str());
-        ctx.app.status = "⚠ " + warning;
+        ctx.app.status = "⚠ " + tr("{0}: unknown keys ignored: {1} (docs/LECTURES.md lists every key)", file, keys);
     }
+
     return "";
 }
 
