@@ -7,6 +7,8 @@
 // [SECTION] normlab --bench-gpu
 #include "gpu_sweep.hpp"
 
+#include <normlab/base/i18n.hpp>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -243,13 +245,16 @@ std::string norm_times_caption(const NormKernelTimes& t) {
     const double ln = t.layernorm_forward_ms + t.layernorm_backward_ms;
     const double rms = t.rmsnorm_forward_ms + t.rmsnorm_backward_ms;
     const double saved = time_saved_percent(ln, rms);
-    std::string caption = "GPU: LayerNorm fwd+bwd " + format_number(ln, 3) + " ms, RMSNorm " + format_number(rms, 3) +
-                          " ms";
-    if (std::isfinite(saved))
-        caption += saved >= 0.0 ? " (" + format_number(saved, 2) + "% less)" : " (" + format_number(-saved, 2) + "% more)";
-    caption += " at " + std::to_string(t.rows) + "×" + std::to_string(t.cols) + " · " + short_renderer(t.renderer, 24) +
-               (t.timing == TimingMethod::GlFinishCpuClock ? ", glFinish + CPU clock" : "");
+    const std::string l = format_number(ln, 3), r = format_number(rms, 3);
+    const std::string shape = std::to_string(t.rows) + "×" + std::to_string(t.cols);
+    std::string caption =
+        !std::isfinite(saved) ? tr("GPU: LayerNorm fwd+bwd {0} ms, RMSNorm {1} ms at {2}", l, r, shape)
+        : saved >= 0.0 ? tr("GPU: LayerNorm fwd+bwd {0} ms, RMSNorm {1} ms ({2}% less) at {3}", l, r, format_number(saved, 2), shape)
+                       : tr("GPU: LayerNorm fwd+bwd {0} ms, RMSNorm {1} ms ({2}% more) at {3}", l, r, format_number(-saved, 2), shape);
+    caption += " · " + short_renderer(t.renderer, 24);
+    if (t.timing == TimingMethod::GlFinishCpuClock) caption += std::string(", ") + tr("glFinish + CPU clock");
     return caption;
+
 }
 
 // [SECTION] normlab --bench-gpu -------------------------------------------------------------

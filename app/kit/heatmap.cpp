@@ -4,6 +4,7 @@
 #include "plot_view.hpp"
 #include "ui_util.hpp"
 
+#include <normlab/base/i18n.hpp>
 #include <normlab/plot/plot.hpp>
 #include <normlab/scene/explorer_figures.hpp>
 
@@ -89,7 +90,8 @@ bool heatmap_editor(const char* id, Mat& W, HeatmapUi& ui, float width, float ma
         outline(hi, hj, ImGui::GetColorU32(ImGuiCol_TextDisabled), 1.5f);
         ImGui::BeginTooltip();
         ImGui::Text("W%s,%s = %s", subscript(hi + 1).c_str(), subscript(hj + 1).c_str(), fmt_value(W(hi, hj)).c_str());
-        ImGui::TextDisabled("Click to select, drag up/down to change (Shift: finer).");
+        ImGui::TextDisabled("%s", normlab::tr("Click to select, drag up/down to change (Shift: finer)."));
+
         ImGui::TextUnformatted(help);
         ImGui::EndTooltip();
     }

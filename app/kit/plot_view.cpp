@@ -14,6 +14,8 @@
 #include "plot_export.hpp"
 #include "ui_util.hpp"
 
+#include <normlab/base/i18n.hpp>
+
 #include <imgui_internal.h>   // ImGui::SetItemUsingMouseWheel
 
 #include <algorithm>
@@ -579,7 +581,7 @@ void hover_tooltip(ImDrawList& dl, const Plot& shown, const PlotLayout& L, doubl
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     if (!ImGui::IsItemHovered() || ImGui::IsItemActive() || !L.view.px.contains(to_point(mouse))) return;
     if (legend_entry_at(L, mouse) != nullptr) {
-        ImGui::SetTooltip("Click to hide or show this series");
+        ImGui::SetTooltip("%s", tr("Click to hide or show this series"));
         return;
     }
     const std::optional<PointHit> hit = nearest_point(shown, L.view, to_point(mouse), 8.0 * k);
@@ -590,7 +592,7 @@ void hover_tooltip(ImDrawList& dl, const Plot& shown, const PlotLayout& L, doubl
     const std::string x = format_number(s.x[hit->index], 6), y = format_number(s.y[hit->index], 6);
     const std::string& xl = shown.x.label, &yl = shown.y.label;
     const std::string& name = series_name(s);
-    ImGui::SetTooltip("%s\n%s = %s\n%s = %s", name.empty() ? "(unlabelled series)" : name.c_str(),
+    ImGui::SetTooltip("%s\n%s = %s\n%s = %s", name.empty() ? tr("(unlabelled series)") : name.c_str(),
                       xl.empty() ? "x" : xl.c_str(), x.c_str(), yl.empty() ? "y" : yl.c_str(), y.c_str());
 }
 
@@ -611,9 +613,9 @@ void context_menu(PlotView& view, const Plot& plot, ImVec2 base) {
     const int w = static_cast<int>(base.x), h = static_cast<int>(base.y);
     const std::string& dir = view.export_dir.empty() ? export_folder() : view.export_dir;
     const auto saved = [&](const std::string& path, const std::string& error, const std::string& what) {
-        view.message = error.empty() ? "Saved " + shown_path(path) + what : "⚠ Not saved: " + error;
+        view.message = error.empty() ? tr("Saved {0}", shown_path(path) + what) : tr("⚠ Not saved: {0}", error);
     };
-    if (ImGui::BeginMenu("Save PNG")) {
+    if (ImGui::BeginMenu(tr("Save PNG"))) {
         for (int scale = 1; scale <= kMaxExportScale; ++scale) {
             const std::string label = std::to_string(scale) + "×   " + std::to_string(w * scale) + " × " +
                                       std::to_string(h * scale) + " px";
@@ -625,24 +627,24 @@ void context_menu(PlotView& view, const Plot& plot, ImVec2 base) {
         }
         ImGui::EndMenu();
     }
-    if (ImGui::MenuItem("Save SVG")) {
+    if (ImGui::MenuItem(tr("Save SVG"))) {
         const std::string path = unused_file_name(figure_path(dir, shown.name, "svg"));
         saved(path, save_text_file(path, to_svg(shown, w, h), IfExists::Refuse), "");
     }
-    if (ImGui::MenuItem("Save CSV")) {
+    if (ImGui::MenuItem(tr("Save CSV"))) {
         const std::string path = unused_file_name(figure_path(dir, shown.name, "csv"));
         saved(path, save_text_file(path, to_csv(shown), IfExists::Refuse), "");
     }
-    if (ImGui::MenuItem("Copy values (CSV)")) {
+    if (ImGui::MenuItem(tr("Copy values (CSV)"))) {
         const std::string csv = to_csv(shown);
         ImGui::SetClipboardText(csv.c_str());
-        view.message = "Copied the values of the shown series to the clipboard (CSV: series, x, y)";
+        view.message = tr("Copied the values of the shown series to the clipboard (CSV: series, x, y)");
     }
     ImGui::Separator();
-    if (ImGui::MenuItem("Reset view", "double-click", false, view.range.x || view.range.y)) view.range = {};
-    if (ImGui::MenuItem("Show all series", nullptr, false, !view.hidden.empty())) view.hidden.clear();
+    if (ImGui::MenuItem(tr("Reset view"), tr("double-click"), false, view.range.x || view.range.y)) view.range = {};
+    if (ImGui::MenuItem(tr("Show all series"), nullptr, false, !view.hidden.empty())) view.hidden.clear();
     ImGui::Separator();
-    ImGui::TextDisabled("Files go to %s  (File ▸ Export folder…)", shown_path(dir.empty() ? "." : dir).c_str());
+    ImGui::TextDisabled(tr("Files go to %s  (File ▸ Export folder…)"), shown_path(dir.empty() ? "." : dir).c_str());
     ImGui::EndPopup();
 }
 
@@ -651,7 +653,8 @@ void message_line(PlotView& view) {
     if (view.message.empty()) return;
     const bool warning = view.message.rfind("⚠", 0) == 0;
     if (ImGui::SmallButton("×")) view.message.clear();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Dismiss this message");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("Dismiss this message"));
+
     ImGui::SameLine();
     if (warning) {
         ImGui::TextColored(kWarnText, "%s", view.message.c_str());

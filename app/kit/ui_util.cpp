@@ -60,17 +60,18 @@ void tooltip(const char* text) {
 
 void precision_radios(bool& f32, const char* then) {
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("precision:");
+    ImGui::TextUnformatted(normlab::tr("precision:"));
     ImGui::SameLine();
     if (ImGui::RadioButton("float32", f32)) f32 = true;
-    tooltip((std::string("float32, the fast path: its matrix products on AVX2 + FMA where the CPU has them, several "
-                         "times faster than float64; its losses agree with float64's to about 5 digits. ") +
-             then).c_str());
+    tooltip((std::string(normlab::tr("float32, the fast path: its matrix products on AVX2 + FMA where the CPU has them, several "
+                                     "times faster than float64; its losses agree with float64's to about 5 digits.")) +
+             " " + then).c_str());
     ImGui::SameLine();
     if (ImGui::RadioButton("float64", !f32)) f32 = false;
-    tooltip((std::string("float64, the reference: the numbers normlab-cli train and depth print by default, bit for "
-                         "bit. ") +
-             then).c_str());
+    tooltip((std::string(normlab::tr("float64, the reference: the numbers normlab-cli train and depth print by default, bit for "
+                                     "bit.")) +
+             " " + then).c_str());
+
 }
 
 void heading(ImFont* font, const char* text) {
@@ -192,7 +193,10 @@ std::string glfw_error() {
     return description != nullptr ? description : "no details";
 }
 
-float button_width(const char* label) { return ImGui::CalcTextSize(label).x + 2.0f * ImGui::GetStyle().FramePadding.x; }
+float button_width(const char* label) {
+    return ImGui::CalcTextSize(label, nullptr, true).x + 2.0f * ImGui::GetStyle().FramePadding.x;   // "Load###load": its label
+}
+
 
 void log_slider(const char* id, const char* name, double& v, const NumberRule& rule, const char* format, float width,
                 const char* help) {

@@ -151,7 +151,7 @@ void choice_slider(const char* id, int& v, const std::array<int, N>& choices, co
                    const char* help) {
     int i = static_cast<int>(std::find(choices.begin(), choices.end(), v) - choices.begin());
     i = std::min(i, static_cast<int>(N) - 1);
-    const std::string text = std::string(name) + " " + std::to_string(choices[static_cast<std::size_t>(i)]);
+    const std::string text = tr(name, choices[static_cast<std::size_t>(i)]);   // name: "width {0}"
     ImGui::SetNextItemWidth(width);
     if (ImGui::SliderInt(id, &i, 0, static_cast<int>(N) - 1, text.c_str(), ImGuiSliderFlags_NoInput))
         v = choices[static_cast<std::size_t>(i)];
@@ -186,23 +186,22 @@ void draw_run_section(DepthContext& ctx, DepthLabState& s, DepthUi& ui, const Fo
 
     const DepthLabSnapshot* snap = ui.shown.get();
     const Progress p = run_progress(snap);
-    std::string text = "step " + std::to_string(p.step) + " / " + std::to_string(s.steps);
-    if (snap != nullptr && !snap->error.empty()) text = "no run";
-    else if (p.done) text += "  (done)";
+    std::string text = p.done ? tr("step {0} / {1}  (done)", p.step, s.steps) : tr("step {0} / {1}", p.step, s.steps);
+    if (snap != nullptr && !snap->error.empty()) text = tr("no run");
     ImGui::ProgressBar(static_cast<float>(p.step) / static_cast<float>(std::max(1, s.steps)), ImVec2(-1.0f, 0.0f),
                        text.c_str());
     tooltip(tr("Optimizer steps done by every ticked placement, of the steps set below (each step: one mini-batch of 32 "
             "problems or text windows per placement, Adam)."));
     const int done = snap != nullptr ? sweep_done(*snap) : 0;
     const int total = snap != nullptr ? static_cast<int>(snap->sweep.size()) : 0;
-    const std::string sweep = "sweep " + std::to_string(done) + " / " + std::to_string(total) + " trainings";
+    const std::string sweep = tr("sweep {0} / {1} trainings", done, total);
     ImGui::ProgressBar(total > 0 ? static_cast<float>(done) / static_cast<float>(total) : 0.0f, ImVec2(-1.0f, 0.0f),
                        sweep.c_str());
     tooltip(tr("The learning-rate sweep's short trainings done (one per learning rate and placement, two rates' placements "
             "side by side); it runs once the runs above are done, while playing."));
     const int seeds_done = snap != nullptr ? seed_runs_done(*snap) : 0;
     const int seeds_total = snap != nullptr ? static_cast<int>(snap->seed_runs.size()) : 0;
-    const std::string seeds = "seeds " + std::to_string(seeds_done) + " / " + std::to_string(seeds_total) + " runs";
+    const std::string seeds = tr("seeds {0} / {1} runs", seeds_done, seeds_total);
     ImGui::ProgressBar(seeds_total > 0 ? static_cast<float>(seeds_done) / static_cast<float>(seeds_total) : 1.0f,
                        ImVec2(-1.0f, 0.0f), seeds.c_str());
     tooltip(tr("The claims' extra seeds: every ticked placement again with each further seed (two seeds' placements side "
@@ -235,21 +234,23 @@ void draw_task_section(DepthLabState& s, DepthUi& ui, const Fonts& fonts) {
         TaskKind kind;
         const char* label;
         const char* help;
-    } tasks[] = {{TaskKind::Sort, "Sort", tr("Sort 6 digits 0–9: “314159|113459”; scored on the 6 answer digits. Learns in a "
+    } tasks[] = {{TaskKind::Sort, tr("Sort"), tr("Sort 6 digits 0–9: “314159|113459”; scored on the 6 answer digits. Learns in a "
                                           "few dozen steps.")},
-                 {TaskKind::Copy, "Copy", tr("Copy 6 digits 0–9: “314159|314159”; scored on the 6 answer digits.")},
-                 {TaskKind::Text, "Text", tr("Character-level language modelling on a UTF-8 text (the bundled "
+                 {TaskKind::Copy, tr("Copy"), tr("Copy 6 digits 0–9: “314159|314159”; scored on the 6 answer digits.")},
+                 {TaskKind::Text, tr("Text"), tr("Character-level language modelling on a UTF-8 text (the bundled "
                                           "lighthouse.txt, or your file): windows of 32 characters, the last 10% "
                                           "held out.")}};
     for (const auto& t : tasks) {
         if (&t != tasks) ImGui::SameLine();
-        if (ImGui::RadioButton(t.label, s.task == t.kind)) s.task = t.kind;
+        if (ImGui::RadioButton((std::string(t.label) + "###task" + std::to_string(static_cast<int>(t.kind))).c_str(),
+                               s.task == t.kind))
+            s.task = t.kind;
         tooltip(t.help);
     }
     if (s.task != TaskKind::Text) return;
-    const char* bundled = "Bundled";
+    const char* bundled = tr("Bundled###bundled");
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - button_width(bundled) - ImGui::GetStyle().ItemSpacing.x);
-    if (text_field("##text_path", "bundled lighthouse.txt", ui.text_path, s.text_path)) {
+    if (text_field("##text_path", tr("bundled lighthouse.txt"), ui.text_path, s.text_path)) {
         if (ui.text_path.text != s.text_path) agree_to_read(ui.text_path.text);   // typed: the user's own choice
         s.text_path = ui.text_path.text;
     }
@@ -275,10 +276,10 @@ void draw_normformer_parts(DepthLabState& s) {
         bool NormFormerParts::*part;
         const char* label;
         const char* help;
-    } parts[] = {{&NormFormerParts::attn_norm, "attn norm",
+    } parts[] = {{&NormFormerParts::attn_norm, tr("attn norm###attn_norm"),
                   tr("The norm on the attention output, h = x + LN(Attn(LN(x))). Off and on: how much of NormFormer's "
                   "first ÷ last it makes (normlab-cli depth --ablation).")},
-                 {&NormFormerParts::ffn_norm, "FFN norm",
+                 {&NormFormerParts::ffn_norm, tr("FFN norm###ffn_norm"),
                   tr("The norm on the FFN's 4d GELU activations, W₂ LN(GELU(W₁ x)). Off and on: how much of NormFormer's "
                   "first ÷ last it makes.")},
                  {&NormFormerParts::head_scale, "γ",
@@ -287,7 +288,7 @@ void draw_normformer_parts(DepthLabState& s) {
     for (const auto& p : parts) {
         same_line_if_fits(ImGui::GetFrameHeight() + ImGui::CalcTextSize(p.label).x + 2.0f * ImGui::GetStyle().ItemInnerSpacing.x, right);
         ImGui::Checkbox(p.label, &(s.normformer.*p.part));
-        tooltip((std::string(p.help) + " All off: Pre-LN exactly. The NormFormer run starts again.").c_str());
+        tooltip((std::string(p.help) + " " + tr("All off: Pre-LN exactly. The NormFormer run starts again.")).c_str());
     }
 }
 
@@ -317,12 +318,12 @@ void draw_model_section(DepthLabState& s, const Fonts& fonts) {
     tooltip(action_tooltip(kActions[kNorm]).c_str());
 
     const float w = half_width();
-    int_slider("##layers", s.layers, kMinLayers, kMaxLayers, "%d layers", false, w,
+    int_slider("##layers", s.layers, kMinLayers, kMaxLayers, tr("%d layers"), false, w,
                tr("Blocks L, 1 to 12: the depth whose gradients the figures compare, first layer against last."));
     ImGui::SameLine();
-    choice_slider("##width", s.width, kDepthWidths, "width", w,
+    choice_slider("##width", s.width, kDepthWidths, tr_later("width {0}"), w,
                   tr("The model width d, 8 to 256 (the FFN is 4d wide); parameters grow as d²."));
-    choice_slider("##heads", s.heads, kDepthHeads, "heads", w,
+    choice_slider("##heads", s.heads, kDepthHeads, tr_later("heads {0}"), w,
                   tr("Attention heads H, 1 to 8, each d/H wide (NormFormer scales each head's output by a learned γ)."));
     ImGui::SameLine();
     ImGui::Checkbox("λ", &s.residual_scale);
@@ -358,43 +359,43 @@ void draw_model_section(DepthLabState& s, const Fonts& fonts) {
 void draw_training_section(DepthLabState& s, const Fonts& fonts) {
     heading(fonts.heading, tr("Training"));
     const float w = half_width();
-    int_slider("##steps", s.steps, kDepthMinSteps, kDepthMaxSteps, "%d steps", true, w,
+    int_slider("##steps", s.steps, kDepthMinSteps, kDepthMaxSteps, tr("%d steps"), true, w,
                tr("Adam steps per run, 1 to 5000 (log scale). Raising it continues the runs; lowering it below the steps "
                "done starts them again."));
     ImGui::SameLine();
-    log_slider("##lr", "lr", s.lr, kDepthLrRule, "lr %.3g", w,
+    log_slider("##lr", tr("lr"), s.lr, kDepthLrRule, tr("lr %.3g"), w,
                tr("Adam's learning rate, 10⁻⁵ to 1 (log scale; 10⁻³ by default, as normlab-cli depth). The runs start "
                "again."));
     ImGui::SetNextItemWidth(w);
     const std::uint64_t one = 1;
-    ImGui::InputScalar("##seed", ImGuiDataType_U64, &s.seed, &one, nullptr, "seed %llu");
+    ImGui::InputScalar("##seed", ImGuiDataType_U64, &s.seed, &one, nullptr, tr("seed %llu"));
     tooltip(tr("The seed of every run: initial weights, training batches and the held-out problems. Every placement "
             "gets the same; the same seed gives the same numbers, bit for bit (as normlab-cli depth)."));
 }
 
 void draw_measure_section(DepthLabState& s, const Fonts& fonts) {
     heading(fonts.heading, tr("Gradient measure"));
-    int_slider("##measure", s.measure_steps, 1, kDepthMaxSteps, "averaged over steps 1–%d", true,
+    int_slider("##measure", s.measure_steps, 1, kDepthMaxSteps, tr("averaged over steps 1–%d"), true,
                ImGui::GetContentRegionAvail().x,
                tr("Per layer, mean |∂L/∂W₂| of its FFN output weights, averaged over the first this many steps (1: at "
                "initialization, as Xiong et al. 2020 reason; 50: normlab-cli depth's default), or over the steps done "
                "while fewer. The bars and the claims use it."));
-    int_slider("##seeds", s.seeds, kDepthMinSeeds, kDepthMaxSeeds, "claims over %d seeds", false,
+    int_slider("##seeds", s.seeds, kDepthMinSeeds, kDepthMaxSeeds, tr("claims over %d seeds"), false,
                ImGui::GetContentRegionAvail().x,
                tr("The claims' spread: every ticked placement is trained again with the next seeds (seed + 1, …), over "
                "the steps the measure averages, and each claim states first ÷ last as mean ± sd (min–max) over them. "
                "1: the main runs alone (no spread)."));
-    const char* const views[kDepthEvolutionRatio + 1] = {"steps: Post-LN layers", "steps: Pre-LN layers",
-                                                         "steps: NormFormer layers",
-                                                         "steps: first ÷ last"};
+    const char* const views[kDepthEvolutionRatio + 1] = {tr("steps: Post-LN layers"), tr("steps: Pre-LN layers"),
+                                                         tr("steps: NormFormer layers"),
+                                                         tr("steps: first ÷ last")};
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
     if (ImGui::BeginCombo("##evolution", views[std::clamp(s.evolution, 0, kDepthEvolutionRatio)])) {
         for (int i = 0; i <= kDepthEvolutionRatio; ++i)
             if (ImGui::Selectable(views[i], s.evolution == i)) s.evolution = i;
         ImGui::EndCombo();
     }
-    tooltip(("The lower left figure: one placement's layers over the steps (10-step means, dark = layer 1, light = the "
-             "last), or first ÷ last of the running means of every placement (1: even). " +
+    tooltip((std::string(tr("The lower left figure: one placement's layers over the steps (10-step means, dark = layer 1, light = the "
+                            "last), or first ÷ last of the running means of every placement (1: even).")) + " " +
              action_tooltip(kActions[kEvolution]))
                 .c_str());
 }
@@ -402,19 +403,19 @@ void draw_measure_section(DepthLabState& s, const Fonts& fonts) {
 void draw_sweep_section(DepthLabState& s, const Fonts& fonts) {
     heading(fonts.heading, tr("Learning-rate sweep"));
     const float w = half_width();
-    log_slider("##sweep_min", "smallest lr", s.sweep_lr_min, kDepthLrRule, "from %.2g", w,
+    log_slider("##sweep_min", tr("smallest lr"), s.sweep_lr_min, kDepthLrRule, tr("from %.2g"), w,
                tr("The sweep's smallest learning rate, 10⁻⁵ to 1 (log scale)."));
     ImGui::SameLine();
-    log_slider("##sweep_max", "largest lr", s.sweep_lr_max, kDepthLrRule, "to %.2g", w,
+    log_slider("##sweep_max", tr("largest lr"), s.sweep_lr_max, kDepthLrRule, tr("to %.2g"), w,
                tr("The sweep's largest learning rate, 10⁻⁵ to 1 (log scale); above the smallest."));
     if (s.sweep_lr_max <= s.sweep_lr_min) {   // the ends keep their order: a decade apart
         s.sweep_lr_max = std::min(kDepthMaxLr, 10.0 * s.sweep_lr_min);
         s.sweep_lr_min = std::min(s.sweep_lr_min, 0.1 * s.sweep_lr_max);
     }
-    int_slider("##sweep_points", s.sweep_points, kDepthMinSweepPoints, kDepthMaxSweepPoints, "%d rates", false, w,
+    int_slider("##sweep_points", s.sweep_points, kDepthMinSweepPoints, kDepthMaxSweepPoints, tr("%d rates"), false, w,
                tr("How many learning rates, log-spaced between the two ends (2 to 12)."));
     ImGui::SameLine();
-    int_slider("##sweep_steps", s.sweep_steps, kDepthMinSweepSteps, kDepthMaxSweepSteps, "%d steps each", true, w,
+    int_slider("##sweep_steps", s.sweep_steps, kDepthMinSweepSteps, kDepthMaxSweepSteps, tr("%d steps each"), true, w,
                tr("Steps of each short training, 5 to 500 (log scale). A run diverged when its last 5 steps' mean loss "
                "is no lower than its first step's, or a loss was not finite."));
 }
@@ -442,9 +443,8 @@ void verdict_cell(const DepthClaim& c) {
 // they train (also in presenter view).
 std::string progress_text(const DepthLabSnapshot& snap) {
     const Progress p = run_progress(&snap);
-    return "step " + std::to_string(p.step) + " / " + std::to_string(snap.state.steps) + " · sweep " +
-           std::to_string(sweep_done(snap)) + " / " + std::to_string(snap.sweep.size()) + " · seeds " +
-           std::to_string(seed_runs_done(snap)) + " / " + std::to_string(snap.seed_runs.size());
+    return tr("step {0} / {1} · sweep {2} / {3} · seeds {4} / {5}", p.step, snap.state.steps, sweep_done(snap),
+              snap.sweep.size(), seed_runs_done(snap), snap.seed_runs.size());
 }
 
 void draw_claims(const DepthLabSnapshot& snap, const DepthFigures& f, const Fonts& fonts) {
@@ -490,7 +490,7 @@ void draw_problems(const DepthLabSnapshot& snap) {
     if (!snap.error.empty()) {
         push_wrap_at_edge();
         ImGui::TextColored(kErrorText, tr("✗ Nothing to train: %s%s"), snap.error.c_str(),
-                           snap.state.task == TaskKind::Text ? ". Check the path, or press Bundled." : ".");
+                           snap.state.task == TaskKind::Text ? tr(". Check the path, or press Bundled.") : ".");
         ImGui::PopTextWrapPos();
     }
     if (snap.error.empty() && snap.runs.empty())
@@ -499,15 +499,15 @@ void draw_problems(const DepthLabSnapshot& snap) {
     for (const DepthRunView& r : snap.runs) {
         const std::string name = placement_name(r.placement);
         if (r.not_finite_at > 0)
-            stopped += (stopped.empty() ? "" : ", ") + name + " at step " + std::to_string(r.not_finite_at);
+            stopped += (stopped.empty() ? "" : ", ") + tr("{0} at step {1}", name, r.not_finite_at);
         else if (run_diverged(r))
             diverged += (diverged.empty() ? "" : ", ") + name;
     }
     if (stopped.empty() && diverged.empty()) return;
     std::string text = "✗ ";
-    if (!stopped.empty()) text += "Loss not finite, run stopped: " + stopped + ". ";
-    if (!diverged.empty()) text += "Diverged (the last 5 steps' loss no lower than the first): " + diverged + ". ";
-    flow_text(text + "Lower the learning rate.", kErrorText);
+    if (!stopped.empty()) text += tr("Loss not finite, run stopped: {0}.", stopped) + " ";
+    if (!diverged.empty()) text += tr("Diverged (the last 5 steps' loss no lower than the first): {0}.", diverged) + " ";
+    flow_text(text + tr("Lower the learning rate."), kErrorText);
 }
 
 // [SECTION] Figures panel -------------------------------------------------------------------
@@ -533,7 +533,7 @@ void draw_sample_controls(DepthContext& ctx, DepthLabState& s, DepthUi& ui) {
     ImGui::TextUnformatted(tr("Samples"));
     ImGui::SameLine();
     ImGui::SetNextItemWidth(12.0f * em);
-    if (text_field("##prompt", synthetic ? "prompt, e.g. 314159" : "prompt, e.g. The lamp", ui.prompt, s.prompt))
+    if (text_field("##prompt", synthetic ? tr("prompt, e.g. 314159") : tr("prompt, e.g. The lamp"), ui.prompt, s.prompt))
         s.prompt = ui.prompt.text;
     tooltip(synthetic ? tr("Six digits 0–9 for the models to sort or copy (“|” optional), then Enter; the other lines are "
                         "random problems. Empty: random problems only.")
@@ -541,15 +541,16 @@ void draw_sample_controls(DepthContext& ctx, DepthLabState& s, DepthUi& ui) {
                         "character of the held-out text."));
     ImGui::SameLine();
     ImGui::SetNextItemWidth(10.0f * em);
-    checked_number("temperature", s.temperature, kDepthTemperatureRule, [](double* t) {
+    checked_number(tr("temperature"), s.temperature, kDepthTemperatureRule, [](double* t) {
         const bool changed = ImGui::SliderScalar("##temperature", ImGuiDataType_Double, t, &kDepthTemperatureRule.lo,
-                                                 &kDepthTemperatureRule.hi, "temperature %.2f");
+                                                 &kDepthTemperatureRule.hi, tr("temperature %.2f"));
         tooltip(tr("Sampling temperature, 0 to 3: the next symbol is drawn from softmax(logits / T); 0 always takes the "
                 "most likely one, larger T more surprising ones."));
         return changed;
     });
     ImGui::SameLine();
-    int_slider("##lines", s.sample_lines, 1, kDepthMaxSampleLines, synthetic ? "%d problems" : "%d lines", false,
+    int_slider("##lines", s.sample_lines, 1, kDepthMaxSampleLines, synthetic ? tr("%d problems") : tr("%d lines"), false,
+
                7.0f * em, tr("How many problems (sort, copy) or lines of text (text) each model continues."));
     ImGui::SameLine();
     action_button(ctx, kActions[kNewSamples]);

@@ -44,6 +44,14 @@ void set_x_preset(ExplorerContext& ctx, XPreset preset) {
 
 namespace {
 
+// The text with each space a no-break space: flow_text keeps it on one line.
+std::string no_break(const std::string& text) {
+    std::string out;
+    for (char c : text) out += c == ' ' ? std::string("\u00a0") : std::string(1, c);
+    return out;
+}
+
+
 // The Explorer's presets, reached by a button and a key (action_table.hpp): x's, then W's and δ's.
 enum ExplorerActionIndex { kIdentityW = kXPresetCount, kRandomW, kDeltaOne, kExplorerActionCount };
 
@@ -51,7 +59,7 @@ const Action<ExplorerContext> kExplorerActions[kExplorerActionCount] = {
     kXPresetActions<ExplorerContext>[kExampleX],
     kXPresetActions<ExplorerContext>[kLargeX],
     kXPresetActions<ExplorerContext>[kRandomX],
-    {tr_later("Identity"), {'I'}, "W = identity", tr_later("Ones on the diagonal: a = x when n = m."),
+    {tr_later("Identity"), {'I'}, tr_later("W = identity"), tr_later("Ones on the diagonal: a = x when n = m."),
      [](ExplorerContext& ctx) { explorer_identity_W(ctx.session.explorer); }},
     {tr_later("Random W"), {'R', kShift}, tr_later("random W"), tr_later("Wᵢⱼ ~ N(0, 1/m), rounded to 0.01, from a seed that advances on every use."),
      [](ExplorerContext& ctx) { explorer_random_W(ctx.session.explorer); }},
@@ -164,7 +172,8 @@ void draw_x_section(ExplorerContext& ctx, ExplorerState& s, ExplorerUi& ui, cons
 void draw_W_section(ExplorerContext& ctx, ExplorerState& s, ExplorerUi& ui, const Fonts& fonts) {
     heading(fonts, tr("Weights W"));
     bool no_W = !s.use_W;
-    if (ImGui::Checkbox("no W (a = x)", &no_W)) explorer_set_use_W(s, !no_W);
+    if (ImGui::Checkbox(tr("no W (a = x)###no_W"), &no_W))
+ explorer_set_use_W(s, !no_W);
     tooltip(tr("Skip the weights: the norms act on x itself (a = x, n = m)."));
     if (!s.use_W) {
         ImGui::TextDisabled(tr("a = x: the norms see x directly (n = m = %d)."), static_cast<int>(s.x.size()));
@@ -333,7 +342,8 @@ void draw_summed_inputs(const ExplorerState& s, ExplorerUi& ui, const ExplorerRe
     ImGui::Text(tr("Summed inputs  %s"), summed_input_formula(s));
     ImGui::PopFont();
     const std::string stats = "   μ\u00a0=\u00a0" + fmt_value(r.stats.mean) + "   σ₀\u00a0=\u00a0" + fmt_value(r.stats.std) +
-                              "   RMS\u00a0=\u00a0" + fmt_value(r.stats.rms) + "   (no\u00a0ε)";
+                              "   RMS\u00a0=\u00a0" + fmt_value(r.stats.rms) + "   " + no_break(tr("(no ε)"));
+
     same_line_if_fits(ImGui::CalcTextSize(stats.c_str()).x, ImGui::GetWindowContentRegionMax().x + ImGui::GetWindowPos().x);
     flow_text(stats, ImGui::GetStyle().Colors[ImGuiCol_Text]);   // wrapped at spaces: never inside a number
     ImGui::EndGroup();

@@ -77,9 +77,9 @@ void switch_dimension(GeometryLabState& s, GeometryUi& ui) {
 enum KeyIndex { kRandomise, kSwitchN, kResetView, kKeyCount };
 
 const Action<GeometryContext> kKeys[kKeyCount] = {
-    {nullptr, {'R'}, "randomise the batch of inputs", nullptr,
+    {nullptr, {'R'}, tr_later("randomise the batch of inputs"), nullptr,
      [](GeometryContext& ctx) { geometry_randomize(ctx.session.geometry); }},
-    {nullptr, {'N'}, "switch n = 3 ⇄ n = 2", nullptr,
+    {nullptr, {'N'}, tr_later("switch n = 3 ⇄ n = 2"), nullptr,
      [](GeometryContext& ctx) { switch_dimension(ctx.session.geometry, ctx.ui); }},
     {nullptr, {'V'}, tr("reset the view (also: double-click it)"), nullptr,
      [](GeometryContext& ctx) { reset_view(ctx.ui); }},
@@ -369,17 +369,17 @@ std::vector<KeyItem> key_items(const GeometryLabState& s, const Sizes& px) {
     const Rgba bg = theme_color(ImGuiCol_WindowBg);
     const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
     return {
-        {px.input(), to_u32(kInputColor), ink, s.shrink < 1.0 ? "input  s·x  (drag it)" : "input  x  (drag it)"},
+        {px.input(), to_u32(kInputColor), ink, s.shrink < 1.0 ? tr("input  s·x  (drag it)") : tr("input  x  (drag it)")},
         {px.image(), to_u32(palette::kRmsNormBar), rgba_u32(edge_of(palette::kRmsNormBar)),
-         std::string("RMSNorm image: on the ") +
-             (unit_gain ? (flat ? "circle" : "sphere") + (" ‖y‖ = " + root)
-                        : (flat ? "ellipse g ⊙ circle" : "ellipsoid g ⊙ sphere"))},
+         unit_gain ? (flat ? tr("RMSNorm image: on the circle ‖y‖ = {0}", root) : tr("RMSNorm image: on the sphere ‖y‖ = {0}", root))
+                   : std::string(flat ? tr("RMSNorm image: on the ellipse g ⊙ circle")
+                                      : tr("RMSNorm image: on the ellipsoid g ⊙ sphere"))},
         {px.image(), to_u32(palette::kLayerNormBar), rgba_u32(edge_of(palette::kLayerNormBar)),
-         std::string("LayerNorm image: ") +
-             (flat ? (unit_gain ? "one of ±(1, −1)" : "one of g ⊙ ±(1, −1)")
-                   : (unit_gain ? "on the circle in Σ = 0, ‖y‖ = " + root : std::string("on the ellipse g ⊙ circle")))},
+         flat ? std::string(unit_gain ? tr("LayerNorm image: one of ±(1, −1)") : tr("LayerNorm image: one of g ⊙ ±(1, −1)"))
+              : (unit_gain ? tr("LayerNorm image: on the circle in Σ = 0, ‖y‖ = {0}", root)
+                           : std::string(tr("LayerNorm image: on the ellipse g ⊙ circle")))},
         {px.foot(), rgba_u32(bg), to_u32(palette::kLayerNormBar),
-         flat ? "x − μ: on the line x₁ + x₂ = 0" : "x − μ: LayerNorm's step onto the plane Σ = 0"},
+         flat ? tr("x − μ: on the line x₁ + x₂ = 0") : tr("x − μ: LayerNorm's step onto the plane Σ = 0")},
     };
 }
 
@@ -433,8 +433,8 @@ void draw_caption(const GeometryLabState& s, const GeometryResults& r, const Fon
     if (!gain_is_one(s.g)) {
         const Vec axes = s.g * r.scene.radius;
         ImGui::Text(tr("Gain g = %s stretches the %s with semi-axes gᵢ·√%d = %s, and LayerNorm's %s with it."),
-                    fmt_tuple(s.g.transpose()).c_str(), n == 3 ? "sphere into an ellipsoid" : "circle into an ellipse",
-                    static_cast<int>(n), fmt_tuple(axes.transpose()).c_str(), n == 3 ? "circle" : "points");
+                    fmt_tuple(s.g.transpose()).c_str(), n == 3 ? tr("sphere into an ellipsoid") : tr("circle into an ellipse"),
+                    static_cast<int>(n), fmt_tuple(axes.transpose()).c_str(), n == 3 ? tr("circle") : tr("points"));
     }
     // ε matters once the spread nears √ε (inside the root) or ε (added to it).
     const bool inside = s.eps_mode == EpsMode::InsideSqrt;
@@ -543,20 +543,23 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool wor
     if (ui.dragging < 0 && ImGui::IsMouseHoveringRect(origin, end)) {
         const int hover = pick_point(s, t, origin, io.MousePos, px);
         if (hover >= 0) {
-            const std::string text = "Point " + std::to_string(hover + 1) + " (drag to move it)\n" +
-                                     point_summary(*results, hover);
+            const std::string text = tr("Point {0} (drag to move it)", hover + 1) + "\n" + point_summary(*results, hover);
             ImGui::SetTooltip("%s", text.c_str());
         }
     }
     if (!words) return;
     ImGui::SetCursorScreenPos(ImVec2(origin.x, end.y + key_h + ImGui::GetStyle().ItemSpacing.y));
-    const std::string keys = "double-click or " + key_of(kResetView) + ": reset view · " + key_of(kRandomise) +
-                             ": randomise · " + key_of(kSwitchN) + ": switch to n = " + (flat ? "3" : "2");
-    const std::string hint = std::string(flat ? "Drag a grey point: move it · wheel: zoom · "
-                                              : "Drag: orbit · drag a grey point: move it · wheel: zoom · ") + keys;
+    const char* other_n = flat ? "3" : "2";
+    const std::string hint =
+        flat ? tr("Drag a grey point: move it · wheel: zoom · double-click or {0}: reset view · {1}: randomise · {2}: "
+                  "switch to n = {3}",
+                  key_of(kResetView), key_of(kRandomise), key_of(kSwitchN), other_n)
+             : tr("Drag: orbit · drag a grey point: move it · wheel: zoom · double-click or {0}: reset view · {1}: "
+                  "randomise · {2}: switch to n = {3}",
+                  key_of(kResetView), key_of(kRandomise), key_of(kSwitchN), other_n);
     // Where the whole line does not fit, the short one: the keys alone (the tooltips say the rest).
-    const std::string short_hint = key_of(kResetView) + ": reset view · " + key_of(kRandomise) + ": randomise · " +
-                                   key_of(kSwitchN) + ": n = " + (flat ? "3" : "2");
+    const std::string short_hint = tr("{0}: reset view · {1}: randomise · {2}: n = {3}", key_of(kResetView),
+                                      key_of(kRandomise), key_of(kSwitchN), other_n);
     const bool fits = ImGui::CalcTextSize(hint.c_str()).x <= ImGui::GetContentRegionAvail().x;
     ImGui::TextDisabled("%s", fits ? hint.c_str() : short_hint.c_str());
 }
@@ -566,7 +569,7 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool wor
 void draw_dimension_section(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts) {
     heading(fonts.heading, tr("Dimension"));
     const Index n = geometry_dimension(s);
-    const std::string key = " (key " + key_of(kSwitchN) + ")";
+    const std::string key = tr(" (key {0})", key_of(kSwitchN));
     if (ImGui::RadioButton(tr("n = 3: sphere and circle"), n == 3) && n != 3) switch_dimension(s, ui);
     tooltip((tr("Points in R³: RMSNorm's images on the sphere ‖y‖ = √3, LayerNorm's on the circle where it meets "
              "x₁ + x₂ + x₃ = 0.") + key).c_str());
@@ -579,11 +582,11 @@ void draw_batch_section(GeometryLabState& s, GeometryUi& ui, const std::optional
                         const Fonts& fonts) {
     heading(fonts.heading, tr("Inputs x"));
     if (ImGui::Button(tr("Randomise"))) geometry_randomize(s);
-    tooltip(("A new batch: xᵢⱼ ~ N(0.4, 1.1²), rounded to 0.01, from a seed that advances on every use. (key " +
-             key_of(kRandomise) + ")").c_str());
+    tooltip(tr("A new batch: xᵢⱼ ~ N(0.4, 1.1²), rounded to 0.01, from a seed that advances on every use. (key {0})",
+               key_of(kRandomise)).c_str());
     ImGui::SameLine();
     int B = static_cast<int>(s.points.rows());
-    ImGui::SetNextItemWidth(-ImGui::CalcTextSize("points B").x - ImGui::GetStyle().ItemInnerSpacing.x);
+    ImGui::SetNextItemWidth(-ImGui::CalcTextSize(tr("points B")).x - ImGui::GetStyle().ItemInnerSpacing.x);
     if (ImGui::SliderInt(tr("points B"), &B, static_cast<int>(kGeometryMinBatch), static_cast<int>(kGeometryMaxBatch), "%d",
                          ImGuiSliderFlags_AlwaysClamp)) {
         geometry_set_batch_size(s, B);
@@ -594,8 +597,9 @@ void draw_batch_section(GeometryLabState& s, GeometryUi& ui, const std::optional
 
     // The selected point: its coordinates to edit, and its two images.
     int point = ui.selected + 1;
-    ImGui::SetNextItemWidth(-ImGui::CalcTextSize("selected").x - ImGui::GetStyle().ItemInnerSpacing.x);
-    if (ImGui::SliderInt("selected", &point, 1, static_cast<int>(s.points.rows()), "%d", ImGuiSliderFlags_AlwaysClamp))
+    ImGui::SetNextItemWidth(-ImGui::CalcTextSize(tr("selected")).x - ImGui::GetStyle().ItemInnerSpacing.x);
+    if (ImGui::SliderInt(tr("selected"), &point,
+ 1, static_cast<int>(s.points.rows()), "%d", ImGuiSliderFlags_AlwaysClamp))
         ui.selected = point - 1;
     tooltip(tr("The point whose numbers are shown below and whose paths are drawn bold; clicking a point in the view "
             "selects it too."));
@@ -686,22 +690,22 @@ void draw_eps_section(GeometryLabState& s, const Fonts& fonts) {
 void draw_show_section(GeometryUi& ui, bool flat, const Fonts& fonts) {
     heading(fonts.heading, tr("Show"));
     const float col = ImGui::GetCursorPosX() + 0.5f * ImGui::GetContentRegionAvail().x;
-    ImGui::Checkbox(flat ? "circle ‖y‖ = √2" : "sphere ‖y‖ = √3", &ui.show_sphere);
+    ImGui::Checkbox(flat ? tr("circle ‖y‖ = √2###show_sphere") : tr("sphere ‖y‖ = √3###show_sphere"), &ui.show_sphere);
     tooltip(tr("RMSNorm's image set: every y = x / RMS(x) has ‖y‖ = √n (stretched by g)."));
     ImGui::SameLine(col);
-    ImGui::Checkbox(flat ? "line x₁ + x₂ = 0" : "plane Σ = 0", &ui.show_plane);
+    ImGui::Checkbox(flat ? tr("line x₁ + x₂ = 0###show_plane") : tr("plane Σ = 0###show_plane"), &ui.show_plane);
     tooltip(tr("Where LayerNorm's centring puts x − μ: Σᵢ (xᵢ − μ) = 0."));
-    ImGui::Checkbox(flat ? "LayerNorm's points" : "LayerNorm's circle", &ui.show_circle);
+    ImGui::Checkbox(flat ? tr("LayerNorm's points###show_circle") : tr("LayerNorm's circle###show_circle"), &ui.show_circle);
     tooltip(tr("LayerNorm's image set: the sphere ‖y‖ = √n met with Σ = 0 (n = 2: the points ±(1, −1))."));
     ImGui::SameLine(col);
-    ImGui::Checkbox("paths", &ui.show_paths);
+    ImGui::Checkbox(tr("paths###show_paths"), &ui.show_paths);
     tooltip(tr("Lines from each input to its RMSNorm image (along x) and to its LayerNorm image via x − μ."));
     ImGui::Checkbox(tr("point numbers"), &ui.show_labels);
     tooltip(tr("Number each input point as in the panel's \"selected\" slider."));
     ImGui::SameLine(col);
     if (ImGui::Button(tr("Reset view"))) reset_view(ui);
-    tooltip(("Camera back to its first angle and zoom (also: double-click the view, key " + key_of(kResetView) + ").")
-                .c_str());
+    tooltip(tr("Camera back to its first angle and zoom (also: double-click the view, key {0}).", key_of(kResetView)).c_str());
+
 }
 
 // [SECTION] The lab window ------------------------------------------------------------------

@@ -37,7 +37,7 @@ constexpr SweepBudget kFrameBudget{8.0, 2e9, false};
 extern const Action<GpuContext> kRunSweep;
 
 // "Run sweep (R)"
-std::string run_sweep_label() { return "Run sweep (" + key_label(kRunSweep.key) + ")"; }
+std::string run_sweep_label() { return tr("Run sweep ({0})", key_label(kRunSweep.key)); }
 
 // [SECTION] The runner and the sweep --------------------------------------------------------
 
@@ -216,7 +216,7 @@ void draw_sweep_section(GpuContext& ctx, GpuRunner* runner) {
             "no fast CPU pRMSNorm) at the same shapes: in the table, the time-saved figure and, when asked, the "
             "GB/s figures."));
     ImGui::EndDisabled();
-    ImGui::TextDisabled("pRMSNorm p = %.2f%%, k = ⌈C·p⌉; ε = %s", 100.0 * s.p, format_number(s.eps, 2).c_str());
+    ImGui::TextDisabled(tr("pRMSNorm p = %.2f%%, k = ⌈C·p⌉; ε = %s"), 100.0 * s.p, format_number(s.eps, 2).c_str());
     tooltip(tr("pRMSNorm estimates the RMS from the first k = ⌈C·p⌉ entries of each row (the paper's p = 6.25%); "
             "ε sits inside the square root in all three norms."));
 
@@ -224,7 +224,7 @@ void draw_sweep_section(GpuContext& ctx, GpuRunner* runner) {
     if (runner == nullptr) return;
     if (idle) {
         ImGui::BeginDisabled(shapes == 0);
-        if (ImGui::Button(run_sweep_label().c_str())) start_sweep(*runner, s, ui);
+        if (ImGui::Button((run_sweep_label() + "###run_sweep").c_str())) start_sweep(*runner, s, ui);
         ImGui::EndDisabled();
         tooltip(tr("Time every kernel at every checked rows × width, spread over the coming frames (it pauses while "
                 "another tab is on screen)."));
@@ -255,9 +255,9 @@ void draw_figures_section(GpuContext& ctx, const BenchResults* r) {
     }
     const int rows = shown_rows(s, *r);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
-    if (ImGui::BeginCombo("##rows", (std::to_string(rows) + " rows").c_str())) {
+    if (ImGui::BeginCombo("##rows", tr("{0} rows", rows).c_str())) {
         for (int v : measured_rows(*r))
-            if (ImGui::Selectable((std::to_string(v) + " rows").c_str(), v == rows)) s.shown_rows = v;
+            if (ImGui::Selectable(tr("{0} rows", v).c_str(), v == rows)) s.shown_rows = v;
         ImGui::EndCombo();
     }
     tooltip(tr("The row count the three figures and the table show."));
@@ -316,7 +316,7 @@ void draw_table(GpuUi& ui, const BenchResults& r, int rows, const Fonts& fonts) 
         if (small) ImGui::PopFont();
         return;
     }
-    for (const char* h : {"kernel", "GPU ms", "GB/s", "% copy", "CPU ms", "GB/s", "% copy"})
+    for (const char* h : {tr("kernel"), "GPU ms", "GB/s", tr("% copy"), "CPU ms", "GB/s", tr("% copy")})
         ImGui::TableSetupColumn(h);
     ImGui::TableHeadersRow();
     const auto copy_gbps = [&](const std::vector<BenchPoint>& pts) {
@@ -336,9 +336,9 @@ void draw_table(GpuUi& ui, const BenchResults& r, int rows, const Fonts& fonts) 
             const double g = p != nullptr ? gbps(bench_bytes(k, rows, cols), p->ms) : NAN;
             const bool off = points == &r.gpu && r.gpu.empty();   // the GPU kernels did not run (the note says why)
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(off ? "off" : cell(ms, 3).c_str());
+            ImGui::TextUnformatted(off ? tr("off") : cell(ms, 3).c_str());
             ImGui::TableNextColumn();
-            ImGui::TextUnformatted(off ? "off" : cell(g, 3).c_str());
+            ImGui::TextUnformatted(off ? tr("off") : cell(g, 3).c_str());
             ImGui::TableNextColumn();
             ImGui::TextUnformatted(k == BenchKernel::Copy || off ? "" : cell(100.0 * g / copy, 2).c_str());
         }
@@ -365,15 +365,20 @@ void draw_claim(GpuContext& ctx, const BenchResults* r) {
         return l != nullptr && m != nullptr ? time_saved_percent(l->ms, m->ms) : NAN;
     };
     const auto pct = [](double v) { return std::isfinite(v) ? format_number(v, 2) + "%" : std::string("—"); };
-    std::string text = "Paper (§5): RMSNorm saves 7%–64% of LayerNorm's time. Here, " + std::to_string(rows) + " × " +
-                       std::to_string(cols) + ": ";
+    std::string text;
     if (r->gpu.empty()) {
-        text += "GPU kernels off; CPU " + pct(saved(r->cpu, false)) + " forward, " + pct(saved(r->cpu, true)) + " backward";
+        text = tr("Paper (§5): RMSNorm saves 7%–64% of LayerNorm's time. Here, {0} × {1}: GPU kernels off; CPU {2} "
+                  "forward, {3} backward.",
+                  rows, cols, pct(saved(r->cpu, false)), pct(saved(r->cpu, true)));
+    } else if (r->cpu.empty()) {
+        text = tr("Paper (§5): RMSNorm saves 7%–64% of LayerNorm's time. Here, {0} × {1}: GPU {2} forward, {3} backward.",
+                  rows, cols, pct(saved(r->gpu, false)), pct(saved(r->gpu, true)));
     } else {
-        text += "GPU " + pct(saved(r->gpu, false)) + " forward, " + pct(saved(r->gpu, true)) + " backward";
-        if (!r->cpu.empty()) text += "; CPU " + pct(saved(r->cpu, false)) + ", " + pct(saved(r->cpu, true));
+        text = tr("Paper (§5): RMSNorm saves 7%–64% of LayerNorm's time. Here, {0} × {1}: GPU {2} forward, {3} "
+                  "backward; CPU {4}, {5}.",
+                  rows, cols, pct(saved(r->gpu, false)), pct(saved(r->gpu, true)), pct(saved(r->cpu, false)),
+                  pct(saved(r->cpu, true)));
     }
-    text += ".";
     flow_text(text, ImGui::GetStyle().Colors[ImGuiCol_Text]);
     ImGui::Spacing();
     flow_text(tr("Both norms move the same bytes. The paper's norms were chains of framework ops, a pass over memory "
@@ -412,7 +417,7 @@ void draw_results(GpuContext& ctx, const BenchResults* r) {
     const ImGuiStyle& style = ImGui::GetStyle();
     if (r == nullptr || shown_points(*r).empty()) {
         const std::string hint = running(ui) ? tr("Measuring: the figures fill in as each kernel's median is known.")
-                                             : "Press " + run_sweep_label() + " to time the kernels.";
+                                             : tr("Press {0} to time the kernels.", run_sweep_label());
         ImGui::TextDisabled("%s", hint.c_str());
         return;
     }
@@ -466,8 +471,8 @@ void draw_gpu_lab(GpuContext& ctx) {
     begin_panel("results");
     if (!show_controls(ctx.app) && runner != nullptr) {   // what the panel would have said: where, how, how far
         std::string line = runner->renderer() + " · " +
-                           (runner->available() ? std::string(describe(runner->timing())) : "GPU kernels off: " + runner->error());
-        if (running(ui)) line += " · measuring: " + ui.sweep->status();
+                           (runner->available() ? std::string(describe(runner->timing())) : tr("GPU kernels off: {0}", runner->error()));
+        if (running(ui)) line += " · " + tr("measuring: {0}", ui.sweep->status());
         flow_text(line, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
     }
     if (runner == nullptr) {
@@ -506,18 +511,19 @@ const NormKernelTimes* draw_gpu_norm_caption(LabContext& ctx, int rows, int cols
     const bool off = t == nullptr && ctx.gpu.runner && !ctx.gpu.runner->available();
     if (t != nullptr) {   // wrapped at spaces: one group, so that the tooltip below is the whole line's
         ImGui::BeginGroup();
-        flow_text(norm_times_caption(*t) + " (one norm layer)", ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+        flow_text(tr("{0} (one norm layer)", norm_times_caption(*t)), ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
         ImGui::EndGroup();
     } else {
-        ImGui::TextDisabled("%s", off ? "GPU kernel times: off" : ("GPU: " + why).c_str());
+        ImGui::TextDisabled("%s", off ? tr("GPU kernel times: off") : tr("GPU: {0}", why).c_str());
     }
     const std::string help =
-        off ? "The GPU lab's kernels cannot run here: " + why
-            : "The GPU lab's fused float32 kernels (shaders/norm_*.comp) at this lab's activation shape, " +
-                  std::to_string(rows) + " cases × " + std::to_string(cols) +
-                  " units: forward plus backward of one norm layer, the median of 9 runs; the step-time figure "
-                  "draws them, times the model's norm layers, as dotted lines. The curves are this lab's "
-                  "double-precision CPU layers; the GPU lab (tab GPU) sweeps larger shapes.";
+        off ? tr("The GPU lab's kernels cannot run here: {0}", why)
+            : tr("The GPU lab's fused float32 kernels (shaders/norm_*.comp) at this lab's activation shape, {0} cases × "
+                 "{1} units: forward plus backward of one norm layer, the median of 9 runs; the step-time figure "
+                 "draws them, times the model's norm layers, as dotted lines. The curves are this lab's "
+                 "double-precision CPU layers; the GPU lab (tab GPU) sweeps larger shapes.",
+                 rows, cols);
+
     tooltip(help.c_str());
     return t;
 }

@@ -129,7 +129,7 @@ void draw_layer_section(GradientsContext& ctx) {
     ImGui::Text(tr("m = %d inputs, n = %d outputs"), static_cast<int>(e.x.size()), static_cast<int>(explorer_outputs(e)));
     tooltip(e.use_W ? tr("One case x (1×m) through a = W x with W (n×m), then the norm, gain g and bias b.")
                     : tr("The Explorer has no W (a = x): here W = I, so that ∂L/∂W still exists."));
-    const char* const edit = "Edit in the Explorer";
+    const char* const edit = tr("Edit in the Explorer###edit_in_explorer");
     const float edit_w = button_width(edit);
     const float x_w = ImGui::GetContentRegionAvail().x - edit_w - ImGui::GetStyle().ItemSpacing.x;
     ImGui::AlignTextToFramePadding();
@@ -152,9 +152,9 @@ void draw_target_field(GradientLabState& s, Index n, GradientsUi& ui) {
         ui.target_field.error = parsed.error;
         if (parsed.values) s.target = *parsed.values;
     }
-    const std::string help = "The target t of L = ½‖y − t‖², " + std::to_string(n) +
-                             " numbers (one per output), separated by commas or spaces; Enter applies them. "
-                             "t = 0 or t ∝ ā makes ∂L/∂a vanish: no gradient to measure.";
+    const std::string help = tr("The target t of L = ½‖y − t‖², {0} numbers (one per output), separated by commas or "
+                                "spaces; Enter applies them. t = 0 or t ∝ ā makes ∂L/∂a vanish: no gradient to measure.",
+                                n);
     tooltip(help.c_str());
     ImGui::SameLine();
     if (ImGui::Button(reset)) {
@@ -211,7 +211,7 @@ void draw_curves_section(GradientLabState& s, Index n, const Fonts& fonts) {
         tooltip(help[k]);
         if (kGradientLabNorms[k] == Norm::PRMSNorm) {
             ImGui::SameLine();
-            ImGui::TextDisabled("p = %.2f%%, k = %d of %d", 100.0 * s.p,
+            ImGui::TextDisabled(tr("p = %.2f%%, k = %d of %d"), 100.0 * s.p,
                                 static_cast<int>(partial_k(n, s.p, PartialRounding::Ceil)), static_cast<int>(n));
         }
     }
@@ -234,7 +234,7 @@ void draw_curves_section(GradientLabState& s, Index n, const Fonts& fonts) {
 
 // A table cell: the number with `digits` significant digits, or words where it is not finite.
 std::string table_number(double v, int digits) {
-    if (std::isnan(v)) return "undefined";
+    if (std::isnan(v)) return tr("undefined");
     if (std::isinf(v)) return v > 0 ? "∞" : "−∞";
     return format_number(v, digits);
 }
@@ -242,7 +242,7 @@ std::string table_number(double v, int digits) {
 void draw_check_section(GradientLabState& s, const GradientLabResults* r, const Fonts& fonts) {
     heading(fonts.heading, tr("Analytic vs finite differences"));
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("norm");
+    ImGui::TextUnformatted(tr("norm"));
     ImGui::SameLine();
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x);
     const std::string current(display_name(kGradientLabNorms[s.fd_norm]));
@@ -257,23 +257,23 @@ void draw_check_section(GradientLabState& s, const GradientLabResults* r, const 
     const FdCheck& fd = r->fd;
     const FdEntry& worst = fd.entries[fd.worst];
     const std::string where = fd_entry_name(worst);
-    const std::string method = "Relative error |analytic − numeric| / max(|analytic|, |numeric|, " +
-                               format_number(fd.floor, 2) + "), numeric = (L(θ + h) − L(θ − h)) / 2h with "
-                               "h = 10⁻⁵·max(1, |θ|). Below " + format_number(kFdTolerance, 1) +
-                               " the analytic gradient is right to within the rounding of the differences.";
+    const std::string method = tr("Relative error |analytic − numeric| / max(|analytic|, |numeric|, {0}), numeric = "
+                                  "(L(θ + h) − L(θ − h)) / 2h with h = 10⁻⁵·max(1, |θ|). Below {1} the analytic gradient "
+                                  "is right to within the rounding of the differences.",
+                                  format_number(fd.floor, 2), format_number(kFdTolerance, 1));
     std::string why;
     if (fd.worst_rel_error <= kFdTolerance) {
         ImGui::TextColored(kGoodText, tr("✓ worst relative error %s  (%s)"), format_number(fd.worst_rel_error, 2).c_str(),
                            where.c_str());
     } else if (!std::isfinite(worst.analytic) || !std::isfinite(worst.numeric)) {
         ImGui::TextColored(kErrorText, tr("✗ ∂L/∂%s is not finite here (hover: why)"), where.c_str());
-        why = "a = W x has no spread (σ₀ = 0) and ε = 0, so the norm divides by zero: raise ε or change x, W in the "
-              "Explorer.\n\n";
+        why = std::string(tr("a = W x has no spread (σ₀ = 0) and ε = 0, so the norm divides by zero: raise ε or change x, "
+                             "W in the Explorer.")) + "\n\n";
     } else if (std::isinf(r->bend_delta[s.fd_norm])) {
         ImGui::TextColored(kErrorText, "%s", tr("⚠ differences unreliable here: σ₀ = 0 (hover: why)"));
-        why = "a = W x has no spread (σ₀ = 0): the loss bends on the scale of √ε, far below the step h, so the "
-              "central differences cannot follow it, while layer_backward's derivative at this exact point still "
-              "holds. Change x or W in the Explorer.\n\n";
+        why = std::string(tr("a = W x has no spread (σ₀ = 0): the loss bends on the scale of √ε, far below the step h, so "
+                             "the central differences cannot follow it, while layer_backward's derivative at this exact "
+                             "point still holds. Change x or W in the Explorer.")) + "\n\n";
     } else {
         ImGui::TextColored(kErrorText, tr("✗ worst relative error %s  (%s)"), format_number(fd.worst_rel_error, 2).c_str(),
                            where.c_str());
@@ -290,8 +290,8 @@ void draw_check_section(GradientLabState& s, const GradientLabResults* r, const 
     if (ImGui::BeginTable("fd", 4, kFlags, ImVec2(0.0f, table_h))) {
         ImGui::TableSetupScrollFreeze(0, 1);
         ImGui::TableSetupColumn("∂L/∂", ImGuiTableColumnFlags_None, 0.8f);
-        ImGui::TableSetupColumn("analytic", ImGuiTableColumnFlags_None, 1.6f);
-        ImGui::TableSetupColumn("numeric", ImGuiTableColumnFlags_None, 1.6f);
+        ImGui::TableSetupColumn(tr("analytic"), ImGuiTableColumnFlags_None, 1.6f);
+        ImGui::TableSetupColumn(tr("numeric"), ImGuiTableColumnFlags_None, 1.6f);
         ImGui::TableSetupColumn(tr("rel. error"), ImGuiTableColumnFlags_None, 1.1f);
         ImGui::TableHeadersRow();
         ImGuiListClipper clipper;
@@ -346,7 +346,7 @@ SweepStatus sweep_status(const GradientLabResults& r, Scaling scaling) {
     const std::string expected = "W\u00a0" + slope_text(want.dW) + ", x\u00a0" + slope_text(want.dx) + ", g\u00a0" +
                                  slope_text(want.dg) + ", b\u00a0" + slope_text(want.db);
     if (all_ideal)
-        return {"✓ slopes as the paper predicts:  " + expected,
+        return {tr("✓ slopes as the paper predicts:  {0}", expected),
                 tr("Every fitted slope lies within 0.02 of the paper's (eq. 8–10)."), true, false};
     if (any_nan)
         return {tr("✗ a gradient is 0 for every δ: it has no slope (n/a)"),
@@ -354,13 +354,15 @@ SweepStatus sweep_status(const GradientLabResults& r, Scaling scaling) {
                 "LayerNorm), ∂L/∂a vanishes. Change x in the Explorer or the target t."),
                 false, false};
     if (bend > kGradientLabMinDelta)
-        return {"⚠ ε bends the curves below δ ≈ " + format_number(bend, 2) + " (hover: why)",
-                "The paper's slopes (" + expected + ") assume ε → 0. Below δ ≈ " + format_number(bend, 2) +
-                    " (the dashed line), (δσ₀)² is no longer large against ε: the denominator √((δσ₀)² + ε) stops "
-                    "shrinking with δ, so the normalization no longer cancels δ and the gradients leave their power laws.",
+        return {tr("⚠ ε bends the curves below δ ≈ {0} (hover: why)", format_number(bend, 2)),
+                tr("The paper's slopes ({0}) assume ε → 0. Below δ ≈ {1} (the dashed line), (δσ₀)² is no longer large "
+                   "against ε: the denominator √((δσ₀)² + ε) stops shrinking with δ, so the normalization no longer "
+                   "cancels δ and the gradients leave their power laws.",
+                   expected, format_number(bend, 2)),
                 false, false};
     return {tr("⚠ a slope is more than 0.02 off the paper's"),
-            "The paper's slopes are " + expected + " (eq. 8–10, for ε → 0); the fitted ones are printed on the curves.",
+            tr("The paper's slopes are {0} (eq. 8–10, for ε → 0); the fitted ones are printed on the curves.", expected),
+
             false, false};
 }
 
@@ -442,8 +444,9 @@ void draw_sgd_controls(GradientLabState& s, const Fonts& fonts) {
         tooltip(tr("The learning rate η of both runs (10⁻³ to 1, log scale): W ← W − η ∂L/∂W."));
         return changed;
     });
-    labelled(5.0f * em, "steps");
-    ImGui::SliderInt("steps", &s.sgd_steps, 1, kSgdMaxSteps, "%d", ImGuiSliderFlags_AlwaysClamp);
+    labelled(5.0f * em, tr("steps"));
+    ImGui::SliderInt(tr("steps"), &s.sgd_steps,
+ 1, kSgdMaxSteps, "%d", ImGuiSliderFlags_AlwaysClamp);
     tooltip(tr("How many SGD steps each run takes (1 to 200), on L = ½‖y − t‖² with the target t."));
     labelled(8.0f * em, "");
     const std::string current(display_name(kGradientLabNorms[s.sgd_norm]));

@@ -165,9 +165,11 @@ void draw_norm_section(InvarianceContext& ctx, InvarianceLabState& s, const Font
     const float buttons = button_width(kActions[kEpsLarge].label) + button_width(kActions[kEpsDefault].label) +
                           ImGui::CalcTextSize("ε").x + 4.0f * spacing;
     const bool inside = s.spec.eps_mode == EpsMode::InsideSqrt;
-    const std::string eps_help = std::string("ε, from 10⁻¹² to 10⁻¹ on a log scale, in every norm's denominator ") +
-                                 (inside ? "√(σ² + ε): negligible while σ² ≫ ε" : "σ + ε: negligible while σ ≫ ε") +
-                                 "; raise it to 10⁻³ and the re-scaling curves bend up at small δ.";
+    const std::string eps_help =
+        inside ? tr("ε, from 10⁻¹² to 10⁻¹ on a log scale, in every norm's denominator √(σ² + ε): negligible while "
+                    "σ² ≫ ε; raise it to 10⁻³ and the re-scaling curves bend up at small δ.")
+               : tr("ε, from 10⁻¹² to 10⁻¹ on a log scale, in every norm's denominator σ + ε: negligible while σ ≫ ε; "
+                    "raise it to 10⁻³ and the re-scaling curves bend up at small δ.");
     log_slider("ε", s.spec.eps, kLabEpsRule, 1e-12, 1e-1, "%.0e", slider_width(buttons), eps_help.c_str());
     ImGui::SameLine();
     action_button(ctx, kActions[kEpsLarge]);
@@ -181,10 +183,10 @@ void draw_norm_section(InvarianceContext& ctx, InvarianceLabState& s, const Font
     if (ImGui::RadioButton(tr("added:  σ + ε"), s.spec.eps_mode == EpsMode::AddToRms)) s.spec.eps_mode = EpsMode::AddToRms;
     tooltip(tr("Divide by σ + ε: the paper's PyTorch file, a / (RMS(a) + ε)."));
 
-    const std::string k_text = "k = " + std::to_string(partial_k(s.data.W.rows(), s.spec.p, s.spec.rounding)) + " of " +
-                               std::to_string(s.data.W.rows());
+    const std::string k_text = tr("k = {0} of {1}", partial_k(s.data.W.rows(), s.spec.p, s.spec.rounding), s.data.W.rows());
     ImGui::SetNextItemWidth(slider_width(ImGui::CalcTextSize(("p  " + k_text).c_str()).x + 2.0f * spacing));
-    checked_number("p (1 = 100%)", s.spec.p, kFractionRule, [](double* p) {
+    checked_number(tr("p (1 = 100%)"), s.spec.p,
+ kFractionRule, [](double* p) {
         return percent_slider("p", p, "%.2f %%",
                               tr("pRMSNorm's p, 1% to 100%: the RMS is estimated from the first k = ⌈n·p⌉ summed inputs "
                               "only (6.25% in the paper)."));
@@ -192,8 +194,8 @@ void draw_norm_section(InvarianceContext& ctx, InvarianceLabState& s, const Font
     ImGui::SameLine();
     ImGui::TextDisabled("%s", k_text.c_str());
 
-    log_slider("tolerance", s.tolerance, kInvarianceToleranceRule, 1e-12, 1e-1, "%.0e",
-               slider_width(ImGui::CalcTextSize("tolerance").x + spacing),
+    log_slider(tr("tolerance"), s.tolerance, kInvarianceToleranceRule, 1e-12, 1e-1, "%.0e",
+               slider_width(ImGui::CalcTextSize(tr("tolerance")).x + spacing),
                tr("A cell is ✓ (invariant) when ‖y′ − y‖ / ‖y‖ ≤ this tolerance, from 10⁻¹² to 10⁻¹ on a log scale."));
 }
 
@@ -218,13 +220,15 @@ void badge(ImDrawList* dl, ImFont* font, ImVec2 c, float radius, int number) {
 
 std::string cell_tooltip(const InvarianceLabState& s, const CellCheck& c, int row, int col) {
     const Transform t = kAllTransforms[col];
-    std::string text = std::string(display_name(kTableNorms[row])) + " under " + std::string(display_name(t)) + ", " +
-                       std::string(formula(t)) + ":\n‖y′ − y‖ / ‖y‖ = " + invariance_residual_text(c.residual) +
-                       (c.measured ? " ≤ " : " > ") + "tolerance " + format_number(s.tolerance, 2) +
-                       (c.measured ? ": invariant ✓" : ": the output moves ✗") + "\nThe paper's Table 1: " +
-                       (c.paper ? "✓" : "✗") + ".";
+    const std::string norm(display_name(kTableNorms[row])), transform(display_name(t)), f(formula(t));
+    const std::string residual = invariance_residual_text(c.residual), tol = format_number(s.tolerance, 2);
+    std::string text =
+        c.measured ? tr("{0} under {1}, {2}:\n‖y′ − y‖ / ‖y‖ = {3} ≤ tolerance {4}: invariant ✓", norm, transform, f, residual, tol)
+                   : tr("{0} under {1}, {2}:\n‖y′ − y‖ / ‖y‖ = {3} > tolerance {4}: the output moves ✗", norm, transform, f,
+                        residual, tol);
+    text += "\n" + tr("The paper's Table 1: {0}.", c.paper ? "✓" : "✗");
     if (c.note == CellNote::EpsBreaks || c.note == CellNote::DataSpecific)
-        text += "\nWith ε = 0: " + invariance_residual_text(c.residual_without_eps) + ".";
+        text += "\n" + tr("With ε = 0: {0}.", invariance_residual_text(c.residual_without_eps));
     if (!c.why.empty()) text += "\n\n" + c.why;
     return text;
 }
@@ -240,7 +244,7 @@ void draw_measured_cell(const InvarianceLabState& s, const CheckedTable& t, int 
                       finite ? to_u32(check.measured ? palette::kPassFill : palette::kFailFill)
                              : ImGui::GetColorU32(ImGuiCol_FrameBg));
     const std::string mark = check.measured ? "✓" : "✗";
-    const std::string label = !finite ? (number ? "cannot compute" : "?")
+    const std::string label = !finite ? (number ? tr("cannot compute") : "?")
                               : number ? mark + " " + invariance_residual_text(check.residual)
                                        : mark;
     centered_text(dl, font, c0, c1,
@@ -310,7 +314,7 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
     const float total_h = header_h + kNumTableNorms * row_h;
 
     // Headers: "Measured" and "Paper" captions sit in the row-label column's header space.
-    dl->AddText(fonts.bold, fonts.bold->FontSize, ImVec2(p0.x, p0.y + 0.2f * em), text_col, "Measured");
+    dl->AddText(fonts.bold, fonts.bold->FontSize, ImVec2(p0.x, p0.y + 0.2f * em), text_col, tr("Measured"));
     dl->AddText(small, small->FontSize, ImVec2(p0.x, p0.y + 0.2f * em + fonts.bold->FontSize + 2.0f), dim_col,
                 "‖y′ − y‖ / ‖y‖");
     for (int c = 0; c < kNumTransforms; ++c) {
@@ -329,9 +333,9 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
         centered_text(dl, fonts.bold, ImVec2(x0, fy), ImVec2(x1, fy + fonts.bold->FontSize), text_col,
                       std::string(f.substr(0, f.find(" ("))));
     }
-    const float paper_caption_w = text_w(fonts.bold, "Paper, Table 1");
+    const float paper_caption_w = text_w(fonts.bold, tr("Paper, Table 1"));
     dl->AddText(fonts.bold, fonts.bold->FontSize,
-                ImVec2(paper_x + 0.5f * (kNumTransforms * paper_w - paper_caption_w), p0.y), text_col, "Paper, Table 1");
+                ImVec2(paper_x + 0.5f * (kNumTransforms * paper_w - paper_caption_w), p0.y), text_col, tr("Paper, Table 1"));
     for (int c = 0; c < kNumTransforms; ++c) {
         const float x0 = paper_x + static_cast<float>(c) * paper_w;
         const float fy = p0.y + 2.0f * small->FontSize + 0.15f * em;
@@ -450,7 +454,7 @@ void draw_notes(const InvarianceLabState& s, const CheckedTable& t, const Fonts&
         std::string cells;
         constexpr size_t kMaxNamed = 4;   // longer lists end in "and k more"
         for (size_t i = 0; i < note.cells.size() && i < kMaxNamed; ++i) cells += (i ? ", " : "") + note.cells[i];
-        if (note.cells.size() > kMaxNamed) cells += " and " + std::to_string(note.cells.size() - kMaxNamed) + " more";
+        if (note.cells.size() > kMaxNamed) cells = tr("{0} and {1} more", cells, note.cells.size() - kMaxNamed);
         ImGui::BeginGroup();   // the cells in bold, the reason below them, both indented past the badge
         ImGui::PushFont(fonts.bold);
         flow_text(cells + ":", ImGui::GetStyle().Colors[ImGuiCol_Text]);
@@ -483,19 +487,19 @@ void draw_curve_choice(InvarianceLabState& s) {
     }
     // "under" stays with the first transform's checkbox.
     const auto label_of = [](int c) { return std::string(kShortFormula[c]) + "##t" + std::to_string(c); };
-    same_line_if_fits(ImGui::CalcTextSize("under").x + ImGui::GetStyle().ItemSpacing.x + checkbox_width(label_of(0)),
+    same_line_if_fits(ImGui::CalcTextSize(tr("under")).x + ImGui::GetStyle().ItemSpacing.x + checkbox_width(label_of(0)),
                       right);
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("under");
+    ImGui::TextUnformatted(tr("under"));
+
     for (int c = 0; c < kNumTransforms; ++c) {
         const std::string label = label_of(c);
         same_line_if_fits(checkbox_width(label), right);
         bool on = s.curve_transforms[static_cast<size_t>(c)];
         if (ImGui::Checkbox(label.c_str(), &on)) s.curve_transforms[static_cast<size_t>(c)] = on;
-        const std::string help = std::string(display_name(kAllTransforms[c])) + ", " +
-                                 std::string(formula(kAllTransforms[c])) +
-                                 ": one curve per chosen norm (a dash and marker of its own); re-centerings do not "
-                                 "depend on δ, so their curves are flat.";
+        const std::string help = tr("{0}, {1}: one curve per chosen norm (a dash and marker of its own); re-centerings do "
+                                    "not depend on δ, so their curves are flat.",
+                                    display_name(kAllTransforms[c]), formula(kAllTransforms[c]));
         tooltip(help.c_str());
     }
 }
@@ -542,8 +546,8 @@ void draw_explorer_panel(InvarianceContext& ctx, InvarianceUi& ui) {
     ExplorerState& e = ctx.session.explorer;
     heading(ctx.fonts.heading, tr("Apply to the Explorer"));
     const ImVec4 dim = ImGui::GetStyle().Colors[ImGuiCol_TextDisabled];
-    flow_text("Explorer: x = [" + format_number_list(e.x) + "]" +
-                  (e.use_W ? ",  W " + std::to_string(e.W.rows()) + "×" + std::to_string(e.W.cols()) : ",  no W (a = x)"),
+    flow_text(e.use_W ? tr("Explorer: x = [{0}],  W {1}×{2}", format_number_list(e.x), e.W.rows(), e.W.cols())
+                      : tr("Explorer: x = [{0}],  no W (a = x)", format_number_list(e.x)),
               dim);
 
     const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
@@ -720,7 +724,8 @@ void draw_invariance_control(InvarianceContext& ctx, const std::string& id) {
         log_slider("δ", s.delta, kInvarianceDeltaRule, kInvarianceMinDelta, kInvarianceMaxDelta, "%.4g", w,
                    tr("δ, the factor of the re-scalings, from 10⁻³ to 10³ on a log scale."));
     else   // "eps"
-        log_slider("ε", s.spec.eps, kLabEpsRule, 1e-12, 1e-1, "%.0e", w, "ε, from 10⁻¹² to 10⁻¹ on a log scale.");
+        log_slider("ε", s.spec.eps, kLabEpsRule, 1e-12, 1e-1, "%.0e", w, tr("ε, from 10⁻¹² to 10⁻¹ on a log scale."));
+
 }
 
 const SlideParts<InvarianceContext> kInvarianceSlide{

@@ -36,19 +36,20 @@ void set_preset(PrecisionContext& ctx, std::initializer_list<double> x, Norm nor
 enum ActionIndex { kOverflow, kCancel, kUnderflow, kActionCount };
 
 const Action<PrecisionContext> kActions[kActionCount] = {
-    {tr_later("x² overflows"), {'O'}, "float16 RMSNorm of [300, 400, 500, 600], every step in float16",
-     "300² = 90000 is beyond float16's 65504: the mean square is ∞ and every output is 0.",
+    {tr_later("x² overflows"), {'O'}, tr_later("float16 RMSNorm of [300, 400, 500, 600], every step in float16"),
+     tr_later("300² = 90000 is beyond float16's 65504: the mean square is ∞ and every output is 0."),
      [](PrecisionContext& ctx) {
          set_preset(ctx, {300, 400, 500, 600}, Norm::RMSNorm, NumberFormat::Float16, Arithmetic::Same);
      }},
-    {tr_later("Mean cancels"), {'C'}, "float16 LayerNorm of [1000, 1001, 1002, 1003]",
-     "The running sum rounds to 4008 (ties to even), μ = 1002 instead of 1001.5, and the outputs are off by "
-     "a fifth.",
+    {tr_later("Mean cancels"), {'C'}, tr_later("float16 LayerNorm of [1000, 1001, 1002, 1003]"),
+     tr_later("The running sum rounds to 4008 (ties to even), μ = 1002 instead of 1001.5, and the outputs are off by "
+              "a fifth."),
      [](PrecisionContext& ctx) {
          set_preset(ctx, {1000, 1001, 1002, 1003}, Norm::LayerNorm, NumberFormat::Float16, Arithmetic::Same);
      }},
-    {tr_later("x² underflows"), {'U'}, "float16 RMSNorm of [0.0001, 0.0002, 0.0003]",
-     "x² is below float16's smallest subnormal (6×10⁻⁸): the squares are 0, ε alone sets the denominator.",
+    {tr_later("x² underflows"), {'U'}, tr_later("float16 RMSNorm of [0.0001, 0.0002, 0.0003]"),
+     tr_later("x² is below float16's smallest subnormal (6×10⁻⁸): the squares are 0, ε alone sets the denominator."),
+
      [](PrecisionContext& ctx) {
          set_preset(ctx, {1e-4, 2e-4, 3e-4}, Norm::RMSNorm, NumberFormat::Float16, Arithmetic::Same);
      }},

@@ -190,13 +190,13 @@ void draw_run_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& ui,
 
     const int step = ui.shown ? ui.shown->step : 0;
     const int total = s.train.steps;
-    std::string text = "step " + std::to_string(step) + " / " + std::to_string(total);
+    std::string text = tr("step {0} / {1}", step, total);
     if (ui.shown && !ui.shown->error.empty()) {
-        text = "no run";
+        text = tr("no run");
     } else if (ui.shown && ui.shown->done() && step < total) {
-        text += "  (every variant diverged)";
+        text = tr("step {0} / {1}  (every variant diverged)", step, total);
     } else if (ui.shown && ui.shown->done()) {
-        text += "  (done)";
+        text = tr("step {0} / {1}  (done)", step, total);
     }
     ImGui::ProgressBar(static_cast<float>(step) / static_cast<float>(std::max(1, total)), ImVec2(-1.0f, 0.0f),
                        text.c_str());
@@ -205,10 +205,13 @@ void draw_run_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& ui,
 
     // The pace asked for, and the one achieved (a slow model cannot keep up with a fast pace).
     ui.achieved.update(ImGui::GetTime(), step, ui.playing && ui.shown && !ui.shown->done());
-    std::string pace = s.steps_per_second >= kTrainingMaxSpeed ? "pace: as fast as it goes" : "pace %.0f steps/s";
-    if (const std::optional<double> rate = ui.achieved.rate())
-        pace += " (achieved " + format_number(*rate, *rate < 10.0 ? 2 : 3) + ")";
-    log_slider("##speed", "pace", s.steps_per_second, kTrainingSpeedRule, pace.c_str(), ImGui::GetContentRegionAvail().x,
+    const bool fastest = s.steps_per_second >= kTrainingMaxSpeed;
+    std::string pace = fastest ? tr("pace: as fast as it goes") : tr("pace %.0f steps/s");
+    if (const std::optional<double> rate = ui.achieved.rate()) {
+        const std::string r = format_number(*rate, *rate < 10.0 ? 2 : 3);
+        pace = fastest ? tr("pace: as fast as it goes (achieved {0})", r) : tr("pace %.0f steps/s (achieved {0})", r);
+    }
+    log_slider("##speed", tr("pace"), s.steps_per_second, kTrainingSpeedRule, pace.c_str(), ImGui::GetContentRegionAvail().x,
                tr("How fast Play trains, 5 to 5000 steps per second (log scale); at the top, as fast as the CPU allows. "
                "In brackets, the pace achieved over the last second while playing: a big model can train slower "
                "than asked. The numbers do not depend on it, only how quickly they appear."));
@@ -217,12 +220,13 @@ void draw_run_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& ui,
     const bool on = s.stress;
     if (on) ImGui::PushStyleColor(ImGuiCol_Button, ImVec4(0.85f, 0.35f, 0.10f, 1.0f));
     if (on) ImGui::PushStyleColor(ImGuiCol_Text, ImVec4(1.0f, 1.0f, 1.0f, 1.0f));
-    char label[64];
-    std::snprintf(label, sizeof label, "%s lr × %.3g###stress", on ? "End stress:" : "Stress:", s.stress_factor);
+    char label[160];
+    std::snprintf(label, sizeof label, on ? tr("End stress: lr × %.3g###stress") : tr("Stress: lr × %.3g###stress"),
+                  s.stress_factor);
     action_button(ctx, kActions[kStress], label);
     if (on) ImGui::PopStyleColor(2);
     ImGui::SameLine();
-    log_slider("##stress_factor", "stress factor", s.stress_factor, kStressFactorRule, "× %.3g",
+    log_slider("##stress_factor", tr("stress factor"), s.stress_factor, kStressFactorRule, "× %.3g",
                ImGui::GetContentRegionAvail().x,
                tr("The stress test's factor on the learning rate, 2 to 100 (log scale; 30 by default)."));
 }
@@ -243,19 +247,19 @@ void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) 
             "learning rate, batch size and steps."));
     ImGui::SameLine();
     ImGui::SetNextItemWidth(w);
-    checked_number("train share (1 = 100%)", s.data.train_ratio, kTrainingRatioRule, [](double* train_ratio) {
+    checked_number(tr("train share (1 = 100%)"), s.data.train_ratio, kTrainingRatioRule, [](double* train_ratio) {
         double ratio = 100.0 * *train_ratio;
         const double r_lo = 10.0, r_hi = 90.0;
-        const bool changed = ImGui::SliderScalar("##ratio", ImGuiDataType_Double, &ratio, &r_lo, &r_hi, "train %.0f%%");
+        const bool changed = ImGui::SliderScalar("##ratio", ImGuiDataType_Double, &ratio, &r_lo, &r_hi, tr("train %.0f%%"));
         tooltip(tr("The share of cases used for training (10% to 90%, stratified by class); the rest is the test set."));
         if (changed) *train_ratio = std::round(ratio) / 100.0;
         return changed;
     });
 
     if (s.data.kind == DatasetKind::Csv) {
-        const char* load = "Load";
+        const char* load = tr("Load###load");
         ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - button_width(load) - ImGui::GetStyle().ItemSpacing.x);
-        const bool enter = text_field("##csv", "path/to/data.csv", ui.csv_path, s.data.path, TextEntry::EnterOnly);
+        const bool enter = text_field("##csv", tr("path/to/data.csv"), ui.csv_path, s.data.path, TextEntry::EnterOnly);
         tooltip(tr("A CSV file: one case per row, the features as numbers, the class label in the last column (a header "
                 "row is allowed). Enter or Load reads it; features are standardized with the training set's statistics."));
         ImGui::SameLine();
@@ -275,9 +279,9 @@ void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) 
     const bool two_d = is_synthetic_2d(s.data.kind);
     ImGui::BeginDisabled(!two_d);
     ImGui::SetNextItemWidth(w);
-    checked_number("noise", s.data.noise, kTrainingNoiseRule, [two_d](double* noise) {
+    checked_number(tr("noise"), s.data.noise, kTrainingNoiseRule, [two_d](double* noise) {
         const bool changed = ImGui::SliderScalar("##noise", ImGuiDataType_Double, noise, &kTrainingNoiseRule.lo,
-                                                 &kTrainingNoiseRule.hi, "noise %.2f");
+                                                 &kTrainingNoiseRule.hi, tr("noise %.2f"));
         tooltip(two_d ? tr("Noise of the 2D sets, 0 to 0.5 (TensorFlow Playground's slider / 100): points move off their "
                         "class's shape, and near the boundary labels flip.")
                       : tr("Noise applies to the 2D sets only."));
@@ -287,7 +291,7 @@ void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) 
     ImGui::SameLine();
     ImGui::SetNextItemWidth(w);
     const std::uint64_t one = 1;
-    ImGui::InputScalar("##seed", ImGuiDataType_U64, &s.train.seed, &one, nullptr, "seed %llu");
+    ImGui::InputScalar("##seed", ImGuiDataType_U64, &s.train.seed, &one, nullptr, tr("seed %llu"));
     tooltip(tr("The one seed of the run: data points, train/test split, initial weights and batch order. Every variant "
             "gets the same (key N: the next seed)."));
 }
@@ -296,11 +300,11 @@ void draw_model_section(TrainingLabState& s, const Fonts& fonts) {
     heading(fonts.heading, tr("Model"));
     MlpConfig& m = s.train.model;
     const float w = half_width();
-    int_slider("##depth", m.hidden_layers, kMinHiddenLayers, kMaxHiddenLayers, "%d hidden layers", false, w,
+    int_slider("##depth", m.hidden_layers, kMinHiddenLayers, kMaxHiddenLayers, tr("%d hidden layers"), false, w,
                tr("Hidden layers, 1 to 6: each is dense → norm → activation (or dense → activation → norm)."));
     ImGui::SameLine();
     int width = static_cast<int>(m.width);
-    int_slider("##width", width, static_cast<int>(kMinWidth), static_cast<int>(kMaxWidth), "width %d", true, w,
+    int_slider("##width", width, static_cast<int>(kMinWidth), static_cast<int>(kMaxWidth), tr("width %d"), true, w,
                tr("Units per hidden layer n, 2 to 256 (log scale): the vector each norm normalizes."));
     m.width = width;
 
@@ -309,7 +313,7 @@ void draw_model_section(TrainingLabState& s, const Fonts& fonts) {
         const char* label;
         const char* help;
     } acts[] = {{Activation::ReLU, "ReLU", tr("f(a) = max(0, a); weights start He-scaled, N(0, 2/n_in).")},
-                {Activation::Tanh, "tanh", "f(a) = tanh(a); weights start N(0, 1/n_in)."},
+                {Activation::Tanh, "tanh", tr("f(a) = tanh(a); weights start N(0, 1/n_in).")},
                 {Activation::GELU, "GELU", tr("f(a) = a·Φ(a), the exact erf form; weights start N(0, 2/n_in).")}};
     for (const auto& a : acts) {
         if (&a != acts) ImGui::SameLine();
@@ -338,15 +342,15 @@ void draw_optimizer_section(TrainingLabState& s, const Fonts& fonts) {
         training_lab_choose_optimizer(s, OptimizerKind::SGD);
     tooltip(tr("SGD with momentum 0.9: v ← 0.9 v + ∂L/∂θ, θ ← θ − η v; choosing it loads its recommended learning rate."));
     const float w = half_width();
-    log_slider("##lr", "lr", o.lr, kTrainingLrRule, "lr %.4g", w,
+    log_slider("##lr", tr("lr"), o.lr, kTrainingLrRule, tr("lr %.4g"), w,
                tr("The learning rate η, 10⁻⁴ to 1 (log scale). The stress test multiplies it."));
     ImGui::SameLine();
     int batch = static_cast<int>(s.train.batch_size);
-    int_slider("##batch", batch, kTrainingMinBatch, kTrainingMaxBatch, "batch %d", true, w,
+    int_slider("##batch", batch, kTrainingMinBatch, kTrainingMaxBatch, tr("batch %d"), true, w,
                tr("Cases per mini-batch, 1 to 512 (log scale; at most the training set). BatchNorm's statistics come "
                "from it."));
     s.train.batch_size = batch;
-    int_slider("##steps", s.train.steps, kTrainingMinSteps, kTrainingMaxSteps, "%d steps", true,
+    int_slider("##steps", s.train.steps, kTrainingMinSteps, kTrainingMaxSteps, tr("%d steps"), true,
                ImGui::GetContentRegionAvail().x, tr("Optimizer steps per run, 10 to 20 000 (log scale)."));
 }
 
@@ -371,14 +375,14 @@ void draw_variants_section(TrainingLabState& s, const Fonts& fonts) {
         tooltip(help[k]);
     }
     const Index n = s.train.model.width;
-    const std::string k_text = "k = " + std::to_string(partial_k(n, s.train.model.norm.p, PartialRounding::Ceil)) +
-                               " of " + std::to_string(n);
+    const std::string k_text = tr("k = {0} of {1}", partial_k(n, s.train.model.norm.p, PartialRounding::Ceil), n);
     constexpr int kPrms = 3;
     static_assert(kTrainingNorms[kPrms] == Norm::PRMSNorm, "pRMSNorm's checkbox");
     ImGui::BeginDisabled(!s.variants[kPrms]);
     ImGui::SetNextItemWidth(ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(k_text.c_str()).x -
                             ImGui::GetStyle().ItemSpacing.x);
-    checked_number("p (1 = 100%)", s.train.model.norm.p, kFractionRule, [](double* p) {
+    checked_number(tr("p (1 = 100%)"), s.train.model.norm.p, kFractionRule, [](double* p) {
+
         return percent_slider("##p", p, "pRMSNorm p = %.2f%%",
                               tr("pRMSNorm's p, 1% to 100% (log scale): the RMS is estimated from the first k = ⌈n·p⌉ of "
                               "the n units."));
@@ -415,7 +419,7 @@ void draw_map(ImDrawList* dl, ImVec2 p0, float side, const Plot& map) {
 // Over a diverged variant's map: the map faded, "✗ diverged at step k" across it.
 void draw_diverged_over_map(ImDrawList* dl, ImVec2 p0, float side, int step, ImFont* font) {
     dl->AddRectFilled(p0, ImVec2(p0.x + side, p0.y + side), IM_COL32(255, 255, 255, 170));
-    const std::string lines[2] = {"✗ diverged", "at step " + std::to_string(step)};
+    const std::string lines[2] = {tr("✗ diverged"), tr("at step {0}", step)};
     const float h = font->FontSize;
     for (int i = 0; i < 2; ++i) {
         const ImVec2 ts = font->CalcTextSizeA(h, FLT_MAX, 0.0f, lines[i].c_str());
@@ -439,10 +443,10 @@ void draw_variant_card(const TrainingVariant& v, const Plot* map, const Training
         draw_map(dl, p0, side, *map);
         if (v.diverged_at > 0) draw_diverged_over_map(dl, p0, side, v.diverged_at, fonts.bold);
         ImGui::Dummy(ImVec2(width, side));
-        const std::string help = name + ": the class the model predicts at each point of the plane at step " +
-                                 std::to_string(v.run.step) +
-                                 " (colour: the class; paler: less sure, white: 50/50), with the training cases as dots"
-                                 " (rings: test cases, when shown). Right-click: save it as a figure.";
+        const std::string help = tr("{0}: the class the model predicts at each point of the plane at step {1}"
+                                    " (colour: the class; paler: less sure, white: 50/50), with the training cases as dots"
+                                    " (rings: test cases, when shown). Right-click: save it as a figure.",
+                                    name, v.run.step);
         tooltip(v.diverged_at > 0 ? tr(kDivergedHelp) : help.c_str());
         if (std::string saved = figure_context_menu("map figure", map->name, [map] { return *map; }); !saved.empty())
             status = std::move(saved);
@@ -468,14 +472,14 @@ void draw_variant_card(const TrainingVariant& v, const Plot* map, const Training
     if (v.diverged_at > 0) {
         const std::string at = std::to_string(v.diverged_at);
         ImGui::TextColored(kErrorText, "%s",
-                           first_fitting({"✗ diverged at step " + at, "✗ diverged", "✗ " + at}, room).c_str());
+                           first_fitting({tr("✗ diverged at step {0}", at), tr("✗ diverged"), "✗ " + at}, room).c_str());
         tooltip(tr(kDivergedHelp));
     } else {
         const EvalResult& e = v.run.last_eval ? *v.run.last_eval : v.initial;
         char pct[32];
         std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * e.test_accuracy);
         if (ImGui::CalcTextSize(pct).x <= room) {
-            ImGui::TextUnformatted(first_fitting({std::string("test ") + pct, pct}, room).c_str());
+            ImGui::TextUnformatted(first_fitting({tr("test {0}", pct), pct}, room).c_str());
         } else if (fonts.small->CalcTextSizeA(fonts.small->FontSize, FLT_MAX, 0.0f, pct).x <= room) {
             // narrow cards (six variants, large text): the number in the small font
             ImGui::PushFont(fonts.small);
@@ -484,13 +488,12 @@ void draw_variant_card(const TrainingVariant& v, const Plot* map, const Training
             ImGui::PopFont();
         } else {   // a slide's grid of large maps: the number on a line of its own (result_row_width)
             ImGui::NewLine();
-            ImGui::TextUnformatted(first_fitting({std::string("test ") + pct, pct}, ImGui::GetContentRegionAvail().x).c_str());
+            ImGui::TextUnformatted(first_fitting({tr("test {0}", pct), pct}, ImGui::GetContentRegionAvail().x).c_str());
         }
-        const std::string help = "Accuracy on the " + std::to_string(snap.data->test_x.rows()) +
-                                 " test cases at the last evaluation (step " +
-                                 std::to_string(v.run.history.eval_step.empty() ? 0 : v.run.history.eval_step.back()) +
-                                 "); training set " + format_number(100.0 * e.train_accuracy, 3) + "%, test loss " +
-                                 format_number(e.test_loss, 3) + ".";
+        const std::string help =
+            tr("Accuracy on the {0} test cases at the last evaluation (step {1}); training set {2}%, test loss {3}.",
+               snap.data->test_x.rows(), v.run.history.eval_step.empty() ? 0 : v.run.history.eval_step.back(),
+               format_number(100.0 * e.train_accuracy, 3), format_number(e.test_loss, 3));
         tooltip(help.c_str());
     }
     // Time per step.
@@ -513,14 +516,16 @@ void draw_variant_card(const TrainingVariant& v, const Plot* map, const Training
     } else if (v.norm == Norm::None) {
         ImGui::TextDisabled("%s", ms.c_str());
     } else {
-        ImGui::TextDisabled("%s", first_fitting({ms + " · " + share + " norm", ms + " · " + share, ms},
+        ImGui::TextDisabled("%s", first_fitting({tr("{0} · {1} norm", ms, share), ms + " · " + share, ms},
                                                 ImGui::GetContentRegionAvail().x).c_str());
     }
     ImGui::PopFont();
-    const std::string time_help = "Median wall-clock time per step so far: " + format_number(t.total_ms(), 3) +
-                                  " ms, of which " + format_number(t.norm_ms, 3) +
-                                  " ms in the norm layers (forward and backward: the bar's coloured part) and the rest "
-                                  "in the dense layers, activations, loss and optimizer (grey). Bars are to scale.";
+    const std::string time_help =
+        tr("Median wall-clock time per step so far: {0} ms, of which {1} ms in the norm layers (forward and backward: "
+           "the bar's coloured part) and the rest in the dense layers, activations, loss and optimizer (grey). Bars are "
+           "to scale.",
+           format_number(t.total_ms(), 3), format_number(t.norm_ms, 3));
+
     tooltip(time_help.c_str());
     ImGui::EndChild();
 }
@@ -670,7 +675,7 @@ void draw_figure_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& 
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("x:");
     ImGui::SameLine();
-    if (ImGui::RadioButton("step", s.axis == TrainingAxis::Step) && s.axis != TrainingAxis::Step) kActions[kAxis].apply(ctx);
+    if (ImGui::RadioButton(tr("step###axis_step"), s.axis == TrainingAxis::Step) && s.axis != TrainingAxis::Step) kActions[kAxis].apply(ctx);
     tooltip(axis_help.c_str());
     ImGui::SameLine();
     if (ImGui::RadioButton(tr("compute time"), s.axis == TrainingAxis::Time) && s.axis != TrainingAxis::Time)
@@ -678,7 +683,7 @@ void draw_figure_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& 
     tooltip(axis_help.c_str());
     const int k = std::clamp(s.grad_variant, 0, kTrainingNormCount - 1);
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("∂L/∂W of");
+    ImGui::TextUnformatted(tr("∂L/∂W of"));
     ImGui::SameLine();
     ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
     if (ImGui::BeginCombo("##grad_variant", std::string(display_name(kTrainingNorms[k])).c_str())) {
@@ -818,8 +823,8 @@ void draw_training_control(TrainingContext& ctx, const std::string& id) {
     const TrainingUi& ui = ctx.ui;
     const bool shown = ui.shown && ui.shown->error.empty() && ui.problem.empty();
     draw_run_control(ctx, id, kActions[kPlay], kActions[kReset], ui.playing, shown && ui.shown->done() && !ui.playing,
-                     shown ? "step " + std::to_string(ui.shown->step) + " / " + std::to_string(ctx.session.training.train.steps)
-                           : "");
+                     shown ? tr("step {0} / {1}", ui.shown->step, ctx.session.training.train.steps) : std::string());
+
 }
 
 void set_training_playing(TrainingContext& ctx, bool playing) {

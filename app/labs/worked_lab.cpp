@@ -103,7 +103,7 @@ void draw_toolbar(WorkedContext& ctx, WorkedUi& ui) {
     // ε and digits, right-aligned on the same row.
     const ImGuiStyle& style = ImGui::GetStyle();
     const float eps_w = 9.0f * em, digits_w = 6.0f * em;
-    const float right = ImGui::CalcTextSize("ε").x + ImGui::CalcTextSize("ε = 0").x + ImGui::CalcTextSize("digits").x +
+    const float right = ImGui::CalcTextSize("ε").x + ImGui::CalcTextSize("ε = 0").x + ImGui::CalcTextSize(tr("digits")).x +
                         2.0f * style.FramePadding.x + 2.0f * style.ItemInnerSpacing.x + 4.0f * style.ItemSpacing.x +
                         eps_w + digits_w;
     // Beside the buttons where they leave room, else on a row of its own.
@@ -124,7 +124,8 @@ void draw_toolbar(WorkedContext& ctx, WorkedUi& ui) {
     tooltip(tr("ε = 0: the textbook formulas, exactly."));
     ImGui::SameLine();
     ImGui::SetNextItemWidth(digits_w);
-    ImGui::SliderInt("digits", &ui.digits, 3, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
+    ImGui::SliderInt(tr("digits"), &ui.digits,
+ 3, 8, "%d", ImGuiSliderFlags_AlwaysClamp);
     tooltip(tr("Significant digits of the numbers in the steps (3 to 8); the claim checker always uses full precision."));
 }
 
@@ -195,8 +196,8 @@ void step_table(const char* id, const std::vector<WorkedStep>& rows, palette::Rg
     ImGui::EndTable();
 }
 
-constexpr const char* kLayerNormEquation = "paper eq. 2–3:  ā = (x − μ) / σ";
-constexpr const char* kRmsNormEquation = "paper eq. 4:  ā = x / RMS(x), no mean subtracted";
+constexpr const char* kLayerNormEquation = tr_later("paper eq. 2–3:  ā = (x − μ) / σ");
+constexpr const char* kRmsNormEquation = tr_later("paper eq. 4:  ā = x / RMS(x), no mean subtracted");
 
 // A table's rows: a norm's steps (LayerNorm's, or RMSNorm's and the comparisons beside them),
 // without the remark under it. Under RMSNorm the comparisons come nearest first, the other way
@@ -217,7 +218,7 @@ std::vector<WorkedStep> table_rows(const std::vector<WorkedStep>& steps, StepPar
 void draw_steps(const std::vector<WorkedStep>& steps, StepPart norm, const Fonts& fonts) {
     const bool ln = norm == StepPart::LayerNorm;
     const palette::Rgb color = ln ? palette::kLayerNormBar : palette::kRmsNormBar;
-    norm_heading(ln ? "LayerNorm" : "RMSNorm", ln ? kLayerNormEquation : kRmsNormEquation, color, fonts);
+    norm_heading(ln ? "LayerNorm" : "RMSNorm", tr(ln ? kLayerNormEquation : kRmsNormEquation), color, fonts);
     step_table(ln ? "ln_steps" : "rms_steps", table_rows(steps, norm), color, fonts);
     for (const WorkedStep& s : steps)
         if (s.role == StepRole::Remark && s.part == norm) ImGui::TextDisabled("%s", s.value.c_str());
@@ -273,9 +274,11 @@ void draw_claim_inputs(WorkedContext& ctx) {
     ImGui::TextDisabled("%s", tr("Examples (they set x too):"));
     for (int i = 0; i < kWorkedPresetCount; ++i) {
         const WorkedPreset& p = kWorkedPresets[i];
-        if (ImGui::Button(p.label, ImVec2(-FLT_MIN, 0.0f))) preset_actions()[i].apply(ctx);
-        const std::string help = std::string(p.help) + " Sets the Explorer's x to [" + format_number_list(preset_x(p)) +
-                                 "]. (key " + key_label(preset_actions()[i].key) + ")";
+        if (ImGui::Button(tr(p.label), ImVec2(-FLT_MIN, 0.0f))) preset_actions()[i].apply(ctx);
+        const std::string help = std::string(tr(p.help)) + " " +
+                                 tr("Sets the Explorer's x to [{0}]. (key {1})", format_number_list(preset_x(p)),
+                                    key_label(preset_actions()[i].key));
+
         tooltip(help.c_str());
     }
 }
@@ -384,8 +387,8 @@ void draw_worked_lab(WorkedContext& ctx) {
     const float panel_w = stacked ? avail : half;
     // Each table whole: its heading, kStepRows rows, and a line for a remark when σ or RMS is 0.
     const float text_w = panel_w - chrome;
-    const float heading_h = std::max(norm_heading_height("LayerNorm", kLayerNormEquation, fonts, text_w),
-                                     norm_heading_height("RMSNorm", kRmsNormEquation, fonts, text_w));
+    const float heading_h = std::max(norm_heading_height("LayerNorm", tr(kLayerNormEquation), fonts, text_w),
+                                     norm_heading_height("RMSNorm", tr(kRmsNormEquation), fonts, text_w));
     const float remark_h = e.sigma == 0.0 || e.rms == 0.0 ? ImGui::GetTextLineHeightWithSpacing() : 0.0f;
     const float steps_h = heading_h + kStepRows * kStepRowEm * em + remark_h + 2.0f * style.WindowPadding.y +
                           style.ItemSpacing.y;

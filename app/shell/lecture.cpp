@@ -12,6 +12,7 @@
 #include "slide.hpp"
 #include "ui_util.hpp"
 
+#include <normlab/base/i18n.hpp>
 #include <normlab/base/input_error.hpp>
 
 #define GLFW_INCLUDE_NONE
@@ -37,7 +38,7 @@ std::string open_lecture_file(AppContext& ctx, const std::string& path, int slid
         ctx.lecture->heads = std::move(heads);
         ctx.lecture->fit_problems.clear();   // laid out again at the next slide drawn
     } catch (const InputError& e) {
-        ctx.app.status = std::string("⚠ Not opened: ") + e.what();
+        ctx.app.status = tr("⚠ Not opened: {0}", e.what());
         return e.what();
     }
     ctx.lecture->lecture_file = path;
@@ -45,13 +46,15 @@ std::string open_lecture_file(AppContext& ctx, const std::string& path, int slid
     const std::vector<std::string>& ignored = ctx.lecture->lecture->ignored;
     std::string& warning = ctx.lecture->warning;
     warning.clear();
-    for (const std::string& key : ignored)
-        warning += (warning.empty() ? "unknown keys ignored: " : ", ") + key;
-    if (!warning.empty()) {
-        warning = std::filesystem::path(path).filename().string() + ": " + warning + " (docs/LECTURES.md lists every key)";
+    std::string keys;
+    for (const std::string& key : ignored) keys += (keys.empty() ? "" : ", ") + key;
+    if (!keys.empty()) {
+        const std::string file = std::filesystem::path(path).filename().string();
+        warning = file + ": unknown keys ignored: " + keys + " (docs/LECTURES.md lists every key)";   // stderr: English
         std::fprintf(stderr, "normlab: warning: %s\n", warning.c_str());
-        ctx.app.status = "⚠ " + warning;
+        ctx.app.status = "⚠ " + tr("{0}: unknown keys ignored: {1} (docs/LECTURES.md lists every key)", file, keys);
     }
+
     return "";
 }
 
@@ -69,7 +72,7 @@ void go_to_slide(AppContext& ctx, int i) {
     }
     const auto at = static_cast<std::size_t>(lec.slide);
     if (lec.slide_error.empty())
-        ctx.app.status = "Slide " + std::to_string(lec.slide + 1) + " / " + std::to_string(count) +
+        ctx.app.status = tr("Slide {0} / {1}", lec.slide + 1, count) +
                          (lec.lecture->title.empty() ? "" : " · " + lec.lecture->title) +
                          (at < lec.fit_problems.size() && !lec.fit_problems[at].empty() ? " · ⚠ " + lec.fit_problems[at] : "");
 }
@@ -104,19 +107,20 @@ void handle_lecture_keys(AppContext& ctx) {
 void draw_lecture_menu_items(AppContext& ctx) {
     if (ctx.lecture == nullptr) return;
     LectureUi& lec = *ctx.lecture;
-    ImGui::MenuItem("Presenter view", "F5", &ctx.app.presenter);
+    ImGui::MenuItem(tr("Presenter view"), "F5", &ctx.app.presenter);
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("The slide alone: the scene's title and caption, its figures as large as the window allows and "
-                          "only the controls the lecture names");
-    ImGui::MenuItem("Full screen", "F11", &lec.want_fullscreen);
-    ImGui::MenuItem("Pointer highlight", "F6", &lec.pointer);
+        ImGui::SetTooltip("%s", tr("The slide alone: the scene's title and caption, its figures as large as the window allows and "
+                                   "only the controls the lecture names"));
+    ImGui::MenuItem(tr("Full screen"), "F11", &lec.want_fullscreen);
+    ImGui::MenuItem(tr("Pointer highlight"), "F6", &lec.pointer);
     if (lec.lecture) {
         const int count = static_cast<int>(lec.lecture->slides.size());
-        const std::string label = "Slides: " + (lec.lecture->title.empty() ? std::string("lecture") : lec.lecture->title) +
-                                  "  (" + std::to_string(lec.slide + 1) + " / " + std::to_string(count) + ")";
+        const std::string label =
+            tr("Slides: {0}  ({1} / {2})", lec.lecture->title.empty() ? std::string(tr("lecture")) : lec.lecture->title,
+               lec.slide + 1, count);
         if (ImGui::BeginMenu(label.c_str())) {
-            if (ImGui::MenuItem("Next slide", "→", false, lec.slide + 1 < count)) step(ctx, +1);
-            if (ImGui::MenuItem("Previous slide", "←", false, lec.slide > 0)) step(ctx, -1);
+            if (ImGui::MenuItem(tr("Next slide"), "→", false, lec.slide + 1 < count)) step(ctx, +1);
+            if (ImGui::MenuItem(tr("Previous slide"), "←", false, lec.slide > 0)) step(ctx, -1);
             ImGui::Separator();
             int go = -1;
             for (int i = 0; i < count; ++i) {
@@ -126,7 +130,8 @@ void draw_lecture_menu_items(AppContext& ctx) {
                 if (ImGui::MenuItem(name.c_str(), nullptr, i == lec.slide)) go = i;
             }
             ImGui::Separator();
-            if (ImGui::MenuItem("Close lecture")) lec.lecture.reset();
+            if (ImGui::MenuItem(tr("Close lecture"))) lec.lecture.reset();
+
             ImGui::EndMenu();
             if (go >= 0) go_to_slide(ctx, go);
         }

@@ -19,6 +19,7 @@
 #include "web_page.hpp"
 
 #include <normlab/base/file_io.hpp>
+#include <normlab/base/i18n.hpp>
 #include <normlab/base/latest_box.hpp>
 #include <normlab/base/input_error.hpp>
 #include <normlab/scene/scene.hpp>
@@ -201,7 +202,8 @@ public:
         if (ui_.save_screenshot) {
             const std::string name = timestamped_png_name();
             const std::string err = ui::save_back_buffer_png(name, fb_w, fb_h, IfExists::Refuse);
-            ui_.status = err.empty() ? "Saved " + name : "⚠ " + err;
+            ui_.status = err.empty() ? tr("Saved {0}", name) : "⚠ " + err;
+
             ui_.save_screenshot = false;
         }
         if (last_frame && opt_.check_figures) return end_now(check_figures(ctx_));

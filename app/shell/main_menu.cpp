@@ -371,11 +371,13 @@ void draw_popups(AppContext& ctx) {
         ImGui::TextUnformatted(tr("NormLab {0}: LayerNorm vs RMSNorm, hands-on.", NORMLAB_VERSION).c_str());
         ImGui::Spacing();
         ImGui::TextUnformatted(
-            "Based on: B. Zhang and R. Sennrich, Root Mean Square Layer Normalization, NeurIPS 2019.\n"
-            "Data: Optical Recognition of Handwritten Digits data set, E. Alpaydin & C. Kaynak,\n"
-            "      UCI Machine Learning Repository, CC BY 4.0.\n"
-            "Built with Dear ImGui " IMGUI_VERSION " (MIT), GLFW (zlib), Eigen (MPL 2.0),\n"
-            "libepoxy (MIT), stb_image_write (public domain) and the DejaVu fonts (free licence).");
+            tr("Based on: B. Zhang and R. Sennrich, Root Mean Square Layer Normalization, NeurIPS 2019.\n"
+               "Data: Optical Recognition of Handwritten Digits data set, E. Alpaydin & C. Kaynak,\n"
+               "      UCI Machine Learning Repository, CC BY 4.0.\n"
+               "Built with Dear ImGui {0} (MIT), GLFW (zlib), Eigen (MPL 2.0),\n"
+               "libepoxy (MIT), stb_image_write (public domain) and the DejaVu fonts (free licence).",
+               IMGUI_VERSION).c_str());
+
         end_popup();
     }
     if (begin_popup(tr("This lab: equations and code"), ui.open_lab_help)) {

@@ -11,6 +11,7 @@
 #include "plot_export.hpp"
 #include "ui_util.hpp"
 
+#include <normlab/base/i18n.hpp>
 #include <normlab/base/input_error.hpp>
 #include <normlab/base/file_io.hpp>
 
@@ -48,17 +49,20 @@ void restore_autosave(AppContext& ctx) {
         const std::string warning = show_scene(ctx, parse_scene_keeping_labs(text, dropped), "");
         io.autosaved_text = text;
         io.history.reset(ctx.session);   // the restored session is where undo starts
-        ctx.app.status = warning.empty() ? "Restored the last session" : warning;
+        ctx.app.status = warning.empty() ? std::string(tr("Restored the last session")) : warning;
         if (!dropped.empty()) {
             fs::copy_file(io.autosave_file, kept, fs::copy_options::overwrite_existing, ec);
-            ctx.app.status = "⚠ Restored the last session, but " + dropped.front() +
-                             (dropped.size() > 1 ? " (and " + std::to_string(dropped.size() - 1) + " more)" : "") +
-                             ": that lab is at its defaults" + (ec ? "" : "; the file is kept as " + kept);
+            const std::string labs =
+                dropped.size() > 1 ? tr("{0} (and {1} more)", dropped.front(), dropped.size() - 1) : dropped.front();
+            ctx.app.status = ec ? tr("⚠ Restored the last session, but {0}: that lab is at its defaults", labs)
+                                : tr("⚠ Restored the last session, but {0}: that lab is at its defaults; the file is kept "
+                                     "as {1}",
+                                     labs, kept);
         }
     } catch (const std::exception& e) {
         fs::copy_file(io.autosave_file, kept, fs::copy_options::overwrite_existing, ec);
-        ctx.app.status = std::string("⚠ The last session could not be restored (") + e.what() + ")" +
-                         (ec ? "" : "; kept as " + kept);
+        ctx.app.status = ec ? tr("⚠ The last session could not be restored ({0})", e.what())
+                            : tr("⚠ The last session could not be restored ({0}); kept as {1}", e.what(), kept);
     }
 }
 
@@ -126,7 +130,8 @@ bool autosave_now(AppContext& ctx) {
         }
     }
     io.autosave_error = without_temp_name(error);   // the same reason reads the same at every try
-    ctx.app.autosave_warning = "Autosave failed: " + io.autosave_error;
+    ctx.app.autosave_warning = tr("Autosave failed: {0}", io.autosave_error);
+
     return false;
 }
 

@@ -76,29 +76,29 @@ void handle_session_keys(AppContext& ctx) {
 void draw_file_menu_items(AppContext& ctx) {
     if (ctx.io == nullptr) return;
     SessionIo& io = *ctx.io;
-    if (ImGui::MenuItem("Open scene…", "Ctrl+O")) io.open_request = SessionIo::Dialog::OpenScene;
-    const std::string save = io.path.empty() ? "Save scene" : "Save scene  (" + file_name(io.path) + ")";
+    if (ImGui::MenuItem(tr("Open scene…"), "Ctrl+O")) io.open_request = SessionIo::Dialog::OpenScene;
+    const std::string save = io.path.empty() ? std::string(tr("Save scene")) : tr("Save scene  ({0})", file_name(io.path));
     if (ImGui::MenuItem(save.c_str(), "Ctrl+S")) save_or_ask(ctx);
-    if (ImGui::MenuItem("Save scene as…", "Ctrl+Shift+S")) io.open_request = SessionIo::Dialog::SaveScene;
-    if (ImGui::BeginMenu("Recent scenes", !io.recent.empty())) {
+    if (ImGui::MenuItem(tr("Save scene as…"), "Ctrl+Shift+S")) io.open_request = SessionIo::Dialog::SaveScene;
+    if (ImGui::BeginMenu(tr("Recent scenes"), !io.recent.empty())) {
         std::string chosen;
         for (const std::string& path : io.recent)
             if (ImGui::MenuItem(path.c_str())) chosen = path;
         ImGui::EndMenu();
         if (!chosen.empty()) open_scene_file(ctx, chosen);
     }
-    if (ImGui::MenuItem("Open lecture…")) io.open_request = SessionIo::Dialog::OpenLecture;
+    if (ImGui::MenuItem(tr("Open lecture…"))) io.open_request = SessionIo::Dialog::OpenLecture;
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("A list of scenes to step through with ← / → (assets/lectures/); F5: presenter view");
+        ImGui::SetTooltip("%s", tr("A list of scenes to step through with ← / → (assets/lectures/); F5: presenter view"));
     ImGui::Separator();
 }
 
 void draw_edit_menu(AppContext& ctx) {
     if (ctx.io == nullptr) return;
-    if (ImGui::BeginMenu("Edit")) {
+    if (ImGui::BeginMenu((std::string(tr("Edit")) + "###edit").c_str())) {
         const SessionHistory& h = ctx.io->history;
-        const std::string u = "Undo" + (h.next_undo() == nullptr ? "" : ": " + step_text(*h.next_undo()));
-        const std::string r = "Redo" + (h.next_redo() == nullptr ? "" : ": " + step_text(*h.next_redo()));
+        const std::string u = h.next_undo() == nullptr ? std::string(tr("Undo")) : tr("Undo: {0}", step_text(*h.next_undo()));
+        const std::string r = h.next_redo() == nullptr ? std::string(tr("Redo")) : tr("Redo: {0}", step_text(*h.next_redo()));
         if (ImGui::MenuItem(u.c_str(), "Ctrl+Z", false, can_undo(ctx))) undo(ctx);
         if (ImGui::MenuItem(r.c_str(), "Ctrl+Shift+Z", false, can_redo(ctx))) redo(ctx);
         ImGui::EndMenu();
@@ -150,15 +150,15 @@ struct DialogText {
 DialogText dialog_text(SessionIo::Dialog d) {
     switch (d) {
         case SessionIo::Dialog::OpenScene:
-            return {"Open scene", "Open", "A NormLab scene (.json): every lab's inputs and settings, and the lab on screen."};
+            return {tr("Open scene"), tr("Open"), tr("A NormLab scene (.json): every lab's inputs and settings, and the lab on screen.")};
         case SessionIo::Dialog::SaveScene:
-            return {"Save scene as", "Save", "Saves every lab's inputs and settings, the lab on screen, a title and a caption."};
+            return {tr("Save scene as"), tr("Save"), tr("Saves every lab's inputs and settings, the lab on screen, a title and a caption.")};
         case SessionIo::Dialog::OpenLecture:
-            return {"Open lecture", "Open", "A lecture (.json): scenes in order. ← / → step through them; F5: presenter view."};
+            return {tr("Open lecture"), tr("Open"), tr("A lecture (.json): scenes in order. ← / → step through them; F5: presenter view.")};
         case SessionIo::Dialog::ExportFolder:
-            return {"Export folder", "Choose",
-                    "Where figures and tables go (right-click ▸ Save …, File ▸ Export all figures), for this session; "
-                    "created if missing. A file of the same name is never replaced: the new one gets \"-2\", \"-3\", …"};
+            return {tr("Export folder"), tr("Choose"),
+                    tr("Where figures and tables go (right-click ▸ Save …, File ▸ Export all figures), for this session; "
+                       "created if missing. A file of the same name is never replaced: the new one gets \"-2\", \"-3\", …")};
         case SessionIo::Dialog::None: break;
     }
     return {"", "", ""};
@@ -193,16 +193,16 @@ bool act(AppContext& ctx, SessionIo::Dialog d, bool replace) {
     std::error_code ec;
     if (d == SessionIo::Dialog::ExportFolder) {
         if (path.empty() || (!fs::create_directories(path, ec) && !fs::is_directory(path, ec))) {
-            io.dialog_error = "Not a folder that can be made: " + (path.empty() ? std::string("(empty)") : path) +
-                              (ec ? " (" + ec.message() + ")" : "");
+            io.dialog_error = tr("Not a folder that can be made: {0}", (path.empty() ? std::string(tr("(empty)")) : path) +
+                                                                          (ec ? " (" + ec.message() + ")" : ""));
             return false;
         }
         set_export_folder(absolute_path(path));
-        ctx.app.status = "Figures go to " + export_folder();
+        ctx.app.status = tr("Figures go to {0}", export_folder());
         return true;
     }
     if (path.empty() || fs::is_directory(path, ec)) {
-        io.dialog_error = "Choose a file (type its name, or click one in the list).";
+        io.dialog_error = tr("Choose a file (type its name, or click one in the list).");
         return false;
     }
     switch (d) {
@@ -226,14 +226,14 @@ void folder_buttons(SessionIo& io) {
         ImGui::SameLine();
         if (ImGui::SmallButton(label)) io.path_field = dir + "/";
     };
-    ImGui::TextDisabled("Go to:");
+    ImGui::TextDisabled("%s", tr("Go to:"));
     if (!io.assets_dir.empty()) {
-        jump("Shipped scenes", io.assets_dir + "/scenes");
-        jump("Lectures", io.assets_dir + "/lectures");
+        jump(tr("Shipped scenes"), io.assets_dir + "/scenes");
+        jump(tr("Lectures"), io.assets_dir + "/lectures");
     }
     std::error_code ec;
-    jump("Current folder", fs::current_path(ec).string());
-    if (const char* home = std::getenv("HOME")) jump("Home", home);
+    jump(tr("Current folder"), fs::current_path(ec).string());
+    if (const char* home = std::getenv("HOME")) jump(tr("Home"), home);
 }
 
 // The folder's sub-folders and .json files: a click fills the field, a double-click on a file acts.
@@ -242,7 +242,7 @@ bool folder_list(SessionIo& io, float height) {
     ImGui::TextDisabled("%s", dir.c_str());
     bool activate = false;
     ImGui::BeginChild("files", ImVec2(0.0f, height), true);
-    if (fs::path(dir).has_parent_path() && dir != "/" && ImGui::Selectable("..  (up one folder)"))
+    if (fs::path(dir).has_parent_path() && dir != "/" && ImGui::Selectable(tr("..  (up one folder)")))
         io.path_field = fs::path(dir).lexically_normal().parent_path().string() + "/";
     for (const DirEntry& e : list_dir(dir)) {
         const std::string full = (fs::path(dir) / e.name).string();
@@ -276,22 +276,21 @@ std::string shown_target(const std::string& path) {
 // "Read files outside the scene's folder?": each file with the lab that would read it.
 void draw_outside_files_dialog(AppContext& ctx) {
     SessionIo& io = *ctx.io;
-    const char* name = "Read files outside the scene's folder?";
+    const char* name = tr("Read files outside the scene's folder?");
     if (io.pending_files.empty()) return;
     if (!ImGui::IsPopupOpen(name)) ImGui::OpenPopup(name);
     if (!begin_centered_modal(name, 40.0f)) return;
     const float em = ImGui::GetFontSize();
     push_wrap_at_edge();
-    ImGui::TextUnformatted(("The scene " + io.pending_scene + " asks NormLab to read:").c_str());
-    for (const SceneDataFile& f : io.pending_files)
-        ImGui::BulletText("%s  (%s)", shown_target(f.path).c_str(), f.key.c_str());
-    ImGui::TextUnformatted("These lie outside the scene's folder. Read them only if you know what they are; "
-                           "otherwise the labs use their own data.");
+    ImGui::TextUnformatted(tr("The scene {0} asks NormLab to read:", io.pending_scene).c_str());
+    for (const SceneDataFile& f : io.pending_files) ImGui::BulletText("%s  (%s)", shown_target(f.path).c_str(), f.key.c_str());
+    ImGui::TextUnformatted(tr("These lie outside the scene's folder. Read them only if you know what they are; "
+                              "otherwise the labs use their own data."));
     ImGui::PopTextWrapPos();
     ImGui::Spacing();
-    const bool read = ImGui::Button("Read them", ImVec2(8.0f * em, 0.0f));
+    const bool read = ImGui::Button(tr("Read them"), ImVec2(8.0f * em, 0.0f));
     ImGui::SameLine();
-    const bool skip = ImGui::Button("Don't read", ImVec2(8.0f * em, 0.0f)) ||
+    const bool skip = ImGui::Button(tr("Don't read"), ImVec2(8.0f * em, 0.0f)) ||
                       ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
     if (read || skip) {
         const std::size_t n = io.pending_files.size();
@@ -300,8 +299,12 @@ void draw_outside_files_dialog(AppContext& ctx) {
                 agree_to_read(f.path);   // this file as it is now: if it changes into another, it is asked for again
                 set_scene_data_file(ctx.session, f.key, f.path);
             }
-        ctx.app.status = std::string(read ? "Reading " : "Not read: ") + io.pending_files.front().path +
-                         (n > 1 ? " and " + std::to_string(n - 1) + " more" : "") + (read ? "" : "; the labs use their own data");
+        const std::string& first = io.pending_files.front().path;
+        if (read)
+            ctx.app.status = n > 1 ? tr("Reading {0} and {1} more", first, n - 1) : tr("Reading {0}", first);
+        else
+            ctx.app.status = n > 1 ? tr("Not read: {0} and {1} more; the labs use their own data", first, n - 1)
+                                   : tr("Not read: {0}; the labs use their own data", first);
         io.pending_files.clear();
         ImGui::CloseCurrentPopup();
     }
@@ -356,22 +359,22 @@ void draw_refused_reads_dialog(AppContext& ctx) {
 // "Quit without saving?": the autosave failed as the user quit.
 void draw_quit_dialog(AppContext& ctx) {
     SessionIo& io = *ctx.io;
-    const char* name = "Quit without saving?";
+    const char* name = tr("Quit without saving?");
     if (!io.ask_quit) return;
     if (!ImGui::IsPopupOpen(name)) ImGui::OpenPopup(name);
     if (!begin_centered_modal(name, 40.0f)) return;
     const float em = ImGui::GetFontSize();
     push_wrap_at_edge();
-    ImGui::TextUnformatted(("The session could not be saved: " + io.autosave_error).c_str());
-    ImGui::TextUnformatted("Quitting now loses the changes since the last save.");
+    ImGui::TextUnformatted(tr("The session could not be saved: {0}", io.autosave_error).c_str());
+    ImGui::TextUnformatted(tr("Quitting now loses the changes since the last save."));
     ImGui::PopTextWrapPos();
     ImGui::Spacing();
     int choice = 0;
-    if (ImGui::Button("Save scene as…", ImVec2(9.0f * em, 0.0f))) choice = 1;
+    if (ImGui::Button(tr("Save scene as…"), ImVec2(9.0f * em, 0.0f))) choice = 1;
     ImGui::SameLine();
-    if (ImGui::Button("Quit anyway", ImVec2(9.0f * em, 0.0f))) choice = 2;
+    if (ImGui::Button(tr("Quit anyway"), ImVec2(9.0f * em, 0.0f))) choice = 2;
     ImGui::SameLine();
-    if (ImGui::Button("Cancel", ImVec2(9.0f * em, 0.0f)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) choice = 3;
+    if (ImGui::Button(tr("Cancel"), ImVec2(9.0f * em, 0.0f)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) choice = 3;
     if (choice != 0) {
         io.ask_quit = false;
         io.quit_confirmed = choice == 2;
@@ -410,14 +413,14 @@ void draw_session_dialogs(AppContext& ctx) {
     ImGui::SetNextItemWidth(-FLT_MIN);
     if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
     ImGui::PushID(io.dialog_opened);
-    if (ImGui::InputTextWithHint("##path", "path/to/file.json", &io.path_field, ImGuiInputTextFlags_EnterReturnsTrue))
+    if (ImGui::InputTextWithHint("##path", tr("path/to/file.json"), &io.path_field, ImGuiInputTextFlags_EnterReturnsTrue))
         go = true;
     ImGui::PopID();
     folder_buttons(io);
     if (folder_list(io, 11.0f * ImGui::GetTextLineHeightWithSpacing())) go = true;
     if (io.dialog == SessionIo::Dialog::SaveScene) {
-        ImGui::InputTextWithHint("title", "shown above the lab in presenter view", &io.title);
-        ImGui::InputTextMultiline("caption", &io.caption, ImVec2(-8.0f * em, 3.2f * ImGui::GetTextLineHeight()));
+        ImGui::InputTextWithHint(tr("title###title"), tr("shown above the lab in presenter view"), &io.title);
+        ImGui::InputTextMultiline(tr("caption###caption"), &io.caption, ImVec2(-8.0f * em, 3.2f * ImGui::GetTextLineHeight()));
     }
     if (!io.dialog_error.empty()) {
         push_wrap_at_edge();
@@ -427,13 +430,14 @@ void draw_session_dialogs(AppContext& ctx) {
     const std::string target = io.dialog == SessionIo::Dialog::SaveScene ? save_target(io.path_field) : "";
     const bool replaces = !target.empty() && path_exists(target) && unwritable_reason(target).empty();
     ImGui::Spacing();
-    if (ImGui::Button(replaces ? "Replace" : text.action, ImVec2(7.0f * em, 0.0f))) go = true;
+    if (ImGui::Button(replaces ? tr("Replace") : text.action, ImVec2(7.0f * em, 0.0f))) go = true;
     if (replaces) {
         ImGui::SameLine();
-        ImGui::TextDisabled("(%s exists)", file_name(target).c_str());
+        ImGui::TextDisabled(tr("(%s exists)"), file_name(target).c_str());
     }
     ImGui::SameLine();
-    bool close = ImGui::Button("Cancel", ImVec2(7.0f * em, 0.0f)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+    bool close = ImGui::Button(tr("Cancel"),
+ ImVec2(7.0f * em, 0.0f)) || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
     if (go && act(ctx, io.dialog, replaces)) close = true;
     if (close) {
         ImGui::CloseCurrentPopup();

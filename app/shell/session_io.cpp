@@ -12,6 +12,7 @@
 #include "ui_util.hpp"
 
 #include <normlab/base/data_files.hpp>
+#include <normlab/base/i18n.hpp>
 #include <normlab/base/input_error.hpp>
 #include <normlab/base/file_io.hpp>
 
@@ -124,8 +125,9 @@ void add_recent(SessionIo& io, const std::string& path) {
 }
 std::string ignored_note(const std::vector<std::string>& ignored) {
     if (ignored.empty()) return "";
-    return " (skipped " + std::to_string(ignored.size()) + (ignored.size() == 1 ? " setting" : " settings") +
-           " this NormLab does not know: " + ignored.front() + (ignored.size() > 1 ? ", …)" : ")");
+    if (ignored.size() == 1) return " " + tr("(skipped 1 setting this NormLab does not know: {0})", ignored.front());
+    return " " + tr("(skipped {0} settings this NormLab does not know: {1}, …)", ignored.size(), ignored.front());
+
 }
 }  // namespace
 
@@ -150,7 +152,7 @@ std::string show_scene(AppContext& ctx, Scene scene, const std::string& caption_
         ctx.app.select_lab = lab;
         return "";
     }
-    return "⚠ The scene opens lab \"" + scene.lab + "\", which this NormLab does not have (labs: " + lab_ids() + ")";
+    return tr("⚠ The scene opens lab \"{0}\", which this NormLab does not have (labs: {1})", scene.lab, lab_ids());
 }
 std::string save_to(AppContext& ctx, const std::string& path, IfExists if_exists) {
     SessionIo& io = *ctx.io;
@@ -162,7 +164,7 @@ std::string save_to(AppContext& ctx, const std::string& path, IfExists if_exists
     }
     io.path = absolute_path(path);
     add_recent(io, io.path);
-    ctx.app.status = "Saved " + file_name(path);
+    ctx.app.status = tr("Saved {0}", file_name(path));
     return "";
 }
 
@@ -205,14 +207,15 @@ std::string open_scene_file(AppContext& ctx, const std::string& path, const std:
     try {
         scene = load_scene(path, &ignored);
     } catch (const InputError& e) {
-        ctx.app.status = std::string("⚠ Not opened: ") + e.what();
+        ctx.app.status = tr("⚠ Not opened: {0}", e.what());
         return e.what();
     }
     hold_outside_files(*ctx.io, scene, path);
     const std::string warning = show_scene(ctx, std::move(scene), caption_override);
     ctx.io->path = absolute_path(path);
     if (remember) add_recent(*ctx.io, ctx.io->path);
-    ctx.app.status = warning.empty() ? "Opened " + file_name(path) + ignored_note(ignored) : warning;
+    ctx.app.status = warning.empty() ? tr("Opened {0}", file_name(path)) + ignored_note(ignored) : warning;
+
     return "";
 }
 

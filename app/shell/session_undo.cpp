@@ -10,6 +10,7 @@
 #include "plot_export.hpp"
 #include "ui_util.hpp"
 
+#include <normlab/base/i18n.hpp>
 #include <normlab/base/input_error.hpp>
 #include <normlab/base/file_io.hpp>
 
@@ -63,7 +64,7 @@ namespace session_detail {
 // "x₂ = 5 (Explorer)": a step's name with its lab's tab.
 std::string step_text(const StepName& name) {
     const int lab = find_lab(name.lab);
-    return name.what + (lab < 0 ? "" : " (" + std::string(kLabs[lab].tab) + ")");
+    return name.what + (lab < 0 ? "" : " (" + std::string(tr(kLabs[lab].tab)) + ")");
 }
 
 }  // namespace session_detail
@@ -72,14 +73,17 @@ namespace {
 
 // After an undo or redo of `name` (a copy: the history moved it): its lab comes on screen, the
 // status line says what changed back.
-void after_step(AppContext& ctx, const StepName& name, const char* verb, std::size_t more, const char* more_what) {
+void after_step(AppContext& ctx, const StepName& name, bool undone, std::size_t more) {
     forget_rejected_text(ctx);
     // Asked even when it seems on screen already: a tab switch asked in the frame before shows only
     // now (Dear ImGui selects a tab the frame after), and this request must be the later one.
     const int lab = find_lab(name.lab);
     if (lab >= 0) ctx.app.select_lab = lab;
-    ctx.app.status = std::string(verb) + (name.what.empty() ? "" : ": " + step_text(name)) + " (" +
-                     std::to_string(more) + " more to " + more_what + ")";
+    if (name.what.empty())
+        ctx.app.status = undone ? tr("Undone ({0} more to undo)", more) : tr("Redone ({0} more to redo)", more);
+    else
+        ctx.app.status = undone ? tr("Undone: {0} ({1} more to undo)", step_text(name), more)
+                                : tr("Redone: {0} ({1} more to redo)", step_text(name), more);
 }
 
 }  // namespace
@@ -89,14 +93,15 @@ void undo(AppContext& ctx) {
     h.flush_pending(ctx.session);
     const StepName name = h.next_undo() != nullptr ? *h.next_undo() : StepName{};
     if (!h.undo(ctx.session)) return;
-    after_step(ctx, name, "Undone", h.undo_count(), "undo");
+    after_step(ctx, name, true, h.undo_count());
 }
 
 void redo(AppContext& ctx) {
     SessionHistory& h = ctx.io->history;
     const StepName name = h.next_redo() != nullptr ? *h.next_redo() : StepName{};
     if (!h.redo(ctx.session)) return;
-    after_step(ctx, name, "Redone", h.redo_count(), "redo");
+    after_step(ctx, name, false, h.redo_count());
+
 }
 
 void track_session(AppContext& ctx, double now) {

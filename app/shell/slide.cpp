@@ -127,7 +127,7 @@ std::string slide_counter(const LectureUi* lec) {
     return std::to_string(lec->slide + 1) + " / " + std::to_string(lec->lecture->slides.size());
 }
 
-std::string slide_hint(const LectureUi* lec) { return lec != nullptr && lec->lecture ? "← →   F5: edit" : "F5: edit"; }
+std::string slide_hint(const LectureUi* lec) { return lec != nullptr && lec->lecture ? tr("← →   F5: edit") : tr("F5: edit"); }
 
 // The width the title wraps in: the header's, less the counter's column.
 float title_width(const Fonts& fonts, const std::string& counter, const std::string& hint, float width) {
@@ -150,10 +150,11 @@ void draw_header(const AppContext& ctx, float width) {
         const std::string& own = lec->lecture->slides[static_cast<std::size_t>(lec->slide)].title;
         if (!own.empty()) title = own;
     }
-    if (title.empty()) title = kLabs[std::clamp(ctx.app.lab, 0, kLabCount - 1)].info->title;
+    if (title.empty()) title = tr(kLabs[std::clamp(ctx.app.lab, 0, kLabCount - 1)].info->title);
     std::string caption = io != nullptr ? io->caption : "";
     const bool failed = lec != nullptr && !lec->slide_error.empty();
-    if (failed) caption = "⚠ This slide could not be opened: " + lec->slide_error;
+    if (failed) caption = tr("⚠ This slide could not be opened: {0}", lec->slide_error);
+
     const std::string counter = slide_counter(lec), hint = slide_hint(lec);
     const ImVec2 origin = ImGui::GetCursorPos();
     const float right = origin.x + width;

@@ -16,6 +16,7 @@
 #include "quit_signals.hpp"
 #include "session_io.hpp"
 
+#include <normlab/base/i18n.hpp>
 #include <normlab/scene/scene.hpp>
 #include <normlab/scene/session.hpp>
 
@@ -141,21 +142,22 @@ std::string scene_text(const AppContext& ctx) { return scene_to_text(current_sce
 }  // namespace
 
 void draw_page_file_items(AppContext& ctx) {
-    if (ImGui::MenuItem("Open scene from this computer…"))
+    if (ImGui::MenuItem(tr("Open scene from this computer…")))
         EM_ASM({ Module.pickSceneFile(); });
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("A scene file (.json) saved by NormLab, on the desktop or in a page");
-    if (ImGui::MenuItem("Download scene")) {
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", tr("A scene file (.json) saved by NormLab, on the desktop or in a page"));
+    if (ImGui::MenuItem(tr("Download scene"))) {
         const std::string text = scene_text(ctx);
         EM_ASM({ Module.downloadText("normlab-scene.json", UTF8ToString($0)); }, text.c_str());
-        ctx.app.status = "Scene downloaded as normlab-scene.json";
+        ctx.app.status = tr("Scene downloaded as normlab-scene.json");
     }
-    if (ImGui::MenuItem("Copy link")) {
+    if (ImGui::MenuItem(tr("Copy link"))) {
         const std::string text = scene_text(ctx);
         EM_ASM({ Module.copySceneLink(UTF8ToString($0)); }, text.c_str());
-        ctx.app.status = "The link in the address bar holds this scene (copied to the clipboard)";
+        ctx.app.status = tr("The link in the address bar holds this scene (copied to the clipboard)");
     }
     if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("Puts the whole scene into the page's address (#scene=…): whoever opens the link sees this state");
+        ImGui::SetTooltip("%s", tr("Puts the whole scene into the page's address (#scene=…): whoever opens the link sees this state"));
+
     ImGui::Separator();
 }
 

@@ -7,6 +7,7 @@
 #include "normlab/labs/worked_lab.hpp"
 
 #include "normlab/labs/state_json.hpp"
+#include "normlab/base/i18n.hpp"
 #include "normlab/base/text.hpp"
 
 #include <algorithm>
@@ -49,17 +50,17 @@ void state_from_json(SceneReader& in, WorkedState& state) {
 // [SECTION] Presets -------------------------------------------------------------------------
 
 const WorkedPreset kWorkedPresets[kWorkedPresetCount] = {
-    {"Misconception: n−1 std called RMSNorm",
-     "A write-up computes (x − mean)/std with the n−1 std for [2, 4, 6, 8] and calls it RMSNorm: it is "
-     "LayerNorm with the sample std; RMSNorm gives [0.365, 0.730, 1.095, 1.461].",
+    {tr_later("Misconception: n−1 std called RMSNorm"),
+     tr_later("A write-up computes (x − mean)/std with the n−1 std for [2, 4, 6, 8] and calls it RMSNorm: it is "
+              "LayerNorm with the sample std; RMSNorm gives [0.365, 0.730, 1.095, 1.461]."),
      {2, 4, 6, 8}, Formula::RMSNorm, "−1.16, −0.39, 0.39, 1.16", "mean = 5\nstd = 2.58"},
-    {"Arithmetic slip",
-     "LayerNorm of [200, 300, 150, 250] with the right outputs, but one intermediate step, "
-     "(300 − 225)² = 2025, is wrong (it is 5625).",
+    {tr_later("Arithmetic slip"),
+     tr_later("LayerNorm of [200, 300, 150, 250] with the right outputs, but one intermediate step, "
+              "(300 − 225)² = 2025, is wrong (it is 5625)."),
      {200, 300, 150, 250}, Formula::LayerNormPopulation, "−0.447, 1.342, −1.342, 0.447",
      "mean = 225\n(300 − 225)² = 2025"},
-    {"Correct RMSNorm",
-     "RMSNorm of [2, 4, 6, 8] done right: mean of the squares 30, RMS √30 ≈ 5.477.",
+    {tr_later("Correct RMSNorm"),
+     tr_later("RMSNorm of [2, 4, 6, 8] done right: mean of the squares 30, RMS √30 ≈ 5.477."),
      {2, 4, 6, 8}, Formula::RMSNorm, "0.365, 0.730, 1.095, 1.461", "(4 + 16 + 36 + 64)/4 = 30\nrms = 5.477"},
 };
 

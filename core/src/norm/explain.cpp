@@ -7,6 +7,7 @@
 // [SECTION] Arithmetic expressions and intermediate steps
 #include "normlab/norm/explain.hpp"
 
+#include "normlab/base/i18n.hpp"
 #include "normlab/base/number_rule.hpp"
 #include "normlab/base/input_error.hpp"   // quote_for_message
 #include "normlab/base/text.hpp"
@@ -166,30 +167,31 @@ void layernorm_steps(const Explanation& e, int d, std::vector<WorkedStep>& out) 
     const auto x2 = [&](double u) { return step_number(u, p2); };
     // Σx and μ in full where they are short decimals (10¹² + 1.5 must not read "1e+12").
     const auto mean_term = [&](double u) { return p1 == 0 ? exact_number(u) : x1(u); };
-    const std::string sample = n > 1 ? cell_quotient(e.sum_deviation_sq, n - 1, e.var_sample, d, p2) : "undefined for n = 1";
+    const std::string sample = n > 1 ? cell_quotient(e.sum_deviation_sq, n - 1, e.var_sample, d, p2) : std::string(tr("undefined for n = 1"));
     const StepPart ln = StepPart::LayerNorm;
     out.push_back({ln, StepRole::Step, "  1. mean          μ = Σx/n = " + mean_term(e.sum) + "/" + std::to_string(n) +
                                            " = " + mean_term(e.mean),
-                   "1  mean μ", "Σx / n", cell_quotient(e.sum, n, e.mean, d, p1)});
-    out.push_back({ln, StepRole::Step, "  2. deviations    x − μ = " + list(e.deviation, p1), "2  deviations", "x − μ",
+                   std::string("1  ") + tr("mean μ"), "Σx / n", cell_quotient(e.sum, n, e.mean, d, p1)});
+    out.push_back({ln, StepRole::Step, "  2. deviations    x − μ = " + list(e.deviation, p1), std::string("2  ") + tr("deviations"), "x − μ",
                    cell_list(e.deviation, d, p1)});
     out.push_back({ln, StepRole::Step,
                    "  3. squares       (x − μ)² = " + list(e.deviation_sq, p2) + ", sum " + x2(e.sum_deviation_sq),
-                   "3  squares", "(x − μ)²", cell_list(e.deviation_sq, d, p2) + ",  sum " + cell_number(e.sum_deviation_sq, d, p2)});
+                   std::string("3  ") + tr("squares"), "(x − μ)²",
+                   cell_list(e.deviation_sq, d, p2) + ",  " + tr("sum {0}", cell_number(e.sum_deviation_sq, d, p2))});
     out.push_back({ln, StepRole::Step,
                    "  4. variance      Σ(x − μ)²/n = " + x2(e.var_population) + "   (population: what LayerNorm uses)",
-                   "4  variance σ₀²", "Σ(x − μ)² / n",
-                   cell_quotient(e.sum_deviation_sq, n, e.var_population, d, p2) + "   (population)"});
+                   std::string("4  ") + tr("variance σ₀²"), "Σ(x − μ)² / n",
+                   cell_quotient(e.sum_deviation_sq, n, e.var_population, d, p2) + "   " + tr("(population)")});
     out.push_back({ln, StepRole::Aside,
                    "                   Σ(x − μ)²/(n−1) = " + x2(e.var_sample) + "   (sample, Bessel's correction: NOT LayerNorm)",
-                   "    sample variance", "Σ(x − μ)² / (n − 1)", sample + "   (not LayerNorm)"});
+                   std::string("    ") + tr("sample variance"), "Σ(x − μ)² / (n − 1)", sample + "   " + tr("(not LayerNorm)")});
     out.push_back({ln, StepRole::Step, "  5. std           σ = √(" + x2(e.var_population) + eps_term(e.eps) + ") = " + x1(e.sigma),
                    "5  σ", e.eps > 0.0 ? "√(σ₀² + ε)" : "√σ₀²", cell_root(e.var_population, e.eps, e.sigma, d, p1)});
-    out.push_back({ln, StepRole::Outputs, "  6. outputs       (x − μ)/σ = " + list(e.layernorm), "6  outputs ā",
+    out.push_back({ln, StepRole::Outputs, "  6. outputs       (x − μ)/σ = " + list(e.layernorm), std::string("6  ") + tr("outputs ā"),
                    "(x − μ) / σ", cell_list(e.layernorm, d)});
     if (e.sigma == 0.0)
         out.push_back({ln, StepRole::Remark, "     (σ = 0: every deviation is 0; with ε → 0⁺ each output tends to 0)", "", "",
-                       "σ = 0: every deviation is 0, and each output is 0 (the limit ε → 0⁺)."});
+                       tr("σ = 0: every deviation is 0, and each output is 0 (the limit ε → 0⁺).")});
 }
 
 // RMSNorm's rows (paper eq. 4), then the two formulas it is set beside.
@@ -199,17 +201,18 @@ void rmsnorm_steps(const Explanation& e, int d, std::vector<WorkedStep>& out) {
     const auto x2 = [&](double u) { return step_number(u, p2); };
     const StepPart rms = StepPart::RMSNorm, cmp = StepPart::Comparison;
     out.push_back({rms, StepRole::Step, "  1. squares       x² = " + list(e.square, p2) + ", sum " + x2(e.sum_square),
-                   "1  squares", "x²", cell_list(e.square, d, p2) + ",  sum " + cell_number(e.sum_square, d, p2)});
-    out.push_back({rms, StepRole::Step, "  2. mean square   Σx²/n = " + x2(e.mean_square), "2  mean square", "Σx² / n",
+                   std::string("1  ") + tr("squares"), "x²",
+                   cell_list(e.square, d, p2) + ",  " + tr("sum {0}", cell_number(e.sum_square, d, p2))});
+    out.push_back({rms, StepRole::Step, "  2. mean square   Σx²/n = " + x2(e.mean_square), std::string("2  ") + tr("mean square"), "Σx² / n",
                    cell_quotient(e.sum_square, n, e.mean_square, d, p2)});
     out.push_back({rms, StepRole::Step,
                    "  3. RMS           √(" + x2(e.mean_square) + eps_term(e.eps) + ") = " + step_number(e.rms, p1), "3  RMS",
                    e.eps > 0.0 ? "√(mean(x²) + ε)" : "√mean(x²)", cell_root(e.mean_square, e.eps, e.rms, d, p1)});
-    out.push_back({rms, StepRole::Outputs, "  4. outputs       x/RMS = " + list(e.rmsnorm), "4  outputs ā", "x / RMS",
+    out.push_back({rms, StepRole::Outputs, "  4. outputs       x/RMS = " + list(e.rmsnorm), std::string("4  ") + tr("outputs ā"), "x / RMS",
                    cell_list(e.rmsnorm, d)});
     if (e.rms == 0.0)
         out.push_back({rms, StepRole::Remark, "     (RMS = 0: x is all zeros; with ε → 0⁺ each output tends to 0)", "", "",
-                       "RMS = 0: x is all zeros, and each output is 0 (the limit ε → 0⁺)."});
+                       tr("RMS = 0: x is all zeros, and each output is 0 (the limit ε → 0⁺).")});
     out.push_back({cmp, StepRole::Aside,
                    "  (x − μ)/sample std = " + list(e.layernorm_sample) + "   (LayerNorm with n−1: not RMSNorm)",
                    "    LayerNorm, n − 1", "(x − μ) / sample std", cell_list(e.layernorm_sample, d)});
