@@ -67,7 +67,7 @@ std::string validate(const TrainConfig& config);
 // N_train cases in the trainer's precision: per hidden unit the dense and activation outputs,
 // with a norm also its output and ā (f32 norms other than LayerNorm and RMSNorm: ā and a again
 // in double), and 3·K for the logits and probabilities. The steps' own B-case buffers are small
-// beside them. Within 5% of the peak resident memory measured (docs/RELIABILITY.md: budgets).
+// beside them. Within 6% of the peak resident memory measured (docs/RELIABILITY.md: budgets).
 double train_memory_bytes(Eigen::Index train_cases, Eigen::Index test_cases, Eigen::Index features, int classes,
                           const TrainConfig& config);
 inline constexpr double kTrainMemoryBudget = 2.0 * 1024 * 1024 * 1024;   // 2 GB: a classroom PC
