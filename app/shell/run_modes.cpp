@@ -46,8 +46,9 @@ int export_plot(ui::AppContext& ctx, const Options& opt) {
             const std::string err = ui::save_plot_png(plot, ui::kDefaultFigureWidth, ui::kDefaultFigureHeight, opt.scale,
                                                       opt.out, opt.replace ? IfExists::Replace : IfExists::Refuse);
             if (err.empty()) return 0;
+            // A refused target (a FIFO, a device, no such folder) is bad input, as "exists" is: exit 2.
             std::fprintf(stderr, "normlab: cannot save the plot: %s\n", err.c_str());
-            return 1;
+            return 2;
         }
     }
     std::fprintf(stderr, "normlab: unknown plot '%s' (plots: %s)\n", opt.export_plot.c_str(),

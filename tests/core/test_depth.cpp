@@ -379,5 +379,40 @@ TEST(Depth, ValidateSaysWhatIsWrong) {
     EXPECT_EQ(validate(c), "context 1 is out of range [2, 256]");
 }
 
+// Closed form of the vocabulary's part, and a text of 60,000 distinct characters refused with
+// its size before the model (embeddings, output layer, logits) is built.
+TEST(DepthMemory, TheVocabularyIsCountedAndAWideTextIsRefusedBeforeTheModel) {
+    DepthConfig c = default_depth_config(TaskKind::Text, NormPlacement::PreLN);
+    const double T = 32, B = 32, d = 64, chunk = 64;
+    EXPECT_DOUBLE_EQ(depth_step_bytes(c, 60000) - depth_step_bytes(c, 2),
+                     8.0 * 59998 * (4 * 2 * d + T * (5 * B + 3 * chunk)));
+    EXPECT_GT(depth_step_bytes(c, 60000), kDepthMemoryBudget);
+    EXPECT_EQ(check_vocabulary_memory(c, 100), "");   // the bundled text's size of alphabet
+
+    std::string text;   // 60,000 code points from U+0100 on, past the surrogates (2 or 3 bytes each), 3 times
+    for (int round = 0; round < 3; ++round)
+        for (char32_t cp = 0x100, n = 0; n < 60000; ++n, cp = cp + 1 == 0xD800 ? 0xE000 : cp + 1) {
+            if (cp < 0x800) {
+                text += static_cast<char>(0xC0 | (cp >> 6));
+            } else {
+                text += static_cast<char>(0xE0 | (cp >> 12));
+                text += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            }
+            text += static_cast<char>(0x80 | (cp & 0x3F));
+        }
+    c.task.text = text;
+    try {
+        DepthTrainer t(c);
+        FAIL() << "a 60,000-character vocabulary was built";
+    } catch (const InputError& e) {
+        EXPECT_EQ(std::string(e.what()).rfind("the text has 60000 distinct characters: batch 32 (and 256 held-out "
+                                              "cases) × context 32 × width 64 × 6 layers × vocabulary 60000 needs about ",
+                                              0),
+                  0u)
+            << e.what();
+        EXPECT_NE(std::string(e.what()).find("more than the limit of 2.0 GB"), std::string::npos) << e.what();
+    }
+}
+
 }  // namespace
 }  // namespace normlab

@@ -3,8 +3,15 @@
 // (≥ 95%) and digits (≥ 90%) with fixed seeds. No test measures wall-clock time.
 #include "normlab/models/training.hpp"
 
+#include "normlab/base/input_error.hpp"
+
 #include <gtest/gtest.h>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <string>
 #include <thread>
 
 namespace normlab {
@@ -33,6 +40,105 @@ void expect_same_numbers(const TrainHistory& a, const TrainHistory& b) {
         EXPECT_EQ(a.eval[i].test_loss, b.eval[i].test_loss);
         EXPECT_EQ(a.eval[i].test_accuracy, b.eval[i].test_accuracy);
     }
+}
+
+// [SECTION] Memory budget -------------------------------------------------------------------------
+
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kSanitized = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+#else
+constexpr bool kSanitized = false;
+#endif
+
+// "VmRSS" or "VmHWM" of this process, in bytes (0 when /proc is missing).
+double proc_status_bytes(const std::string& key) {
+    std::ifstream in("/proc/self/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind(key + ":", 0) == 0) return 1024.0 * std::stod(line.substr(key.size() + 1));
+    return 0.0;
+}
+
+// In a forked child: the spiral with `rows` points split 80/20, a trainer, one evaluation over
+// the whole sets. The peak resident memory it added, in MB (what the child writes back).
+double measured_peak_mb(Index rows, const TrainConfig& config) {
+    int fds[2];
+    if (::pipe(fds) != 0) return -1.0;
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        ::close(fds[0]);
+        std::ofstream("/proc/self/clear_refs") << "5";   // VmHWM := VmRSS
+        const double before = proc_status_bytes("VmRSS");
+        {
+            Dataset data = split_dataset(make_synthetic(DatasetKind::Spiral, rows, 0.1, 1), 0.8, 1, true, "spiral",
+                                         DatasetKind::Spiral);
+            Trainer t(std::move(data), config);
+            t.evaluate();
+        }
+        const double mb = (proc_status_bytes("VmHWM") - before) / 1048576.0;
+        const bool ok = ::write(fds[1], &mb, sizeof mb) == static_cast<ssize_t>(sizeof mb);
+        ::_exit(ok ? 0 : 1);
+    }
+    ::close(fds[1]);
+    double mb = -1.0;
+    if (::read(fds[0], &mb, sizeof mb) != static_cast<ssize_t>(sizeof mb)) mb = -1.0;
+    ::close(fds[0]);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+    return mb;
+}
+
+TEST(TrainMemory, TheEstimateMatchesThePeakOfAnEvaluationOverTheWholeSet) {
+    if (kSanitized) GTEST_SKIP() << "skipped under AddressSanitizer: its shadow memory changes the peak";
+    struct Case {
+        Norm norm;
+        Precision precision;
+    };
+    for (const Case& k : {Case{Norm::LayerNorm, Precision::F64}, Case{Norm::None, Precision::F64},
+                          Case{Norm::L2Norm, Precision::F32}}) {
+        TrainConfig c = default_train_config(DatasetKind::Spiral, k.norm);
+        c.model.width = 64;
+        c.model.hidden_layers = 1;
+        c.precision = k.precision;
+        const Index rows = 125000;   // 100,000 training cases: buffers of 25–50 MB, each its own mmap
+        const double estimate = train_memory_bytes(100000, 25000, 2, 2, c) / 1048576.0;
+        const double measured = measured_peak_mb(rows, c);
+        ASSERT_GT(measured, 0.0);
+        EXPECT_GE(estimate, 0.9 * measured) << to_string(k.norm) << ": estimate " << estimate << " MB, peak " << measured;
+        EXPECT_LE(estimate, 1.3 * measured) << to_string(k.norm) << ": estimate " << estimate << " MB, peak " << measured;
+    }
+}
+
+TEST(TrainMemory, AMillionRowCsvIsRefusedBeforeTheTrainerAllocates) {
+    // Closed form: 800,000 training cases × 2 hidden layers × 64 units × 4 buffers × 8 bytes
+    // (3.05 GiB) + the logits and probabilities + the data set.
+    TrainConfig c = default_train_config(DatasetKind::Csv, Norm::LayerNorm);
+    const double need = train_memory_bytes(800000, 200000, 2, 2, c);
+    EXPECT_DOUBLE_EQ(need, 800000.0 * (128 * 32 + 3 * 8 * 2) + 1e6 * (2 * 24 + 8));
+    EXPECT_GT(need, kTrainMemoryBudget);
+
+    Dataset data;
+    data.name = "rows.csv";
+    data.train_x = Mat::Zero(800000, 2);
+    data.test_x = Mat::Zero(200000, 2);
+    data.classes = 2;
+    EXPECT_EQ(check_memory(data, c),
+              "rows.csv has 1000000 rows × 2 features: training 2 hidden layers of width 64 needs about 3.1 GB of "
+              "memory, more than the limit of 2.0 GB: use fewer rows, or fewer or narrower hidden layers");
+    data.train_y = Labels::Zero(800000);
+    data.test_y = Labels::Zero(200000);
+    EXPECT_THROW(Trainer(data, c), InputError);
+
+    // What ships fits: the digits (1797 × 64) at the widest, deepest model.
+    c.model.width = kMaxWidth;
+    c.model.hidden_layers = kMaxHiddenLayers;
+    EXPECT_LT(train_memory_bytes(1438, 359, 64, 10, c), 0.05 * kTrainMemoryBudget);
 }
 
 // [SECTION] Determinism ----------------------------------------------------------------------------

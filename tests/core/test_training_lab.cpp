@@ -124,6 +124,31 @@ TEST(TrainingLab, BadCsvFileIsAnErrorInTheSnapshot) {
     EXPECT_EQ(w.latest()->error, r.error);
 }
 
+// Six variants of about 1 GB each (20,000 training cases × 6 layers × 256 units) are refused
+// together before any trainer is built; one of them alone runs.
+TEST(TrainingLab, VariantsTogetherAreHeldToTheMemoryBudget) {
+    const std::string path = ::testing::TempDir() + "training_lab_rows.csv";
+    {
+        std::ofstream out(path);
+        for (int i = 0; i < 25000; ++i) out << (i % 97) << ',' << (i % 89) << ',' << (i % 2) << '\n';
+    }
+    TrainingLabState s = short_state(1);
+    s.data.kind = DatasetKind::Csv;
+    s.data.path = path;
+    s.data.train_ratio = 0.8;
+    s.train.model.width = 256;
+    s.train.model.hidden_layers = 6;
+    const double one = train_memory_bytes(20000, 5000, 2, 2, training_variant_config(s, Norm::LayerNorm));
+    ASSERT_LT(one, kTrainMemoryBudget);
+    ASSERT_GT(6 * one, kTrainMemoryBudget);
+    const TrainingLabSnapshot r = run_training_lab(s);
+    EXPECT_NE(r.error.find(path + " has 25000 rows × 2 features: training 6 variants side by side needs about "),
+              std::string::npos)
+        << r.error;
+    EXPECT_NE(r.error.find("more than the limit of 2.0 GB: tick fewer variants"), std::string::npos) << r.error;
+    EXPECT_TRUE(r.variants.empty());
+}
+
 TEST(TrainingLab, SameRunIgnoresDisplayOnly) {
     const TrainingLabState a = short_state();
     TrainingLabState b = a;

@@ -75,6 +75,18 @@ std::string describe_size(std::size_t bytes) {
     return buf;
 }
 
+std::string describe_memory(double bytes) {
+    const char* units[] = {"bytes", "KB", "MB", "GB", "TB", "PB"};
+    int u = 0;
+    while (bytes >= 1024.0 && u < 5) {
+        bytes /= 1024.0;
+        ++u;
+    }
+    char buf[32];
+    std::snprintf(buf, sizeof buf, bytes < 10.0 && u > 0 ? "%.1f %s" : "%.0f %s", bytes, units[u]);
+    return buf;
+}
+
 // [SECTION] Targets -------------------------------------------------------------------------
 
 namespace {

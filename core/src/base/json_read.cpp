@@ -3,7 +3,9 @@
 
 #include "normlab/base/text.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cmath>
 #include <unordered_set>
 #include <vector>
@@ -127,8 +129,22 @@ std::string quote_for_message(std::string_view s) {
     if (s.size() > kMax) {
         cut = utf8_floor(s, kMax);
     }
-    const std::string literal =
+    const std::string dumped =
         json(std::string(s.substr(0, cut))).dump(-1, ' ', false, json::error_handler_t::replace);
+    // dump escapes C0 controls; DEL and the C1 controls (U+0080–U+009F) are escaped here too.
+    std::string literal;
+    for (std::size_t i = 0; i < dumped.size(); ++i) {
+        const auto c = static_cast<unsigned char>(dumped[i]);
+        const auto next = i + 1 < dumped.size() ? static_cast<unsigned char>(dumped[i + 1]) : 0u;
+        if (c == 0x7F || (c == 0xC2 && next >= 0x80 && next <= 0x9F)) {
+            char esc[8];
+            std::snprintf(esc, sizeof esc, "\\u%04x", c == 0x7F ? 0x7Fu : next);
+            literal += esc;
+            if (c == 0xC2) ++i;
+        } else {
+            literal += dumped[i];
+        }
+    }
     return cut == s.size() ? literal : literal.substr(0, literal.size() - 1) + "...\"";
 }
 
@@ -149,6 +165,15 @@ std::string describe_json(const json& value) {
 }
 
 json parse_json(std::string_view text, std::string_view what) {
+    // nlohmann's lexer takes a NUL byte for the end of the text and would ignore what follows.
+    if (const std::size_t nul = text.find('\0'); nul != std::string_view::npos) {
+        const std::size_t line_start = text.rfind('\n', nul);
+        const std::size_t column = nul - (line_start == std::string_view::npos ? 0 : line_start + 1) + 1;
+        const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(nul), '\n');
+        throw InputError(std::string(what) + " is not valid JSON: a NUL byte at line " + std::to_string(line) +
+                         ", column " + std::to_string(column) + " (byte " + std::to_string(nul + 1) + " of " +
+                         std::to_string(text.size()) + ")");
+    }
     ParsePath where(what);
     const json::parser_callback_t track = [&where](int, json::parse_event_t event, json& parsed) {
         where.on_event(event, parsed);

@@ -9,7 +9,9 @@
 // [SECTION] Decision maps — the variants' maps as heat maps, the training cases over them
 #include "normlab/labs/training_lab.hpp"
 
+#include "normlab/base/file_io.hpp"
 #include "normlab/base/i18n.hpp"
+#include "normlab/base/input_error.hpp"
 #include "normlab/base/stats.hpp"
 
 #include "normlab/labs/state_json.hpp"
@@ -230,6 +232,7 @@ public:
         data_ = std::make_shared<const Dataset>(make_dataset(spec));
         loss_bound_ = kDivergedLossFactor * std::log(static_cast<double>(std::max(2, data_->classes)));
         grid_ = data_->features() == 2 ? kTrainingGridSize : 0;
+        check_variants_memory(state);
         for (Norm norm : training_variants(state)) {
             Entry e;
             e.norm = norm;
@@ -238,6 +241,23 @@ public:
             if (grid_ > 0) e.last_grid = e.trainer->decision_grid(grid_);
             entries_.push_back(std::move(e));
         }
+    }
+
+    // Each variant's trainer holds its own copy of the data and its own buffers: together they
+    // are held to the budget one run has (InputError before any of them is built).
+    void check_variants_memory(const TrainingLabState& state) const {
+        const std::vector<Norm> variants = training_variants(state);
+        double need = 0.0;
+        for (Norm norm : variants)
+            need += train_memory_bytes(data_->train_x.rows(), data_->test_x.rows(), data_->features(), data_->classes,
+                                       training_variant_config(state, norm));
+        if (need <= kTrainMemoryBudget || variants.size() < 2) return;
+        throw InputError(data_->name + " has " + std::to_string(data_->train_x.rows() + data_->test_x.rows()) +
+                         " rows × " + std::to_string(data_->features()) + " features: training " +
+                         std::to_string(variants.size()) + " variants side by side needs about " +
+                         describe_memory(need) + " of memory, more than the limit of " +
+                         describe_memory(kTrainMemoryBudget) +
+                         ": tick fewer variants, use fewer rows, or fewer or narrower hidden layers");
     }
 
     int step_count() const { return step_; }

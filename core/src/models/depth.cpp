@@ -7,6 +7,7 @@
 // [SECTION] Whole runs
 #include "normlab/models/depth.hpp"
 
+#include "normlab/base/file_io.hpp"
 #include "normlab/base/input_error.hpp"
 
 #include <algorithm>
@@ -69,32 +70,41 @@ DepthConfig default_depth_config(TaskKind task, NormPlacement placement, Norm no
     return c;
 }
 
-double depth_step_bytes(const DepthConfig& c) {
+double depth_step_bytes(const DepthConfig& c, int vocab) {
     const double T = c.task.kind == TaskKind::Text ? c.task.context : 2.0 * c.task.length;
     const double d = static_cast<double>(c.model.width), H = c.model.heads, L = c.model.layers;
+    const double V = vocab > 0 ? vocab : c.task.kind == TaskKind::Text ? 2.0 : c.task.digits + 1.0;
     // A training case keeps its activations and their gradients (2×); an evaluation case only
     // its forward pass, about half of that again.
     const double cases = 2.0 * static_cast<double>(c.batch_size) + 0.5 * static_cast<double>(c.eval_cases);
     const double per_case_layer = T * 16.0 * d + 2.0 * H * T * T;   // doubles
-    return 8.0 * cases * L * per_case_layer;
+    // The vocabulary: weights ×4 (value, gradient, Adam's m and v); per position 5·V while
+    // training, 3·V for the evaluation chunk that is in memory at a time.
+    const double chunk = std::min<double>(static_cast<double>(c.eval_cases), 64.0);
+    const double per_vocab = 4.0 * 2.0 * d + T * (5.0 * static_cast<double>(c.batch_size) + 3.0 * chunk);
+    return 8.0 * (cases * L * per_case_layer + V * per_vocab);
 }
 
 namespace {
 
-// "1.2 TB", "512 MB": a size in words for the budget's message.
-std::string in_words(double bytes) {
-    const char* units[] = {"bytes", "KB", "MB", "GB", "TB", "PB"};
-    int u = 0;
-    while (bytes >= 1024.0 && u < 5) {
-        bytes /= 1024.0;
-        ++u;
-    }
-    char buf[32];
-    std::snprintf(buf, sizeof buf, bytes < 10.0 && u > 0 ? "%.1f %s" : "%.0f %s", bytes, units[u]);
-    return buf;
+// "batch 32 (and 256 held-out cases) × context 32 × width 64 × 6 layers"
+std::string step_sizes(const DepthConfig& c) {
+    return "batch " + std::to_string(c.batch_size) + " (and " + std::to_string(c.eval_cases) + " held-out cases) × context " +
+           std::to_string(c.task.kind == TaskKind::Text ? c.task.context : 2 * c.task.length) + " × width " +
+           std::to_string(c.model.width) + " × " + std::to_string(c.model.layers) + " layers";
 }
 
 }  // namespace
+
+std::string check_vocabulary_memory(const DepthConfig& c, int vocab) {
+    const double need = depth_step_bytes(c, vocab);
+    if (need <= kDepthMemoryBudget) return {};
+    const char* unit = c.task.units == TextUnits::Bytes ? " distinct bytes" : " distinct characters";
+    return "the text has " + std::to_string(vocab) + unit + ": " + step_sizes(c) + " × vocabulary " +
+           std::to_string(vocab) + " needs about " + describe_memory(need) +
+           " of memory per step, more than the limit of " + describe_memory(kDepthMemoryBudget) +
+           ": use a text with fewer distinct characters (or --units bytes), a smaller batch or context, or fewer layers";
+}
 
 std::string validate(const DepthConfig& c) {
     if (std::string problem = validate(c.task); !problem.empty()) return problem;
@@ -117,11 +127,8 @@ std::string validate(const DepthConfig& c) {
         return "Adam's betas must lie in [0, 1)";
     if (!(c.optimizer.adam_eps > 0.0)) return "Adam's eps must be > 0";
     if (const double need = depth_step_bytes(c); need > kDepthMemoryBudget)
-        return "batch " + std::to_string(c.batch_size) + " (and " + std::to_string(c.eval_cases) + " held-out cases) × context " +
-               std::to_string(c.task.kind == TaskKind::Text ? c.task.context : 2 * c.task.length) + " × width " +
-               std::to_string(c.model.width) + " × " + std::to_string(c.model.layers) + " layers needs about " +
-               in_words(need) + " of memory per step, more than the limit of " + in_words(kDepthMemoryBudget) +
-               ": use a smaller batch, context or width, or fewer layers";
+        return step_sizes(c) + " needs about " + describe_memory(need) + " of memory per step, more than the limit of " +
+               describe_memory(kDepthMemoryBudget) + ": use a smaller batch, context or width, or fewer layers";
     return {};
 }
 
@@ -150,12 +157,19 @@ const DepthConfig& checked(const DepthConfig& config) {
     if (const std::string problem = validate(config); !problem.empty()) throw std::invalid_argument(problem);
     return config;
 }
+
+// The model for the task, once its vocabulary's memory is known to fit (InputError otherwise).
+TransformerConfig budgeted_model(const DepthConfig& config, const SequenceTask& task) {
+    const TransformerConfig m = model_for(config.model, task);
+    if (const std::string problem = check_vocabulary_memory(config, m.vocab); !problem.empty()) throw InputError(problem);
+    return m;
+}
 }  // namespace
 
 DepthTrainer::DepthTrainer(const DepthConfig& config)
     : config_(checked(config)),
       task_(config_.task),
-      model_(make_model(config_.precision, model_for(config_.model, task_), derive_seed(config_.seed, 2))),
+      model_(make_model(config_.precision, budgeted_model(config_, task_), derive_seed(config_.seed, 2))),
       optimizer_(config_.optimizer),
       batch_rng_(derive_seed(config_.seed, 3)),
       eval_set_(task_.evaluation_set(config_.eval_cases, derive_seed(config_.seed, 4))) {

@@ -7,6 +7,8 @@
 // [SECTION] Whole runs
 #include "normlab/models/training.hpp"
 
+#include "normlab/base/file_io.hpp"
+#include "normlab/base/input_error.hpp"
 #include "normlab/base/stats.hpp"
 
 #include <algorithm>
@@ -102,6 +104,34 @@ std::string validate(const TrainConfig& c) {
     return {};
 }
 
+double train_memory_bytes(Index train_cases, Index test_cases, Index features, int classes, const TrainConfig& c) {
+    const double n_train = static_cast<double>(train_cases), n_all = n_train + static_cast<double>(test_cases);
+    const bool f32 = c.precision == Precision::F32;
+    const double scalar = f32 ? 4.0 : 8.0;
+    const double units = static_cast<double>(c.model.hidden_layers) * static_cast<double>(c.model.width);
+    double per_unit = 2.0 * scalar;   // dense and activation outputs
+    if (c.model.norm.norm != Norm::None) {
+        per_unit += 2.0 * scalar;     // the norm's output and ā
+        const bool row_kernel = c.model.norm.norm == Norm::LayerNorm || c.model.norm.norm == Norm::RMSNorm;
+        if (f32 && !row_kernel) per_unit += 2.0 * 8.0;   // a and ā widened to double
+    }
+    const double data = n_all * static_cast<double>(features) * (3.0 * 8.0 + (f32 ? 4.0 : 0.0)) + n_all * 8.0;
+    return data + n_train * (units * per_unit + 3.0 * scalar * static_cast<double>(classes));
+}
+
+std::string check_memory(const Dataset& data, const TrainConfig& c) {
+    const double need =
+        train_memory_bytes(data.train_x.rows(), data.test_x.rows(), data.features(), data.classes, c);
+    if (need <= kTrainMemoryBudget) return {};
+    const int layers = c.model.hidden_layers;
+    return data.name + " has " + std::to_string(data.train_x.rows() + data.test_x.rows()) + " rows × " +
+           std::to_string(data.features()) + (data.features() == 1 ? " feature" : " features") + ": training " +
+           std::to_string(layers) + (layers == 1 ? " hidden layer" : " hidden layers") + " of width " +
+           std::to_string(c.model.width) + " needs about " + describe_memory(need) +
+           " of memory, more than the limit of " + describe_memory(kTrainMemoryBudget) +
+           ": use fewer rows, or fewer or narrower hidden layers";
+}
+
 // [SECTION] Trainer: construction, mini-batches ---------------------------------------------
 
 Trainer::Trainer(Dataset data, const TrainConfig& config)
@@ -112,6 +142,7 @@ Trainer::Trainer(Dataset data, const TrainConfig& config)
           if (std::string problem = validate(c); !problem.empty()) throw std::invalid_argument(problem);
           if (data_.train_x.rows() < 1 || data_.test_x.rows() < 1)
               throw std::invalid_argument("the data set needs training and test cases");
+          if (std::string problem = check_memory(data_, c); !problem.empty()) throw InputError(problem);
           c.batch_size = std::min(c.batch_size, data_.train_x.rows());
           return c;
       }()),

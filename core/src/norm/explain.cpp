@@ -9,6 +9,7 @@
 
 #include "normlab/base/i18n.hpp"
 #include "normlab/base/number_rule.hpp"
+#include "normlab/base/parse_double.hpp"
 #include "normlab/base/input_error.hpp"   // quote_for_message
 #include "normlab/base/text.hpp"
 
@@ -20,6 +21,7 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <system_error>
 
 namespace normlab {
 
@@ -214,8 +216,10 @@ void rmsnorm_steps(const Explanation& e, int d, std::vector<WorkedStep>& out) {
         out.push_back({rms, StepRole::Remark, "     (RMS = 0: x is all zeros; with ε → 0⁺ each output tends to 0)", "", "",
                        tr("RMS = 0: x is all zeros, and each output is 0 (the limit ε → 0⁺).")});
     out.push_back({cmp, StepRole::Aside,
-                   "  (x − μ)/sample std = " + list(e.layernorm_sample) + "   (LayerNorm with n−1: not RMSNorm)",
-                   "    LayerNorm, n − 1", "(x − μ) / sample std", cell_list(e.layernorm_sample, d)});
+                   "  (x − μ)/sample std = " + (n > 1 ? list(e.layernorm_sample) : "undefined for n = 1") +
+                       "   (LayerNorm with n−1: not RMSNorm)",
+                   "    LayerNorm, n − 1", "(x − μ) / sample std",
+                   n > 1 ? cell_list(e.layernorm_sample, d) : "undefined for n = 1"});
     // ‖x‖ = √n · RMS when ε = 0
     out.push_back({cmp, StepRole::Aside,
                    "  L2-Norm x/‖x‖      = " + list(e.l2norm) + "   (√n = " + num(std::sqrt(double(n))) +
@@ -278,9 +282,11 @@ std::string ascii_math(std::string_view text) {
 PrintedNumber parse_printed_number(std::string_view text) {
     const std::string s = ascii_math(text);
     if (s.empty()) throw std::invalid_argument("empty number");
-    char* end = nullptr;
-    const double value = std::strtod(s.c_str(), &end);
-    if (end != s.c_str() + s.size() || !std::isfinite(value))
+    // Decimal only (no hex, as everywhere in NormLab); one leading '+' is allowed.
+    const char* first = s.c_str() + (s[0] == '+' && s.size() > 1 && s[1] != '-' ? 1 : 0);
+    double value = 0.0;
+    const auto [end, ec] = parse_double(first, s.c_str() + s.size(), value);
+    if (ec != std::errc() || end != s.c_str() + s.size() || !std::isfinite(value))
         throw std::invalid_argument(quote_for_message(text) + " is not a number");
     // Precision: the place of the last printed digit, shifted by any exponent.
     const size_t e_pos = s.find_first_of("eE");
@@ -367,11 +373,18 @@ public:
     double parse() {
         const double v = expr();
         skip();
-        if (pos_ != s_.size()) fail("unexpected '" + std::string(1, s_[pos_]) + "'");
+        if (pos_ != s_.size()) fail("unexpected '" + character_here() + "'");
         return v;
     }
 
 private:
+    // The UTF-8 character at pos_, whole (never a lone lead byte), control characters escaped.
+    std::string character_here() const {
+        const auto lead = static_cast<unsigned char>(s_[pos_]);
+        const std::size_t len = lead < 0xC0 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+        const std::string quoted = quote_for_message(s_.substr(pos_, std::min(len, s_.size() - pos_)));
+        return quoted.substr(1, quoted.size() - 2);
+    }
     [[noreturn]] void fail(const std::string& what) const {
         throw std::invalid_argument(what + " at position " + std::to_string(pos_ + 1) + " of " + quote_for_message(s_));
     }
@@ -440,11 +453,15 @@ private:
             const Level level(*this);
             return std::sqrt(primary());
         }
+        // Decimal numbers only: "0x1p4" reads 0, then stops at the 'x'.
         const char* begin = s_.c_str() + pos_;
-        char* end = nullptr;
-        const double v = std::strtod(begin, &end);
-        if (end == begin) fail(pos_ < s_.size() ? "unexpected '" + std::string(1, s_[pos_]) + "'" : "missing a number");
+        double v = 0.0;
+        const auto [end, ec] = parse_double(begin, s_.c_str() + s_.size(), v);
+        if (end == begin || ec == std::errc::invalid_argument)
+            fail(pos_ < s_.size() ? "unexpected '" + character_here() + "'" : "missing a number");
         pos_ += static_cast<size_t>(end - begin);
+        if (ec == std::errc::result_out_of_range) v = std::strtod(std::string(begin, end).c_str(), nullptr);
+        if (pos_ < s_.size() && (s_[pos_] == 'x' || s_[pos_] == 'X')) fail("numbers are decimal: unexpected '" + character_here() + "'");
         return v;
     }
 

@@ -79,6 +79,8 @@ std::string read_file(const std::string& path, std::size_t max_bytes = kMaxDataB
 
 // "12.3 MB", "512 bytes": sizes in messages (MB = 2^20 bytes).
 std::string describe_size(std::size_t bytes);
+// "1.2 TB", "512 MB", "3.2 GB": an estimate of memory in messages (GB = 2^30 bytes).
+std::string describe_memory(double bytes);
 
 // [SECTION] Locks ---------------------------------------------------------------------------
 

@@ -73,14 +73,25 @@ DepthConfig default_depth_config(TaskKind task, NormPlacement placement, Norm no
 // layer, the activations kept for the backward pass (about 16·d doubles per position: the norms,
 // q/k/v, the 4d FFN before and after its activation, the residuals) and the attention scores and
 // weights (2·H·T² doubles); a training case twice that (the gradients), a held-out case half.
+// Per symbol of the vocabulary V: the embedding and the output layer's weights (2·V·d, each with
+// its gradient and Adam's two moments), and per position the logits, the scored ones gathered,
+// their probabilities, ∂L/∂z and ∂L/∂logits (5·V doubles for a training case, 3·V for an
+// evaluation chunk of at most 64 cases). `vocab` ≤ 0: the task's own when it is known before
+// the text is read (synthetic: D + 1), else 2.
 // Within 1×–2.1× of the peak resident memory measured (docs/RELIABILITY.md: budgets).
-double depth_step_bytes(const DepthConfig& config);
+double depth_step_bytes(const DepthConfig& config, int vocab = 0);
 inline constexpr double kDepthMemoryBudget = 2.0 * 1024 * 1024 * 1024;   // 2 GB: a classroom PC
 
 // Empty when usable, else one sentence (checks the task and the model too, and the memory a
 // step needs against kDepthMemoryBudget: "… needs about 1.2 TB of memory per step, more than
 // the limit of 2 GB: use a smaller batch, context or width, or fewer layers").
 std::string validate(const DepthConfig& config);
+
+// Empty when a step with the text's vocabulary of `vocab` symbols fits kDepthMemoryBudget, else
+// one sentence: "the text has 300000 distinct characters: batch 32 (and 256 held-out cases) ×
+// context 32 × vocabulary 300000 needs about 12 GB of memory per step, more than the limit of
+// 2.0 GB: …". DepthTrainer checks it once the text is read, before the model is built.
+std::string check_vocabulary_memory(const DepthConfig& config, int vocab);
 
 // [SECTION] Records -------------------------------------------------------------------------
 
@@ -148,7 +159,8 @@ class DepthTrainer {
 public:
     // Builds the task (InputError for file or text problems) and the model (seed stream 2) in
     // config.precision.
-    // Throws std::invalid_argument when validate(config) is not empty.
+    // Throws std::invalid_argument when validate(config) is not empty, InputError when
+    // check_vocabulary_memory does not pass with the text's vocabulary.
     explicit DepthTrainer(const DepthConfig& config);
 
     // One Adam (or SGD) step on a fresh batch. Records loss, accuracy, the per-layer measure and

@@ -61,6 +61,22 @@ TrainConfig default_train_config(DatasetKind kind, Norm norm, OptimizerKind opti
 // Empty when usable, else one sentence (also checks the model: validate(MlpConfig)).
 std::string validate(const TrainConfig& config);
 
+// The memory a run needs, in bytes, counted before the trainer allocates anything: the data set
+// (the parsed rows, then their scaled and raw copies: 3·N·d doubles for N = train + test cases;
+// f32 adds its own N·d floats) and what an evaluation over the whole training set sizes to its
+// N_train cases in the trainer's precision: per hidden unit the dense and activation outputs,
+// with a norm also its output and ā (f32 norms other than LayerNorm and RMSNorm: ā and a again
+// in double), and 3·K for the logits and probabilities. The steps' own B-case buffers are small
+// beside them. Within 6% of the peak resident memory measured (docs/RELIABILITY.md: budgets).
+double train_memory_bytes(Eigen::Index train_cases, Eigen::Index test_cases, Eigen::Index features, int classes,
+                          const TrainConfig& config);
+inline constexpr double kTrainMemoryBudget = 2.0 * 1024 * 1024 * 1024;   // 2 GB: a classroom PC
+
+// Empty when a run of config on data fits kTrainMemoryBudget, else one sentence: "rows.csv has
+// 1000000 rows × 2 features: training 2 hidden layers of width 64 needs about 3.2 GB of memory,
+// more than the limit of 2.0 GB: use fewer rows, or fewer or narrower hidden layers".
+std::string check_memory(const Dataset& data, const TrainConfig& config);
+
 // [SECTION] Records -------------------------------------------------------------------------
 
 // Loss and accuracy on the whole training and test sets (Mode::Eval: BatchNorm's running stats).
@@ -135,7 +151,8 @@ class Trainer {
 public:
     // Builds the model (config.model with the data's inputs and classes) with seed stream 2, in
     // config.precision.
-    // Throws std::invalid_argument when validate(config) is not empty.
+    // Throws std::invalid_argument when validate(config) is not empty, InputError (before
+    // allocating) when check_memory(data, config) is not.
     Trainer(Dataset data, const TrainConfig& config);
 
     // One optimizer step on the next mini-batch (a seeded reshuffle each epoch; batches wrap
