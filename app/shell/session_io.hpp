@@ -82,7 +82,7 @@ bool autosave_now(AppContext& ctx);
 // file cannot be read or the copy written.
 std::string keep_previous_autosave(const std::string& file, const std::string& text);
 
-// The last autosave, on exit (window closed, Quit, SIGINT, SIGTERM): a line for stderr that says
+// The last autosave, on exit (window closed, Quit, a signal, a lost X connection): a line for stderr that says
 // what was saved where, or why not; "" when there is no autosave.
 std::string final_autosave(AppContext& ctx);
 
