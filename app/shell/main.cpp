@@ -51,7 +51,7 @@ using namespace normlab;
 
 using namespace normlab::ui;
 
-// The window's close button, File ▸ Quit, SIGINT or SIGTERM: true when the frame loop ends now.
+// The window's close button, File ▸ Quit, SIGINT, SIGTERM, SIGHUP or SIGQUIT: true when the frame loop ends now.
 // A close or Quit first writes the autosave; when that fails, the user is asked (session_io.hpp:
 // may_quit) and the loop goes on. A signal ends it at once (the final autosave follows).
 bool quit_now(GLFWwindow* window, ui::AppContext& ctx) {
@@ -81,7 +81,7 @@ std::string open_start_scene(ui::AppContext& ctx, const Options& opt) {
     scene_io.assets_dir = NORMLAB_ASSETS_DIR;
     scene_io.autosave_file = !opt.autosave.empty() ? opt.autosave : scripted ? "" : ui::default_autosave_file();
     scene_io.recent_file = scripted ? "" : ui::default_recent_file();
-    const std::string autosave_note = ui::claim_autosave(scene_io);   // a second NormLab: its own file
+    const ui::UserNote autosave_note = ui::claim_autosave(scene_io);   // a second NormLab: its own file
     ui::load_recent(scene_io);
     std::string error;
     if (!opt.scene.empty())
@@ -90,9 +90,10 @@ std::string open_start_scene(ui::AppContext& ctx, const Options& opt) {
         error = ui::open_lecture_file(ctx, opt.lecture, opt.slide - 1);
     else
         ui::restore_autosave(ctx);
-    if (error.empty() && !autosave_note.empty()) {
-        std::fprintf(stderr, "normlab: %s\n", autosave_note.c_str());
-        ctx.app.status = autosave_note;
+    scene_io.keep_previous = !opt.scene.empty() || !opt.lecture.empty();   // the last session is not replaced unseen
+    if (error.empty() && !autosave_note.line.empty()) {
+        std::fprintf(stderr, "normlab: %s\n", autosave_note.line.c_str());
+        ctx.app.status = autosave_note.shown;
     }
     return error;
 }
@@ -178,6 +179,10 @@ public:
         draw_ui(ctx_);
         if (opt_.check_figures && ui_.lab != lab_before) ui::start_export_notes();   // only the lab on screen at the end
         if (!opt_.text_log.empty()) text_log_.write(ui::stop_text_record());
+#ifndef __EMSCRIPTEN__
+        if (!scene_io_.autosave_file.empty())   // what a lost X connection found on another thread saves
+            ui::publish_session(scene_io_.autosave_file, scene_to_text(ui::current_scene(ctx_)), scene_io_.keep_previous);
+#endif
         if (probe_) probe_->after_frame(ctx_, ctx_.app.presenter ? ctx_.lecture->boxes : no_boxes_);
 
         ImGui::Render();
@@ -233,6 +238,9 @@ public:
         if (opt_.loop_stats) std::fprintf(stderr, "%s\n", pacer_.stats_json().c_str());
         report_final_autosave(ctx_);
         if (!scripted_run(opt_)) save_window_size(window_, lecture_);
+#ifndef __EMSCRIPTEN__
+        ui::die_of_quit_signal();   // SIGQUIT: saved, now the core dump the user asked for
+#endif
         if (opt_.dump_session) std::cout << scene_to_text(ui::current_scene(ctx_)) << std::flush;
         return ui::quit_signal() != 0 ? 128 + ui::quit_signal() : 0;
     }
@@ -274,8 +282,14 @@ private:
 int run(GLFWwindow* window, const Options& opt, ui::InputQueue& input) {
     App app(window, opt, input);
     if (const int code = app.start(); code >= 0) return code;
+#ifndef __EMSCRIPTEN__
+    ui::on_display_lost([&app] { return ui::final_autosave(app.context()); });
+#endif
     while (app.frame()) {
     }
+#ifndef __EMSCRIPTEN__
+    ui::on_display_lost(nullptr);   // from here on finish() says what was saved
+#endif
     return app.finish();
 }
 

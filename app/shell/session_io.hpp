@@ -50,22 +50,39 @@ void load_recent(SessionIo& io);
 std::string open_scene_file(AppContext& ctx, const std::string& path, const std::string& caption_override = "",
                             bool remember = true);
 
-// Makes io.autosave_file this run's own: locks FILE.lock; when another running NormLab holds it,
-// takes the first free of FILE-2.json … FILE-9.json instead. Returns "" or a note for the user
-// ("Another NormLab (pid 4711) keeps autosave.json: this window autosaves to autosave-2.json").
-// With none free, the autosave is off and the note says so.
-std::string claim_autosave(SessionIo& io);
+// A note for the user: `line` for stderr (English: scripts read it), `shown` for the status line
+// (in the user's language where it has one). Both empty: nothing to say.
+struct UserNote {
+    std::string line, shown;
+};
 
-// Restores io.autosave_file when it exists. A file that cannot be read is kept beside it as
-// autosave.json.corrupt (it would be overwritten otherwise); the status line says so.
+// Makes io.autosave_file this run's own: locks FILE.lock; when another running NormLab holds it,
+// or the lock file is a symbolic link or not a regular file (never followed nor used), takes the
+// first free of FILE-2.json … FILE-9.json instead and says so ("Another NormLab (pid 4711) keeps
+// autosave.json: this window autosaves to autosave-2.json"). With none free, the autosave is off
+// and the note says so.
+UserNote claim_autosave(SessionIo& io);
+
+// Restores io.autosave_file when it exists. A file that cannot be read is moved aside to
+// autosave.json.corrupt (it would be overwritten otherwise; a lab's section refused: copied), or
+// autosave.json-2.corrupt, … when taken: nothing is replaced, a link there is not written
+// through. The status line says so.
 void restore_autosave(AppContext& ctx);
 
 // Writes the autosave now if the scene changed since the last one (by the timer). A failure is
 // shown in the menu bar (AppUi::autosave_warning) until it works again or the reason changes;
-// the status line stays the user's. Returns false when it failed.
+// the status line stays the user's. Returns false when it failed. With io.keep_previous (a run
+// started from --scene or --lecture), the first write first copies a different session the file
+// holds to autosave-previous.json (-2, -3, …) and says so; when that copy fails, so does the autosave.
 bool autosave_now(AppContext& ctx);
 
-// The last autosave, on exit (window closed, Quit, SIGINT, SIGTERM): a line for stderr that says
+// When `file` holds something other than `text`, copies it to autosave-previous.json beside it
+// (or the first free of autosave-previous-2.json, …; nothing replaced, no link written through)
+// and returns that name; "" when there is nothing to keep. Throws std::runtime_error when the
+// file cannot be read or the copy written.
+std::string keep_previous_autosave(const std::string& file, const std::string& text);
+
+// The last autosave, on exit (window closed, Quit, a signal, a lost X connection): a line for stderr that says
 // what was saved where, or why not; "" when there is no autosave.
 std::string final_autosave(AppContext& ctx);
 

@@ -61,6 +61,8 @@ struct SessionIo {
     double next_autosave = -1.0;          // glfw time; < 0: set by the first track_session
     std::string autosave_error;           // why the last autosave failed (no temp file names); "" when it worked
     FileLock autosave_lock;               // autosave_file + ".lock": this run's, while it runs
+    bool keep_previous = false;           // started from --scene / --lecture: the first autosave
+                                          // keeps a different session the file holds (autosave_now)
 
     // Quitting while the autosave fails: the "Quit without saving?" dialog.
     bool ask_quit = false;                // the dialog is on screen

@@ -203,5 +203,39 @@ TEST(FileIo, TheLockOfADeadProcessIsTakenOver) {
     EXPECT_EQ(read_file(path), std::to_string(::getpid()) + "\n");
 }
 
+// A lock file that is a symbolic link (or not a regular file) is never followed nor used: the
+// lock is refused with a reason that says so, and the link and what it names stay as they were.
+TEST(FileIo, ALockFileThatIsALinkIsRefusedAndSaysSo) {
+    const TempDir dir;
+    const std::string victim = dir.file("victim.txt");
+    write_file_atomically(victim, "keep me\n", IfExists::Refuse);
+    const std::string path = dir.file("autosave.json.lock");
+    ASSERT_EQ(::symlink(victim.c_str(), path.c_str()), 0);
+    long owner = -1;
+    std::string error;
+    const FileLock lock = FileLock::try_lock(path, owner, error);
+    EXPECT_FALSE(lock.held());
+    EXPECT_EQ(owner, 0);
+    EXPECT_EQ(error, "the lock file \"" + path + "\" is a symbolic link, not a regular file");
+    EXPECT_EQ(lock_file_refusal(path), "it is a symbolic link, not a regular file");
+    EXPECT_EQ(read_file(victim), "keep me\n");
+    struct stat st {};
+    ASSERT_EQ(::lstat(path.c_str(), &st), 0);
+    EXPECT_TRUE(S_ISLNK(st.st_mode));
+
+    const std::string dangling = dir.file("other.json.lock");
+    ASSERT_EQ(::symlink(dir.file("nothing").c_str(), dangling.c_str()), 0);
+    EXPECT_FALSE(FileLock::try_lock(dangling, owner, error).held());
+    EXPECT_EQ(lock_file_refusal(dangling), "it is a symbolic link, not a regular file");
+    EXPECT_FALSE(path_exists(dir.file("nothing")));
+
+    const std::string folder = dir.file("folder.lock");
+    fs::create_directory(folder);
+    EXPECT_FALSE(FileLock::try_lock(folder, owner, error).held());
+    EXPECT_EQ(lock_file_refusal(folder), "it is a directory, not a regular file");
+    EXPECT_EQ(lock_file_refusal(dir.file("fresh.lock")), "") << "a missing lock file is made";
+    EXPECT_EQ(lock_file_refusal(victim), "");
+}
+
 }  // namespace
 }  // namespace normlab

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # Quitting by signal, and two NormLabs with one autosave (gui.quit_and_lock in CMakeLists.txt):
 #   quit_and_lock.sh NORMLAB XVFB_RUN SCENE WORKDIR
-# 1. SIGTERM and SIGINT, sent within a second of the window appearing (before the 3 s autosave
-#    timer): the final autosave holds exactly the scene's session, and stderr says what was saved.
+# 1. SIGTERM, SIGINT, SIGHUP (the terminal closed) and SIGQUIT, sent within a second of the window
+#    appearing (before the 3 s autosave timer): the final autosave holds exactly the scene's
+#    session, and stderr says what was saved; after SIGQUIT the process dies of SIGQUIT (its core
+#    dump as asked; ulimit -c 0 here). The same when the X server goes away under the app (Xvfb
+#    killed): the session is saved inside Xlib's I/O error handler, exit 1.
 # 2. A second NormLab with the same autosave file says so and uses its own (FILE-2.json); once the
 #    first is killed (-9), its lock is taken over by the next one, which says nothing.
 # Prints "ok: …" per check; exits 1 at the first failure.
@@ -21,13 +24,15 @@ fail() {
 }
 
 # start_app LOG ARGS...: an interactive normlab under its own Xvfb; its pid in $dir/pid once its
-# window is on screen.
+# window is on screen, xvfb-run's in $xvfb_pid. SIGQUIT at its default, as in a terminal (a
+# background job of a script starts with it ignored, which normlab then keeps).
 start_app() {
     local log=$1
     shift
     rm -f "$dir/pid" "$dir/display"
-    "$xvfb" "${screen[@]}" bash -c 'echo "$XAUTHORITY" > "$1/xauth"; echo "$DISPLAY" > "$1/display"; echo $$ > "$1/pid.tmp"; shift; exec "$@"' _ \
+    "$xvfb" "${screen[@]}" bash -c 'echo "$XAUTHORITY" > "$1/xauth"; echo "$DISPLAY" > "$1/display"; echo $$ > "$1/pid.tmp"; shift; exec env --default-signal=QUIT "$@"' _ \
         "$dir" "$app" "$@" >"$log" 2>&1 &
+    xvfb_pid=$!
     for _ in $(seq 1 120); do
         [ -s "$dir/display" ] && [ -s "$dir/pid.tmp" ] && break
         sleep 0.25
@@ -37,24 +42,51 @@ start_app() {
     mv "$dir/pid.tmp" "$dir/pid"
 }
 
+# end_status NAME: waits up to 30 s for the app started last to end; its exit status in $code.
+end_status() {
+    for _ in $(seq 1 120); do
+        kill -0 "$xvfb_pid" 2>/dev/null || break
+        sleep 0.25
+    done
+    if kill -0 "$xvfb_pid" 2>/dev/null; then
+        kill -9 "$(cat "$dir/pid")" 2>/dev/null
+        fail "$1: normlab did not end within 30 s: $(cat "$dir/$1.log")"
+    fi
+    wait "$xvfb_pid"   # xvfb-run exits with normlab's status
+    code=$?
+}
+
 "$xvfb" "${screen[@]}" "$app" --scene "$scene" --frames 2 --dump-session >"$dir/expected.json" 2>/dev/null ||
     fail "normlab --scene --dump-session failed"
 
 # [1] Signals ------------------------------------------------------------------------------
-for sig in TERM INT; do
+ulimit -c 0   # SIGQUIT's core dump: asked for, not kept
+for sig in TERM INT HUP QUIT; do
     rm -f "$save"
     start_app "$dir/$sig.log" --scene "$scene" --autosave "$save"
     sleep 0.3
     kill -"$sig" "$(cat "$dir/pid")"
-    for _ in $(seq 1 80); do
-        grep -q "SIG$sig" "$dir/$sig.log" && break
-        sleep 0.25
-    done
+    end_status "$sig"
     grep -q "normlab: SIG$sig: saved the session to $save" "$dir/$sig.log" ||
         fail "SIG$sig: stderr does not say what was saved: $(cat "$dir/$sig.log")"
     cmp -s "$save" "$dir/expected.json" || fail "SIG$sig: the final autosave is not the scene's session"
-    echo "ok: SIG$sig saves the session first and says so"
+    [ "$code" -eq $((128 + $(kill -l "$sig"))) ] || fail "SIG$sig: normlab exited $code, not 128 + SIG$sig"
+    echo "ok: SIG$sig saves the session first and says so (exit $code)"
 done
+
+# [1b] The X server goes away under the app -------------------------------------------------
+rm -f "$save"
+start_app "$dir/xlost.log" --scene "$scene" --autosave "$save"
+sleep 0.3
+display=$(cat "$dir/display")
+server=$(tr -d ' ' <"/tmp/.X${display#:}-lock")   # Xvfb's pid, from its display's lock file
+kill -9 "$server"
+end_status xlost
+grep -q "normlab: the connection to the X server was lost: saved the session to $save" "$dir/xlost.log" ||
+    fail "a lost X server: stderr does not say what was saved: $(cat "$dir/xlost.log")"
+cmp -s "$save" "$dir/expected.json" || fail "a lost X server: the final autosave is not the scene's session"
+[ "$code" -eq 1 ] || fail "a lost X server: normlab exited $code, expected 1"
+echo "ok: a lost X server: the session is saved first and said"
 
 # [2] A second NormLab ----------------------------------------------------------------------
 start_app "$dir/first.log" --autosave "$save"

@@ -347,13 +347,32 @@ FileLock& FileLock::operator=(FileLock&& other) noexcept {
     return *this;
 }
 
+std::string lock_file_refusal(const std::string& path) {
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0) return "";
+    if (S_ISLNK(st.st_mode)) return "it is a symbolic link, not a regular file";
+    if (!S_ISREG(st.st_mode)) return "it is " + kind_of(st.st_mode) + ", not a regular file";
+    return "";
+}
+
 FileLock FileLock::try_lock(const std::string& path, long& owner_pid, std::string& error) {
     owner_pid = 0;
     error.clear();
     FileLock lock;
-    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+    // O_NOFOLLOW: a link is refused (ELOOP), never the file it names locked or written;
+    // O_NONBLOCK: a FIFO does not wait for a writer before fstat refuses it.
+    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
     if (fd < 0) {
-        error = "cannot open the lock file " + quoted(path) + ": " + std::strerror(errno);
+        const int err = errno;
+        const std::string refusal = lock_file_refusal(path);
+        error = "the lock file " + quoted(path) + " " +
+                (!refusal.empty() ? refusal.substr(3) : std::string("cannot be opened: ") + std::strerror(err));
+        return lock;
+    }
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        error = "the lock file " + quoted(path) + " " + ("is " + kind_of(st.st_mode) + ", not a regular file");
+        ::close(fd);
         return lock;
     }
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {

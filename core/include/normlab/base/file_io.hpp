@@ -97,7 +97,10 @@ public:
     FileLock& operator=(const FileLock&) = delete;
 
     // Takes the lock; on failure `owner_pid` is the holder's pid (0 when unknown) and `error`
-    // says why when the lock file itself could not be made (then owner_pid is 0).
+    // says why when the lock file itself could not be made or is refused (then owner_pid is 0).
+    // A lock file that is a symbolic link (dangling or not) or not a regular file is never
+    // followed nor used: `error` says so (the lock file "X" is a symbolic link, not a regular file);
+    // lock_file_refusal tells that case from a folder where no lock file can be made.
     static FileLock try_lock(const std::string& path, long& owner_pid, std::string& error);
 
     bool held() const { return fd_ >= 0; }
@@ -105,6 +108,10 @@ public:
 private:
     int fd_ = -1;
 };
+
+// "" when `path` may serve as a lock file (nothing there, or a regular file); otherwise why
+// not: "it is a symbolic link, not a regular file", "it is a directory, not a regular file".
+std::string lock_file_refusal(const std::string& path);
 
 // Whether a process with this pid exists (kill(pid, 0) does not fail with ESRCH).
 bool process_alive(long pid);
