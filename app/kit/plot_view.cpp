@@ -291,8 +291,8 @@ void record_figure_data(const Plot& plot, const PlotLayout& L, const ImVec4& cli
             for (const Rect& b : series_bars(plot, i, L.view)) rect(b);
         if (s.kind == SeriesKind::Line)
             for (const auto& line : series_polylines(s, L.view))
-                for (std::size_t k = 1; k < line.size(); ++k)
-                    record_data_segment(to_im(line[k - 1]), to_im(line[k]), area, plot.name);
+                for (std::size_t j = 1; j < line.size(); ++j)
+                    record_data_segment(to_im(line[j - 1]), to_im(line[j]), area, plot.name);
         const double r = 0.5 * k * (std::isfinite(s.marker_size) && s.marker_size > 0.0 ? s.marker_size : 7.0);
         if (effective_marker(s) != Marker::None)
             for (const Point2& p : series_markers(s, L.view)) rect({p.x - r, p.y - r, p.x + r, p.y + r});
