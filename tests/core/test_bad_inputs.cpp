@@ -33,6 +33,11 @@
 namespace normlab {
 namespace {
 
+// The default session and an empty scene, named once: GCC 12 warns (falsely) of an uninitialized
+// string in the destructor of their temporaries.
+const Session kDefaultSession;
+const Scene kEmptyScene;
+
 using nlohmann::json;
 
 // [SECTION] Helpers -------------------------------------------------------------------------
@@ -459,10 +464,10 @@ TEST(Files, MissingDirectoryAndNotADirectoryPathsSayWhatFailed) {
         {"CSV missing", [&] { load_csv(missing); }, "cannot open " + missing + ": No such file or directory"},
         {"CSV under a file", [&] { load_csv(under_file); }, "cannot open " + under_file + ": Not a directory"},
         {"CSV is a directory", [&] { load_csv(folder); }, "cannot read " + folder + ": Is a directory"},
-        {"save under a file", [&] { save_scene(Scene{}, under_file, IfExists::Replace); },
+        {"save under a file", [&] { save_scene(kEmptyScene, under_file, IfExists::Replace); },
          "cannot write \"" + under_file + "\": cannot create temporary file \"" + under_file +
              ".tmp.PID.N\": Not a directory"},
-        {"save over a directory", [&] { save_scene(Scene{}, folder, IfExists::Replace); },
+        {"save over a directory", [&] { save_scene(kEmptyScene, folder, IfExists::Replace); },
          "cannot write \"" + folder + "\": it is a directory, not a regular file"},
     };
     for (const auto& c : cases) EXPECT_EQ(without_temp_ids(message_of(c.run)), c.message) << c.what;
