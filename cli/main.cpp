@@ -7,9 +7,11 @@
 
 #include "normlab/base/input_error.hpp"
 
+#include <algorithm>
 #include <iostream>
 #include <new>
 #include <string>
+#include <string_view>
 
 namespace {
 
@@ -56,7 +58,35 @@ void print_help() {
                  "       normlab-cli --help | --version\n\n"
                  "NormLab without a window: the same core computations as the app, for scripts and tests.\n\n"
                  "Subcommands:\n";
-    for (const Subcommand& s : kSubcommands) std::cout << "  " << s.name << "    " << s.summary << '\n';
+    // Two columns: the names, then each summary from the same column, wrapped at 100 characters
+    // with its following lines indented to that column.
+    std::size_t name_w = 0;
+    for (const Subcommand& s : kSubcommands) name_w = std::max(name_w, s.name.size());
+    const std::size_t column = 2 + name_w + 2, width = 100;
+    for (const Subcommand& s : kSubcommands) {
+        std::string line = "  " + std::string(s.name) + std::string(column - 2 - s.name.size(), ' ');
+        std::size_t used = column;  // display columns: the summaries' few non-ASCII letters are one each
+        std::string_view rest = s.summary;
+        while (!rest.empty()) {
+            const std::size_t end = std::min(rest.find(' '), rest.size());
+            const std::string_view word = rest.substr(0, end);
+            std::size_t word_w = 0;
+            for (char c : word) word_w += (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+            if (used > column && used + 1 + word_w > width) {
+                std::cout << line << '\n';
+                line = std::string(column, ' ');
+                used = column;
+            }
+            if (used > column) {
+                line += ' ';
+                ++used;
+            }
+            line += word;
+            used += word_w;
+            rest.remove_prefix(std::min(end + 1, rest.size()));
+        }
+        std::cout << line << '\n';
+    }
     std::cout << "\nExit codes: 0 success; 2 bad input or usage (one line on stderr says what and where).\n\n"
                  "The eval request\n================\n"
               << normlab::cli::kEvalHelp;
