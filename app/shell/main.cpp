@@ -201,7 +201,7 @@ public:
             if (const std::string err = ui::save_back_buffer_png(opt_.screenshot, fb_w, fb_h, IfExists::Replace);
                 !err.empty()) {
                 std::fprintf(stderr, "normlab: cannot save the screenshot: %s\n", err.c_str());
-                return end_now(1);
+                return end_now(2);   // a refused target is bad input, as for --export-plot
             }
         }
         if (ui_.save_screenshot) {
