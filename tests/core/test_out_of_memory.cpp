@@ -8,6 +8,8 @@
 #include "normlab/models/depth.hpp"
 #include "normlab/models/training.hpp"
 
+#include "sanitized.hpp"
+
 #include <gtest/gtest.h>
 
 #include <sys/resource.h>
@@ -23,18 +25,6 @@
 using namespace normlab;
 
 namespace {
-
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
 
 // The process's address space now (VmSize), bytes.
 std::size_t address_space_bytes() {
@@ -155,7 +145,7 @@ void train_depth(Precision precision) {
 }
 
 void sweep_run(const std::function<void()>& fn) {
-    if (kSanitized) GTEST_SKIP() << "skipped under AddressSanitizer: it cannot run under an address-space limit";
+    if (normlab::test::kSanitized) GTEST_SKIP() << "skipped under AddressSanitizer: it cannot run under an address-space limit";
     const std::size_t need = growth_of(fn);
     ASSERT_GT(need, 0u) << "the run did not finish without a limit";
     sweep(fn, need + need / 8, 40);

@@ -5,6 +5,8 @@
 
 #include "normlab/base/input_error.hpp"
 
+#include "sanitized.hpp"
+
 #include <gtest/gtest.h>
 
 #include <sys/wait.h>
@@ -43,18 +45,6 @@ void expect_same_numbers(const TrainHistory& a, const TrainHistory& b) {
 }
 
 // [SECTION] Memory budget -------------------------------------------------------------------------
-
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kSanitized = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kSanitized = true;
-#else
-constexpr bool kSanitized = false;
-#endif
-#else
-constexpr bool kSanitized = false;
-#endif
 
 // "VmRSS" or "VmHWM" of this process, in bytes (0 when /proc is missing).
 double proc_status_bytes(const std::string& key) {
@@ -95,7 +85,7 @@ double measured_peak_mb(Index rows, const TrainConfig& config) {
 }
 
 TEST(TrainMemory, TheEstimateMatchesThePeakOfAnEvaluationOverTheWholeSet) {
-    if (kSanitized) GTEST_SKIP() << "skipped under AddressSanitizer: its shadow memory changes the peak";
+    if (normlab::test::kSanitized) GTEST_SKIP() << "skipped under AddressSanitizer: its shadow memory changes the peak";
     struct Case {
         Norm norm;
         Precision precision;
