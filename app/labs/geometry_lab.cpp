@@ -462,6 +462,19 @@ void draw_caption(const GeometryLabState& s, const GeometryResults& r, const Fon
 
 constexpr float kKeyOverViewMax = 0.45f;
 
+enum class KeyPlace { Over, Beside, Under };
+
+// Where the colour key of size `key` goes for a view that may fill `room`: over the view's top
+// left corner while it covers at most kKeyOverViewMax of the width; else beside the view (a wide
+// room: a slide) or under it, whichever leaves the view's shorter side longer.
+KeyPlace key_place(ImVec2 key, ImVec2 room) {
+    const ImVec2 spacing = ImGui::GetStyle().ItemSpacing;
+    if (key.x + 2.0f * ImGui::GetStyle().WindowPadding.x <= kKeyOverViewMax * room.x) return KeyPlace::Over;
+    const float beside = std::min(room.x - key.x - spacing.x, room.y);
+    const float under = std::min(room.x, room.y - key.y - spacing.y);
+    return beside > under && key.y <= room.y ? KeyPlace::Beside : KeyPlace::Under;
+}
+
 // The view with, when `words`, the caption above it and the mouse and keys under it (a slide
 // has its own caption, and no keys).
 // The view; a right-click on it saves its figure (geometry_view_plot), whose status line goes to `status`.
@@ -488,17 +501,21 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool wor
 
     // The image fills what is left above one hint line, on whole pixels (the texture maps 1:1),
     // at least 12 text heights in the lab (its window scrolls), what the slide gives it on a slide.
-    // The colour key sits in its top left corner, or under it where it would cover more than
-    // kKeyOverViewMax of the view's width (a narrow window, large text).
+    // The colour key sits in its top left corner, unless it would cover more than kKeyOverViewMax
+    // of the view's width (a narrow window, large text); then beside the view or under it,
+    // whichever leaves the larger ball (the view's shorter side).
     const std::vector<KeyItem> key = key_items(s, px);
     const ImVec2 key_sz = key_size(key, px);
+    const ImGuiStyle& style = ImGui::GetStyle();
     const float hint_h = words ? ImGui::GetTextLineHeightWithSpacing() : 0.0f;
     const ImVec2 cursor = ImGui::GetCursorScreenPos();
     const ImVec2 origin(std::floor(cursor.x), std::floor(cursor.y));
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const bool key_under = key_sz.x + 2.0f * ImGui::GetStyle().WindowPadding.x > kKeyOverViewMax * avail.x;
-    const float key_h = key_under ? key_sz.y + ImGui::GetStyle().ItemSpacing.y : 0.0f;
-    const ImVec2 size(std::floor(avail.x), std::floor(std::max(avail.y - hint_h - key_h, (words ? 12.0f : 4.0f) * ImGui::GetFontSize())));
+    const float min_h = (words ? 12.0f : 4.0f) * ImGui::GetFontSize();
+    const KeyPlace place = key_place(key_sz, ImVec2(avail.x, avail.y - hint_h));
+    const float key_h = place == KeyPlace::Under ? key_sz.y + style.ItemSpacing.y : 0.0f;
+    const float key_w = place == KeyPlace::Beside ? key_sz.x + style.ItemSpacing.x : 0.0f;
+    const ImVec2 size(std::floor(avail.x - key_w), std::floor(std::max(avail.y - hint_h - key_h, min_h)));
     const Eigen::Vector2f view_size(size.x, size.y);
 
     if (ui.dragging < 0) ui.framing = framing_radius(s);   // held while a point is dragged
@@ -522,14 +539,15 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool wor
         ImDrawListSplitter layers;   // the key over the labels, placed first so that they can keep off it
         layers.Split(dl, 2);
         layers.SetCurrentChannel(dl, 1);
-        const ImVec2 pad = ImGui::GetStyle().WindowPadding;
-        const ImVec4 key_box = key_under ? ImVec4(0, 0, 0, 0)
-                                         : draw_legend(key, ImVec2(origin.x + pad.x, origin.y + pad.y), fonts, px);
+        const ImVec2 pad = style.WindowPadding;
+        const ImVec4 key_box = place != KeyPlace::Over ? ImVec4(0, 0, 0, 0)
+                                                       : draw_legend(key, ImVec2(origin.x + pad.x, origin.y + pad.y), fonts, px);
         layers.SetCurrentChannel(dl, 0);
         draw_labels(s, ui, *results, t, origin, end, fonts, px, key_box);
         layers.Merge(dl);
         dl->PopClipRect();
-        if (key_under) draw_legend(key, ImVec2(origin.x, end.y + ImGui::GetStyle().ItemSpacing.y), fonts, px);
+        if (place == KeyPlace::Under) draw_legend(key, ImVec2(origin.x, end.y + style.ItemSpacing.y), fonts, px);
+        if (place == KeyPlace::Beside) draw_legend(key, ImVec2(end.x + style.ItemSpacing.x, origin.y), fonts, px);
     } else {
         dl->AddRect(origin, end, ImGui::GetColorU32(ImGuiCol_Border));
         ImGui::SetCursorScreenPos(ImVec2(origin.x + 10.0f, origin.y + 10.0f));
