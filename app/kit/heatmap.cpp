@@ -1,3 +1,4 @@
+// The editable heat map of a matrix (see heatmap.hpp).
 #include "heatmap.hpp"
 
 #include "palette.hpp"

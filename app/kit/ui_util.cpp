@@ -1,3 +1,4 @@
+// The kit's small helpers (see ui_util.hpp).
 #include "ui_util.hpp"
 
 #include <normlab/base/i18n.hpp>

@@ -6,7 +6,6 @@
 // [SECTION] Controls panel    — n, the batch, the selected point, shrink, g, ε, what to show
 // [SECTION] The lab window
 #include "geometry_lab.hpp"
-#include "labs.hpp"
 
 #include "palette.hpp"
 #include "plot_export.hpp"

@@ -7,7 +7,6 @@
 // [SECTION] Explorer panel    — the transforms applied to the Explorer's x and W
 // [SECTION] The lab window
 #include "invariance_lab.hpp"
-#include "labs.hpp"
 
 #include "palette.hpp"
 #include "plot_export.hpp"
@@ -117,8 +116,9 @@ void draw_batch_section(InvarianceContext& ctx, InvarianceLabState& s, Invarianc
         ImGui::TextDisabled("%s: %d × %d", id, count, sizes[1]);
         heatmap_editor(id, M, map, half, cell, fonts.small, tip);
         const char* const names[2] = {"invariance_x", "invariance_weights"};
-        if (std::string saved = figure_context_menu((std::string(id) + " figure").c_str(), names[k],
-                                                    [&s, k] { return invariance_matrix_plots(s)[k]; });
+        const char* const name = names[k];
+        if (std::string saved = figure_context_menu((std::string(id) + " figure").c_str(), name,
+                                                    [&s, name] { return plot_named(invariance_matrix_plots(s), name); });
             !saved.empty())
             ctx.app.status = std::move(saved);
         ImGui::EndGroup();

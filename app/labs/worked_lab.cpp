@@ -7,7 +7,8 @@
 // [SECTION] Claim         — what the write-up says, and NormLab's verdict
 // [SECTION] The lab window
 #include "worked_lab.hpp"
-#include "labs.hpp"
+
+#include "explorer_lab.hpp"   // the x presets (kXPresetActions) it shares with the Explorer
 
 #include "palette.hpp"
 #include "ui_util.hpp"

@@ -151,15 +151,14 @@ std::vector<Plot> invariance_explorer_plots(const ExplorerResults* now, const Ex
     const Vec none;
     const Vec ln = now != nullptr ? Vec(now->layernorm.y.row(0).transpose()) : none;   // n
     const Vec rms = now != nullptr ? Vec(now->rmsnorm.y.row(0).transpose()) : none;
-    std::vector<Plot> plots = {
-        norm_bar_plot("invariance_explorer_layernorm", Norm::LayerNorm, ln, before ? &before->layernorm_before : nullptr,
-                      "before", value_labels),
-        norm_bar_plot("invariance_explorer_rmsnorm", Norm::RMSNorm, rms, before ? &before->rmsnorm_before : nullptr,
-                      "before", value_labels)};
+    Plot l = norm_bar_plot("invariance_explorer_layernorm", Norm::LayerNorm, ln, before ? &before->layernorm_before : nullptr,
+                           "before", value_labels);
+    Plot m = norm_bar_plot("invariance_explorer_rmsnorm", Norm::RMSNorm, rms, before ? &before->rmsnorm_before : nullptr,
+                           "before", value_labels);
     if (now == nullptr)
-        for (Plot& p : plots) p.title += " (the Explorer's state cannot be computed)";
-    share_y_range({&plots[0], &plots[1]});
-    return plots;
+        for (Plot* p : {&l, &m}) p->title += " (the Explorer's state cannot be computed)";
+    share_y_range({&l, &m});
+    return {std::move(l), std::move(m)};
 }
 
 Plot explorer_weights_plot(const ExplorerState& state) {
