@@ -7,7 +7,7 @@
 
 #include <normlab/base/i18n.hpp>
 #include <normlab/plot/plot.hpp>
-#include <normlab/scene/explorer_figures.hpp>
+#include <normlab/plot/plot_parts.hpp>
 
 #include <algorithm>
 #include <cfloat>

@@ -13,7 +13,7 @@
 #include "plot_view.hpp"
 #include "ui_util.hpp"
 
-#include <normlab/scene/explorer_figures.hpp>
+#include <normlab/labs/explorer_figures.hpp>
 
 #include <imgui_stdlib.h>
 

@@ -12,7 +12,7 @@
 #include "plot_export.hpp"
 #include "ui_util.hpp"
 
-#include <normlab/scene/explorer_figures.hpp>
+#include <normlab/labs/invariance_figures.hpp>
 #include <normlab/scene/scene_plots.hpp>
 #include <normlab/scene/session.hpp>
 
