@@ -1,7 +1,7 @@
 // The editable heat map of a matrix (see heatmap.hpp).
 #include "heatmap.hpp"
 
-#include "palette.hpp"
+#include <normlab/base/palette.hpp>
 #include "plot_view.hpp"
 #include "ui_util.hpp"
 

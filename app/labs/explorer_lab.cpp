@@ -8,7 +8,7 @@
 // [SECTION] The lab window
 #include "explorer_lab.hpp"
 
-#include "palette.hpp"
+#include <normlab/base/palette.hpp>
 #include "plot_export.hpp"
 #include "plot_view.hpp"
 #include "ui_util.hpp"
@@ -297,7 +297,7 @@ struct NormPanel {
     std::string stats;        // "μ = 5.000   σ = 2.236"
     const char* formula;
     const char* help;
-    palette::Rgb color;
+    Color color;
     const Plot* plot;         // its bars (explorer_plots)
     PlotView* view;
     double shift;             // max |y − y(δ = 1)|
@@ -337,7 +337,7 @@ void draw_norm_panel(const NormPanel& p, double delta, const Fonts& fonts) {
 void draw_summed_inputs(const ExplorerState& s, ExplorerUi& ui, const ExplorerResults& r, const Plot& plot,
                         const Fonts& fonts, float chart_h) {
     ImGui::BeginGroup();
-    swatch(palette::kSummedInputBar);
+    swatch(colors::kSummedInput);
     ImGui::PushFont(fonts.bold);
     ImGui::Text(tr("Summed inputs  %s"), summed_input_formula(s));
     ImGui::PopFont();
@@ -368,12 +368,12 @@ void draw_norm_columns(const ExplorerState& s, ExplorerUi& ui, const ExplorerRes
          inside ? "ā = (a − μ) / σ,   σ = √(mean((a − μ)²) + ε)" : "ā = (a − μ) / σ,   σ = √mean((a − μ)²) + ε",
          tr("LayerNorm re-centres and re-scales (paper eq. 2–3); σ includes ε as shown. "
             "Computed by normlab::layer_forward (core/src/norm/norm.cpp)."),
-         palette::kLayerNormBar, &plot_named(plots, "explorer_layernorm"), &ui.layernorm_view, r.layernorm_shift},
+         colors::kLayerNorm, &plot_named(plots, "explorer_layernorm"), &ui.layernorm_view, r.layernorm_shift},
         {"rmsnorm", "RMSNorm", "   RMS\u00a0=\u00a0" + fmt_value(rms_stats.denom),
          inside ? "ā = a / RMS(a),   RMS(a) = √(mean(a²) + ε)" : "ā = a / RMS(a),   RMS(a) = √mean(a²) + ε",
          tr("RMSNorm only re-scales, no re-centring (paper eq. 4); RMS includes ε as shown. "
             "Computed by normlab::layer_forward (core/src/norm/norm.cpp)."),
-         palette::kRmsNormBar, &plot_named(plots, "explorer_rmsnorm"), &ui.rmsnorm_view, r.rmsnorm_shift},
+         colors::kRmsNorm, &plot_named(plots, "explorer_rmsnorm"), &ui.rmsnorm_view, r.rmsnorm_shift},
     };
     const float col_w = std::floor(0.5f * (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x));
     const float col_h = ImGui::GetContentRegionAvail().y;

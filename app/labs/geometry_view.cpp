@@ -25,7 +25,7 @@ namespace normlab::ui {
 
 // [SECTION] Colours -------------------------------------------------------------------------
 
-Rgba to_rgba(palette::Rgb c, float alpha) {
+Rgba to_rgba(Color c, float alpha) {
     return {static_cast<float>(c.r) / 255.0f, static_cast<float>(c.g) / 255.0f, static_cast<float>(c.b) / 255.0f,
             alpha};
 }

@@ -17,7 +17,7 @@
 
 #include "gpu_lab.hpp"   // draw_gpu_norm_caption: the GPU times it shows beside its own
 
-#include "palette.hpp"
+#include <normlab/base/palette.hpp>
 #include "plot_export.hpp"
 #include "ui_util.hpp"
 
