@@ -28,7 +28,8 @@ import sys
 import tempfile
 import zlib
 
-LABS = ["explorer", "invariance", "worked", "gradients", "geometry", "training", "gpu", "depth"]
+LABS = ["explorer", "invariance", "worked", "gradients", "geometry", "training", "gpu", "depth",
+        "precision"]
 # Keys and text fields that hold wall-clock measurements, not results.
 TIMING_KEY = re.compile(r"(seconds|_ms$|^ms|time|fps|elapsed|per_second|speed|throughput)", re.I)
 TIMING_FIGURE = re.compile(r"(_vs_time|step_time)\.")   # figures that plot measured compute time

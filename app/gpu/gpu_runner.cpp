@@ -11,6 +11,8 @@
 // [SECTION] Lost context
 #include "gpu_runner.hpp"
 
+#include "gl_program.hpp"
+
 #include "gpu_shaders.hpp"   // generated from shaders/*.comp (cmake/EmbedShaders.cmake)
 
 #include <normlab/norm/norm.hpp>
@@ -25,21 +27,6 @@ namespace normlab::ui {
 
 // [SECTION] Programs ------------------------------------------------------------------------
 
-namespace {
-
-// The first non-empty line of a driver's log, without trailing white space.
-std::string first_line(const char* log) {
-    std::string text(log);
-    std::size_t start = text.find_first_not_of(" \t\r\n");
-    if (start == std::string::npos) return "no message from the driver";
-    std::size_t end = text.find_first_of("\r\n", start);
-    std::string line = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-    while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.pop_back();
-    return line;
-}
-
-}  // namespace
-
 #ifndef __EMSCRIPTEN__   // GL 4.3; the page's runner: web_gpu_runner.cpp
 GLuint build_compute_program(const std::string& name, const char* source, const std::string& defines,
                              std::string& error) {
@@ -49,33 +36,7 @@ GLuint build_compute_program(const std::string& name, const char* source, const 
     const std::string version = eol == std::string::npos ? text : text.substr(0, eol + 1);
     const std::string body = eol == std::string::npos ? std::string() : text.substr(eol + 1);
     const std::string prefix = version + defines + "#line 2\n";   // the driver's line numbers match the file's
-    const char* parts[] = {prefix.c_str(), body.c_str()};
-
-    const GLuint shader = glCreateShader(GL_COMPUTE_SHADER);
-    glShaderSource(shader, 2, parts, nullptr);
-    glCompileShader(shader);
-    GLint ok = GL_FALSE;
-    glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-    if (ok != GL_TRUE) {
-        char log[2048] = "";
-        glGetShaderInfoLog(shader, sizeof log, nullptr, log);
-        error = name + " does not compile: " + first_line(log);
-        glDeleteShader(shader);
-        return 0;
-    }
-    const GLuint program = glCreateProgram();
-    glAttachShader(program, shader);
-    glLinkProgram(program);
-    glDeleteShader(shader);   // flagged; freed with the program
-    glGetProgramiv(program, GL_LINK_STATUS, &ok);
-    if (ok != GL_TRUE) {
-        char log[2048] = "";
-        glGetProgramInfoLog(program, sizeof log, nullptr, log);
-        error = name + " does not link: " + first_line(log);
-        glDeleteProgram(program);
-        return 0;
-    }
-    return program;
+    return build_gl_program(name, {{GL_COMPUTE_SHADER, {prefix, body}, ""}}, error);
 }
 
 #endif   // __EMSCRIPTEN__

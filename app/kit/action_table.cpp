@@ -1,3 +1,4 @@
+// The action tables' buttons, keys and help lines (see action_table.hpp).
 #include "action_table.hpp"
 
 #include "ui_util.hpp"

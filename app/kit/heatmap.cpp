@@ -1,12 +1,13 @@
+// The editable heat map of a matrix (see heatmap.hpp).
 #include "heatmap.hpp"
 
-#include "palette.hpp"
+#include <normlab/base/palette.hpp>
 #include "plot_view.hpp"
 #include "ui_util.hpp"
 
 #include <normlab/base/i18n.hpp>
 #include <normlab/plot/plot.hpp>
-#include <normlab/scene/explorer_figures.hpp>
+#include <normlab/plot/plot_parts.hpp>
 
 #include <algorithm>
 #include <cfloat>

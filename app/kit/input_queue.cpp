@@ -1,3 +1,4 @@
+// The input queue: GLFW's events in order, drained once per frame (see input_queue.hpp).
 #include "input_queue.hpp"
 
 #define GLFW_INCLUDE_NONE

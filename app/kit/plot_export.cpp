@@ -368,7 +368,7 @@ std::string export_figures(const std::vector<Plot>& plots, const std::string& fo
 namespace {
 
 std::optional<std::set<std::string>>& export_notes() {
-    static std::optional<std::set<std::string>> notes;
+    static std::optional<std::set<std::string>> notes;   // process-wide: one --check-figures run
     return notes;
 }
 

@@ -1,3 +1,4 @@
+// PNG capture of the whole window (see screenshot.hpp).
 #include "screenshot.hpp"
 
 #include "normlab/base/file_io.hpp"

@@ -1,3 +1,4 @@
+// Fonts and the colour theme (see theme_fonts.hpp).
 #include "theme_fonts.hpp"
 
 #include <algorithm>

@@ -1,3 +1,4 @@
+// The kit's small helpers (see ui_util.hpp).
 #include "ui_util.hpp"
 
 #include <normlab/base/i18n.hpp>
@@ -82,7 +83,7 @@ void heading(ImFont* font, const char* text) {
     ImGui::Separator();
 }
 
-void swatch(palette::Rgb color) {
+void swatch(Color color) {
     const float s = ImGui::GetFontSize() * 0.8f;
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float y = p.y + 0.5f * (ImGui::GetTextLineHeight() - s);

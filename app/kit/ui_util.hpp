@@ -1,7 +1,7 @@
 // Small helpers shared by the labs and widgets: colours, numbers on screen, tooltips, keys.
 #pragma once
 
-#include "palette.hpp"
+#include <normlab/base/palette.hpp>
 
 #include <normlab/base/number_rule.hpp>
 #include <normlab/base/text.hpp>
@@ -13,7 +13,7 @@
 
 namespace normlab::ui {
 
-inline ImU32 to_u32(palette::Rgb c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
+inline ImU32 to_u32(Color c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
 
 // A number for captions and tooltips: 3 decimals between 0.01 and 10⁴ ("5.000"), otherwise
 // 4 significant digits in scientific form ("2.236e−03"); minus signs are U+2212.
@@ -35,7 +35,7 @@ inline const ImVec4 kWarnText(0.80f, 0.30f, 0.0f, 1.0f);     // ⚠: works, but 
 void heading(ImFont* font, const char* text);
 
 // A filled square of `color`, a text line high, then SameLine: a colour key before a label.
-void swatch(palette::Rgb color);
+void swatch(Color color);
 
 // Call before an item `width` pixels wide: keeps it on the current line (SameLine(0, spacing);
 // spacing < 0: the style's) when it still ends left of the screen x `right`, else lets it start

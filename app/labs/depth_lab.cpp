@@ -16,7 +16,6 @@
 // Interactive runs never wait: the worker trains as fast as it can and the frame shows the latest
 // snapshot.
 #include "depth_lab.hpp"
-#include "labs.hpp"
 
 #include "ui_util.hpp"
 

@@ -7,14 +7,13 @@
 // [SECTION] Outputs panel   — a = W x, then LayerNorm | RMSNorm
 // [SECTION] The lab window
 #include "explorer_lab.hpp"
-#include "labs.hpp"
 
-#include "palette.hpp"
+#include <normlab/base/palette.hpp>
 #include "plot_export.hpp"
 #include "plot_view.hpp"
 #include "ui_util.hpp"
 
-#include <normlab/scene/explorer_figures.hpp>
+#include <normlab/labs/explorer_figures.hpp>
 
 #include <imgui_stdlib.h>
 
@@ -24,6 +23,7 @@
 #include <exception>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace normlab::ui {
@@ -297,7 +297,7 @@ struct NormPanel {
     std::string stats;        // "μ = 5.000   σ = 2.236"
     const char* formula;
     const char* help;
-    palette::Rgb color;
+    Color color;
     const Plot* plot;         // its bars (explorer_plots)
     PlotView* view;
     double shift;             // max |y − y(δ = 1)|
@@ -337,7 +337,7 @@ void draw_norm_panel(const NormPanel& p, double delta, const Fonts& fonts) {
 void draw_summed_inputs(const ExplorerState& s, ExplorerUi& ui, const ExplorerResults& r, const Plot& plot,
                         const Fonts& fonts, float chart_h) {
     ImGui::BeginGroup();
-    swatch(palette::kSummedInputBar);
+    swatch(colors::kSummedInput);
     ImGui::PushFont(fonts.bold);
     ImGui::Text(tr("Summed inputs  %s"), summed_input_formula(s));
     ImGui::PopFont();
@@ -368,12 +368,12 @@ void draw_norm_columns(const ExplorerState& s, ExplorerUi& ui, const ExplorerRes
          inside ? "ā = (a − μ) / σ,   σ = √(mean((a − μ)²) + ε)" : "ā = (a − μ) / σ,   σ = √mean((a − μ)²) + ε",
          tr("LayerNorm re-centres and re-scales (paper eq. 2–3); σ includes ε as shown. "
             "Computed by normlab::layer_forward (core/src/norm/norm.cpp)."),
-         palette::kLayerNormBar, &plots[1], &ui.layernorm_view, r.layernorm_shift},
+         colors::kLayerNorm, &plot_named(plots, "explorer_layernorm"), &ui.layernorm_view, r.layernorm_shift},
         {"rmsnorm", "RMSNorm", "   RMS\u00a0=\u00a0" + fmt_value(rms_stats.denom),
          inside ? "ā = a / RMS(a),   RMS(a) = √(mean(a²) + ε)" : "ā = a / RMS(a),   RMS(a) = √mean(a²) + ε",
          tr("RMSNorm only re-scales, no re-centring (paper eq. 4); RMS includes ε as shown. "
             "Computed by normlab::layer_forward (core/src/norm/norm.cpp)."),
-         palette::kRmsNormBar, &plots[2], &ui.rmsnorm_view, r.rmsnorm_shift},
+         colors::kRmsNorm, &plot_named(plots, "explorer_rmsnorm"), &ui.rmsnorm_view, r.rmsnorm_shift},
     };
     const float col_w = std::floor(0.5f * (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x));
     const float col_h = ImGui::GetContentRegionAvail().y;
@@ -401,8 +401,13 @@ std::vector<Plot> explorer_lab_plots(ExplorerContext& ctx) {
         return {};   // the lab says why on screen
     }
     std::vector<Plot> plots = shown_plots(ctx.session.explorer, ui, *r);
-    const PlotView* views[] = {&ui.summed_view, &ui.layernorm_view, &ui.rmsnorm_view};
-    for (std::size_t i = 0; i < 3; ++i) plots[i] = plot_as_shown(plots[i], *views[i]);   // the bars; W as it is
+    const std::pair<const char*, const PlotView*> views[] = {{"explorer_summed_inputs", &ui.summed_view},
+                                                             {"explorer_layernorm", &ui.layernorm_view},
+                                                             {"explorer_rmsnorm", &ui.rmsnorm_view}};
+    for (const auto& [name, view] : views) {   // the bars; W as it is
+        Plot& plot = plot_named(plots, name);
+        plot = plot_as_shown(plot, *view);
+    }
     return plots;
 }
 
@@ -441,7 +446,7 @@ void draw_explorer_lab(ExplorerContext& ctx) {
     }
     if (results) {
         const std::vector<Plot> plots = shown_plots(state, ui, *results);
-        draw_summed_inputs(state, ui, *results, plots[0], fonts, std::floor(0.26f * ImGui::GetContentRegionAvail().y));
+        draw_summed_inputs(state, ui, *results, plot_named(plots, "explorer_summed_inputs"), fonts, std::floor(0.26f * ImGui::GetContentRegionAvail().y));
         ImGui::Spacing();
         draw_norm_columns(state, ui, *results, plots, fonts);
     } else {
@@ -465,7 +470,7 @@ void draw_explorer_figure(ExplorerContext& ctx, const std::string& id, ImVec2) {
     }
     const std::vector<Plot> plots = shown_plots(s, ctx.ui, *r);
     if (id == "explorer_summed_inputs")
-        draw_summed_inputs(s, ctx.ui, *r, plots[0], ctx.fonts, 0.0f);
+        draw_summed_inputs(s, ctx.ui, *r, plot_named(plots, "explorer_summed_inputs"), ctx.fonts, 0.0f);
     else
         draw_norm_columns(s, ctx.ui, *r, plots, ctx.fonts);
 }

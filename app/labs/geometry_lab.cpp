@@ -6,9 +6,8 @@
 // [SECTION] Controls panel    — n, the batch, the selected point, shrink, g, ε, what to show
 // [SECTION] The lab window
 #include "geometry_lab.hpp"
-#include "labs.hpp"
 
-#include "palette.hpp"
+#include <normlab/base/palette.hpp>
 #include "plot_export.hpp"
 #include "ui_util.hpp"
 
@@ -42,10 +41,10 @@ constexpr float kPickSlackPx = 5.0f;       // a click this close to a point's ed
 constexpr auto kAxisPerFraming = static_cast<float>(kGeometryAxisReach);   // axes run over ± this × the framing radius
 
 // The input colour is the summed-input grey of the Explorer: here the norms see a = x.
-constexpr palette::Rgb kInputColor = palette::kSummedInputBar;
+constexpr Color kInputColor = colors::kSummedInput;
 
 // The darker outline of an image marker of colour c.
-Rgba edge_of(palette::Rgb c) { return mix(to_rgba(c), Rgba{0.0f, 0.0f, 0.0f, 1.0f}, 0.45f); }
+Rgba edge_of(Color c) { return mix(to_rgba(c), Rgba{0.0f, 0.0f, 0.0f, 1.0f}, 0.45f); }
 
 // The world radius the view frames at zoom 1 (core's geometry_framing_radius; the view is wider
 // than tall, so a point out to 1.2× the radius usually still shows).
@@ -157,7 +156,7 @@ ViewScene build_scene(const GeometryLabState& s, const GeometryUi& ui, const Geo
     const Vec3 gain(static_cast<float>(s.g(0)), static_cast<float>(s.g(1)), flat ? 1.0f : static_cast<float>(s.g(2)));
     const Rgba bg = theme_color(ImGuiCol_WindowBg);
     const Rgba ink = theme_color(ImGuiCol_Text);
-    const Rgba rms = to_rgba(palette::kRmsNormBar), ln = to_rgba(palette::kLayerNormBar);
+    const Rgba rms = to_rgba(colors::kRmsNorm), ln = to_rgba(colors::kLayerNorm);
     const Rgba input = to_rgba(kInputColor);
     const float axis = kAxisPerFraming * ui.framing;
 
@@ -172,7 +171,7 @@ ViewScene build_scene(const GeometryLabState& s, const GeometryUi& ui, const Geo
 
     // RMSNorm's image set: the sphere ‖y ⊘ g‖ = √n (n = 2: a circle, filled and outlined).
     if (ui.show_sphere) {
-        const Rgba sphere_tint = to_rgba(palette::kRmsNormBar, 0.06f);
+        const Rgba sphere_tint = to_rgba(colors::kRmsNorm, 0.06f);
         if (flat) {
             scene.discs.push_back({Vec3(gain.x() * radius, 0, 0), Vec3(0, gain.y() * radius, 0), sphere_tint});
             add_loop(scene, plane_circle(128, r.scene.radius), gain, 2.0f * px.scale, mix(rms, bg, 0.35f));
@@ -188,7 +187,7 @@ ViewScene build_scene(const GeometryLabState& s, const GeometryUi& ui, const Geo
         } else {
             const float extent = 1.3f * radius;
             scene.discs.push_back({Vec3(1, -1, 0).normalized() * extent, Vec3(1, 1, -2).normalized() * extent,
-                                   to_rgba(palette::kLayerNormBar, 0.07f)});
+                                   to_rgba(colors::kLayerNorm, 0.07f)});
         }
     }
     // LayerNorm's image set: the circle where the sphere meets Σ = 0 (n = 2: the points ±(1, −1)).
@@ -219,7 +218,7 @@ ViewScene build_scene(const GeometryLabState& s, const GeometryUi& ui, const Geo
         }
     }
     // Points: the images, then the inputs over them (where they coincide, the input shows).
-    const Rgba rms_edge = edge_of(palette::kRmsNormBar), ln_edge = edge_of(palette::kLayerNormBar);
+    const Rgba rms_edge = edge_of(colors::kRmsNorm), ln_edge = edge_of(colors::kLayerNorm);
     for (Index i = 0; i < B; ++i) {
         scene.markers.push_back({point3(r.scene.rmsnorm, i), px.image(), px.outline(), rms, rms_edge});
         scene.markers.push_back({point3(r.scene.layernorm, i), px.image(), px.outline(), ln, ln_edge});
@@ -339,9 +338,9 @@ void draw_labels(const GeometryLabState& s, const GeometryUi& ui, const Geometry
         const Vec3 gain(static_cast<float>(s.g(0)), static_cast<float>(s.g(1)), 0.0f);
         const char* name = gain_is_one(s.g) ? "" : "g ⊙ ";
         centred_text(fonts.small, Vec3(1, -1, 0).cwiseProduct(gain), std::string(name) + "(1, −1)", ImVec2(0, dy),
-                     to_u32(palette::kLayerNormBar));
+                     to_u32(colors::kLayerNorm));
         centred_text(fonts.small, Vec3(-1, 1, 0).cwiseProduct(gain), std::string(name) + "(−1, 1)", ImVec2(0, -dy),
-                     to_u32(palette::kLayerNormBar));
+                     to_u32(colors::kLayerNorm));
     }
     if (!ui.show_labels || r.scene.inputs.rows() == 0) return;
     for (Index k = -1; k < r.scene.inputs.rows(); ++k) {   // the selected point's number first
@@ -370,15 +369,15 @@ std::vector<KeyItem> key_items(const GeometryLabState& s, const Sizes& px) {
     const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
     return {
         {px.input(), to_u32(kInputColor), ink, s.shrink < 1.0 ? tr("input  s·x  (drag it)") : tr("input  x  (drag it)")},
-        {px.image(), to_u32(palette::kRmsNormBar), rgba_u32(edge_of(palette::kRmsNormBar)),
+        {px.image(), to_u32(colors::kRmsNorm), rgba_u32(edge_of(colors::kRmsNorm)),
          unit_gain ? (flat ? tr("RMSNorm image: on the circle ‖y‖ = {0}", root) : tr("RMSNorm image: on the sphere ‖y‖ = {0}", root))
                    : std::string(flat ? tr("RMSNorm image: on the ellipse g ⊙ circle")
                                       : tr("RMSNorm image: on the ellipsoid g ⊙ sphere"))},
-        {px.image(), to_u32(palette::kLayerNormBar), rgba_u32(edge_of(palette::kLayerNormBar)),
+        {px.image(), to_u32(colors::kLayerNorm), rgba_u32(edge_of(colors::kLayerNorm)),
          flat ? std::string(unit_gain ? tr("LayerNorm image: one of ±(1, −1)") : tr("LayerNorm image: one of g ⊙ ±(1, −1)"))
               : (unit_gain ? tr("LayerNorm image: on the circle in Σ = 0, ‖y‖ = {0}", root)
                            : std::string(tr("LayerNorm image: on the ellipse g ⊙ circle")))},
-        {px.foot(), rgba_u32(bg), to_u32(palette::kLayerNormBar),
+        {px.foot(), rgba_u32(bg), to_u32(colors::kLayerNorm),
          flat ? tr("x − μ: on the line x₁ + x₂ = 0") : tr("x − μ: LayerNorm's step onto the plane Σ = 0")},
     };
 }
@@ -654,7 +653,7 @@ void draw_batch_section(GeometryLabState& s, GeometryUi& ui, const std::optional
     if (r) {
         const Index i = ui.selected;
         ImGui::TextDisabled("RMS(x) = √mean(x²) = %s", fmt_value(r->rms(i)).c_str());
-        const auto row = [&](palette::Rgb color, const char* name, const std::string& values, const char* help) {
+        const auto row = [&](Color color, const char* name, const std::string& values, const char* help) {
             ImGui::BeginGroup();
             const float radius = 0.3f * ImGui::GetFontSize();
             const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -666,9 +665,9 @@ void draw_batch_section(GeometryLabState& s, GeometryUi& ui, const std::optional
             ImGui::EndGroup();
             tooltip(help);
         };
-        row(palette::kRmsNormBar, "RMSNorm", fmt_tuple(r->scene.rmsnorm.row(i)),
+        row(colors::kRmsNorm, "RMSNorm", fmt_tuple(r->scene.rmsnorm.row(i)),
             tr("y = x / RMS(x) ⊙ g, RMS(x) = √(mean(x²) + ε) (paper eq. 4): the direction of x, length √n."));
-        row(palette::kLayerNormBar, "LayerNorm", fmt_tuple(r->scene.layernorm.row(i)),
+        row(colors::kLayerNorm, "LayerNorm", fmt_tuple(r->scene.layernorm.row(i)),
             tr("y = (x − μ) / σ ⊙ g, σ = √(mean((x − μ)²) + ε) (paper eq. 2–3): the direction of x − μ, length √n."));
     }
 

@@ -12,6 +12,7 @@
 #include <normlab/norm/geometry.hpp>
 
 #include "gl.hpp"
+#include "gl_program.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -24,7 +25,7 @@ namespace normlab::ui {
 
 // [SECTION] Colours -------------------------------------------------------------------------
 
-Rgba to_rgba(palette::Rgb c, float alpha) {
+Rgba to_rgba(Color c, float alpha) {
     return {static_cast<float>(c.r) / 255.0f, static_cast<float>(c.g) / 255.0f, static_cast<float>(c.b) / 255.0f,
             alpha};
 }
@@ -107,42 +108,10 @@ namespace {
 
 // Compiles and links a vertex + fragment shader; returns the program, or 0 with `error` set.
 GLuint build_program(const char* name, const char* vertex_source, const char* fragment_source, std::string& error) {
-    const auto compile = [&](GLenum kind, const char* source) -> GLuint {
-        const GLuint shader = glCreateShader(kind);
-        const std::string text = glsl_for_context(source);   // WebGL2: "#version 300 es"
-        const char* text_ptr = text.c_str();
-        glShaderSource(shader, 1, &text_ptr, nullptr);
-        glCompileShader(shader);
-        GLint ok = GL_FALSE;
-        glGetShaderiv(shader, GL_COMPILE_STATUS, &ok);
-        if (ok == GL_TRUE) return shader;
-        char log[1024] = "";
-        glGetShaderInfoLog(shader, sizeof log, nullptr, log);
-        error = std::string(name) + (kind == GL_VERTEX_SHADER ? ".vert" : ".frag") + " does not compile: " + log;
-        glDeleteShader(shader);
-        return 0;
-    };
-    const GLuint vs = compile(GL_VERTEX_SHADER, vertex_source);
-    if (vs == 0) return 0;
-    const GLuint fs = compile(GL_FRAGMENT_SHADER, fragment_source);
-    if (fs == 0) {
-        glDeleteShader(vs);
-        return 0;
-    }
-    const GLuint program = glCreateProgram();
-    glAttachShader(program, vs);
-    glAttachShader(program, fs);
-    glLinkProgram(program);
-    glDeleteShader(vs);   // flagged; freed with the program
-    glDeleteShader(fs);
-    GLint ok = GL_FALSE;
-    glGetProgramiv(program, GL_LINK_STATUS, &ok);
-    if (ok == GL_TRUE) return program;
-    char log[1024] = "";
-    glGetProgramInfoLog(program, sizeof log, nullptr, log);
-    error = std::string(name) + " does not link: " + log;
-    glDeleteProgram(program);
-    return 0;
+    return build_gl_program(name,   // WebGL2: "#version 300 es" (glsl_for_context)
+                            {{GL_VERTEX_SHADER, {glsl_for_context(vertex_source)}, ".vert"},
+                             {GL_FRAGMENT_SHADER, {glsl_for_context(fragment_source)}, ".frag"}},
+                            error);
 }
 
 // One float attribute of an interleaved vertex: `count` floats at `offset` bytes.

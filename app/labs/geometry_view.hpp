@@ -8,7 +8,7 @@
 // describes each frame as a ViewScene.
 #pragma once
 
-#include "palette.hpp"
+#include <normlab/base/palette.hpp>
 
 #include <normlab/labs/geometry_lab.hpp>
 
@@ -24,7 +24,7 @@ namespace normlab::ui {
 struct Rgba {
     float r, g, b, a;
 };
-Rgba to_rgba(palette::Rgb c, float alpha = 1.0f);
+Rgba to_rgba(Color c, float alpha = 1.0f);
 Rgba mix(Rgba a, Rgba b, float t);   // (1 − t)·a + t·b, every channel
 
 struct ViewSegment {             // opaque, depth-tested, constant width on screen

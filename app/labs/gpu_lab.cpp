@@ -8,7 +8,6 @@
 // [SECTION] The lab window
 // [SECTION] Other labs' overlay      — draw_gpu_norm_caption (the times: gpu_device.hpp)
 #include "gpu_lab.hpp"
-#include "labs.hpp"
 
 #include "ui_util.hpp"
 

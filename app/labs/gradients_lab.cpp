@@ -8,7 +8,6 @@
 // [SECTION] SGD panel       — the implicit learning rate
 // [SECTION] The lab window
 #include "gradients_lab.hpp"
-#include "labs.hpp"
 
 #include "ui_util.hpp"
 

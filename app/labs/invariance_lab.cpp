@@ -7,13 +7,12 @@
 // [SECTION] Explorer panel    — the transforms applied to the Explorer's x and W
 // [SECTION] The lab window
 #include "invariance_lab.hpp"
-#include "labs.hpp"
 
-#include "palette.hpp"
+#include <normlab/base/palette.hpp>
 #include "plot_export.hpp"
 #include "ui_util.hpp"
 
-#include <normlab/scene/explorer_figures.hpp>
+#include <normlab/labs/invariance_figures.hpp>
 #include <normlab/scene/scene_plots.hpp>
 #include <normlab/scene/session.hpp>
 
@@ -117,8 +116,9 @@ void draw_batch_section(InvarianceContext& ctx, InvarianceLabState& s, Invarianc
         ImGui::TextDisabled("%s: %d × %d", id, count, sizes[1]);
         heatmap_editor(id, M, map, half, cell, fonts.small, tip);
         const char* const names[2] = {"invariance_x", "invariance_weights"};
-        if (std::string saved = figure_context_menu((std::string(id) + " figure").c_str(), names[k],
-                                                    [&s, k] { return invariance_matrix_plots(s)[k]; });
+        const char* const name = names[k];
+        if (std::string saved = figure_context_menu((std::string(id) + " figure").c_str(), name,
+                                                    [&s, name] { return plot_named(invariance_matrix_plots(s), name); });
             !saved.empty())
             ctx.app.status = std::move(saved);
         ImGui::EndGroup();
@@ -212,7 +212,7 @@ void centered_text(ImDrawList* dl, ImFont* font, ImVec2 c0, ImVec2 c1, ImU32 col
 
 // A numbered amber badge, centred at c (the disagreement notes' marker).
 void badge(ImDrawList* dl, ImFont* font, ImVec2 c, float radius, int number) {
-    dl->AddCircleFilled(c, radius, to_u32(palette::kDisagreeOutline));
+    dl->AddCircleFilled(c, radius, to_u32(colors::kAmber));
     const std::string label = std::to_string(number);
     centered_text(dl, font, ImVec2(c.x - radius, c.y - radius), ImVec2(c.x + radius, c.y + radius), IM_COL32(0, 0, 0, 255),
                   label);
@@ -241,7 +241,7 @@ void draw_measured_cell(const InvarianceLabState& s, const CheckedTable& t, int 
     const CellCheck& check = t.cells[r][c];
     const bool finite = std::isfinite(check.residual);
     dl->AddRectFilled(ImVec2(c0.x + 1.0f, c0.y + 1.0f), ImVec2(c1.x - 1.0f, c1.y - 1.0f),
-                      finite ? to_u32(check.measured ? palette::kPassFill : palette::kFailFill)
+                      finite ? to_u32(check.measured ? colors::kPassFill : colors::kFailFill)
                              : ImGui::GetColorU32(ImGuiCol_FrameBg));
     const std::string mark = check.measured ? "✓" : "✗";
     const std::string label = !finite ? (number ? tr("cannot compute") : "?")
@@ -251,7 +251,7 @@ void draw_measured_cell(const InvarianceLabState& s, const CheckedTable& t, int 
                   finite ? ImGui::GetColorU32(check.measured ? kGoodText : kErrorText) : ImGui::GetColorU32(ImGuiCol_TextDisabled),
                   label);
     if (t.badge[r][c] > 0) {
-        dl->AddRect(ImVec2(c0.x + 1.5f, c0.y + 1.5f), ImVec2(c1.x - 1.5f, c1.y - 1.5f), to_u32(palette::kDisagreeOutline),
+        dl->AddRect(ImVec2(c0.x + 1.5f, c0.y + 1.5f), ImVec2(c1.x - 1.5f, c1.y - 1.5f), to_u32(colors::kAmber),
                     0.0f, 0, 3.0f);
         badge(dl, small, ImVec2(c1.x - 0.5f * small->FontSize - 3.0f, c0.y + 0.5f * small->FontSize + 3.0f),
               0.5f * small->FontSize, t.badge[r][c]);
@@ -362,7 +362,7 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
             const ImVec2 q0(paper_x + static_cast<float>(c) * paper_w, y0);
             const ImVec2 q1(q0.x + paper_w, y1);
             dl->AddRectFilled(ImVec2(q0.x + 1.0f, q0.y + 1.0f), ImVec2(q1.x - 1.0f, q1.y - 1.0f),
-                              to_u32(check.paper ? palette::kPassFill : palette::kFailFill));
+                              to_u32(check.paper ? colors::kPassFill : colors::kFailFill));
             centered_text(dl, fonts.bold, q0, q1, ImGui::GetColorU32(check.paper ? kGoodText : kErrorText),
                           check.paper ? "✓" : "✗");
         }
@@ -603,11 +603,11 @@ void draw_explorer_panel(InvarianceContext& ctx, InvarianceUi& ui) {
     const std::vector<Plot> plots = invariance_explorer_plots(&*now, r, labels);
     const struct {
         const char* name;
-        palette::Rgb color;
+        Color color;
         double change;
         PlotView* view;
-    } charts[] = {{"LayerNorm", palette::kLayerNormBar, r ? r->layernorm_change : 0.0, &ui.layernorm_view},
-                  {"RMSNorm", palette::kRmsNormBar, r ? r->rmsnorm_change : 0.0, &ui.rmsnorm_view}};
+    } charts[] = {{"LayerNorm", colors::kLayerNorm, r ? r->layernorm_change : 0.0, &ui.layernorm_view},
+                  {"RMSNorm", colors::kRmsNorm, r ? r->rmsnorm_change : 0.0, &ui.rmsnorm_view}};
     for (int i = 0; i < 2; ++i) {
         const auto& c = charts[i];
         swatch(c.color);

@@ -112,4 +112,11 @@ struct LabWindow {
     const SlideParts<Context>* slide = nullptr;
 };
 
+// The index of the lab with this id in the table of labs (labs.hpp), or -1: a lab names another
+// by id ("Open the Explorer"), never by its place.
+int find_lab(const std::string& id);
+
+// "explorer, invariance, ...": for messages.
+std::string lab_ids();
+
 }  // namespace normlab::ui

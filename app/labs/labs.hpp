@@ -56,12 +56,6 @@ struct Lab {
 extern const Lab kLabs[];
 extern const int kLabCount;
 
-// The index of the lab with this id, or -1.
-int find_lab(const std::string& id);
-
-// "explorer, invariance, ...": for messages.
-std::string lab_ids();
-
 // One window filling pos/size: the lab tabs, and the lab on screen below them.
 void draw_labs(LabContext& ctx, LabUis& uis, ImVec2 pos, ImVec2 size);
 

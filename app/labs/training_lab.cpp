@@ -14,9 +14,10 @@
 // Interactive runs never wait: the worker trains at the chosen pace and the frame shows the
 // latest snapshot; figures are rebuilt only when a new one arrived.
 #include "training_lab.hpp"
-#include "labs.hpp"
 
-#include "palette.hpp"
+#include "gpu_lab.hpp"   // draw_gpu_norm_caption: the GPU times it shows beside its own
+
+#include <normlab/base/palette.hpp>
 #include "plot_export.hpp"
 #include "ui_util.hpp"
 

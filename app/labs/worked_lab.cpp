@@ -7,9 +7,10 @@
 // [SECTION] Claim         — what the write-up says, and NormLab's verdict
 // [SECTION] The lab window
 #include "worked_lab.hpp"
-#include "labs.hpp"
 
-#include "palette.hpp"
+#include "explorer_lab.hpp"   // the x presets (kXPresetActions) it shares with the Explorer
+
+#include <normlab/base/palette.hpp>
 #include "ui_util.hpp"
 
 #include <normlab/plot/plot.hpp>
@@ -73,7 +74,7 @@ void verdict_banner(bool good, const std::string& text, const Fonts& fonts) {
     const ImVec2 p1(p0.x + width, p0.y + ts.y + 2.0f * pad);
     const ImU32 ink = ImGui::GetColorU32(good ? kGoodText : kErrorText);
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    dl->AddRectFilled(p0, p1, to_u32(good ? palette::kPassFill : palette::kFailFill), 6.0f);
+    dl->AddRectFilled(p0, p1, to_u32(good ? colors::kPassFill : colors::kFailFill), 6.0f);
     dl->AddRect(p0, p1, ink, 6.0f, 0, 2.0f);
     dl->AddText(font, size, ImVec2(p0.x + pad, p0.y + pad), ink, label.c_str(), nullptr, width - 2.0f * pad);
     ImGui::Dummy(ImVec2(width, p1.y - p0.y));
@@ -135,7 +136,7 @@ constexpr float kStepRowEm = 1.7f;   // row height of the step tables
 constexpr int kStepRows = 7;         // the longer of the two tables
 
 // The norm's name, then its equation beside it where it fits, else on the lines below (wrapped).
-void norm_heading(const char* name, const char* equation, palette::Rgb color, const Fonts& fonts) {
+void norm_heading(const char* name, const char* equation, Color color, const Fonts& fonts) {
     swatch(color);
     ImGui::PushFont(fonts.heading);
     ImGui::TextUnformatted(name);
@@ -170,7 +171,7 @@ float step_table_width(const std::vector<WorkedStep>& rows, const Fonts& fonts) 
     return step + formula + value + 8.0f * ImGui::GetStyle().CellPadding.x;
 }
 
-void step_table(const char* id, const std::vector<WorkedStep>& rows, palette::Rgb color, const Fonts& fonts) {
+void step_table(const char* id, const std::vector<WorkedStep>& rows, Color color, const Fonts& fonts) {
     constexpr ImGuiTableFlags kFlags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_PadOuterX;
     if (!ImGui::BeginTable(id, 3, kFlags)) return;
     ImGui::TableSetupColumn("step", ImGuiTableColumnFlags_WidthFixed);
@@ -217,7 +218,7 @@ std::vector<WorkedStep> table_rows(const std::vector<WorkedStep>& steps, StepPar
 // The table of `norm`'s steps under its heading, and the remark under it where there is one.
 void draw_steps(const std::vector<WorkedStep>& steps, StepPart norm, const Fonts& fonts) {
     const bool ln = norm == StepPart::LayerNorm;
-    const palette::Rgb color = ln ? palette::kLayerNormBar : palette::kRmsNormBar;
+    const Color color = ln ? colors::kLayerNorm : colors::kRmsNorm;
     norm_heading(ln ? "LayerNorm" : "RMSNorm", tr(ln ? kLayerNormEquation : kRmsNormEquation), color, fonts);
     step_table(ln ? "ln_steps" : "rms_steps", table_rows(steps, norm), color, fonts);
     for (const WorkedStep& s : steps)

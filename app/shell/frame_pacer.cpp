@@ -1,3 +1,4 @@
+// When the next frame comes, and how long the loop sleeps (see frame_pacer.hpp).
 #include "frame_pacer.hpp"
 
 #include "input_queue.hpp"

@@ -12,7 +12,7 @@
 #include "gpu_lab.hpp"
 #include "lab.hpp"
 #include "labs.hpp"
-#include "palette.hpp"
+#include <normlab/base/palette.hpp>
 #include "plot_export.hpp"
 #include "quit_signals.hpp"
 #include "session_io.hpp"
@@ -205,16 +205,16 @@ EMSCRIPTEN_KEEPALIVE const char* normlab_scene_text() {
     return p.reply.c_str();
 }
 
-// The colours with a meaning (kit/palette.hpp) by name, as the page draws them: tests look for
+// The colours with a meaning (core's base/palette.hpp) by the names the page's tests use: tests look for
 // each lab's own in its screenshot. {"kLayerNormBar": [0, 114, 178], …}.
 EMSCRIPTEN_KEEPALIVE const char* normlab_palette_json() {
-    using namespace normlab::palette;
-    const auto rgb = [](Rgb c) { return nlohmann::json{c.r, c.g, c.b}; };
+    using namespace normlab::colors;
+    const auto rgb = [](normlab::Color c) { return nlohmann::json{c.r, c.g, c.b}; };
     normlab::ui::PageState& p = normlab::ui::page();
-    p.reply = nlohmann::json{{"kLayerNormBar", rgb(kLayerNormBar)},     {"kRmsNormBar", rgb(kRmsNormBar)},
-                             {"kSummedInputBar", rgb(kSummedInputBar)}, {"kHeatNegative", rgb(kHeatNegative)},
+    p.reply = nlohmann::json{{"kLayerNormBar", rgb(kLayerNorm)},     {"kRmsNormBar", rgb(kRmsNorm)},
+                             {"kSummedInputBar", rgb(kSummedInput)}, {"kHeatNegative", rgb(kHeatNegative)},
                              {"kHeatPositive", rgb(kHeatPositive)},     {"kPassFill", rgb(kPassFill)},
-                             {"kFailFill", rgb(kFailFill)},             {"kDisagreeOutline", rgb(kDisagreeOutline)}}
+                             {"kFailFill", rgb(kFailFill)},             {"kDisagreeOutline", rgb(kAmber)}}
                   .dump();
     return p.reply.c_str();
 }

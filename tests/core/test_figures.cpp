@@ -1,7 +1,8 @@
 // Figure kinds beyond lines (docs/ARCHITECTURE.md, Data flow): bar charts with reference
 // outlines and value labels, and the Explorer's bar charts built from its results.
 #include "normlab/plot/plot.hpp"
-#include "normlab/scene/explorer_figures.hpp"
+#include "normlab/labs/explorer_figures.hpp"
+#include "normlab/plot/plot_parts.hpp"
 #include "normlab/scene/session.hpp"
 
 #include <gtest/gtest.h>

@@ -1,14 +1,14 @@
 // Checks a screenshot of the Explorer lab by its pixels:  check_screenshot FILE.png [--geometry]
 // The file must load, be at least 1280×720, not be one flat colour, and hold a bar's worth of
-// pixels of each bar colour (palette.hpp, shared with the app): LayerNorm, RMSNorm and a = W x.
+// pixels of each bar colour (core's base/palette.hpp, shared with the app): LayerNorm, RMSNorm and a = W x.
 // --geometry: the Geometry lab instead: its markers' fill colours — inputs (the a = W x grey),
 // RMSNorm images, LayerNorm images and circle — each on more pixels than the legend and the panel
 // draw in them, and its translucent sphere: a large area of white tinted by the sphere's colour,
-// kRmsNormBar, seen alone or through the plane Σ = 0 (tinted kLayerNormBar). Layers blended over
+// kRmsNorm, seen alone or through the plane Σ = 0 (tinted kLayerNorm). Layers blended over
 // white give white + a·(sphere − white) + b·(plane − white) with a, b ≥ 0, and
 // shaders/geometry_surface.frag shades by opacity only, so every such pixel has that form.
 // Prints what it counted; exits 0 when every check passes, 1 otherwise.
-#include "palette.hpp"
+#include <normlab/base/palette.hpp>
 
 #include <stb/stb_image.h>
 
@@ -18,7 +18,7 @@
 
 namespace {
 
-using normlab::palette::Rgb;
+using Rgb = normlab::Color;
 
 constexpr int kMinWidth = 1280, kMinHeight = 720;
 // At 1600×1000 each chart's default bars cover tens of thousands of pixels; text and the
@@ -74,9 +74,9 @@ int main(int argc, char** argv) {
     const struct {
         const char* name;
         Rgb color;
-    } bars[] = {{geometry ? "LayerNorm image and circle" : "LayerNorm bar", normlab::palette::kLayerNormBar},
-                {geometry ? "RMSNorm image" : "RMSNorm bar", normlab::palette::kRmsNormBar},
-                {geometry ? "input point" : "a = W x bar", normlab::palette::kSummedInputBar}};
+    } bars[] = {{geometry ? "LayerNorm image and circle" : "LayerNorm bar", normlab::colors::kLayerNorm},
+                {geometry ? "RMSNorm image" : "RMSNorm bar", normlab::colors::kRmsNorm},
+                {geometry ? "input point" : "a = W x bar", normlab::colors::kSummedInput}};
     const long min_pixels = geometry ? kMinMarkerPixels : kMinBarPixels;
     long counts[3] = {0, 0, 0};
     long sphere = 0;      // geometry: pixels of the sphere's tint over white
@@ -86,8 +86,8 @@ int main(int argc, char** argv) {
         const unsigned char* px = pixels + 3 * i;
         if (px[0] != pixels[0] || px[1] != pixels[1] || px[2] != pixels[2]) ++differing;
         for (int b = 0; b < 3; ++b) counts[b] += near(px, bars[b].color) ? 1 : 0;
-        const bool tinted = geometry && tinted_white(px, normlab::palette::kRmsNormBar, kSphereMinTint,
-                                                     normlab::palette::kLayerNormBar);
+        const bool tinted = geometry && tinted_white(px, normlab::colors::kRmsNorm, kSphereMinTint,
+                                                     normlab::colors::kLayerNorm);
         sphere += tinted ? 1 : 0;
     }
     stbi_image_free(pixels);

@@ -7,7 +7,7 @@
 //
 // [SECTION] Checks
 //   labs        for every lab, ?lab=NAME opens it: the page says that lab is on screen, and a
-//               screenshot is not blank and holds the lab's own colours (app/kit/palette.hpp, as the page
+//               screenshot is not blank and holds the lab's own colours (core's base/palette.hpp, as the page
 //               compiled it: normlab_palette_json());
 //               Explorer and Geometry also through the desktop's normlab_check_screenshot
 //   explorer    a scene in the URL (#scene=…) takes effect, and the Explorer's numbers in the page

@@ -382,8 +382,8 @@ const Catalog* active_catalog() { return g_active.load(); }
 
 const char* tr(const char* msgid) {
     if (g_language.load() == Language::Pseudo && msgid != nullptr && *msgid != '\0') {
-        static std::mutex mutex;
-        static std::unordered_map<std::string, std::string> texts;   // values stay put: valid for ever
+        static std::mutex mutex;                                      // process-wide: guards texts
+        static std::unordered_map<std::string, std::string> texts;   // process-wide: values stay put, valid for ever
         std::lock_guard<std::mutex> lock(mutex);
         auto it = texts.find(msgid);
         if (it == texts.end()) it = texts.emplace(msgid, pseudo_text(msgid)).first;

@@ -9,6 +9,7 @@
 
 #include "normlab/base/file_io.hpp"
 #include "normlab/base/input_error.hpp"
+#include "normlab/base/stopwatch.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -24,7 +25,6 @@ using Eigen::Index;
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // The model's vocabulary and context from the task (synthetic: D + 1 symbols, T = 2n).
 TransformerConfig model_for(const TransformerConfig& model, const SequenceTask& task) {

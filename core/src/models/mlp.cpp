@@ -13,6 +13,7 @@
 #include "normlab/models/mlp.hpp"
 
 #include "normlab/base/random.hpp"
+#include "normlab/base/stopwatch.hpp"
 #include "models/model_kernels.hpp"
 
 #include <chrono>
@@ -240,7 +241,6 @@ void BasicActivationLayer<S>::backward(const Mat& prev, const Mat& next_grad) {
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 // The norms work in double (norm.hpp): their inputs are in_scalar(·, a double buffer). Where
 // they write a result: double: the layer's own matrix; float: `wide`, which

@@ -10,6 +10,7 @@
 #include "normlab/base/file_io.hpp"
 #include "normlab/base/input_error.hpp"
 #include "normlab/base/stats.hpp"
+#include "normlab/base/stopwatch.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -23,7 +24,6 @@ using Eigen::Index;
 
 namespace {
 using Clock = std::chrono::steady_clock;
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 MlpConfig model_for(const MlpConfig& model, const Dataset& data) {
     MlpConfig m = model;

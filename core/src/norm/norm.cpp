@@ -45,8 +45,8 @@ std::string_view to_string(Norm norm) {
 
 Color norm_color(Norm norm) {
     switch (norm) {
-        case Norm::LayerNorm: return okabe_ito::kBlue;
-        case Norm::RMSNorm: return okabe_ito::kVermillion;
+        case Norm::LayerNorm: return colors::kLayerNorm;
+        case Norm::RMSNorm: return colors::kRmsNorm;
         case Norm::BatchNorm: return okabe_ito::kBluishGreen;
         case Norm::WeightNorm: return okabe_ito::kReddishPurple;
         case Norm::PRMSNorm: return okabe_ito::kOrange;

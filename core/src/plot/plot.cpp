@@ -56,10 +56,14 @@ Series palette_series(int i, std::string label, std::vector<double> x, std::vect
     return s;
 }
 
-Plot& plot_named(std::vector<Plot>& plots, std::string_view name) {
-    for (Plot& p : plots)
+const Plot& plot_named(const std::vector<Plot>& plots, std::string_view name) {
+    for (const Plot& p : plots)
         if (p.name == name) return p;
     throw std::invalid_argument("no figure named \"" + std::string(name) + "\"");
+}
+
+Plot& plot_named(std::vector<Plot>& plots, std::string_view name) {
+    return const_cast<Plot&>(plot_named(static_cast<const std::vector<Plot>&>(plots), name));
 }
 
 // [SECTION] Axis ranges and mapping ---------------------------------------------------------

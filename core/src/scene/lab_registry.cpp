@@ -5,7 +5,8 @@
 #include "scene/lab_registry.hpp"
 
 #include "normlab/labs/state_json.hpp"
-#include "normlab/scene/explorer_figures.hpp"
+#include "normlab/labs/explorer_figures.hpp"
+#include "normlab/labs/invariance_figures.hpp"
 #include "normlab/scene/scene_plots.hpp"
 
 #include <exception>

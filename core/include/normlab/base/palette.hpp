@@ -36,6 +36,8 @@ inline constexpr Color kOkabeIto[kPaletteSize] = {okabe_ito::kBlue,   okabe_ito:
 // [SECTION] Named ---------------------------------------------------------------------------
 
 namespace colors {
+inline constexpr Color kLayerNorm = okabe_ito::kBlue;        // norm_color(Norm::LayerNorm)
+inline constexpr Color kRmsNorm = okabe_ito::kVermillion;    // norm_color(Norm::RMSNorm)
 inline constexpr Color kGrey{110, 110, 110};          // grey: a variant without a norm, reference lines
 inline constexpr Color kSummedInput{96, 96, 104};       // slate grey: a = W x
 inline constexpr Color kHeatNegative{118, 42, 131};     // purple: W_ij = −max|W| (never a bar colour)

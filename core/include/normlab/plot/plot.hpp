@@ -157,6 +157,7 @@ struct Plot {
 // The figure of `plots` named `name` (Plot::name): figures are found by name, never by their
 // place in a list. Throws std::invalid_argument when none has it.
 Plot& plot_named(std::vector<Plot>& plots, std::string_view name);
+const Plot& plot_named(const std::vector<Plot>& plots, std::string_view name);
 
 // [SECTION] Palette -------------------------------------------------------------------------
 
