@@ -2,6 +2,9 @@
 // little up or down, or dropped, when they overlap).
 #include "normlab/plot/plot.hpp"
 
+#include "normlab/base/line_break.hpp"
+#include "normlab/base/text.hpp"
+
 #include "plot/plot_internal.hpp"
 
 #include <algorithm>
@@ -193,25 +196,14 @@ double color_bar_room(const Plot& plot, const Measure& measure, double tf, doubl
     return pad + (kColorBarEm + kColorBarGapEm) * tf + w;
 }
 
-// `text` broken at spaces into lines no wider than `width` (a word wider than that is a line
-// of its own).
+// `text` broken into lines no wider than `width` where English, Korean and Chinese allow
+// (base/line_break.hpp: at spaces, between Han characters, never inside a number; a number wider
+// than that is a line of its own).
 std::vector<std::string> wrap_words(const std::string& text, double width, double font_px, const Measure& measure) {
     std::vector<std::string> lines;
-    std::string line;
-    for (std::size_t start = 0; start < text.size();) {
-        const std::size_t end = std::min(text.find(' ', start), text.size());
-        const std::string word = text.substr(start, end - start);
-        start = end + 1;
-        if (word.empty()) continue;
-        const std::string longer = line.empty() ? word : line + " " + word;
-        if (!line.empty() && measure(longer, font_px) > width) {
-            lines.push_back(line);
-            line = word;
-        } else {
-            line = longer;
-        }
-    }
-    if (!line.empty()) lines.push_back(line);
+    const auto advance = [&](char32_t c) { return measure(encode_utf8(c), font_px); };
+    for (const TextLine& l : break_lines(text, width, advance))
+        if (l.end > l.begin) lines.push_back(text.substr(l.begin, l.end - l.begin));
     return lines;
 }
 
