@@ -662,10 +662,13 @@ const Plot& time_figure(TrainingUi& ui) {
 // norm layer per hidden layer. On a software renderer the "GPU" is this CPU, and the label says so.
 std::vector<NormStepCost> gpu_step_costs(const NormKernelTimes* t, int layers) {
     if (t == nullptr) return {};
-    const std::string per = " ×" + std::to_string(layers) + (layers == 1 ? " layer" : " layers");
-    const std::string gpu = is_software_renderer(t->renderer) ? "llvmpipe (CPU) " : "GPU ";
-    return {{Norm::LayerNorm, layers * (t->layernorm_forward_ms + t->layernorm_backward_ms), gpu + "LayerNorm" + per},
-            {Norm::RMSNorm, layers * (t->rmsnorm_forward_ms + t->rmsnorm_backward_ms), gpu + "RMSNorm" + per}};
+    const bool cpu = is_software_renderer(t->renderer);
+    const auto label = [&](const char* norm) {
+        if (layers == 1) return cpu ? tr("llvmpipe (CPU) {0} ×{1} layer", norm, layers) : tr("GPU {0} ×{1} layer", norm, layers);
+        return cpu ? tr("llvmpipe (CPU) {0} ×{1} layers", norm, layers) : tr("GPU {0} ×{1} layers", norm, layers);
+    };
+    return {{Norm::LayerNorm, layers * (t->layernorm_forward_ms + t->layernorm_backward_ms), label("LayerNorm")},
+            {Norm::RMSNorm, layers * (t->rmsnorm_forward_ms + t->rmsnorm_backward_ms), label("RMSNorm")}};
 }
 
 // What the figures show: the x axis of loss and accuracy, whose gradients, the test points.

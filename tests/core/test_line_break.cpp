@@ -4,6 +4,7 @@
 #include <normlab/base/line_break.hpp>
 #include <normlab/base/text.hpp>
 #include <normlab/plot/plot.hpp>
+#include <normlab/plot/table.hpp>
 
 #include <gtest/gtest.h>
 
@@ -115,4 +116,24 @@ TEST(LineBreak, AChineseFigureTitleWrapsBetweenCharacters) {
     }
     EXPECT_EQ(joined, p.title);   // nothing lost: no spaces to drop
     EXPECT_NE(joined.find("0.001"), std::string::npos);
+}
+
+// SVG names Noto Sans CJK after DejaVu where a figure has CJK text (Korean forms first where it
+// has Hangul); an English figure's SVG is as before.
+TEST(LineBreak, SvgNamesTheCjkFontWhereTheTextNeedsIt) {
+    Plot p;
+    p.series.push_back(palette_series(0, "", {0, 1}, {0, 1}));
+    p.title = "Training loss";
+    const std::string english = to_svg(p, 400, 300);
+    EXPECT_EQ(english.find("Noto"), std::string::npos);
+    EXPECT_NE(english.find("font-family=\"DejaVu Sans, sans-serif\""), std::string::npos);
+    p.title = "训练损失";
+    EXPECT_NE(to_svg(p, 400, 300).find("DejaVu Sans, Noto Sans CJK SC, Noto Sans CJK KR, sans-serif"), std::string::npos);
+    Table t;
+    t.title = "학습 손실";
+    t.columns = {"a"};
+    t.rows.push_back({{"1"}});
+    const std::string svg = table_to_svg(t);
+    EXPECT_NE(svg.find("DejaVu Sans, Noto Sans CJK KR, Noto Sans CJK SC, sans-serif"), std::string::npos);
+    EXPECT_EQ(svg.find("\"DejaVu Sans, sans-serif\""), std::string::npos);
 }
