@@ -125,7 +125,7 @@ bool resize_window(GLFWwindow* window, int w, int h) {
 // Lays out one page (a lab, or slide ≥ 0 of the lecture) for kSettleFrames frames and adds the
 // last frame's problems to the report.
 void check_page(GLFWwindow* window, const Options& opt, ui::AppContext& ctx, ui::Fonts& fonts, Look& look, ImGuiIO& io,
-                int lab, int slide, ui::LayoutReport& report) {
+                int lab, int slide, ui::LayoutReport& report, std::string& log) {
     if (slide >= 0) ui::go_to_slide(ctx, slide);
     if (lab >= 0) ctx.app.select_lab = lab;
     std::vector<ui::TextBox> texts;
@@ -149,6 +149,9 @@ void check_page(GLFWwindow* window, const Options& opt, ui::AppContext& ctx, ui:
     where.size = std::to_string(w) + "x" + std::to_string(h);
     where.scale = ui_scale(window, opt);
     where.theme = opt.theme;
+    if (!opt.text_log.empty())
+        log += "## " + where.lab + (slide >= 0 ? " slide " + std::to_string(slide + 1) : "") + " " + where.size + "\n" +
+               TextLog::lines(texts);
     ui::add_problems(report, where, texts);
 }
 
@@ -168,6 +171,7 @@ int check_layout(GLFWwindow* window, const Options& opt, ui::AppContext& ctx, ui
     }
     ui::LayoutReport report;
     ImGuiIO& io = ImGui::GetIO();
+    std::string log;   // --text-log: every page's texts
     std::vector<std::pair<int, int>> sizes{{0, 0}};   // the window's own first, then --size's others
     sizes.insert(sizes.end(), opt.more_sizes.begin(), opt.more_sizes.end());
     for (const auto& [size_w, size_h] : sizes) {
@@ -175,7 +179,15 @@ int check_layout(GLFWwindow* window, const Options& opt, ui::AppContext& ctx, ui
             std::fprintf(stderr, "normlab: --check-layout: the window did not take the size %dx%d\n", size_w, size_h);
             return 2;
         }
-        for (const Page& page : pages) check_page(window, opt, ctx, fonts, look, io, page.lab, page.slide, report);
+        for (const Page& page : pages) check_page(window, opt, ctx, fonts, look, io, page.lab, page.slide, report, log);
+    }
+    if (!opt.text_log.empty()) {
+        try {
+            write_file_atomically(opt.text_log, log, IfExists::Replace);   // the run's own named file
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "normlab: --text-log: %s\n", e.what());
+            return 2;
+        }
     }
     std::cout << (opt.json ? ui::report_json(report) : ui::report_text(report)) << std::flush;
     return report.overlaps.empty() && report.clipped.empty() && report.split_numbers.empty() ? 0 : 1;
@@ -197,12 +209,17 @@ int check_figures(const ui::LabContext& ctx) {
     return missing.empty() ? 0 : 1;
 }
 
-void TextLog::write(std::vector<TextBox> texts) {
+std::string TextLog::lines(std::vector<TextBox> texts) {
     std::stable_sort(texts.begin(), texts.end(), [](const ui::TextBox& a, const ui::TextBox& b) {
         return a.box.y != b.box.y ? a.box.y < b.box.y : a.box.x < b.box.x;
     });
     std::string text;
     for (const ui::TextBox& t : texts) text += t.text + "\n";
+    return text;
+}
+
+void TextLog::write(std::vector<TextBox> texts) {
+    std::string text = lines(std::move(texts));
     if (text == last_) return;
     last_ = text;
     try {
