@@ -235,9 +235,9 @@ void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) 
     heading(fonts.heading, tr("Data"));
     const float w = half_width();
     ImGui::SetNextItemWidth(w);
-    if (ImGui::BeginCombo("##dataset", std::string(display_name(s.data.kind)).c_str())) {
+    if (ImGui::BeginCombo("##dataset", tr(std::string(display_name(s.data.kind)).c_str()))) {
         for (DatasetKind kind : kBuiltinDatasets)
-            if (ImGui::Selectable(std::string(display_name(kind)).c_str(), s.data.kind == kind))
+            if (ImGui::Selectable(tr(std::string(display_name(kind)).c_str()), s.data.kind == kind))
                 training_lab_choose_dataset(s, kind);
         if (ImGui::Selectable(tr("Load CSV…"), s.data.kind == DatasetKind::Csv)) training_lab_choose_dataset(s, DatasetKind::Csv);
         ImGui::EndCombo();
