@@ -1,6 +1,8 @@
 // The GPU as the labs share it (see gpu_device.hpp).
 #include "gpu_device.hpp"
 
+#include <normlab/base/i18n.hpp>
+
 #include <cstdio>
 
 namespace normlab::ui {
@@ -54,12 +56,12 @@ const NormKernelTimes* gpu_norm_times(GpuDevice& gpu, bool& animate, int rows, i
         if (gpu.overlay->done()) {
             gpu.overlay_times = norm_times_from(gpu.overlay->results(), rows, cols);
             if (!gpu.overlay_times)
-                gpu.overlay_error = gpu.overlay->results().notes.empty() ? "not measured" : gpu.overlay->results().notes.front();
+                gpu.overlay_error = gpu.overlay->results().notes.empty() ? tr("not measured") : gpu.overlay->results().notes.front();
             gpu.overlay.reset();
         }
     }
     if (gpu.overlay_times) return &*gpu.overlay_times;
-    if (why != nullptr) *why = gpu.overlay_error.empty() ? "measuring on the GPU…" : gpu.overlay_error;
+    if (why != nullptr) *why = gpu.overlay_error.empty() ? tr("measuring on the GPU…") : gpu.overlay_error;
     return nullptr;
 }
 

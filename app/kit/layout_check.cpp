@@ -7,6 +7,7 @@
 #include "layout_check.hpp"
 
 #include "font_atlas.hpp"
+#include "ui_util.hpp"
 
 #include <imgui_internal.h>   // the current window, its clip rect and scroll bars
 #include <nlohmann/json.hpp>
@@ -269,33 +270,28 @@ std::string_view number_around(std::string_view text, std::size_t at) {
 
 }  // namespace
 
-std::string split_number(const ImFont& font, float size, std::string_view text, float wrap_width) {
-    const float scale = size / font.FontSize;
+std::string number_split_by(std::string_view text, const std::vector<std::size_t>& line_ends) {
     const char* const begin = text.data();
     const char* const end = begin + text.size();
-    for (const char* s = begin; s < end;) {
-        const char* eol = font.CalcWordWrapPositionA(scale, s, end, wrap_width);
-        if (eol == s) ++eol;   // a word wider than the line: one character at least, as RenderText
-        const char* nl = static_cast<const char*>(std::memchr(s, '\n', static_cast<std::size_t>(eol - s)));
-        if (nl != nullptr) {   // the line ends at its own line break
-            s = nl + 1;
-            continue;
+    for (const std::size_t e : line_ends) {
+        const char* eol = begin + e;   // a break with no space: the next line starts here
+        if (eol == begin || eol >= end || *eol == ' ' || *eol == '\t' || *eol == '\n') continue;
+        const char before = eol[-1], after = *eol;
+        const bool digit_before = digit(before) || ((before == '.' || before == ',') && eol - 1 > begin && digit(eol[-2]));
+        const bool in_number = (digit_before && digit(after)) || (digit(before) && (after == '.' || after == ',' || after == 'e'));
+        if (in_number) {
+            const std::string_view n = number_around(text, e);
+            const std::size_t cut = e - static_cast<std::size_t>(n.data() - begin);
+            return std::string(n.substr(0, cut)) + "|" + std::string(n.substr(cut));
         }
-        if (eol < end && eol > begin && digit(*eol)) {
-            const char before = eol[-1];
-            const bool in_number = digit(before) || ((before == '.' || before == ',') && eol - 1 > begin && digit(eol[-2]));
-            if (in_number) {
-                const auto at = static_cast<std::size_t>(eol - begin);
-                const std::string_view n = number_around(text, at);
-                const std::size_t cut = at - static_cast<std::size_t>(n.data() - begin);
-                return std::string(n.substr(0, cut)) + "|" + std::string(n.substr(cut));
-            }
-        }
-        s = eol;
-        while (s < end && (*s == ' ' || *s == '\t')) ++s;
-        if (s < end && *s == '\n') ++s;
     }
     return "";
+}
+
+std::string split_number(const ImFont& font, float size, std::string_view text, float wrap_width) {
+    std::vector<std::size_t> ends;
+    for (const TextLine& l : wrap_lines(font, size, text, wrap_width)) ends.push_back(l.end);
+    return number_split_by(text, ends);
 }
 
 namespace {

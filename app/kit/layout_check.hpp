@@ -96,9 +96,13 @@ void before_draw_list_text(ImDrawList& dl, const ImFont* font, float size, ImVec
 
 // [SECTION] Checking ------------------------------------------------------------------------
 
-// Where Dear ImGui 1.86's word wrap (RenderText, CalcWordWrapPositionA) breaks `text` drawn in
-// `font` at `size` px within `wrap_width` px inside a number (it breaks after '.' and ','): the
-// first such number with a '|' at the break ("9.|486e−07"), else "".
+// Whether lines of `text` ending at the byte offsets `line_ends` split a number, by a rule of its
+// own (a break without a space between digits, or between a digit and its point or exponent):
+// the first such number with a '|' at the break ("9.|486e−07"), else "".
+std::string number_split_by(std::string_view text, const std::vector<std::size_t>& line_ends);
+
+// number_split_by for the app's word wrap (ui_util.hpp, wrap_lines: every text Dear ImGui wraps)
+// of `text` drawn in `font` at `size` px within `wrap_width` px.
 std::string split_number(const ImFont& font, float size, std::string_view text, float wrap_width);
 
 // Pairs of texts whose visible parts overlap by more than a pixel each way (the same text drawn

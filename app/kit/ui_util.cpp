@@ -97,46 +97,34 @@ void same_line_if_fits(float width, float right, float spacing) {
     if (ImGui::GetItemRectMax().x + gap + width <= right) ImGui::SameLine(0.0f, gap);
 }
 
+std::vector<TextLine> wrap_lines(const ImFont& font, float size, std::string_view text, float width) {
+    const float scale = size / font.FontSize;
+    const auto advance = [&](char32_t c) -> double {
+        if (c < 32 && c != '\t') return 0.0;   // '\r' and other controls: ImGui draws nothing
+        const ImWchar w = c <= 0xFFFF ? static_cast<ImWchar>(c) : static_cast<ImWchar>(0xFFFD);
+        return static_cast<double>(font.GetCharAdvance(w) * scale);
+    };
+    return break_lines(text, static_cast<double>(width), advance);
+}
+
+namespace {
+
+// flow_text's width: `width`, or what is left of the line.
+float flow_width(float width) { return width > 0.0f ? width : ImGui::GetContentRegionAvail().x; }
+
+}  // namespace
+
 float flow_text_height(const std::string& text, float width) {
-    const float space = ImGui::CalcTextSize(" ").x;
-    float x = 0.0f;
-    int lines = 1;
-    for (size_t start = 0; start < text.size();) {
-        size_t word = text.find_first_not_of(' ', start);
-        if (word == std::string::npos) break;
-        const size_t end = std::min(text.find(' ', word), text.size());
-        const float w = ImGui::CalcTextSize(text.substr(word, end - word).c_str()).x;
-        const float gap = x > 0.0f ? static_cast<float>(word - start) * space : 0.0f;
-        if (x > 0.0f && x + gap + w > width) {
-            ++lines;
-            x = w;
-        } else {
-            x += gap + w;
-        }
-        start = end;
-    }
-    return static_cast<float>(lines) * ImGui::GetTextLineHeight() + static_cast<float>(lines - 1) * ImGui::GetStyle().ItemSpacing.y;
+    const std::size_t n = std::max<std::size_t>(1, wrap_lines(*ImGui::GetFont(), ImGui::GetFontSize(), text, width).size());
+    const auto lines = static_cast<float>(n);
+    return lines * ImGui::GetTextLineHeight() + (lines - 1.0f) * ImGui::GetStyle().ItemSpacing.y;
 }
 
 void flow_text(const std::string& text, const ImVec4& color, float width) {
-    const float right = ImGui::GetCursorScreenPos().x + (width > 0.0f ? width : ImGui::GetContentRegionAvail().x);
-    const float space = ImGui::CalcTextSize(" ").x;
-    size_t spaces = 0;   // before the next word
-    bool first = true;
-    for (size_t start = 0; start < text.size();) {
-        if (text[start] == ' ') {
-            ++spaces;
-            ++start;
-            continue;
-        }
-        const size_t end = std::min(text.find(' ', start), text.size());
-        const std::string word = text.substr(start, end - start);
-        if (!first) same_line_if_fits(ImGui::CalcTextSize(word.c_str()).x, right, static_cast<float>(spaces) * space);
-        ImGui::TextColored(color, "%s", word.c_str());
-        first = false;
-        spaces = 0;
-        start = end;
-    }
+    ImGui::PushStyleColor(ImGuiCol_Text, color);
+    for (const TextLine& l : wrap_lines(*ImGui::GetFont(), ImGui::GetFontSize(), text, flow_width(width)))
+        ImGui::TextUnformatted(text.data() + l.begin, text.data() + l.end);
+    ImGui::PopStyleColor();
 }
 
 // [SECTION] Checked numbers -----------------------------------------------------------------

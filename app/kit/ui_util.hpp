@@ -3,6 +3,7 @@
 
 #include <normlab/base/palette.hpp>
 
+#include <normlab/base/line_break.hpp>
 #include <normlab/base/number_rule.hpp>
 #include <normlab/base/text.hpp>
 
@@ -10,6 +11,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace normlab::ui {
 
@@ -42,9 +44,15 @@ void swatch(Color color);
 // the next line. For rows of checkboxes, buttons or list entries that wrap between items.
 void same_line_if_fits(float width, float right, float spacing = -1.0f);
 
-// Text in `color`, wrapped at the available width (or at `width` pixels, when > 0) only where it
-// has spaces, never inside a number (ImGui's own wrapping also breaks after '.', which splits
-// "0.365" into "0." and "365").
+// `text` in `font` at `size` px broken into lines no wider than `width` px where English, Korean
+// and Chinese allow: at spaces, between Han characters, never inside a number nor before closing
+// punctuation (core's base/line_break.hpp). Every text Dear ImGui wraps is broken here
+// (kit/text_record_hook.cpp): its own wrapping breaks only at spaces and after ". , ; ! ?", so it
+// splits "0.365" after "0." and cannot break a Chinese sentence at all.
+std::vector<TextLine> wrap_lines(const ImFont& font, float size, std::string_view text, float width);
+
+// Text in `color`, wrapped (wrap_lines) at the available width (or at `width` pixels, when > 0),
+// each line an item of its own (one text line high, the style's item spacing between lines).
 void flow_text(const std::string& text, const ImVec4& color, float width = 0.0f);
 
 // The height flow_text takes for `text` in `width` pixels (in the current font and spacing).

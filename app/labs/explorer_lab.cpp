@@ -303,8 +303,10 @@ struct NormPanel {
     double shift;             // max |y − y(δ = 1)|
 };
 
-// Fills the current window: the words wrap in its width, the chart takes the height they leave.
-void draw_norm_panel(const NormPanel& p, double delta, const Fonts& fonts) {
+// Fills the current window: the words wrap in its width, the chart takes the height they leave,
+// at least 5 text heights. Returns the height the panel needs with its chart that small.
+float draw_norm_panel(const NormPanel& p, double delta, const Fonts& fonts) {
+    const float top = ImGui::GetCursorPosY();
     ImGui::BeginGroup();
     swatch(p.color);
     ImGui::PushFont(fonts.bold);
@@ -326,10 +328,12 @@ void draw_norm_panel(const NormPanel& p, double delta, const Fonts& fonts) {
     }
     const float width = ImGui::GetContentRegionAvail().x;
     const float status_h = flow_text_height(status, width) + 2.0f * ImGui::GetStyle().ItemSpacing.y;
-    const float chart_h = std::max(5.0f * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().y - status_h);
+    const float chart_min = 5.0f * ImGui::GetFontSize();
+    const float chart_h = std::max(chart_min, ImGui::GetContentRegionAvail().y - status_h);
     p.view->compact = true;   // the caption above names it
     draw_plot(*p.view, *p.plot, fonts, ImVec2(width, chart_h));
     flow_text(status, status_color);
+    return ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y - top - chart_h + chart_min;
 }
 
 // a = W x, the summed inputs both norms start from: its words, then its chart `chart_h` high
@@ -376,13 +380,17 @@ void draw_norm_columns(const ExplorerState& s, ExplorerUi& ui, const ExplorerRes
          colors::kRmsNorm, &plot_named(plots, "explorer_rmsnorm"), &ui.rmsnorm_view, r.rmsnorm_shift},
     };
     const float col_w = std::floor(0.5f * (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x));
-    const float col_h = ImGui::GetContentRegionAvail().y;
+    // As tall as what is left, or as the words need (a long translation wraps into more lines):
+    // then the outputs panel scrolls, and nothing is cut.
+    const float col_h = std::max(ImGui::GetContentRegionAvail().y, ui.norm_panel_h);
+    float needed = 0.0f;
     for (const NormPanel& p : panels) {
         if (&p != panels) ImGui::SameLine();
         ImGui::BeginChild(p.id, ImVec2(col_w, col_h), false, ImGuiWindowFlags_NoScrollbar);
-        draw_norm_panel(p, s.delta, fonts);
+        needed = std::max(needed, draw_norm_panel(p, s.delta, fonts));
         ImGui::EndChild();
     }
+    ui.norm_panel_h = std::ceil(needed);
 }
 
 // The Explorer's figures as the viewer set them up (value labels, outlines).

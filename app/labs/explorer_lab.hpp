@@ -36,6 +36,7 @@ struct ExplorerUi {
     bool show_reference = true;    // outline the outputs at δ = 1 while δ ≠ 1
     bool value_labels = true;      // print values on the bars when they fit
     PlotView summed_view, layernorm_view, rmsnorm_view;   // explorer_plots' three bar charts
+    float norm_panel_h = 0.0f;     // the height the LayerNorm | RMSNorm columns needed last frame (px)
 };
 using ExplorerContext = LabContextOf<ExplorerUi>;
 

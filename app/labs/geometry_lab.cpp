@@ -382,35 +382,61 @@ std::vector<KeyItem> key_items(const GeometryLabState& s, const Sizes& px) {
     };
 }
 
+// The colour key's rows: each item's text broken into lines (wrap_lines) no wider than the box
+// of at most `max_w` px leaves them (a long translation wraps rather than leaving the view).
+std::vector<std::vector<std::string>> key_lines(const std::vector<KeyItem>& items, const Sizes& px, const ImFont& font,
+                                                float max_w) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float text_max = std::max(4.0f * font.FontSize, max_w - 2.0f * style.WindowPadding.x - 2.0f * px.input() -
+                                                               style.ItemInnerSpacing.x);
+    std::vector<std::vector<std::string>> out;
+    for (const KeyItem& item : items) {
+        std::vector<std::string>& lines = out.emplace_back();
+        for (const TextLine& l : wrap_lines(font, font.FontSize, item.text, text_max))
+            lines.push_back(item.text.substr(l.begin, l.end - l.begin));
+    }
+    return out;
+}
+
 // The colour key's box size, padding included.
-ImVec2 key_size(const std::vector<KeyItem>& items, const Sizes& px) {
+ImVec2 key_size(const std::vector<std::vector<std::string>>& lines, const Sizes& px, const ImFont& font) {
     const ImGuiStyle& style = ImGui::GetStyle();
     float text_w = 0.0f;
-    for (const KeyItem& item : items) text_w = std::max(text_w, ImGui::CalcTextSize(item.text.c_str()).x);
-    const float rows_h = ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(items.size()) - style.ItemSpacing.y;
+    std::size_t rows = 0;
+    for (const std::vector<std::string>& item : lines) {
+        for (const std::string& l : item)
+            text_w = std::max(text_w, font.CalcTextSizeA(font.FontSize, FLT_MAX, 0.0f, l.c_str()).x);
+        rows += std::max<std::size_t>(1, item.size());
+    }
+    const float rows_h = ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(rows) - style.ItemSpacing.y;
     return {2.0f * style.WindowPadding.x + 2.0f * px.input() + style.ItemInnerSpacing.x + text_w,
             2.0f * style.WindowPadding.y + rows_h};
 }
 
-// The colour key in a box with its top left at p0; returns the box.
-ImVec4 draw_legend(const std::vector<KeyItem>& items, ImVec2 p0, const Fonts& fonts, const Sizes& px) {
+// The colour key (`lines`: key_lines of `items`) in a box with its top left at p0; returns the box.
+ImVec4 draw_legend(const std::vector<KeyItem>& items, const std::vector<std::vector<std::string>>& lines, ImVec2 p0,
+                   const Fonts& fonts, const Sizes& px) {
     const Rgba bg = theme_color(ImGuiCol_WindowBg);
     const ImU32 ink = ImGui::GetColorU32(ImGuiCol_Text);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImGuiStyle& style = ImGui::GetStyle();
     const float line = ImGui::GetTextLineHeightWithSpacing();
     const float marker_w = 2.0f * px.input() + style.ItemInnerSpacing.x;
-    const ImVec2 size = key_size(items, px);
+    const ImVec2 size = key_size(lines, px, *fonts.regular);
     const ImVec2 p1(p0.x + size.x, p0.y + size.y);
     dl->AddRectFilled(p0, p1, rgba_u32(Rgba{bg.r, bg.g, bg.b, 0.88f}), style.ChildRounding);
     dl->AddRect(p0, p1, ImGui::GetColorU32(ImGuiCol_Border), style.ChildRounding);
+    float y = p0.y + style.WindowPadding.y;
     for (std::size_t k = 0; k < items.size(); ++k) {
         const KeyItem& item = items[k];
-        const float y = p0.y + style.WindowPadding.y + line * static_cast<float>(k);
         const ImVec2 c(p0.x + style.WindowPadding.x + px.input(), y + 0.5f * ImGui::GetTextLineHeight());
         legend_marker(dl, c, item.radius, px.outline(), item.fill, item.outline);
-        dl->AddText(fonts.regular, fonts.regular->FontSize, ImVec2(p0.x + style.WindowPadding.x + marker_w, y), ink,
-                    item.text.c_str());
+        for (const std::string& l : lines[k]) {
+            dl->AddText(fonts.regular, fonts.regular->FontSize, ImVec2(p0.x + style.WindowPadding.x + marker_w, y), ink,
+                        l.c_str());
+            y += line;
+        }
+        if (lines[k].empty()) y += line;
     }
     return ImVec4(p0.x, p0.y, p1.x, p1.y);
 }
@@ -520,7 +546,8 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool wor
     const ImGuiStyle& style = ImGui::GetStyle();
     const ImVec2 cursor = ImGui::GetCursorScreenPos();
     const ImVec2 origin(std::floor(cursor.x), std::floor(cursor.y));
-    const ViewPlace place = view_place(key_size(key, px), words);
+    const std::vector<std::vector<std::string>> key_text = key_lines(key, px, *fonts.regular, ImGui::GetContentRegionAvail().x);
+    const ViewPlace place = view_place(key_size(key_text, px, *fonts.regular), words);
     const ImVec2 size = place.size;
     const float key_h = place.key_h;
     const Eigen::Vector2f view_size(size.x, size.y);
@@ -548,13 +575,13 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool wor
         layers.SetCurrentChannel(dl, 1);
         const ImVec2 pad = style.WindowPadding;
         const ImVec4 key_box = place.key != KeyPlace::Over ? ImVec4(0, 0, 0, 0)
-                                                       : draw_legend(key, ImVec2(origin.x + pad.x, origin.y + pad.y), fonts, px);
+                                                       : draw_legend(key, key_text, ImVec2(origin.x + pad.x, origin.y + pad.y), fonts, px);
         layers.SetCurrentChannel(dl, 0);
         draw_labels(s, ui, *results, t, origin, end, fonts, px, key_box);
         layers.Merge(dl);
         dl->PopClipRect();
-        if (place.key == KeyPlace::Under) draw_legend(key, ImVec2(origin.x, end.y + style.ItemSpacing.y), fonts, px);
-        if (place.key == KeyPlace::Beside) draw_legend(key, ImVec2(end.x + style.ItemSpacing.x, origin.y), fonts, px);
+        if (place.key == KeyPlace::Under) draw_legend(key, key_text, ImVec2(origin.x, end.y + style.ItemSpacing.y), fonts, px);
+        if (place.key == KeyPlace::Beside) draw_legend(key, key_text, ImVec2(end.x + style.ItemSpacing.x, origin.y), fonts, px);
     } else {
         dl->AddRect(origin, end, ImGui::GetColorU32(ImGuiCol_Border));
         ImGui::SetCursorScreenPos(ImVec2(origin.x + 10.0f, origin.y + 10.0f));

@@ -220,7 +220,7 @@ void badge(ImDrawList* dl, ImFont* font, ImVec2 c, float radius, int number) {
 
 std::string cell_tooltip(const InvarianceLabState& s, const CellCheck& c, int row, int col) {
     const Transform t = kAllTransforms[col];
-    const std::string norm(display_name(kTableNorms[row])), transform(display_name(t)), f(formula(t));
+    const std::string norm(display_name(kTableNorms[row])), transform(tr(std::string(display_name(t)).c_str())), f(formula(t));
     const std::string residual = invariance_residual_text(c.residual), tol = format_number(s.tolerance, 2);
     std::string text =
         c.measured ? tr("{0} under {1}, {2}:\n‖y′ − y‖ / ‖y‖ = {3} ≤ tolerance {4}: invariant ✓", norm, transform, f, residual, tol)
@@ -270,10 +270,10 @@ float measured_fit_width(const CheckedTable& t, const Fonts& fonts) {
     const auto text_w = [](ImFont* f, const char* text) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text).x; };
     float fit_w = 0.0f;
     for (int c = 0; c < kNumTransforms; ++c) {
-        const std::string_view name = display_name(kAllTransforms[c]), f = formula(kAllTransforms[c]);
+        const std::string_view name = tr(std::string(display_name(kAllTransforms[c])).c_str()), f = formula(kAllTransforms[c]);
         const size_t split = name.rfind(' ');
         fit_w = std::max({fit_w, text_w(small, std::string(name.substr(0, split)).c_str()),
-                          text_w(small, std::string(name.substr(split + 1)).c_str()),
+                          text_w(small, split == std::string_view::npos ? "" : std::string(name.substr(split + 1)).c_str()),
                           text_w(fonts.bold, std::string(f.substr(0, f.find(" ("))).c_str())});
         for (int r = 0; r < kNumTableNorms; ++r) {
             const CellCheck& check = t.cells[r][c];
@@ -320,10 +320,12 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
     for (int c = 0; c < kNumTransforms; ++c) {
         const float x0 = measured_x + static_cast<float>(c) * cell_w;
         const float x1 = x0 + cell_w;
-        // The paper's column name on two lines: "Weight matrix" / "re-scaling".
-        const std::string_view name = display_name(kAllTransforms[c]);
+        // The paper's column name on two lines: "Weight matrix" / "re-scaling" (at its last space;
+        // a translation without one on the first line).
+        const std::string_view name = tr(std::string(display_name(kAllTransforms[c])).c_str());
         const size_t split = name.rfind(' ');
-        const std::string lines[2] = {std::string(name.substr(0, split)), std::string(name.substr(split + 1))};
+        const std::string lines[2] = {std::string(name.substr(0, split)),
+                                      split == std::string_view::npos ? std::string() : std::string(name.substr(split + 1))};
         for (int line = 0; line < 2; ++line) {
             const float y = p0.y + static_cast<float>(line) * small->FontSize;
             centered_text(dl, small, ImVec2(x0, y), ImVec2(x1, y + small->FontSize), dim_col, lines[line]);
@@ -499,7 +501,7 @@ void draw_curve_choice(InvarianceLabState& s) {
         if (ImGui::Checkbox(label.c_str(), &on)) s.curve_transforms[static_cast<size_t>(c)] = on;
         const std::string help = tr("{0}, {1}: one curve per chosen norm (a dash and marker of its own); re-centerings do "
                                     "not depend on δ, so their curves are flat.",
-                                    display_name(kAllTransforms[c]), formula(kAllTransforms[c]));
+                                    tr(std::string(display_name(kAllTransforms[c])).c_str()), formula(kAllTransforms[c]));
         tooltip(help.c_str());
     }
 }

@@ -6,6 +6,7 @@
 #include "app_state.hpp"
 #include "gpu_device.hpp"
 #include "theme_fonts.hpp"
+#include "ui_util.hpp"
 
 #include <normlab/base/i18n.hpp>
 #include <normlab/plot/plot.hpp>
@@ -93,7 +94,14 @@ void draw_run_control(Context& ctx, const std::string& id, const Action<Context>
     if (!is_play || progress.empty()) return;
     ImGui::SameLine(0.0f, 1.5f * ImGui::GetFontSize());
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted(progress.c_str());
+    const float room = ImGui::GetContentRegionAvail().x;
+    if (ImGui::CalcTextSize(progress.c_str()).x <= room) {
+        ImGui::TextUnformatted(progress.c_str());
+        return;
+    }
+    ImGui::BeginGroup();   // a long translation wraps beside the button, never past the window
+    flow_text(progress, ImGui::GetStyleColorVec4(ImGuiCol_Text), room);
+    ImGui::EndGroup();
 }
 
 // A lab's window, all that the table of labs (labs.hpp) needs of it: written by the lab for its

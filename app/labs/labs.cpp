@@ -3,7 +3,9 @@
 
 #include "layout_check.hpp"
 
+#include <algorithm>
 #include <cfloat>
+#include <cmath>
 #include <string>
 
 namespace normlab::ui {
@@ -102,12 +104,16 @@ void draw_show_controls_button(AppUi& ui) {
 // How the tab row fits: the labels at the text size are wider than a 1024 px window in the
 // projector theme, where ImGui would cut every one ("Explor…"). Then the row takes the small
 // font, then each label's first word ("Worked" for "Worked example"), then half the padding
-// around each label.
+// around each label, then the small font scaled down to what fits (a long translation), down
+// to kMinTabScale.
 struct TabRow {
     bool small_font = false;
     bool first_words = false;
     float pad_x = -1.0f;   // the tabs' horizontal padding; < 0: the style's
+    float scale = 1.0f;    // the row's font scale (ImGui::SetWindowFontScale)
 };
+
+constexpr float kMinTabScale = 0.7f;
 
 std::string tab_label(const Lab& lab, bool first_word) {
     std::string label = tr(lab.tab);
@@ -117,11 +123,11 @@ std::string tab_label(const Lab& lab, bool first_word) {
 
 TabRow fit_tab_row(const Fonts& fonts, float width) {
     const ImGuiStyle& style = ImGui::GetStyle();
-    const auto row_width = [&](ImFont* font, bool first_words, float pad_x) {
+    const auto row_width = [&](ImFont* font, bool first_words, float pad_x, float scale = 1.0f) {
         float w = style.ItemInnerSpacing.x * static_cast<float>(kLabCount - 1);
         for (const Lab& lab : kLabs) {
             const std::string label = tab_label(lab, first_words);
-            w += font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, label.c_str(), label.c_str() + label.find("###")).x +
+            w += scale * font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, label.c_str(), label.c_str() + label.find("###")).x +
                  2.0f * pad_x;
         }
         return w;
@@ -131,7 +137,11 @@ TabRow fit_tab_row(const Fonts& fonts, float width) {
     if (row_width(fonts.regular, false, pad) <= width) return {};
     if (row_width(fonts.small, false, pad) <= width) return {true, false};
     if (row_width(fonts.small, true, pad) <= width) return {true, true};
-    return {true, true, std::max(2.0f, 0.5f * pad)};
+    const float half = std::max(2.0f, 0.5f * pad);
+    if (row_width(fonts.small, true, half) <= width) return {true, true, half};
+    const float text = row_width(fonts.small, true, half) - row_width(fonts.small, true, half, 0.0f);
+    const float fits = (width - row_width(fonts.small, true, half, 0.0f)) / std::max(text, 1.0f);
+    return {true, true, half, std::clamp(std::floor(fits * 100.0f) / 100.0f, kMinTabScale, 1.0f)};
 }
 
 // For the layout checker: a tab narrower than its label (ImGui then draws "Explor…", a cut the
@@ -159,10 +169,12 @@ void draw_labs(LabContext& ctx, LabUis& uis, ImVec2 pos, ImVec2 size) {
     // The row's font and padding: for the tabs only, not the lab drawn inside the open one.
     const auto push_row = [&] {
         if (row.small_font) ImGui::PushFont(ctx.fonts.small);
+        if (row.scale < 1.0f) ImGui::SetWindowFontScale(row.scale);
         if (row.pad_x >= 0.0f)
             ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, ImVec2(row.pad_x, ImGui::GetStyle().FramePadding.y));
     };
     const auto pop_row = [&] {
+        if (row.scale < 1.0f) ImGui::SetWindowFontScale(1.0f);
         if (row.pad_x >= 0.0f) ImGui::PopStyleVar();
         if (row.small_font) ImGui::PopFont();
     };

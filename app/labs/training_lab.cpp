@@ -236,9 +236,9 @@ void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) 
     heading(fonts.heading, tr("Data"));
     const float w = half_width();
     ImGui::SetNextItemWidth(w);
-    if (ImGui::BeginCombo("##dataset", std::string(display_name(s.data.kind)).c_str())) {
+    if (ImGui::BeginCombo("##dataset", tr(std::string(display_name(s.data.kind)).c_str()))) {
         for (DatasetKind kind : kBuiltinDatasets)
-            if (ImGui::Selectable(std::string(display_name(kind)).c_str(), s.data.kind == kind))
+            if (ImGui::Selectable(tr(std::string(display_name(kind)).c_str()), s.data.kind == kind))
                 training_lab_choose_dataset(s, kind);
         if (ImGui::Selectable(tr("Load CSV…"), s.data.kind == DatasetKind::Csv)) training_lab_choose_dataset(s, DatasetKind::Csv);
         ImGui::EndCombo();
@@ -663,10 +663,13 @@ const Plot& time_figure(TrainingUi& ui) {
 // norm layer per hidden layer. On a software renderer the "GPU" is this CPU, and the label says so.
 std::vector<NormStepCost> gpu_step_costs(const NormKernelTimes* t, int layers) {
     if (t == nullptr) return {};
-    const std::string per = " ×" + std::to_string(layers) + (layers == 1 ? " layer" : " layers");
-    const std::string gpu = is_software_renderer(t->renderer) ? "llvmpipe (CPU) " : "GPU ";
-    return {{Norm::LayerNorm, layers * (t->layernorm_forward_ms + t->layernorm_backward_ms), gpu + "LayerNorm" + per},
-            {Norm::RMSNorm, layers * (t->rmsnorm_forward_ms + t->rmsnorm_backward_ms), gpu + "RMSNorm" + per}};
+    const bool cpu = is_software_renderer(t->renderer);
+    const auto label = [&](const char* norm) {
+        if (layers == 1) return cpu ? tr("llvmpipe (CPU) {0} ×{1} layer", norm, layers) : tr("GPU {0} ×{1} layer", norm, layers);
+        return cpu ? tr("llvmpipe (CPU) {0} ×{1} layers", norm, layers) : tr("GPU {0} ×{1} layers", norm, layers);
+    };
+    return {{Norm::LayerNorm, layers * (t->layernorm_forward_ms + t->layernorm_backward_ms), label("LayerNorm")},
+            {Norm::RMSNorm, layers * (t->rmsnorm_forward_ms + t->rmsnorm_backward_ms), label("RMSNorm")}};
 }
 
 // What the figures show: the x axis of loss and accuracy, whose gradients, the test points.

@@ -14,7 +14,9 @@
 #include <cstring>
 #include <initializer_list>
 #include <iostream>
+#include <algorithm>
 #include <string>
+#include <tuple>
 #include <utility>
 
 namespace normlab::ui {
@@ -28,7 +30,7 @@ constexpr const char* kUsage =
     "       normlab --export-plot NAME [--scale K] --out FILE.png\n"
     "       normlab --bench-gpu [--json] [--cpu] [--egl] [--rows R,...] [--cols C,...] [--reps N] [--timing M]\n"
     "       normlab --frames N --frame-stats [--lab NAME | --all-labs]\n"
-    "       normlab --check-layout [--size WxH] [--scale-ui K] [--lab NAME | --all-labs | --lecture FILE]\n"
+    "       normlab --check-layout [--size WxH[,WxH…]] [--scale-ui K] [--lab NAME | --all-labs | --lecture FILE]\n"
     "               [--presenter] [--theme T] [--json]\n"
     "       normlab [--scene FILE | --lecture FILE [--slide N]] [--presenter] [--fullscreen]\n"
     "               [--theme light|dark|projector] [--font-scale P] [--size WxH] [--scale-ui K]\n"
@@ -61,7 +63,8 @@ constexpr const char* kUsage =
     "                        --frames or --export-plot use none unless this names one)\n"
     "  --dump-session        print the scene (session JSON) on stdout before exiting\n"
     "  --text-log FILE       write the texts of the latest frame to FILE, one per line, whenever\n"
-    "                        they change (for tests that drive the window and read what it says)\n"
+    "                        they change (for tests that drive the window and read what it says);\n"
+    "                        with --check-layout: every page's texts, each after a line \"## LAB SIZE\"\n"
     "  --pointer X,Y         draw the pointer highlight (F6) at window pixel X,Y (scripted runs)\n"
     "  --screenshot OUT.png  save the whole window as PNG after the last frame, then exit 0\n"
     "  --frames N            render N frames, then exit (with --screenshot: default 5)\n"
@@ -76,7 +79,8 @@ constexpr const char* kUsage =
     "                        hidden window and report each pair of overlapping texts and each text\n"
     "                        clipped by its container or the window, and each slider grab over a\n"
     "                        text; exit 0 when there is none, 1 otherwise (--json: {\"overlaps\":\n"
-    "                        [...], \"clipped\": [...]} on stdout)\n"
+    "                        [...], \"clipped\": [...]} on stdout); --size WxH,WxH,…: at each size\n"
+    "                        in turn, in one run\n"
     "  --probe-controls      after N frames (--frames, default 5), hover the window every 24 px and\n"
     "                        click each widget outside the controls the slide names; print what was\n"
     "                        found as JSON, exit 1 if a click edited anything (an unnamed control)\n"
@@ -167,6 +171,10 @@ int check_args(Options& opt) {
     }
     if (opt.json && !opt.check_layout) {
         std::fprintf(stderr, "normlab: --json goes with --check-layout (or --bench-gpu)\n");
+        return 2;
+    }
+    if (!opt.more_sizes.empty() && !opt.check_layout) {
+        std::fprintf(stderr, "normlab: --size takes one WxH (a list only with --check-layout)\n");
         return 2;
     }
     if (opt.check_layout && (opt.frames > 0 || !opt.export_plot.empty())) {
@@ -269,10 +277,18 @@ int parse_args(int argc, char** argv, Options& opt) {
             opt.font_px = (ui::kDefaultFontPx * percent + 50) / 100;
             opt.font_given = true;
         } else if (arg == "--size" && has_value) {
-            if (!parse_size(argv[++i], opt.width, opt.height)) {
-                std::fprintf(stderr, "normlab: --size needs WxH in pixels, each 200 to 16384 (e.g. 1280x720), got '%s'\n",
-                             argv[i]);
-                return 2;
+            const std::string sizes = argv[++i];   // WxH, or with --check-layout WxH,WxH,…
+            for (std::size_t at = 0; at <= sizes.size();) {
+                const std::size_t comma = std::min(sizes.find(',', at), sizes.size());
+                int w = 0, h = 0;
+                if (!parse_size(sizes.substr(at, comma - at).c_str(), w, h)) {
+                    std::fprintf(stderr, "normlab: --size needs WxH in pixels, each 200 to 16384 (e.g. 1280x720), got '%s'\n",
+                                 argv[i]);
+                    return 2;
+                }
+                if (at == 0) std::tie(opt.width, opt.height) = std::pair(w, h);
+                else opt.more_sizes.emplace_back(w, h);
+                at = comma + 1;
             }
         } else if (arg == "--scale-ui" && has_value) {
             char* end = nullptr;

@@ -4,6 +4,8 @@
 #include "theme_fonts.hpp"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace normlab::ui {
 
@@ -34,6 +36,7 @@ struct Options {
     bool all_labs = false;    // --all-labs: with --frame-stats or --check-layout, every lab in turn
     bool probe_controls = false;   // --probe-controls
     int width = 0, height = 0;   // --size WxH; 0: fit the screen
+    std::vector<std::pair<int, int>> more_sizes;   // --check-layout --size WxH,WxH,…: the sizes after the first
     float scale_ui = 0.0f;    // --scale-ui K; 0: the monitor's content scale
     bool check_layout = false;   // --check-layout
     bool json = false;        // --json (with --check-layout)

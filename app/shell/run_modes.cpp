@@ -105,7 +105,57 @@ void FrameStats::close_frame(Clock::time_point now) {
     open_ = false;
 }
 
+namespace {
+
 constexpr int kSettleFrames = 6;
+
+// Resizes the window to w × h and waits (up to 2 s) until the window system has done it.
+bool resize_window(GLFWwindow* window, int w, int h) {
+    glfwSetWindowSize(window, w, h);
+    for (int i = 0; i < 200; ++i) {
+        glfwWaitEventsTimeout(0.01);
+        int cw = 0, ch = 0, fw = 0, fh = 0;
+        glfwGetWindowSize(window, &cw, &ch);
+        glfwGetFramebufferSize(window, &fw, &fh);
+        if (cw == w && ch == h && fw > 0 && fh > 0) return true;
+    }
+    return false;
+}
+
+// Lays out one page (a lab, or slide ≥ 0 of the lecture) for kSettleFrames frames and adds the
+// last frame's problems to the report.
+void check_page(GLFWwindow* window, const Options& opt, ui::AppContext& ctx, ui::Fonts& fonts, Look& look, ImGuiIO& io,
+                int lab, int slide, ui::LayoutReport& report, std::string& log) {
+    if (slide >= 0) ui::go_to_slide(ctx, slide);
+    if (lab >= 0) ctx.app.select_lab = lab;
+    std::vector<ui::TextBox> texts;
+    for (int frame = 1; frame <= kSettleFrames; ++frame) {
+        glfwPollEvents();
+        update_look(look, fonts, ctx.app, ui_scale(window, opt));
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui_ImplGlfw_NewFrame();
+        io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
+        ImGui::NewFrame();
+        if (frame == kSettleFrames) ui::start_text_record();
+        draw_ui(ctx);
+        if (frame == kSettleFrames) texts = ui::stop_text_record();
+        ImGui::Render();
+    }
+    int w = 0, h = 0;
+    glfwGetWindowSize(window, &w, &h);
+    ui::LayoutPage where;
+    where.lab = ui::kLabs[ctx.app.lab].id;
+    where.slide = slide + 1;
+    where.size = std::to_string(w) + "x" + std::to_string(h);
+    where.scale = ui_scale(window, opt);
+    where.theme = opt.theme;
+    if (!opt.text_log.empty())
+        log += "## " + where.lab + (slide >= 0 ? " slide " + std::to_string(slide + 1) : "") + " " + where.size + "\n" +
+               TextLog::lines(texts);
+    ui::add_problems(report, where, texts);
+}
+
+}  // namespace
 
 int check_layout(GLFWwindow* window, const Options& opt, ui::AppContext& ctx, ui::Fonts& fonts, Look& look) {
     struct Page {
@@ -121,34 +171,26 @@ int check_layout(GLFWwindow* window, const Options& opt, ui::AppContext& ctx, ui
     }
     ui::LayoutReport report;
     ImGuiIO& io = ImGui::GetIO();
-    for (const Page& page : pages) {
-        if (page.slide >= 0) ui::go_to_slide(ctx, page.slide);
-        if (page.lab >= 0) ctx.app.select_lab = page.lab;
-        std::vector<ui::TextBox> texts;
-        for (int frame = 1; frame <= kSettleFrames; ++frame) {
-            glfwPollEvents();
-            update_look(look, fonts, ctx.app, ui_scale(window, opt));
-            ImGui_ImplOpenGL3_NewFrame();
-            ImGui_ImplGlfw_NewFrame();
-            io.MousePos = ImVec2(-FLT_MAX, -FLT_MAX);
-            ImGui::NewFrame();
-            if (frame == kSettleFrames) ui::start_text_record();
-            draw_ui(ctx);
-            if (frame == kSettleFrames) texts = ui::stop_text_record();
-            ImGui::Render();
+    std::string log;   // --text-log: every page's texts
+    std::vector<std::pair<int, int>> sizes{{0, 0}};   // the window's own first, then --size's others
+    sizes.insert(sizes.end(), opt.more_sizes.begin(), opt.more_sizes.end());
+    for (const auto& [size_w, size_h] : sizes) {
+        if (size_w > 0 && !resize_window(window, size_w, size_h)) {
+            std::fprintf(stderr, "normlab: --check-layout: the window did not take the size %dx%d\n", size_w, size_h);
+            return 2;
         }
-        int w = 0, h = 0;
-        glfwGetWindowSize(window, &w, &h);
-        ui::LayoutPage where;
-        where.lab = ui::kLabs[ctx.app.lab].id;
-        where.slide = page.slide + 1;
-        where.size = std::to_string(w) + "x" + std::to_string(h);
-        where.scale = ui_scale(window, opt);
-        where.theme = opt.theme;
-        ui::add_problems(report, where, texts);
+        for (const Page& page : pages) check_page(window, opt, ctx, fonts, look, io, page.lab, page.slide, report, log);
+    }
+    if (!opt.text_log.empty()) {
+        try {
+            write_file_atomically(opt.text_log, log, IfExists::Replace);   // the run's own named file
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "normlab: --text-log: %s\n", e.what());
+            return 2;
+        }
     }
     std::cout << (opt.json ? ui::report_json(report) : ui::report_text(report)) << std::flush;
-    return report.overlaps.empty() && report.clipped.empty() ? 0 : 1;
+    return report.overlaps.empty() && report.clipped.empty() && report.split_numbers.empty() ? 0 : 1;
 }
 
 int check_figures(const ui::LabContext& ctx) {
@@ -167,12 +209,17 @@ int check_figures(const ui::LabContext& ctx) {
     return missing.empty() ? 0 : 1;
 }
 
-void TextLog::write(std::vector<TextBox> texts) {
+std::string TextLog::lines(std::vector<TextBox> texts) {
     std::stable_sort(texts.begin(), texts.end(), [](const ui::TextBox& a, const ui::TextBox& b) {
         return a.box.y != b.box.y ? a.box.y < b.box.y : a.box.x < b.box.x;
     });
     std::string text;
     for (const ui::TextBox& t : texts) text += t.text + "\n";
+    return text;
+}
+
+void TextLog::write(std::vector<TextBox> texts) {
+    std::string text = lines(std::move(texts));
     if (text == last_) return;
     last_ = text;
     try {

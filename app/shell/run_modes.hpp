@@ -60,10 +60,14 @@ int check_figures(const LabContext& ctx);
 
 // --text-log FILE: the texts of the latest frame, one per line (top to bottom, then left to
 // right), rewritten whenever they change. Tests drive the window with xdotool and read it.
+// With --check-layout, the texts of every page checked, each page after a line
+// "## <lab> [slide N] <W>x<H>", written once at the end.
 class TextLog {
 public:
     explicit TextLog(std::string path) : path_(std::move(path)) {}
     void write(std::vector<TextBox> texts);
+    // The lines of `texts` in reading order (top to bottom, then left to right).
+    static std::string lines(std::vector<TextBox> texts);
 
 private:
     std::string path_, last_;

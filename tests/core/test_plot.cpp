@@ -621,6 +621,25 @@ bool on_tick_grid(const PlotLayout& L, double v) {
 
 // A y label longer than the height under a wrapped title (a short, narrow figure: the GPU lab's
 // "time saved" at 1024 × 768) is set smaller to fit beside the data area, inside the figure.
+// An x label wider than its figure (a long translation) is set smaller, to 70% at least, and
+// stays inside the figure; one that fits keeps its size and its place under the data.
+TEST(PlotLayout, LongXLabelShrinksToTheFiguresWidth) {
+    Plot p;
+    p.x.label = "width C (floats per row), the number of features each norm normalizes over";
+    p.series.push_back(palette_series(0, "fwd", {1, 2, 3}, {10, 20, 15}));
+    const Rect outer{0, 0, 400, 200};
+    const PlotLayout L = layout_plot(p, outer);
+    const double length = estimate_text_width(p.x.label, L.x_label.font_px);
+    EXPECT_LT(L.x_label.font_px, PlotStyle{}.label_font_px);
+    EXPECT_GE(L.x_label.font_px, 0.7 * PlotStyle{}.label_font_px - 1e-9);
+    EXPECT_GE(L.x_label.at.x - 0.5 * length, outer.x0 - 1e-9);
+    EXPECT_LE(L.x_label.at.x + 0.5 * length, outer.x1 + 1e-9);
+    p.x.label = "width C";
+    const PlotLayout fits = layout_plot(p, outer);
+    EXPECT_DOUBLE_EQ(fits.x_label.font_px, PlotStyle{}.label_font_px);
+    EXPECT_DOUBLE_EQ(fits.x_label.at.x, 0.5 * (fits.view.px.x0 + fits.view.px.x1));
+}
+
 TEST(PlotLayout, LongYLabelShrinksToTheHeightUnderTheTitle) {
     Plot p;
     p.title = "Time saved";

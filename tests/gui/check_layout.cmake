@@ -2,19 +2,32 @@
 # presenter view) at one window size, UI scale and theme, and fails on any overlapping or clipped
 # text or number wrapped across lines (app/kit/layout_check.hpp):
 #   cmake -DAPP=<normlab> -DXVFB=<xvfb-run> -DSIZE=1024x768 -DSCALE=1 -DTHEME=light [-DLECTURE=F] -P check_layout.cmake
+# SIZE may list sizes (1024x768,1280x720: one run checks each in turn); -DLANG=ko|zh|pseudo picks
+# the language (default English); -DLAB=NAME checks that lab alone; with -DTEXT_LOG=FILE
+# -DI18N_CHECK=<normlab_i18n_check>, the run's texts go to FILE and at most 5 % of each page's
+# worded texts may be English (normlab_i18n_check --english-share).
 # (A scripted run sees the GPU lab's sweep whole, so that lab's page does not depend on the
 # machine's speed.)
 cmake_minimum_required(VERSION 3.25)
 
 if(LECTURE)
   set(pages --lecture ${LECTURE} --presenter)
+elseif(LAB)
+  set(pages --lab ${LAB})
 else()
   set(pages --all-labs)
 endif()
 
 foreach(attempt RANGE 1 3)   # xvfb-run's own clean-up failures (run_gui.cmake) are retried
+  set(extra "")
+  if(LANG)
+    list(APPEND extra --lang ${LANG})
+  endif()
+  if(TEXT_LOG)
+    list(APPEND extra --text-log ${TEXT_LOG})
+  endif()
   execute_process(COMMAND "${XVFB}" -a -s "-screen 0 2560x1440x24" "${APP}" --check-layout ${pages} --size ${SIZE}
-                          --scale-ui ${SCALE} --theme ${THEME} --json
+                          --scale-ui ${SCALE} --theme ${THEME} --json ${extra}
                   RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT err MATCHES "xvfb-run: error:")
     break()
@@ -45,7 +58,15 @@ foreach(kind overlaps clipped split_numbers)
 endforeach()
 list(REMOVE_DUPLICATES failing)
 string(JSON pages GET "${out}" pages)
-message("${SIZE} ×${SCALE}, ${THEME}: ${pages} pages checked; with problems: ${failing}${lines}")
+message("${LANG} ${SIZE} ×${SCALE}, ${THEME}: ${pages} pages checked; with problems: ${failing}${lines}")
 if(failing)
   message(FATAL_ERROR "overlapping, clipped or split text in: ${failing}")
+endif()
+if(TEXT_LOG AND I18N_CHECK)
+  execute_process(COMMAND "${I18N_CHECK}" --english-share ${TEXT_LOG} 5 RESULT_VARIABLE code OUTPUT_VARIABLE out
+                  ERROR_VARIABLE err)
+  message("${out}${err}")
+  if(NOT code EQUAL 0)
+    message(FATAL_ERROR "more than 5 % of a page's worded texts are English (${TEXT_LOG})")
+  endif()
 endif()

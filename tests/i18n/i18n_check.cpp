@@ -5,6 +5,8 @@
 //   normlab_i18n_check CATALOG_DIR SOURCE_DIR...            check; exit 1 with one line per problem
 //   normlab_i18n_check --update CATALOG_DIR SOURCE_DIR...   rewrite the catalogs: every marked text
 //       (sorted, with the files that mark it), translations kept, new ones empty, stale ones dropped
+//   normlab_i18n_check --english-share LOG MAX              at most MAX % of each page's worded texts
+//       in a `normlab --check-layout --text-log LOG` log English (english_share.cpp)
 #include <normlab/base/i18n.hpp>
 
 #include <algorithm>
@@ -184,8 +186,13 @@ int check_or_update(const fs::path& catalogs, const Marked& marked, bool update)
 
 }  // namespace
 
+namespace normlab {
+int english_share(const std::string& log_path, double max_percent);
+}
+
 int main(int argc, char** argv) {
     std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.size() == 3 && args[0] == "--english-share") return english_share(args[1], std::stod(args[2]));
     const bool update = !args.empty() && args[0] == "--update";
     if (update) args.erase(args.begin());
     if (args.size() < 2) {

@@ -1,6 +1,7 @@
 // NormLab core: the Depth lab's figures: loss, per-layer gradients, their evolution, the
 // learning-rate sweep.
 #include "normlab/labs/depth_lab.hpp"
+#include "normlab/base/i18n.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -30,7 +31,7 @@ std::vector<double> step_axis(std::size_t n) {
 Axis steps_axis(const DepthLabSnapshot& s) {
     int last = std::max(s.state.steps, 2);
     for (const DepthRunView& r : s.runs) last = std::max({last, r.target_steps, r.run.step});
-    return {"step", Scale::Linear, 1.0, static_cast<double>(last)};
+    return {tr("step"), Scale::Linear, 1.0, static_cast<double>(last)};
 }
 
 Series run_line(int p, std::vector<double> x, std::vector<double> y) {
@@ -58,7 +59,7 @@ Color layer_color(int l, int layers) {
 
 RefLine measure_line(const DepthLabSnapshot& s) {
     return {RefLine::Orientation::Vertical, static_cast<double>(s.state.measure_steps),
-            "measured: 1–" + std::to_string(s.state.measure_steps), colors::kGrey, LineStyle::Dashed, 1.5};
+            tr("measured: 1–{0}", s.state.measure_steps), colors::kGrey, LineStyle::Dashed, 1.5};
 }
 
 }  // namespace
@@ -66,10 +67,10 @@ RefLine measure_line(const DepthLabSnapshot& s) {
 Plot depth_loss_plot(const DepthLabSnapshot& s) {
     Plot plot;
     plot.name = "depth_loss";
-    plot.title = "Training loss";
+    plot.title = tr("Training loss");
     plot.caption = "Cross-entropy of each step's batch, per placement; " + depth_conditions(s);
     plot.x = steps_axis(s);
-    plot.y = {"cross-entropy (batch)", Scale::Log10, std::nullopt, std::nullopt};
+    plot.y = {tr("cross-entropy (batch)"), Scale::Log10, std::nullopt, std::nullopt};
     for (const DepthRunView& r : s.runs)
         plot.series.push_back(run_line(r.placement, step_axis(r.run.history.train_loss.size()), r.run.history.train_loss));
     return plot;
@@ -81,12 +82,12 @@ Plot depth_layer_grad_plot(const DepthLabSnapshot& s) {
     const int want = std::max(s.state.measure_steps, 1);
     int have = want;
     for (const DepthRunView& r : s.runs) have = std::min(have, r.run.step);
-    plot.title = "Mean |∂L/∂W₂| per layer, steps 1–" + std::to_string(want) +
-                 (have < want && !s.runs.empty() ? " (" + std::to_string(have) + " so far)" : "");
+    plot.title = have < want && !s.runs.empty() ? tr("Mean |∂L/∂W₂| per layer, steps 1–{0} ({1} so far)", want, have)
+                                                : tr("Mean |∂L/∂W₂| per layer, steps 1–{0}", want);
     plot.caption = "NormFormer's measure (Shleifer et al. 2021, Fig. 2): per layer, the mean absolute gradient of the FFN "
                    "output weights W₂, averaged over the first steps, seed " + std::to_string(s.state.seed) +
                    " (the claims give the spread over seeds); " + depth_conditions(s);
-    plot.x = {"layer (1 = next to the input)", Scale::Linear, 0.5, std::max(s.state.layers, 1) + 0.5};
+    plot.x = {tr("layer (1 = next to the input)"), Scale::Linear, 0.5, std::max(s.state.layers, 1) + 0.5};
     plot.y = {"mean |∂L/∂W₂|", Scale::Linear, std::nullopt, std::nullopt};
     double top = 0.0, left = 0.0, right = 0.0;   // the tallest bar; the bars' sums in each half
     for (const DepthRunView& r : s.runs) {
@@ -141,7 +142,7 @@ Plot depth_evolution_plot(const DepthLabSnapshot& s) {
     }
     const std::string name(display_name(kAllNormPlacements[view]));
     const DepthRunView* r = find_run(s, view);
-    plot.title = r ? name + ": each layer, " + std::to_string(kSmoothSteps) + "-step means" : name + " is not ticked";
+    plot.title = r ? tr("{0}: each layer, {1}-step means", name, static_cast<int>(kSmoothSteps)) : tr("{0} is not ticked", name);
     plot.caption = "Per layer, mean |∂L/∂W₂| of each step, trailing mean over " + std::to_string(kSmoothSteps) +
                    " steps; " + depth_conditions(s);
     plot.y = {"mean |∂L/∂W₂|", Scale::Log10, std::nullopt, std::nullopt};
@@ -158,7 +159,7 @@ Plot depth_evolution_plot(const DepthLabSnapshot& s) {
             smooth[t] = sum / static_cast<double>(std::min<std::size_t>(t + 1, kSmoothSteps));
         }
         Series line;   // the first and the last layer in the legend; the shades between tell the rest
-        if (l == 0 || l == layers - 1) line.label = "layer " + std::to_string(l + 1);
+        if (l == 0 || l == layers - 1) line.label = tr("layer {0}", l + 1);
         line.data_name = "layer " + std::to_string(l + 1);
         line.x = step_axis(smooth.size());
         line.y = std::move(smooth);
@@ -173,12 +174,12 @@ Plot depth_sweep_plot(const DepthLabSnapshot& s) {
     const DepthLabState& st = s.state;
     Plot plot;
     plot.name = "depth_lr_sweep";
-    plot.title = "Final loss after " + std::to_string(st.sweep_steps) + " steps, by learning rate";
+    plot.title = tr("Final loss after {0} steps, by learning rate", st.sweep_steps);
     plot.caption = "Mean training loss of the last " + std::to_string(kDepthSweepTail) +
                    " steps; diverged: it ended no better than its first step (or the loss was not finite); " +
                    depth_conditions(s);
-    plot.x = {"learning rate (Adam)", Scale::Log10, st.sweep_lr_min / 1.5, st.sweep_lr_max * 1.5};
-    plot.y = {"final training loss", Scale::Linear, 0.0, std::nullopt};
+    plot.x = {tr("learning rate (Adam)"), Scale::Log10, st.sweep_lr_min / 1.5, st.sweep_lr_max * 1.5};
+    plot.y = {tr("final training loss"), Scale::Linear, 0.0, std::nullopt};
     // A loss that was not finite sits at the top, above every finite one and ln V (the loss of a
     // uniform guess), labelled so.
     const double guess = s.vocab > 1 ? std::log(static_cast<double>(s.vocab)) : 1.0;
@@ -187,7 +188,7 @@ Plot depth_sweep_plot(const DepthLabSnapshot& s) {
         if (q.outcome == SweepOutcome::Trained || q.outcome == SweepOutcome::Diverged) top = std::max(top, q.final_loss);
     top *= 1.15;
     if (s.vocab > 1)
-        plot.ref_lines.push_back({RefLine::Orientation::Horizontal, guess, "guessing: ln " + std::to_string(s.vocab),
+        plot.ref_lines.push_back({RefLine::Orientation::Horizontal, guess, tr("guessing: ln {0}", s.vocab),
                                   colors::kGrey, LineStyle::Dotted, 1.5});
     for (int p = 0; p < kDepthPlacementCount; ++p) {
         Series line = run_line(p, {}, {});
@@ -198,7 +199,7 @@ Plot depth_sweep_plot(const DepthLabSnapshot& s) {
             const bool finite = q.outcome != SweepOutcome::NotFinite;
             line.x.push_back(q.lr);
             line.y.push_back(finite ? q.final_loss : top);
-            if (!finite) plot.annotations.push_back({q.lr, top, "✗ not finite"});
+            if (!finite) plot.annotations.push_back({q.lr, top, tr("✗ not finite")});
         }
         if (!line.x.empty()) plot.series.push_back(std::move(line));
         // Unlabelled (labels of nearby rates would collide): the legend's key below says what it means.
@@ -207,7 +208,7 @@ Plot depth_sweep_plot(const DepthLabSnapshot& s) {
                                       2.0});
     }
     Series key;   // a legend entry only: no points
-    key.label = "diverges from here";
+    key.label = tr("diverges from here");
     key.color = colors::kGrey;
     key.line = LineStyle::Dashed;
     key.width = 2.0;

@@ -6,6 +6,7 @@
 // [SECTION] Results
 // [SECTION] Plots
 #include "normlab/labs/gradients_lab.hpp"
+#include "normlab/base/i18n.hpp"
 
 #include "normlab/base/text.hpp"
 
@@ -434,6 +435,8 @@ Series key(std::string label, Color color) {
 
 // How the δW run is named in legends: "from 10·W".
 std::string scaled_run_label(double delta) { return "from " + format_number(delta, 3) + "·W"; }
+// The same, in the interface's language (the legend; the CSV keeps scaled_run_label).
+std::string scaled_run_legend(double delta) { return tr("from {0}·W", format_number(delta, 3)); }
 
 Series run_series(std::string label, const std::vector<double>& steps, std::vector<double> y, Color color,
                   bool scaled) {
@@ -457,7 +460,7 @@ Plot sgd_plot(const GradientLabResults& r, std::string name, std::string title, 
     Plot p;
     p.name = std::move(name);
     p.title = std::move(title);
-    p.x = {"SGD step", Scale::Linear, std::nullopt, std::nullopt};
+    p.x = {tr("SGD step"), Scale::Linear, std::nullopt, std::nullopt};
     p.y = {std::move(y_label), y_scale, std::nullopt, std::nullopt};
     const GradientLabState& s = r.inputs.state;
     p.caption = std::string(display_name(kGradientLabNorms[s.sgd_norm])) + ", SGD on W with η = " +
@@ -473,7 +476,7 @@ Plot gradient_sweep_plot(const GradientLabResults& r, Scaling scaling, const std
     const bool input = scaling == Scaling::Input;
     Plot p;
     p.name = input ? "gradients_input_scaling" : "gradients_weight_scaling";
-    p.title = input ? "Scaling the input:  x′ = δx" : "Scaling the weights:  W′ = δW";
+    p.title = input ? tr("Scaling the input:  x′ = δx") : tr("Scaling the weights:  W′ = δW");
     const GradNorms want = expected_slopes(scaling);
     p.caption = "Gradient norms against δ (RMSNorm paper, eq. 8–10); expected slopes W " + slope_text(want.dW) +
                 ", x " + slope_text(want.dx) + ", g " + slope_text(want.dg) + ", b " + slope_text(want.db) +
@@ -533,7 +536,8 @@ Plot gradient_sweep_plot(const GradientLabResults& r, Scaling scaling, const std
 }
 
 Plot sgd_output_plot(const GradientLabResults& r) {
-    Plot p = sgd_plot(r, "implicit_lr_outputs", "Outputs yᵢ per step", "yᵢ", Scale::Linear);
+    Plot p = sgd_plot(r, "implicit_lr_outputs", tr("Outputs yᵢ per step"), "yᵢ", Scale::Linear);
+    const std::string from_W = tr("from W"), from_dW = scaled_run_legend(r.inputs.state.sgd_delta);
     const Color color = gradient_lab_color(r.inputs.state.sgd_norm);
     const std::vector<double> steps = step_axis(r.sgd_from_W.output.size());
     const Index n = r.inputs.probe.W.rows();
@@ -544,7 +548,7 @@ Plot sgd_output_plot(const GradientLabResults& r) {
             const SgdTrace& tr = scaled ? r.sgd_from_dW : r.sgd_from_W;
             std::vector<double> y;
             for (const Vec& out : tr.output) y.push_back(out(i));
-            std::string label = i > 0 ? "" : scaled ? scaled_run_label(r.inputs.state.sgd_delta) : "from W";
+            std::string label = i > 0 ? "" : scaled ? from_dW : from_W;
             Series s = run_series(std::move(label), steps, std::move(y), color, scaled);
             s.data_name = "y" + subscript(i + 1) + (scaled ? " " + scaled_run_label(r.inputs.state.sgd_delta) : " from W");
             p.series.push_back(std::move(s));
@@ -568,17 +572,17 @@ Plot sgd_runs_plot(const GradientLabResults& r, std::string name, std::string ti
     Plot p = sgd_plot(r, std::move(name), std::move(title), std::move(y_label), Scale::Log10);
     const Color color = gradient_lab_color(r.inputs.state.sgd_norm);
     const std::vector<double> steps = step_axis((r.sgd_from_W.*trace).size());
-    p.series.push_back(run_series("from W", steps, r.sgd_from_W.*trace, color, false));
-    p.series.push_back(run_series(scaled_run_label(r.inputs.state.sgd_delta), steps, r.sgd_from_dW.*trace, color, true));
+    p.series.push_back(run_series(tr("from W"), steps, r.sgd_from_W.*trace, color, false));
+    p.series.push_back(run_series(scaled_run_legend(r.inputs.state.sgd_delta), steps, r.sgd_from_dW.*trace, color, true));
     return p;
 }
 
 Plot sgd_weight_norm_plot(const GradientLabResults& r) {
-    return sgd_runs_plot(r, "implicit_lr_weight_norm", "Weight norm ‖W‖", "‖W‖", &SgdTrace::weight_norm);
+    return sgd_runs_plot(r, "implicit_lr_weight_norm", tr("Weight norm ‖W‖"), "‖W‖", &SgdTrace::weight_norm);
 }
 
 Plot sgd_relative_step_plot(const GradientLabResults& r) {
-    Plot p = sgd_runs_plot(r, "implicit_lr_relative_step", "Relative step ‖ΔW‖ / ‖W‖", "‖ΔW‖ / ‖W‖",
+    Plot p = sgd_runs_plot(r, "implicit_lr_relative_step", tr("Relative step ‖ΔW‖ / ‖W‖"), "‖ΔW‖ / ‖W‖",
                            &SgdTrace::relative_step);
     if (!r.sgd_from_W.relative_step.empty() && r.sgd_from_W.relative_step.front() > 0.0 &&
         r.sgd_from_dW.relative_step.front() > 0.0) {

@@ -5,6 +5,7 @@
 // [SECTION] Relative change against δ
 // [SECTION] Transforms on the Explorer
 #include "normlab/labs/invariance_lab.hpp"
+#include "normlab/base/i18n.hpp"
 
 #include "normlab/base/random.hpp"
 #include "normlab/labs/state_json.hpp"
@@ -270,7 +271,7 @@ Table invariance_measured_table(const InvarianceLabState& state) {
     const InvarianceTable table = invariance_lab_table(state);
     Table t;
     t.name = "invariance_table_measured";
-    t.title = "Table 1, measured: ‖y′ − y‖ / ‖y‖";
+    t.title = tr("Table 1, measured: ‖y′ − y‖ / ‖y‖");
     t.caption = "✓ where the relative change is at most the tolerance " + format_number(state.tolerance, 2) + "; δ = " +
                 format_number(state.delta) + ", ε = " + format_number(state.spec.eps);
     t.columns = table_columns();
@@ -325,7 +326,7 @@ std::vector<double> curve_deltas() {
 Plot invariance_curve_plot(const InvarianceLabState& state) {
     Plot plot;
     plot.name = "invariance_vs_delta";
-    plot.title = "Relative change ‖y′ − y‖ / ‖y‖ against δ";
+    plot.title = tr("Relative change ‖y′ − y‖ / ‖y‖ against δ");
     plot.caption = "Relative change of the layer output under each transform, for δ from 10⁻³ to 10³; ε = " +
                    num(state.spec.eps) + (state.spec.eps_mode == EpsMode::InsideSqrt ? " inside the √" : " added to σ") +
                    ", batch of " + std::to_string(state.data.x.rows()) + " cases (seed " + std::to_string(state.seed) +
@@ -353,7 +354,7 @@ Plot invariance_curve_plot(const InvarianceLabState& state) {
             Series s;
             const std::string norm_name(display_name(spec.norm)), transform = name_of(kAllTransforms[c]);
             s.label = one_transform ? norm_name : one_norm ? transform : norm_name + " · " + transform;
-            if (one_transform) plot.title = "Relative change ‖y′ − y‖ / ‖y‖ under " + transform;
+            if (one_transform) plot.title = tr("Relative change ‖y′ − y‖ / ‖y‖ under {0}", transform);
             if (one_norm) plot.title = "Relative change ‖y′ − y‖ / ‖y‖ of " + norm_name;
             s.x = deltas;
             s.y = std::move(residuals);
@@ -381,7 +382,7 @@ void mark_delta_and_tolerance(Plot& plot, const InvarianceLabState& state) {
     RefLine tolerance;
     tolerance.orientation = RefLine::Orientation::Horizontal;
     tolerance.value = state.tolerance;
-    tolerance.label = "tolerance " + num(state.tolerance);
+    tolerance.label = tr("tolerance {0}", num(state.tolerance));
     tolerance.color = {200, 30, 30};
     RefLine delta;
     delta.orientation = RefLine::Orientation::Vertical;

@@ -247,21 +247,21 @@ Plot sweep_plot(const PrecisionLabState& s, const PrecisionSweep& sweep, const s
     Plot p;
     p.x.scale = Scale::Log10;
     p.y.scale = Scale::Log10;
-    p.y.label = "relative error ‖y − y₆₄‖ / ‖y₆₄‖";
+    p.y.label = tr("relative error ‖y − y₆₄‖ / ‖y₆₄‖");
     p.y.min = floor_of(s.format) / 2.0;
     p.y.max = 20.0;
     for (std::size_t a = 0; a < 2; ++a)
         for (std::size_t k : norms) add_sweep_series(p, sweep, k, a, s.format);
     if (compute_format(s.format, Arithmetic::Float32) != s.format) {
         Series key;   // no data: the legend's entry for the dashed curves
-        key.label = "dashed: float32 steps";
+        key.label = tr("dashed: float32 steps");
         key.color = Color{90, 90, 90};
         key.line = LineStyle::Dashed;
         p.series.push_back(std::move(key));
     }
     RefLine u;
     u.value = std::ldexp(1.0, -format_info(s.format).precision);
-    u.label = "unit roundoff 2" + superscript(-format_info(s.format).precision);
+    u.label = tr("unit roundoff 2{0}", superscript(-format_info(s.format).precision));
     p.ref_lines.push_back(u);
     return p;
 }
@@ -271,32 +271,32 @@ Plot sweep_plot(const PrecisionLabState& s, const PrecisionSweep& sweep, const s
 Plot precision_delta_plot(const PrecisionLabState& s, const PrecisionLabResults& r) {
     Plot p = sweep_plot(s, r.delta, {0, 1, 2, 3});
     p.name = "precision_delta_sweep";
-    p.title = std::string(to_string(s.format)) + ": x′ = δx against float64's y(x)";
+    p.title = tr("{0}: x′ = δx against float64's y(x)", to_string(s.format));
     p.caption = "Relative error of each norm in " + std::string(to_string(s.format)) +
                 " (solid: every step rounded; dashed: float32 steps) for x′ = δx against float64's y(x), which "
                 "the paper's re-scaling invariance says it equals. Rings at the top: y not finite. Errors of 0 are "
                 "drawn at 2" + superscript(-format_info(s.format).precision - 4) + ".";
     p.x.label = "δ";
     const PrecisionMarks& m = r.marks;
-    if (m.overflow_from) p.ref_lines.push_back(vertical(*m.overflow_from, "overflow from here"));
-    if (m.underflow_below) p.ref_lines.push_back(vertical(*m.underflow_below, "underflow below"));
-    if (m.eps_below) p.ref_lines.push_back(vertical(*m.eps_below, "ε dominates below"));
+    if (m.overflow_from) p.ref_lines.push_back(vertical(*m.overflow_from, tr("overflow from here")));
+    if (m.underflow_below) p.ref_lines.push_back(vertical(*m.underflow_below, tr("underflow below")));
+    if (m.eps_below) p.ref_lines.push_back(vertical(*m.eps_below, tr("ε dominates below")));
     // The invariant range's ends, where they lie inside the sweep.
     if (m.invariant_lo && *m.invariant_lo > r.delta.t.front())
-        p.ref_lines.push_back(vertical(*m.invariant_lo, "invariance breaks"));
+        p.ref_lines.push_back(vertical(*m.invariant_lo, tr("invariance breaks")));
     if (m.invariant_hi && *m.invariant_hi < r.delta.t.back())
-        p.ref_lines.push_back(vertical(*m.invariant_hi, "invariance breaks"));
+        p.ref_lines.push_back(vertical(*m.invariant_hi, tr("invariance breaks")));
     return p;
 }
 
 Plot precision_offset_plot(const PrecisionLabState& s, const PrecisionLabResults& r) {
     Plot p = sweep_plot(s, r.offset, {0, 1});
     p.name = "precision_offset_sweep";
-    p.title = std::string(to_string(s.format)) + ": x′ = x + c, LayerNorm against RMSNorm";
+    p.title = tr("{0}: x′ = x + c, LayerNorm against RMSNorm", to_string(s.format));
     p.caption = "Relative error of LayerNorm and RMSNorm in " + std::string(to_string(s.format)) +
                 " for x′ = x + c against float64's y(x + c): LayerNorm subtracts a mean that grows with c and "
                 "loses the digits of the spread; RMSNorm does not subtract it.";
-    p.x.label = "offset c";
+    p.x.label = tr("offset c");
     return p;
 }
 
@@ -308,7 +308,8 @@ Table precision_outputs_table(const PrecisionLabState& s, const PrecisionLabResu
     t.caption = std::string(display_name(s.norm)) + " of x in " + format_name(s) + ", ε = " + format_number(s.eps) +
                 " (held as " + format_number(f.eps_used, 6) + "), beside float64.";
     const std::string fmt(to_string(s.format));
-    t.columns = {"i", "x", "x in " + fmt, "y in " + fmt, "y float64 (stored x)", "ulps", "y float64 (x)", "ulps (x)"};
+    t.columns = {"i", "x", tr("x in {0}", fmt), tr("y in {0}", fmt), tr("y float64 (stored x)"), "ulps", tr("y float64 (x)"),
+                 tr("ulps (x)")};
     const auto cell = [](double v) { return std::isfinite(v) ? format_number(v, 6) : std::isnan(v) ? "NaN" : v > 0 ? "∞" : "−∞"; };
     for (Eigen::Index i = 0; i < f.y.cols(); ++i) {
         const bool off = !std::isfinite(f.ulps_original(0, i)) || std::fabs(f.ulps_original(0, i)) > 2.0;

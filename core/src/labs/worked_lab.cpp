@@ -157,7 +157,7 @@ WorkedResults compute_worked(const WorkedState& state, const Vec& x) {
         const Formula named = *state.claimed_name;
         const bool holds = std::find(matches.begin(), matches.end(), named) != matches.end();
         r.status = holds ? ClaimStatus::Correct : ClaimStatus::Wrong;
-        r.headline = holds ? "Yes, this is " + short_name(named) : "Not " + short_name(named);
+        r.headline = holds ? tr("Yes, this is {0}", short_name(named)) : tr("Not {0}", short_name(named));
     } else {
         r.status = any ? ClaimStatus::Correct : ClaimStatus::Wrong;
         r.headline = any ? "This is " + names_of(matches) : "No formula reproduces these numbers";

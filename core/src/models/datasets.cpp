@@ -5,6 +5,7 @@
 // [SECTION] Files (zlib) and the CSV parser
 // [SECTION] Split & scale
 #include "normlab/models/datasets.hpp"
+#include "normlab/base/i18n.hpp"
 
 #include "normlab/base/input_error.hpp"
 #include "normlab/base/parse_double.hpp"
@@ -45,10 +46,10 @@ struct DatasetName {
     std::string_view display;
 };
 constexpr DatasetName kDatasetNames[] = {
-    {DatasetKind::Circle, "circle", "Circle"}, {DatasetKind::Xor, "xor", "XOR"},
-    {DatasetKind::Gauss, "gauss", "Gaussians"}, {DatasetKind::Spiral, "spiral", "Spiral"},
-    {DatasetKind::Moons, "moons", "Moons"},   {DatasetKind::Digits, "digits", "Digits (8×8)"},
-    {DatasetKind::Csv, "csv", "CSV file"},
+    {DatasetKind::Circle, "circle", tr_later("Circle")}, {DatasetKind::Xor, "xor", "XOR"},
+    {DatasetKind::Gauss, "gauss", tr_later("Gaussians")}, {DatasetKind::Spiral, "spiral", tr_later("Spiral")},
+    {DatasetKind::Moons, "moons", tr_later("Moons")},   {DatasetKind::Digits, "digits", tr_later("Digits (8×8)")},
+    {DatasetKind::Csv, "csv", tr_later("CSV file")},
 };
 }  // namespace
 

@@ -218,7 +218,7 @@ void rmsnorm_steps(const Explanation& e, int d, std::vector<WorkedStep>& out) {
     out.push_back({cmp, StepRole::Aside,
                    "  (x − μ)/sample std = " + (n > 1 ? list(e.layernorm_sample) : "undefined for n = 1") +
                        "   (LayerNorm with n−1: not RMSNorm)",
-                   "    LayerNorm, n − 1", "(x − μ) / sample std",
+                   "    LayerNorm, n − 1", tr("(x − μ) / sample std"),
                    n > 1 ? cell_list(e.layernorm_sample, d) : "undefined for n = 1"});
     // ‖x‖ = √n · RMS when ε = 0
     out.push_back({cmp, StepRole::Aside,

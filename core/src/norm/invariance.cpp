@@ -1,5 +1,6 @@
 // NormLab core: Table 1 of the RMSNorm paper, measured on the user's data.
 #include "normlab/norm/invariance.hpp"
+#include "normlab/base/i18n.hpp"
 
 #include <cmath>
 #include <random>
@@ -12,12 +13,12 @@ struct TransformName {
     std::string_view id, display, formula;
 };
 constexpr TransformName kTransformNames[] = {
-    {Transform::WeightMatrixRescaling, "weight_matrix_rescaling", "Weight matrix re-scaling", "W′ = δW"},
-    {Transform::WeightMatrixRecentering, "weight_matrix_recentering", "Weight matrix re-centering", "W′ = W + 1γᵀ"},
-    {Transform::WeightVectorRescaling, "weight_vector_rescaling", "Weight vector re-scaling", "w′ᵢ = δᵢwᵢ"},
-    {Transform::DatasetRescaling, "dataset_rescaling", "Dataset re-scaling", "x′ = δx (all cases)"},
-    {Transform::DatasetRecentering, "dataset_recentering", "Dataset re-centering", "x′ = x + γ (all cases)"},
-    {Transform::SingleCaseRescaling, "single_case_rescaling", "Single-case re-scaling", "x′₀ = δx₀ (one case)"},
+    {Transform::WeightMatrixRescaling, "weight_matrix_rescaling", tr_later("Weight matrix re-scaling"), "W′ = δW"},
+    {Transform::WeightMatrixRecentering, "weight_matrix_recentering", tr_later("Weight matrix re-centering"), "W′ = W + 1γᵀ"},
+    {Transform::WeightVectorRescaling, "weight_vector_rescaling", tr_later("Weight vector re-scaling"), "w′ᵢ = δᵢwᵢ"},
+    {Transform::DatasetRescaling, "dataset_rescaling", tr_later("Dataset re-scaling"), "x′ = δx (all cases)"},
+    {Transform::DatasetRecentering, "dataset_recentering", tr_later("Dataset re-centering"), "x′ = x + γ (all cases)"},
+    {Transform::SingleCaseRescaling, "single_case_rescaling", tr_later("Single-case re-scaling"), "x′₀ = δx₀ (one case)"},
 };
 
 const TransformName& entry(Transform t) {

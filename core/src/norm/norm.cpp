@@ -8,6 +8,7 @@
 //
 // Shapes: x B×m, W n×m, a/ā/y/dy B×n, g/b n. One case per row.
 #include "normlab/norm/norm.hpp"
+#include "normlab/base/i18n.hpp"
 
 #include "normlab/base/fit_size.hpp"
 
@@ -57,6 +58,7 @@ Color norm_color(Norm norm) {
 }
 
 std::string_view display_name(Norm norm) {
+    if (norm == Norm::None) return tr("None");   // a word, not a norm's name: in the interface's language
     for (const NormName& n : kNormNames)
         if (n.norm == norm) return n.display;
     return "Unknown";

@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <limits>
 #include <optional>
+#include <string>
 
 namespace normlab::plot_internal {
 
@@ -43,5 +44,11 @@ inline bool finite(Point2 p) { return std::isfinite(p.x) && std::isfinite(p.y); 
 
 // Pixel position of point i, or non-finite when it cannot be drawn.
 inline Point2 point_px(const Series& s, std::size_t i, const Viewport& view) { return view.to_px({s.x[i], s.y[i]}); }
+
+// The SVG writers' font stack, "DejaVu Sans, sans-serif"; where `svg` has Hangul, Han or Kana,
+// each is named with Noto Sans CJK after DejaVu (its Korean forms first where there is Hangul,
+// else the Simplified Chinese ones): docs/i18n/TRANSLATING.md, Fonts. Text without CJK is unchanged.
+constexpr const char* kSvgFont = "DejaVu Sans, sans-serif";
+std::string with_cjk_fonts(std::string svg);
 
 }  // namespace normlab::plot_internal

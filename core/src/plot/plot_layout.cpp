@@ -2,6 +2,9 @@
 // little up or down, or dropped, when they overlap).
 #include "normlab/plot/plot.hpp"
 
+#include "normlab/base/line_break.hpp"
+#include "normlab/base/text.hpp"
+
 #include "plot/plot_internal.hpp"
 
 #include <algorithm>
@@ -177,7 +180,7 @@ PlotStyle scaled(PlotStyle style, double k) {
 namespace {
 
 constexpr double kBoldWidth = 1.12;   // DejaVu Sans Bold's width over DejaVu Sans's, at most
-constexpr double kMinYLabelScale = 0.7;   // the least a y label longer than its figure is scaled
+constexpr double kMinYLabelScale = 0.7;   // the least an axis label longer than its figure is scaled
 
 // A heat map's colour bar: kColorBarEm wide, kColorBarGapEm from the data area and from its labels.
 constexpr double kColorBarEm = 1.2, kColorBarGapEm = 0.4;
@@ -193,25 +196,14 @@ double color_bar_room(const Plot& plot, const Measure& measure, double tf, doubl
     return pad + (kColorBarEm + kColorBarGapEm) * tf + w;
 }
 
-// `text` broken at spaces into lines no wider than `width` (a word wider than that is a line
-// of its own).
+// `text` broken into lines no wider than `width` where English, Korean and Chinese allow
+// (base/line_break.hpp: at spaces, between Han characters, never inside a number; a number wider
+// than that is a line of its own).
 std::vector<std::string> wrap_words(const std::string& text, double width, double font_px, const Measure& measure) {
     std::vector<std::string> lines;
-    std::string line;
-    for (std::size_t start = 0; start < text.size();) {
-        const std::size_t end = std::min(text.find(' ', start), text.size());
-        const std::string word = text.substr(start, end - start);
-        start = end + 1;
-        if (word.empty()) continue;
-        const std::string longer = line.empty() ? word : line + " " + word;
-        if (!line.empty() && measure(longer, font_px) > width) {
-            lines.push_back(line);
-            line = word;
-        } else {
-            line = longer;
-        }
-    }
-    if (!line.empty()) lines.push_back(line);
+    const auto advance = [&](char32_t c) { return measure(encode_utf8(c), font_px); };
+    for (const TextLine& l : break_lines(text, width, advance))
+        if (l.end > l.begin) lines.push_back(text.substr(l.begin, l.end - l.begin));
     return lines;
 }
 
@@ -322,9 +314,16 @@ PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& st
         if (!t.tick.label.empty())
             L.y_tick_labels.push_back({t.tick.label, {d.x0 - tick - tick_gap, t.pos + kMidline * tf},
                                        TextAnchor::End, tf, 0.0});
-    if (!plot.x.label.empty())
-        L.x_label = {plot.x.label, {0.5 * (d.x0 + d.x1), d.y1 + tick + tick_gap + tf + 0.5 * pad + kAscent * lf},
-                     TextAnchor::Middle, lf, 0.0};
+    if (!plot.x.label.empty()) {
+        // Centred under the data area; one wider than the figure is set smaller to fit, down to
+        // kMinYLabelScale of its size, and moved in to stay inside the figure.
+        const double room = outer.x1 - outer.x0 - 2.0 * pad;
+        const double full = measure(plot.x.label, lf);
+        const double xf = full > room && room > 0.0 ? std::max(kMinYLabelScale, room / full) * lf : lf;
+        const double half = 0.5 * std::min(measure(plot.x.label, xf), room);
+        const double mid = std::clamp(0.5 * (d.x0 + d.x1), outer.x0 + pad + half, outer.x1 - pad - half);
+        L.x_label = {plot.x.label, {mid, d.y1 + tick + tick_gap + tf + 0.5 * pad + kAscent * lf}, TextAnchor::Middle, xf, 0.0};
+    }
     if (!plot.y.label.empty()) {
         // Centred on the data area; one longer than it is moved down, clear of the title; one
         // longer than the height below the title is set smaller to fit there, down to

@@ -9,7 +9,9 @@
 // area), frame, ticks, tick labels, axis labels, title, annotations, bar labels, legend.
 #include "normlab/plot/plot.hpp"
 
+#include "normlab/base/line_break.hpp"
 #include "normlab/base/text.hpp"
+#include "plot/plot_internal.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -68,7 +70,7 @@ std::string svg_id(const std::string& name) {
 
 // [SECTION] Primitives ----------------------------------------------------------------------
 
-constexpr const char* kFont = "DejaVu Sans, sans-serif";
+constexpr const char* kFont = plot_internal::kSvgFont;
 constexpr const char* kFadedColor = "#b0b0b0";   // legend entries of faded series (the app's light_figure().faded)
 
 void text(std::string& o, const PlacedText& t, const char* extra = "") {
@@ -323,7 +325,27 @@ std::string to_svg(const Plot& plot, double width_px, double height_px) {
 
     svg_legend(o, plot, L);
     o += "</svg>\n";
-    return o;
+    return plot_internal::with_cjk_fonts(std::move(o));
 }
+
+namespace plot_internal {
+
+std::string with_cjk_fonts(std::string svg) {
+    bool cjk = false, hangul = false;
+    for (std::size_t i = 0; i < svg.size();) {
+        const char32_t c = next_code_point(svg, i);
+        cjk = cjk || is_wide_char(c);
+        hangul = hangul || (c >= 0xAC00 && c <= 0xD7A3);
+    }
+    if (!cjk) return svg;
+    const std::string stack = hangul ? "DejaVu Sans, Noto Sans CJK KR, Noto Sans CJK SC, sans-serif"
+                                     : "DejaVu Sans, Noto Sans CJK SC, Noto Sans CJK KR, sans-serif";
+    const std::string from(kSvgFont);
+    for (std::size_t at = svg.find(from); at != std::string::npos; at = svg.find(from, at + stack.size()))
+        svg.replace(at, from.size(), stack);
+    return svg;
+}
+
+}  // namespace plot_internal
 
 }  // namespace normlab

@@ -1,6 +1,7 @@
 // NormLab core: axis ticks (linear 1-2-5 steps, log decades) and the text width estimate.
 #include "normlab/plot/plot.hpp"
 
+#include "normlab/base/line_break.hpp"
 #include "normlab/base/text.hpp"
 #include "plot/plot_internal.hpp"
 
@@ -153,8 +154,9 @@ std::vector<Tick> axis_ticks(const AxisRange& r, int target, double min_step, in
 
 namespace {
 
-// Advance widths of DejaVu Sans in em, roughly by class.
+// Advance widths of DejaVu Sans in em, roughly by class; Hangul, Han and Kana (Noto Sans CJK) 1 em.
 double em_width(char32_t c) {
+    if (is_wide_char(c)) return 1.0;
     if (c == ' ') return 0.32;
     if (c >= '0' && c <= '9') return 0.64;
     if (c == 'i' || c == 'l' || c == 'j' || c == '.' || c == ',' || c == ':' || c == ';' || c == '|' ||

@@ -6,6 +6,8 @@
 // [SECTION] SVG
 #include "normlab/plot/table.hpp"
 
+#include "plot/plot_internal.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -199,7 +201,7 @@ std::string table_to_svg(const Table& t) {
     const double H = std::ceil(title_h + kRowPx * static_cast<double>(t.rows.size() + 1) + note_h + 2.0 * kMarginPx);
     std::string o = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" +
                     px(W) + "\" height=\"" + px(H) + "\" viewBox=\"0 0 " + px(W) + " " + px(H) +
-                    "\" font-family=\"DejaVu Sans, sans-serif\">\n";
+                    "\" font-family=\"" + plot_internal::kSvgFont + "\">\n";
     if (!t.title.empty()) o += "<title>" + xml_escape(t.title) + "</title>\n";
     if (!t.caption.empty()) o += "<desc>" + xml_escape(t.caption) + "</desc>\n";
     o += "<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n";
@@ -231,7 +233,7 @@ std::string table_to_svg(const Table& t) {
     o += "<line x1=\"" + px(kMarginPx) + "\" y1=\"" + px(y) + "\" x2=\"" + px(kMarginPx + table_w) + "\" y2=\"" + px(y) +
          "\" stroke=\"#000000\" stroke-width=\"1\"/>\n";
     if (!t.note.empty()) o += svg_text(kMarginPx, y + kPadPx + 0.8 * kFontPx, t.note, "start", {90, 90, 90}, kFontPx);
-    return o + "</svg>\n";
+    return plot_internal::with_cjk_fonts(o + "</svg>\n");
 }
 
 }  // namespace normlab
