@@ -16,9 +16,11 @@ NORMLAB_PACKAGES=(
 )
 # scripts/web.sh only: Debian's emscripten (3.1.6) and the tools that unpack Debian's source
 # packages of Dear ImGui and zlib (apt-get source, pinned to libimgui-dev's and zlib1g-dev's
-# versions), the header-only libraries and fonts the page is built with, ccache for em++.
+# versions), the header-only libraries and fonts the page is built with, ccache for em++; Noto
+# Sans CJK and fontTools, which cut the page's Korean and Chinese font (scripts/cjk_subset.py).
 NORMLAB_WEB_PACKAGES=(emscripten dpkg-dev xz-utils bzip2 ccache python3
-  libimgui-dev zlib1g-dev libeigen3-dev nlohmann-json3-dev libstb-dev fonts-dejavu-core)
+  libimgui-dev zlib1g-dev libeigen3-dev nlohmann-json3-dev libstb-dev fonts-dejavu-core
+  fonts-noto-cjk python3-fonttools)
 # tests/web/run.sh only: Debian's chromium (headless, WebGL2 through SwiftShader) driven by npm's
 # puppeteer-core.
 NORMLAB_WEB_TEST_PACKAGES=(chromium nodejs)   # and npm, where node has none of its own (tests/web/run.sh)

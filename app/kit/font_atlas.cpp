@@ -7,6 +7,8 @@
 // [SECTION] Glyph watch — characters drawn without a glyph
 #include "font_atlas.hpp"
 
+#include "fetched_files.hpp"
+
 #include "gl.hpp"
 
 #include <normlab/base/text.hpp>
@@ -69,6 +71,7 @@ FontFile* font_file(const std::string& path) {
     auto& slot = g_files[path];
     if (!slot) {
         slot = std::make_unique<FontFile>();
+        fetch_if_missing(path);   // the page downloads Noto Sans CJK's subset when a text needs it
         const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
         struct stat st {};
         if (fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 && st.st_size < (1 << 30)) {
@@ -327,8 +330,13 @@ void load_fonts(Fonts& fonts, int px) {
     for (const ImWchar c : no_font)
         if (fonts.no_font.insert(c).second) fresh.push_back(c);
     if (!fresh.empty()) fonts.notice = tr("No font has {0}: drawn as □", named_characters(fresh));
-    if (!no_cjk.empty())
+    if (!no_cjk.empty()) {
+#ifdef __EMSCRIPTEN__
+        fonts.warning = tr("The Korean and Chinese font could not be downloaded: their text is drawn as □ (reload the page to try again)");
+#else
         fonts.warning = tr("Noto Sans CJK not found (install fonts-noto-cjk): Korean, Chinese and Japanese text is drawn as □");
+#endif
+    }
     if (!left_out.empty())
         fonts.warning = tr("The font atlas is at the renderer's limit ({0} px): {1} characters drawn as □",
                            fonts.max_texture_px, static_cast<int>(left_out.size()));

@@ -462,6 +462,37 @@ void draw_caption(const GeometryLabState& s, const GeometryResults& r, const Fon
 
 constexpr float kKeyOverViewMax = 0.45f;
 
+enum class KeyPlace { Over, Beside, Under };
+
+// Where the view and its colour key (of size `key`) go in what is left of the window above one
+// hint line (when `words`): the view fills it on whole pixels (the texture maps 1:1), at least 12
+// text heights in the lab (its window scrolls), what the slide gives it on a slide. The key sits
+// over the view's top left corner while it covers at most kKeyOverViewMax of the width (not in a
+// narrow window, large text); else beside the view or under it, whichever leaves the ball (the
+// view's shorter side) larger.
+struct ViewPlace {
+    KeyPlace key = KeyPlace::Over;
+    ImVec2 size;
+    float key_h = 0.0f;   // the room under the view the key takes
+};
+ViewPlace view_place(ImVec2 key, bool words) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float hint_h = words ? ImGui::GetTextLineHeightWithSpacing() : 0.0f;
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const ImVec2 room(avail.x, avail.y - hint_h);
+    ViewPlace v;
+    if (key.x + 2.0f * style.WindowPadding.x > kKeyOverViewMax * room.x) {
+        const float beside = std::min(room.x - key.x - style.ItemSpacing.x, room.y);
+        const float under = std::min(room.x, room.y - key.y - style.ItemSpacing.y);
+        v.key = beside > under && key.y <= room.y ? KeyPlace::Beside : KeyPlace::Under;
+    }
+    v.key_h = v.key == KeyPlace::Under ? key.y + style.ItemSpacing.y : 0.0f;
+    const float key_w = v.key == KeyPlace::Beside ? key.x + style.ItemSpacing.x : 0.0f;
+    const float min_h = (words ? 12.0f : 4.0f) * ImGui::GetFontSize();
+    v.size = ImVec2(std::floor(room.x - key_w), std::floor(std::max(room.y - v.key_h, min_h)));
+    return v;
+}
+
 // The view with, when `words`, the caption above it and the mouse and keys under it (a slide
 // has its own caption, and no keys).
 // The view; a right-click on it saves its figure (geometry_view_plot), whose status line goes to `status`.
@@ -486,19 +517,13 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool wor
         ImGui::Spacing();
     }
 
-    // The image fills what is left above one hint line, on whole pixels (the texture maps 1:1),
-    // at least 12 text heights in the lab (its window scrolls), what the slide gives it on a slide.
-    // The colour key sits in its top left corner, or under it where it would cover more than
-    // kKeyOverViewMax of the view's width (a narrow window, large text).
     const std::vector<KeyItem> key = key_items(s, px);
-    const ImVec2 key_sz = key_size(key, px);
-    const float hint_h = words ? ImGui::GetTextLineHeightWithSpacing() : 0.0f;
+    const ImGuiStyle& style = ImGui::GetStyle();
     const ImVec2 cursor = ImGui::GetCursorScreenPos();
     const ImVec2 origin(std::floor(cursor.x), std::floor(cursor.y));
-    const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const bool key_under = key_sz.x + 2.0f * ImGui::GetStyle().WindowPadding.x > kKeyOverViewMax * avail.x;
-    const float key_h = key_under ? key_sz.y + ImGui::GetStyle().ItemSpacing.y : 0.0f;
-    const ImVec2 size(std::floor(avail.x), std::floor(std::max(avail.y - hint_h - key_h, (words ? 12.0f : 4.0f) * ImGui::GetFontSize())));
+    const ViewPlace place = view_place(key_size(key, px), words);
+    const ImVec2 size = place.size;
+    const float key_h = place.key_h;
     const Eigen::Vector2f view_size(size.x, size.y);
 
     if (ui.dragging < 0) ui.framing = framing_radius(s);   // held while a point is dragged
@@ -522,14 +547,15 @@ void draw_view(GeometryLabState& s, GeometryUi& ui, const Fonts& fonts, bool wor
         ImDrawListSplitter layers;   // the key over the labels, placed first so that they can keep off it
         layers.Split(dl, 2);
         layers.SetCurrentChannel(dl, 1);
-        const ImVec2 pad = ImGui::GetStyle().WindowPadding;
-        const ImVec4 key_box = key_under ? ImVec4(0, 0, 0, 0)
-                                         : draw_legend(key, ImVec2(origin.x + pad.x, origin.y + pad.y), fonts, px);
+        const ImVec2 pad = style.WindowPadding;
+        const ImVec4 key_box = place.key != KeyPlace::Over ? ImVec4(0, 0, 0, 0)
+                                                       : draw_legend(key, ImVec2(origin.x + pad.x, origin.y + pad.y), fonts, px);
         layers.SetCurrentChannel(dl, 0);
         draw_labels(s, ui, *results, t, origin, end, fonts, px, key_box);
         layers.Merge(dl);
         dl->PopClipRect();
-        if (key_under) draw_legend(key, ImVec2(origin.x, end.y + ImGui::GetStyle().ItemSpacing.y), fonts, px);
+        if (place.key == KeyPlace::Under) draw_legend(key, ImVec2(origin.x, end.y + style.ItemSpacing.y), fonts, px);
+        if (place.key == KeyPlace::Beside) draw_legend(key, ImVec2(end.x + style.ItemSpacing.x, origin.y), fonts, px);
     } else {
         dl->AddRect(origin, end, ImGui::GetColorU32(ImGuiCol_Border));
         ImGui::SetCursorScreenPos(ImVec2(origin.x + 10.0f, origin.y + 10.0f));

@@ -1,6 +1,8 @@
 // The UI's language at start and on View ▸ Language (language.hpp).
 #include "language.hpp"
 
+#include "fetched_files.hpp"
+
 #include "session_io.hpp"
 
 #include <normlab/base/file_io.hpp>
@@ -44,6 +46,7 @@ Language start_language(const std::string& option, const std::string& remembered
 }
 
 std::string use_language(Language lang, const std::string& i18n_dir) {
+    if (lang == Language::Ko || lang == Language::Zh) fetch_if_missing(i18n_dir + "/" + catalog_file(lang));   // the page's catalogs
     const std::vector<std::string> problems = set_language(lang, i18n_dir);
     if (problems.empty()) return "";
     return problems.size() == 1 ? problems[0] : tr("{0} (and {1} more problems in the catalog)", problems[0], problems.size() - 1);

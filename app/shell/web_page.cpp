@@ -7,6 +7,7 @@
 // [SECTION] Hooks called from JavaScript
 #include "web_page.hpp"
 
+#include "fetched_files.hpp"
 #include "frame_pacer.hpp"
 #include "gpu_lab.hpp"
 #include "lab.hpp"
@@ -58,7 +59,24 @@ PageState& page() { return g_page; }
 
 // [SECTION] Storage and arguments ---------------------------------------------------------
 
+namespace {
+
+// The page's fetched files (fetched_files.hpp): Noto Sans CJK's subset (scripts/cjk_subset.py) from
+// fonts/, the catalogs from i18n/, beside index.html; downloaded while the caller waits (the atlas
+// or the language is being made: a second or two, once).
+bool fetch_page_file(const std::string& path) {
+    const std::filesystem::path p(path);
+    const std::string ext = p.extension().string();
+    const std::string folder = ext == ".ttc" ? "fonts/" : ext == ".po" ? "i18n/" : "";
+    if (folder.empty()) return false;
+    const std::string url = folder + p.filename().string();
+    return EM_ASM_INT({ return Module.fetchFile(UTF8ToString($0), UTF8ToString($1)); }, url.c_str(), path.c_str()) != 0;
+}
+
+}  // namespace
+
 void prepare_page() {
+    set_file_fetcher(fetch_page_file);
     // web_index.html mounts IDBFS at /persist and loads it before main runs.
     setenv("XDG_DATA_HOME", "/persist/data", 1);
     setenv("XDG_CONFIG_HOME", "/persist/config", 1);

@@ -7,6 +7,7 @@
 #include "normlab/base/input_error.hpp"
 #include "normlab/scene/scene.hpp"
 #include "normlab/labs/state_json.hpp"
+#include "sanitized.hpp"
 
 #include <gtest/gtest.h>
 
@@ -477,6 +478,8 @@ TEST(DepthLab, ClaimsAtTheDefaultsStateWhatIsMeasured) {
 // here over the scene's seeds (each run 10 steps; the 50-step check on seed 1 alone), must keep
 // saying so, and the caption's seed range must hold these seeds' ratios.
 TEST(DepthLab, TheXavierSceneShowsWhatItsCaptionSays) {
+    if (normlab::test::kSanitized)
+        GTEST_SKIP() << "a science check of the shipped scene's full runs (minutes under ASan); the other DepthLab tests run the same engine";
     const Scene scene = load_scene(std::string(NORMLAB_ASSETS_DIR) + "/scenes/postln_xavier_init.json");
     ASSERT_EQ(scene.lab, "depth");
     DepthLabState state = scene.session.depth;
@@ -521,6 +524,8 @@ std::pair<double, double> stated(const std::string& text, const std::string& nam
 // here (kept to two: 2 placements × 2 seeds × 50 steps) agree: NormFormer above Pre-LN, Pre-LN
 // above kDepthLarger, each within 3 sd of the stated mean.
 TEST(DepthLab, TheNormFormerSceneAndLectureSayWhatTheSeedsShow) {
+    if (normlab::test::kSanitized)
+        GTEST_SKIP() << "a science check of the shipped scene's full runs (minutes under ASan); the other DepthLab tests run the same engine";
     const std::string scene_path = std::string(NORMLAB_ASSETS_DIR) + "/scenes/postln_preln_normformer.json";
     const Scene scene = load_scene(scene_path);
     const Lecture lecture = load_lecture(std::string(NORMLAB_ASSETS_DIR) + "/lectures/rmsnorm_paper.json");

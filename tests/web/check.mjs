@@ -18,6 +18,10 @@
 //   files       File ▸ Open scene from this computer… takes a file from the file chooser;
 //               File ▸ Download scene downloads the scene as its file holds it (the menus clicked)
 //   autosave    an edit survives a reload (IndexedDB)
+//   languages   the English page fetches neither the CJK font nor a catalog; ?lang=ko fetches
+//               both and draws Korean with real glyphs (its screenshot differs from the same page
+//               with the font's download failed, where each glyph is a box); the browser's
+//               language picks Korean without ?lang
 //   idle        a page at rest draws no frames (frame_pacer.hpp), wakes on a key (Ctrl+2 switches
 //               the lab), on coming back into view and on a mouse move; a Training run keeps
 //               drawing while it plays
@@ -274,6 +278,37 @@ async function clickMenu(page, item) {
   check("idle: a Training run draws while it plays", r1.training_step > r0.training_step && r1.frames - r0.frames >= 10,
         `steps ${r0.training_step} → ${r1.training_step}, ${r1.frames - r0.frames} frames in 2 s`);
   await training.ctx.close();
+}
+
+// [SECTION] languages: the CJK font and the catalogs come only when a text needs them
+{
+  const fetched = page => page.evaluate(() => Module.fetched || []);
+  const english = await open("?lab=explorer");
+  check("languages: the English page fetches no font or catalog", (await fetched(english)).length === 0,
+        JSON.stringify(await fetched(english)));
+  await english.ctx.close();
+  const korean = await open("?lab=explorer&lang=ko");
+  await sleep(1500);
+  const got = await fetched(korean);
+  check("languages: ?lang=ko fetches the Korean catalog and the CJK font",
+        got.includes("i18n/ko.po") && got.includes("fonts/NotoSansCJK-Regular.ttc"), JSON.stringify(got));
+  const withFont = await korean.screenshot({path: join(outDir, "lang_ko.png"), clip: {x: 0, y: 0, width: 640, height: 40}});
+  await korean.ctx.close();
+  const boxes = await open("?lab=explorer&lang=ko", {block: /\/fonts\//});
+  await sleep(1500);
+  const noFont = await boxes.screenshot({path: join(outDir, "lang_ko_no_font.png"), clip: {x: 0, y: 0, width: 640, height: 40}});
+  const said = boxes.logs.some(l => /cannot fetch fonts\/NotoSansCJK/.test(l));
+  check("languages: Korean is drawn with the fetched font's glyphs, not boxes",
+        !withFont.equals(noFont) && said, said ? "" : "the failed download was not said");
+  await boxes.ctx.close();
+  const ctx = await browser.createBrowserContext();
+  const page = await ctx.newPage();
+  await page.evaluateOnNewDocument(() => Object.defineProperty(navigator, "languages", {get: () => ["ko-KR", "en"]}));
+  await page.goto(base + "index.html?lab=explorer");
+  await page.waitForFunction(() => window.Module && (Module.firstFrameMs || Module.lastError), {timeout: 60000});
+  check("languages: a browser set to Korean starts in Korean", (await fetched(page)).includes("i18n/ko.po"),
+        JSON.stringify(await fetched(page)));
+  await ctx.close();
 }
 
 await browser.close();

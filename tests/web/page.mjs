@@ -23,13 +23,18 @@ export function launch(chromium) {
   });
 }
 
-// open(query, {context, width, height}): the page at base + "index.html" + query, in a fresh
-// profile (its own IndexedDB) unless `context` is given, once its first frame has run.
+// open(query, {context, width, height, block}): the page at base + "index.html" + query, in a
+// fresh profile (its own IndexedDB) unless `context` is given, once its first frame has run;
+// requests whose URL matches the regular expression `block` fail (a file the server lacks).
 export function opener(browser, base) {
-  return async (query, {context, width = 1280, height = 720} = {}) => {
+  return async (query, {context, width = 1280, height = 720, block} = {}) => {
     const ctx = context || await browser.createBrowserContext();
     const page = await ctx.newPage();
     await page.setViewport({width, height});
+    if (block) {
+      await page.setRequestInterception(true);
+      page.on("request", r => block.test(r.url()) ? r.abort() : r.continue());
+    }
     page.logs = [];
     page.on("console", m => page.logs.push(m.text()));
     page.on("pageerror", e => page.logs.push("pageerror: " + String(e)));
