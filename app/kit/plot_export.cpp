@@ -87,6 +87,7 @@ bool build_export_fonts(ExportFonts& out, const Plot& plot, const PlotStyle& sty
     for (const Series& s : plot.series) {
         builder.AddText(s.label.c_str());
         for (const std::string& t : s.bar_labels) builder.AddText(t.c_str());
+        builder.AddText(s.end_label.c_str());
     }
     for (const Annotation& a : plot.annotations) builder.AddText(a.text.c_str());
     if (plot.heat) {

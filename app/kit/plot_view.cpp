@@ -267,6 +267,7 @@ void record_figure_texts(const PlotLayout& L, const FigureFonts& fonts, const Im
     for (const auto* texts : {&L.ref_labels, &L.bar_labels})
         for (const PlacedText& t : *texts) record_placed(t, pick_font(fonts, t.font_px), clip, frame, true);
     for (const HeatCell& c : L.heat_cells) record_placed(c.label, pick_font(fonts, c.label.font_px), clip, frame, true);
+    for (const EndLabel& e : L.end_labels) record(e.label, pick_font(fonts, e.label.font_px));
     for (const PlacedText* t : {&L.x_label, &L.y_label}) record(*t, pick_font(fonts, t->font_px));
     for (const PlacedText& t : L.title) record(t, fonts.bold != nullptr ? fonts.bold : pick_font(fonts, t.font_px));
     if (L.has_legend)
@@ -394,6 +395,13 @@ void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& L, const Pl
     for (const PlacedText& t : L.ref_labels)
         draw_haloed_text(dl, t, pick_font(fonts, t.font_px), colors.ref_label, colors.halo, k);
     for (const PlacedText& t : L.bar_labels) draw_haloed_text(dl, t, pick_font(fonts, t.font_px), colors.text, colors.halo, k);
+    for (const EndLabel& e : L.end_labels) {
+        const ImU32 color = e.shared ? colors.text : to_u32(plot.series[e.series].color);
+        if (e.leader)
+            dl.AddLine(to_im(e.from), to_im({e.label.at.x - 0.15 * e.label.font_px, e.label.at.y - 0.36 * e.label.font_px}),
+                       color, static_cast<float>(hair));
+        draw_text(dl, e.label, pick_font(fonts, e.label.font_px), color);
+    }
     draw_heat_texts(dl, plot, L, fonts, colors, hair);
     draw_legend(dl, plot, L, k, fonts, colors);
 }

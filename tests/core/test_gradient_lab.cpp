@@ -204,6 +204,14 @@ TEST(GradientLab, LargerWeightsTakeSmallerRelativeSteps) {
     EXPECT_NE(p.annotations[0].text.find("÷ 100"), std::string::npos) << p.annotations[0].text;
 }
 
+// The labels a sweep plot's curves carry at their ends (Series::end_label), in series order.
+std::vector<std::string> end_labels(const Plot& p) {
+    std::vector<std::string> out;
+    for (const Series& s : p.series)
+        if (!s.end_label.empty()) out.push_back(s.end_label);
+    return out;
+}
+
 TEST(GradientLab, SweepPlotsCarryASlopeOnEveryCurve) {
     GradientLabState state = default_state();
     const GradientLabResults r = compute_gradient_lab(state, gradient_lab_probe(state, ExplorerState{}));
@@ -211,29 +219,38 @@ TEST(GradientLab, SweepPlotsCarryASlopeOnEveryCurve) {
     EXPECT_EQ(p.name, "gradients_weight_scaling");
     EXPECT_EQ(p.x.scale, Scale::Log10);
     EXPECT_EQ(p.y.scale, Scale::Log10);
-    EXPECT_EQ(p.annotations.size(), 12u);   // 3 norms × 4 gradients
-    EXPECT_EQ(p.annotations[0].text, "W −1.00");
-    EXPECT_EQ(p.annotations[1].text, "x 0.00");
-    EXPECT_TRUE(p.ref_lines.empty());         // ε = 10⁻⁵: no bend in range
+    const std::vector<std::string> labels = end_labels(p);
+    ASSERT_EQ(labels.size(), 12u);   // 3 norms × 4 gradients, one label per curve
+    EXPECT_EQ(labels[0], "W −1.00");
+    EXPECT_EQ(labels[1], "x 0.00");
+    EXPECT_TRUE(p.annotations.empty());   // none over the data
+    EXPECT_TRUE(p.ref_lines.empty());     // ε = 10⁻⁵: no bend in range
     EXPECT_EQ(p.series.size(), 12u + 3u);   // 4 curves and a legend key per norm
-    for (const Annotation& a : p.annotations) {   // each label sits on a point of its curve
-        bool on_a_curve = false;
-        for (const Series& s : p.series)
-            for (std::size_t j = 0; j < s.x.size(); ++j) on_a_curve |= s.x[j] == a.x && s.y[j] == a.y;
-        EXPECT_TRUE(on_a_curve) << a.text;
+    // Laid out at the size of a projector slide's figure: each label right of the data area, in
+    // its curve's colour (or, shared by curves of several norms, the text colour), none over another.
+    const PlotLayout L = layout_plot(p, {0, 0, 470, 330});
+    ASSERT_FALSE(L.end_labels.empty());
+    for (std::size_t i = 0; i < L.end_labels.size(); ++i) {
+        const EndLabel& e = L.end_labels[i];
+        EXPECT_GT(e.label.at.x, L.view.px.x1);
+        EXPECT_EQ(e.label.text, p.series[e.series].end_label);
+        if (i > 0) {
+            EXPECT_GE(e.label.at.y - L.end_labels[i - 1].label.at.y, 1.1 * e.label.font_px - 1e-9);
+        }
     }
     state.show = {false, true, false};
     const GradientLabResults only_rms = compute_gradient_lab(state, gradient_lab_probe(state, ExplorerState{}));
     const Plot q = gradient_sweep_plot(only_rms, Scaling::Input);
-    EXPECT_EQ(q.annotations.size(), 4u);
-    EXPECT_EQ(q.annotations[1].text, "x −1.00");
+    ASSERT_EQ(end_labels(q).size(), 4u);
+    EXPECT_EQ(end_labels(q)[1], "x −1.00");
     EXPECT_EQ(q.series.front().color.r, 213);   // RMSNorm's vermillion
-    EXPECT_EQ(gradient_sweep_plot(only_rms, Scaling::Input, {"RMSNorm"}).annotations.size(), 0u);   // legend-hidden
+    EXPECT_TRUE(end_labels(gradient_sweep_plot(only_rms, Scaling::Input, {"RMSNorm"})).empty());   // legend-hidden
     state.show_gradient = {true, false, false, false};
     const GradientLabResults only_dW = compute_gradient_lab(state, gradient_lab_probe(state, ExplorerState{}));
     const Plot w = gradient_sweep_plot(only_dW, Scaling::Weight);
-    ASSERT_EQ(w.annotations.size(), 1u);
-    EXPECT_EQ(w.annotations[0].text, "W −1.00");
+    ASSERT_EQ(end_labels(w).size(), 1u);
+    EXPECT_EQ(end_labels(w)[0], "W −1.00");
+    EXPECT_NE(to_svg(w).find("class=\"end-label\""), std::string::npos);
     EXPECT_FALSE(to_svg(q).empty());
     EXPECT_NE(to_csv(q).find("0.01"), std::string::npos);
 }

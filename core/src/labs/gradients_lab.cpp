@@ -502,11 +502,9 @@ Plot gradient_sweep_plot(const GradientLabResults& r, Scaling scaling, const std
                 s.marker = kGradientMarkers[q];
                 s.width = kGradientWidths[q];
                 s.marker_size = kGradientMarkerSizes[q];
+                // Its fitted slope at its end, in its colour ("W −1.00"); no slope, no label.
                 const double slope = sw[k].slope.*kGradientFields[q];
-                // Preferred spot: norms 12 points apart, gradients 3 (place_labels moves it off others).
-                const std::size_t at = std::min<std::size_t>(s.x.size() - 2, static_cast<std::size_t>(4 + 12 * k + 3 * q));
-                p.annotations.push_back({s.x[at], s.y[at], std::string(kGradientSymbols[q]) + " " + slope_text(slope)});
-                if (!std::isfinite(slope)) p.annotations.back().text.clear();   // no slope: no label
+                if (std::isfinite(slope)) s.end_label = std::string(kGradientSymbols[q]) + " " + slope_text(slope);
                 p.series.push_back(std::move(s));
             }
         }
@@ -514,24 +512,8 @@ Plot gradient_sweep_plot(const GradientLabResults& r, Scaling scaling, const std
         bend = std::max(bend, r.bend_delta[k]);
         ++shown;
     }
-    std::vector<UnitBox> taken;
-    if (shown > 0 && bend > kGradientLabMinDelta && bend < kGradientLabMaxDelta) {
-        const RefLine line{RefLine::Orientation::Vertical, bend, "(δσ₀)² = ε", Color{150, 60, 60}, LineStyle::Dashed, 1.5};
-        p.ref_lines.push_back(line);
-        // The line, and its label at the top right of it (as layout_plot puts it).
-        const double u = p.x.min && p.x.max ? AxisRange{Scale::Log10, *p.x.min, *p.x.max}.to_unit(bend) : 0.0;
-        const double w = estimate_text_width(line.label, kLabelFontPx) / kLabelAreaW;
-        taken.push_back({u - 0.005, 0.0, u + 0.005, 1.0});
-        taken.push_back({u, 1.0 - 1.6 * kLabelFontPx / kLabelAreaH, u + 0.02 + w, 1.0});
-    }
-    // Labels follow their curves (one each, in order); curves without a slope carry none.
-    std::vector<const Series*> curves;
-    for (const Series& s : p.series)
-        if (!s.x.empty()) curves.push_back(&s);
-    place_labels(p.annotations, curves, auto_range(p, AxisId::X), auto_range(p, AxisId::Y), std::move(taken));
-    p.annotations.erase(std::remove_if(p.annotations.begin(), p.annotations.end(),
-                                       [](const Annotation& a) { return a.text.empty(); }),
-                        p.annotations.end());
+    if (shown > 0 && bend > kGradientLabMinDelta && bend < kGradientLabMaxDelta)
+        p.ref_lines.push_back({RefLine::Orientation::Vertical, bend, "(δσ₀)² = ε", Color{150, 60, 60}, LineStyle::Dashed, 1.5});
     return p;
 }
 

@@ -254,7 +254,7 @@ Plot sweep_plot(const PrecisionLabState& s, const PrecisionSweep& sweep, const s
         for (std::size_t k : norms) add_sweep_series(p, sweep, k, a, s.format);
     if (compute_format(s.format, Arithmetic::Float32) != s.format) {
         Series key;   // no data: the legend's entry for the dashed curves
-        key.label = tr("dashed: float32 steps");
+        key.label = "float32";   // beside a dashed swatch: the curves computed in float32 steps
         key.color = Color{90, 90, 90};
         key.line = LineStyle::Dashed;
         p.series.push_back(std::move(key));

@@ -196,6 +196,74 @@ double color_bar_room(const Plot& plot, const Measure& measure, double tf, doubl
     return pad + (kColorBarEm + kColorBarGapEm) * tf + w;
 }
 
+// End labels (Series::end_label): their gap from the data area and their spacing, in text heights.
+constexpr double kEndGapEm = 0.4, kEndRowEm = 1.1, kEndMergeEm = 0.9, kEndLeaderEm = 0.3;
+
+bool has_end_label(const Series& s) { return drawn(s) && s.kind == SeriesKind::Line && !s.end_label.empty(); }
+
+// The width the end labels take right of the data area (0: none).
+double end_label_room(const Plot& plot, const Measure& measure, double tf) {
+    double w = 0.0;
+    for (const Series& s : plot.series)
+        if (has_end_label(s)) w = std::max(w, measure(s.end_label, tf));
+    return w > 0.0 ? kEndGapEm * tf + w : 0.0;
+}
+
+// Places the end labels right of L's data area (see layout_plot).
+void place_end_labels(const Plot& plot, double tf, PlotLayout& L) {
+    const Rect& d = L.view.px;
+    struct End {
+        double y, sum;   // centre line; the sum of its lines' ends (a shared label sits at their mean)
+        int n;
+        std::size_t series;
+        bool shared;
+    };
+    std::vector<End> ends;
+    for (std::size_t i = 0; i < plot.series.size(); ++i) {
+        const Series& s = plot.series[i];
+        if (!has_end_label(s)) continue;
+        const auto lines = series_polylines(s, L.view, 0.0);
+        if (lines.empty() || lines.back().empty()) continue;
+        const double y = std::clamp(lines.back().back().y, d.y0, d.y1);
+        ends.push_back({y, y, 1, i, false});
+    }
+    std::stable_sort(ends.begin(), ends.end(), [](const End& a, const End& b) { return a.y < b.y; });
+    std::vector<End> merged;
+    for (const End& e : ends) {
+        End* m = merged.empty() ? nullptr : &merged.back();
+        if (m != nullptr && plot.series[m->series].end_label == plot.series[e.series].end_label &&
+            e.y - m->y < kEndMergeEm * tf) {
+            const Color a = plot.series[m->series].color, b = plot.series[e.series].color;
+            m->shared = m->shared || a.r != b.r || a.g != b.g || a.b != b.b;
+            m->sum += e.y;
+            ++m->n;
+            m->series = std::min(m->series, e.series);
+        } else {
+            merged.push_back(e);
+        }
+    }
+    for (End& e : merged) e.y = e.sum / e.n;
+    // The height holds floor(h / row) + 1 centres: leave out the last series' labels beyond that.
+    const double row = kEndRowEm * tf, lo = d.y0, hi = d.y1 - 0.2 * tf;   // clear of the last x tick label
+    const std::size_t room = static_cast<std::size_t>(std::max(0.0, std::floor((hi - lo) / row))) + 1;
+    while (merged.size() > room)
+        merged.erase(std::max_element(merged.begin(), merged.end(),
+                                      [](const End& a, const End& b) { return a.series < b.series; }));
+    std::vector<double> c;
+    for (const End& e : merged) c.push_back(e.y);
+    for (std::size_t i = 0; i < c.size(); ++i) c[i] = std::max(c[i], i == 0 ? lo : c[i - 1] + row);
+    for (std::size_t i = c.size(); i-- > 0;) c[i] = std::min(c[i], i + 1 == c.size() ? hi : c[i + 1] - row);
+    for (std::size_t i = 0; i < merged.size(); ++i) {
+        EndLabel l;
+        l.series = merged[i].series;
+        l.shared = merged[i].shared;
+        l.from = {d.x1, merged[i].y};
+        l.leader = std::fabs(c[i] - merged[i].y) > kEndLeaderEm * tf;
+        l.label = {plot.series[l.series].end_label, {d.x1 + kEndGapEm * tf, c[i] + kMidline * tf}, TextAnchor::Start, tf, 0.0};
+        L.end_labels.push_back(std::move(l));
+    }
+}
+
 // `text` broken into lines no wider than `width` where English, Korean and Chinese allow
 // (base/line_break.hpp: at spaces, between Han characters, never inside a number; a number wider
 // than that is a line of its own).
@@ -229,9 +297,14 @@ void place_annotations(const Plot& plot, const Measure& measure, double tf, doub
         } else {
             const double x = d.x0 + L.view.x.to_unit(r.value) * d.width();
             if (!std::isfinite(x) || x < d.x0 || x > d.x1) continue;
-            const bool flip = x + off + measure(r.label, tf) > d.x1;
-            L.ref_labels.push_back({r.label, {flip ? x - off : x + off, d.y0 + off + kAscent * tf},
-                                    flip ? TextAnchor::End : TextAnchor::Start, tf, 0.0});
+            // Right of the line, else left of it; where neither side holds it, as far right as
+            // the data area lets it start (over the line, never over the y tick labels).
+            const double w = measure(r.label, tf), top = d.y0 + off + kAscent * tf;
+            if (x + off + w <= d.x1 || x - off - w < d.x0)
+                L.ref_labels.push_back({r.label, {std::max(d.x0 + off, std::min(x + off, d.x1 - w)), top},
+                                        TextAnchor::Start, tf, 0.0});
+            else
+                L.ref_labels.push_back({r.label, {x - off, top}, TextAnchor::End, tf, 0.0});
         }
     }
 }
@@ -288,7 +361,8 @@ PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& st
 
     // x ticks; then shrink the right edge so that the last label stays inside the figure (and
     // leaves room for a heat map's colour bar).
-    double right = std::max(left + 1.0, outer.x1 - pad - color_bar_room(plot, measure, tf, pad));
+    double right = std::max(left + 1.0, outer.x1 - pad - color_bar_room(plot, measure, tf, pad) -
+                                            end_label_room(plot, measure, tf));
     L.view.px.x1 = right;
     int x_target = tick_target(right - left, style.x_tick_spacing);
     auto x_collide = [&](const std::vector<PlacedTick>& t) { return x_labels_collide(t, measure, tf); };
@@ -343,6 +417,7 @@ PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& st
     }
 
     place_annotations(plot, measure, tf, off, L);
+    place_end_labels(plot, tf, L);
     return L;
 }
 
@@ -450,8 +525,9 @@ std::vector<double> grid_beyond(const AxisRange& r, const std::vector<PlacedTick
 }
 
 // The least share of the data area's width a legend right of it may leave, and of their height
-// a legend under them may leave (a row legend is short: losing height beats hiding curves).
-constexpr double kOutsideMinShare = 0.6, kBelowMinShare = 0.5;
+// a legend under them may leave (a row legend is short: losing height beats hiding curves, and
+// the data keep their width, which the curves' shapes and the x tick labels need).
+constexpr double kOutsideMinShare = 0.6, kBelowMinShare = 0.3;
 
 // A layout whose y range was grown to make room for the legend.
 struct Headroom {
@@ -505,7 +581,8 @@ std::optional<Outside> legend_outside(const Plot& plot, const Rect& outer, const
     Rect below = outer;
     below.y1 -= wide.height + pad;
     PlotLayout B = layout_frame(plot, below, style, L.view.x, L.view.y);
-    if (B.view.px.height() >= kBelowMinShare * L.view.px.height() && wide.width <= outer.x1 - outer.x0 - 2.0 * pad) {
+    const bool below_fits = wide.width <= outer.x1 - outer.x0 - 2.0 * pad;
+    if (below_fits && B.view.px.height() >= kBelowMinShare * L.view.px.height()) {
         const double x0 = std::clamp(B.view.px.x0, outer.x0 + pad, outer.x1 - pad - wide.width);
         return Outside{std::move(B), Rect{x0, below.y1, x0 + wide.width, below.y1 + wide.height}, wide};
     }

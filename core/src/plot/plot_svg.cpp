@@ -321,6 +321,15 @@ std::string to_svg(const Plot& plot, double width_px, double height_px) {
         text(o, t, (std::string(" class=\"ref-label\" fill=\"#444444\"") + halo).c_str());
     for (const PlacedText& t : L.bar_labels)
         text(o, t, (std::string(" class=\"bar-label\" fill=\"#000000\"") + halo).c_str());
+    for (const EndLabel& e : L.end_labels) {
+        const std::string fill = e.shared ? "#000000" : to_hex(plot.series[e.series].color);
+        if (e.leader) {
+            o += "<g class=\"end-leader\" stroke=\"" + fill + "\" stroke-width=\"1\">";
+            line(o, e.from, {e.label.at.x - 0.15 * e.label.font_px, e.label.at.y - 0.36 * e.label.font_px});
+            o += "</g>\n";
+        }
+        text(o, e.label, (" class=\"end-label\" fill=\"" + fill + "\"").c_str());
+    }
     heat_texts(o, plot, L);
 
     svg_legend(o, plot, L);

@@ -178,8 +178,8 @@ bool slopes_ideal(const GradientLabResults& r, Scaling scaling, int k);
 Color gradient_lab_color(int k);
 
 // ‖∂L/∂W‖, ‖∂L/∂x‖, ‖∂L/∂g‖, ‖∂L/∂b‖ against δ, log-log, for the shown norms and gradients:
-// colour = norm (the legend), line style and marker = gradient, and on each curve its name and
-// fitted slope ("W −1.00"), placed where it covers the fewest other labels and curves. A dashed
+// colour = norm (the legend), line style and marker = gradient, and at each curve's end its name
+// and fitted slope in its colour ("W −1.00", Series::end_label: right of the data). A dashed
 // vertical line marks eps_bend_delta where it falls inside [10⁻², 10²]. Names:
 // "gradients_input_scaling", "gradients_weight_scaling". `hidden`: legend labels the user
 // switched off (norm names): their curves and slopes are left out, their keys kept (to switch back).

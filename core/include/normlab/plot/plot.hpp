@@ -73,6 +73,10 @@ struct Series {
     // than the bar, or fits neither outside nor inside. Empty: none. Laid out by layout_plot
     // (PlotLayout::bar_labels).
     std::vector<std::string> bar_labels;
+    // Line only: a text right of the data area, level with the line's last drawn point, in the
+    // series' colour (e.g. a fitted slope, "W −1.00"); laid out by layout_plot (PlotLayout::
+    // end_labels). Empty: none.
+    std::string end_label;
 };
 
 // Whether a series' data are drawn, ranged, avoided by the legend, hovered and exported: visible
@@ -312,6 +316,18 @@ struct PlacedText {
     double rotate_deg = 0.0; // about `at`; −90 for the y-axis label
 };
 
+// A Series::end_label placed right of the data area. Labels of the same text whose lines end
+// within 0.9 text heights of each other are one label (`shared`: of curves in different colours,
+// drawn in the text colour); labels pushed apart to stay a text height apart keep a leader from
+// their line's end (`from`) when they moved more than 0.3 text heights.
+struct EndLabel {
+    PlacedText label;
+    std::size_t series = 0;   // the first series it labels (its colour)
+    bool shared = false;
+    Point2 from;              // the line's end (x: the data area's right edge)
+    bool leader = false;
+};
+
 struct LegendEntry {
     std::size_t series = 0;  // index into Plot::series
     Point2 swatch_from, swatch_to;  // the line sample (a square patch for bars), in pixels
@@ -346,6 +362,7 @@ struct PlotLayout {
     std::vector<PlacedText> annotations;   // only those inside the data area and not dropped
     std::vector<PlacedText> ref_labels;
     std::vector<PlacedText> bar_labels;    // Series::bar_labels that fit, drawn over the data with a halo
+    std::vector<EndLabel> end_labels;      // Series::end_label, right of the data area (room made for them)
     std::vector<HeatCell> heat_cells;      // Plot::heat's cells, clipped to the data area
     Rect color_bar;                        // HeatMap::bar's rectangle (empty: none), its colours top to bottom
     std::vector<PlacedText> color_bar_labels;
@@ -372,9 +389,14 @@ struct RangeOverride {
 // not enough, the ranges stay and the legend goes outside the data area (PlotLayout::
 // legend_outside): right of it, its top level with the data's, where the data keep 60% of their
 // width, else under the x label, its entries side by side in as many columns as the figure's
-// width holds, where they keep half their height, else in the least crowded corner. A box
+// width holds, where they keep 30% of their height, else in the least crowded corner. A box
 // (Auto or fixed corner) too large to fit inside the data area goes outside the same way rather
 // than over the tick labels.
+//
+// End labels (Series::end_label): the right margin is widened to hold the widest; each sits
+// 0.4 em right of the data area, centred on its line's last drawn point, one label for the same
+// text at ends closer than 0.9 em; then they are pushed apart to 1.1 em and kept within the data
+// area's height. Where the height cannot hold them all, the last series' labels are left out.
 //
 // Annotations last, so that every output shows the same readable labels: in the order of
 // Plot::annotations (earlier ones stay, later ones move), each text's box (its measured width;
