@@ -229,6 +229,19 @@ bool parse_choice(const char* value, std::initializer_list<const char*> choices,
     return false;
 }
 
+// --size's value: WxH, or with --check-layout WxH,WxH,… (the first is the window's size).
+bool parse_sizes(const std::string& sizes, Options& opt) {
+    for (std::size_t at = 0; at <= sizes.size();) {
+        const std::size_t comma = std::min(sizes.find(',', at), sizes.size());
+        int w = 0, h = 0;
+        if (!parse_size(sizes.substr(at, comma - at).c_str(), w, h)) return false;
+        if (at == 0) std::tie(opt.width, opt.height) = std::pair(w, h);
+        else opt.more_sizes.emplace_back(w, h);
+        at = comma + 1;
+    }
+    return true;
+}
+
 // Returns -1 to run the app, otherwise the exit code (0 after --help/--version, 2 on bad usage).
 int parse_args(int argc, char** argv, Options& opt) {
     for (int i = 1; i < argc; ++i) {
@@ -277,18 +290,10 @@ int parse_args(int argc, char** argv, Options& opt) {
             opt.font_px = (ui::kDefaultFontPx * percent + 50) / 100;
             opt.font_given = true;
         } else if (arg == "--size" && has_value) {
-            const std::string sizes = argv[++i];   // WxH, or with --check-layout WxH,WxH,…
-            for (std::size_t at = 0; at <= sizes.size();) {
-                const std::size_t comma = std::min(sizes.find(',', at), sizes.size());
-                int w = 0, h = 0;
-                if (!parse_size(sizes.substr(at, comma - at).c_str(), w, h)) {
-                    std::fprintf(stderr, "normlab: --size needs WxH in pixels, each 200 to 16384 (e.g. 1280x720), got '%s'\n",
-                                 argv[i]);
-                    return 2;
-                }
-                if (at == 0) std::tie(opt.width, opt.height) = std::pair(w, h);
-                else opt.more_sizes.emplace_back(w, h);
-                at = comma + 1;
+            if (!parse_sizes(argv[++i], opt)) {
+                std::fprintf(stderr, "normlab: --size needs WxH in pixels, each 200 to 16384 (e.g. 1280x720), got '%s'\n",
+                             argv[i]);
+                return 2;
             }
         } else if (arg == "--scale-ui" && has_value) {
             char* end = nullptr;

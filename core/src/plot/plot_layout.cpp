@@ -311,6 +311,37 @@ void place_annotations(const Plot& plot, const Measure& measure, double tf, doub
 
 // Everything but the legend, for the given ranges: margins from the text sizes, the data area,
 // ticks, tick and axis labels, title, annotations and reference-line labels.
+// The axis labels (L.view.px placed): x centred under the data area, y on it (rotated).
+struct AxisLabelGaps {
+    double pad, below_data, tf, lf;   // the figure's padding; data edge to tick label; tick and label font px
+};
+void place_axis_labels(const Plot& plot, const Measure& measure, const Rect& outer, const AxisLabelGaps& g, PlotLayout& L) {
+    const Rect& d = L.view.px;
+    const double pad = g.pad, tf = g.tf, lf = g.lf;
+    if (!plot.x.label.empty()) {
+        // Centred under the data area; one wider than the figure is set smaller to fit, down to
+        // kMinYLabelScale of its size, and moved in to stay inside the figure.
+        const double room = outer.x1 - outer.x0 - 2.0 * pad;
+        const double full = measure(plot.x.label, lf);
+        const double xf = full > room && room > 0.0 ? std::max(kMinYLabelScale, room / full) * lf : lf;
+        const double half = 0.5 * std::min(measure(plot.x.label, xf), room);
+        const double mid = std::clamp(0.5 * (d.x0 + d.x1), outer.x0 + pad + half, outer.x1 - pad - half);
+        L.x_label = {plot.x.label, {mid, d.y1 + g.below_data + tf + 0.5 * pad + kAscent * lf}, TextAnchor::Middle, xf, 0.0};
+    }
+    if (!plot.y.label.empty()) {
+        // Centred on the data area; one longer than it is moved down, clear of the title; one
+        // longer than the height below the title is set smaller to fit there, down to
+        // kMinYLabelScale of its size, and never leaves the figure.
+        const double room = outer.y1 - pad - d.y0;
+        const double full = measure(plot.y.label, lf);
+        const double yf = full > room && room > 0.0 ? std::max(kMinYLabelScale, room / full) * lf : lf;
+        const double half = 0.5 * measure(plot.y.label, yf);
+        const double mid = std::max(outer.y0 + pad + half,
+                                    std::min(std::max(0.5 * (d.y0 + d.y1), d.y0 + half), outer.y1 - pad - half));
+        L.y_label = {plot.y.label, {outer.x0 + pad + kAscent * lf, mid}, TextAnchor::Middle, yf, -90.0};
+    }
+}
+
 PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& style, const AxisRange& x_range,
                         const AxisRange& y_range) {
     PlotLayout L;
@@ -388,28 +419,7 @@ PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& st
         if (!t.tick.label.empty())
             L.y_tick_labels.push_back({t.tick.label, {d.x0 - tick - tick_gap, t.pos + kMidline * tf},
                                        TextAnchor::End, tf, 0.0});
-    if (!plot.x.label.empty()) {
-        // Centred under the data area; one wider than the figure is set smaller to fit, down to
-        // kMinYLabelScale of its size, and moved in to stay inside the figure.
-        const double room = outer.x1 - outer.x0 - 2.0 * pad;
-        const double full = measure(plot.x.label, lf);
-        const double xf = full > room && room > 0.0 ? std::max(kMinYLabelScale, room / full) * lf : lf;
-        const double half = 0.5 * std::min(measure(plot.x.label, xf), room);
-        const double mid = std::clamp(0.5 * (d.x0 + d.x1), outer.x0 + pad + half, outer.x1 - pad - half);
-        L.x_label = {plot.x.label, {mid, d.y1 + tick + tick_gap + tf + 0.5 * pad + kAscent * lf}, TextAnchor::Middle, xf, 0.0};
-    }
-    if (!plot.y.label.empty()) {
-        // Centred on the data area; one longer than it is moved down, clear of the title; one
-        // longer than the height below the title is set smaller to fit there, down to
-        // kMinYLabelScale of its size, and never leaves the figure.
-        const double room = outer.y1 - pad - d.y0;
-        const double full = measure(plot.y.label, lf);
-        const double yf = full > room && room > 0.0 ? std::max(kMinYLabelScale, room / full) * lf : lf;
-        const double half = 0.5 * measure(plot.y.label, yf);
-        const double mid = std::max(outer.y0 + pad + half,
-                                    std::min(std::max(0.5 * (d.y0 + d.y1), d.y0 + half), outer.y1 - pad - half));
-        L.y_label = {plot.y.label, {outer.x0 + pad + kAscent * lf, mid}, TextAnchor::Middle, yf, -90.0};
-    }
+    place_axis_labels(plot, measure, outer, {pad, tick + tick_gap, tf, lf}, L);
     // Each title line centred over the data area, moved in where that would cross the figure's edge.
     for (PlacedText& t : L.title) {
         const double half = 0.5 * std::min(kBoldWidth * measure(t.text, ttf), title_w);
