@@ -439,7 +439,9 @@ std::string report_json(const LayoutReport& report) {
     for (const auto& [name, list] : lists) {
         out += std::string("  \"") + name + "\": [";
         for (std::size_t i = 0; i < list->size(); ++i)
-            out += (i == 0 ? "\n    " : ",\n    ") + to_json((*list)[i]).dump();
+            // A drawn text is input like any other: bytes that are not UTF-8 are shown as U+FFFD.
+            out += (i == 0 ? "\n    " : ",\n    ") +
+                   to_json((*list)[i]).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
         out += list->empty() ? "],\n" : "\n  ],\n";
     }
     return out + "  \"pages\": " + std::to_string(report.pages) + "\n}\n";
