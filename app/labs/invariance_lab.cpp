@@ -270,7 +270,9 @@ float measured_fit_width(const CheckedTable& t, const Fonts& fonts) {
     const auto text_w = [](ImFont* f, const char* text) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text).x; };
     float fit_w = 0.0f;
     for (int c = 0; c < kNumTransforms; ++c) {
-        const std::string_view name = tr(std::string(display_name(kAllTransforms[c])).c_str()), f = formula(kAllTransforms[c]);
+        // (tr returns its argument where the catalog has no entry: the name is kept, not viewed.)
+        const std::string name = tr(std::string(display_name(kAllTransforms[c])).c_str());
+        const std::string_view f = formula(kAllTransforms[c]);
         const size_t split = name.rfind(' ');
         fit_w = std::max({fit_w, text_w(small, std::string(name.substr(0, split)).c_str()),
                           text_w(small, split == std::string_view::npos ? "" : std::string(name.substr(split + 1)).c_str()),
@@ -322,10 +324,10 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
         const float x1 = x0 + cell_w;
         // The paper's column name on two lines: "Weight matrix" / "re-scaling" (at its last space;
         // a translation without one on the first line).
-        const std::string_view name = tr(std::string(display_name(kAllTransforms[c])).c_str());
+        const std::string name = tr(std::string(display_name(kAllTransforms[c])).c_str());
         const size_t split = name.rfind(' ');
         const std::string lines[2] = {std::string(name.substr(0, split)),
-                                      split == std::string_view::npos ? std::string() : std::string(name.substr(split + 1))};
+                                      split == std::string::npos ? std::string() : std::string(name.substr(split + 1))};
         for (int line = 0; line < 2; ++line) {
             const float y = p0.y + static_cast<float>(line) * small->FontSize;
             centered_text(dl, small, ImVec2(x0, y), ImVec2(x1, y + small->FontSize), dim_col, lines[line]);
