@@ -39,22 +39,24 @@ Lab lab_row(const char* id, const char* tab) {
         return Window.actions != nullptr ? action_key_help(Window.actions()) : std::vector<KeyHelp>{};
     };
     if (Window.slide == nullptr) return lab;
-    if (Window.slide->update != nullptr) lab.slide_update = [](LabContext& ctx, LabUis& uis) {
+    // Window.slide's object holds vectors, so it is built when its lab's file initializes, in an
+    // order C++ leaves open across files: its functions are looked up when called, never here
+    // (read here, the page's link order once left every slide without its figures and controls).
+    lab.slide_update = [](LabContext& ctx, LabUis& uis) {
         auto c = context_of<Member>(ctx, uis);
-        Window.slide->update(c);
+        if (Window.slide->update != nullptr) Window.slide->update(c);
     };
-    if (Window.slide->draw_figure != nullptr)
-        lab.draw_figure = [](LabContext& ctx, LabUis& uis, const std::string& figure, ImVec2 size) {
-            auto c = context_of<Member>(ctx, uis);
-            Window.slide->draw_figure(c, figure, size);
-        };
-    if (Window.slide->draw_control != nullptr) lab.draw_control = [](LabContext& ctx, LabUis& uis, const std::string& control) {
+    lab.draw_figure = [](LabContext& ctx, LabUis& uis, const std::string& figure, ImVec2 size) {
         auto c = context_of<Member>(ctx, uis);
-        Window.slide->draw_control(c, control);
+        if (Window.slide->draw_figure != nullptr) Window.slide->draw_figure(c, figure, size);
     };
-    if (Window.slide->set_playing != nullptr) lab.set_playing = [](LabContext& ctx, LabUis& uis, bool playing) {
+    lab.draw_control = [](LabContext& ctx, LabUis& uis, const std::string& control) {
         auto c = context_of<Member>(ctx, uis);
-        Window.slide->set_playing(c, playing);
+        if (Window.slide->draw_control != nullptr) Window.slide->draw_control(c, control);
+    };
+    lab.set_playing = [](LabContext& ctx, LabUis& uis, bool playing) {
+        auto c = context_of<Member>(ctx, uis);
+        if (Window.slide->set_playing != nullptr) Window.slide->set_playing(c, playing);
     };
     return lab;
 }

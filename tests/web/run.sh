@@ -24,7 +24,7 @@ command -v npm >/dev/null 2>&1 || NORMLAB_PACKAGES+=(npm)   # a node that is not
 normlab_install_packages || { echo "tests/web: package installation failed" >&2; exit 1; }
 
 ./scripts/web.sh --build
-for tool in build/bin/normlab-cli build/bin/normlab_check_screenshot; do
+for tool in build/bin/normlab-cli build/bin/normlab_check_screenshot build/bin/normlab_check_slide; do
   [ -x "$tool" ] || { echo "tests/web: $tool is missing: build the desktop first (./scripts/test.sh)" >&2; exit 1; }
 done
 
@@ -44,4 +44,5 @@ done
 
 mkdir -p "$out"
 node tests/web/check.mjs --url "http://127.0.0.1:$port/" --cli build/bin/normlab-cli \
-  --checker build/bin/normlab_check_screenshot --out "$out" "${extra[@]}"
+  --checker build/bin/normlab_check_screenshot \
+  --slide-checker build/bin/normlab_check_slide --out "$out" "${extra[@]}"
