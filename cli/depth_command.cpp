@@ -143,7 +143,7 @@ mean ± sd over seeds 1–10; seed 1 alone with the defaults: Post-LN 1.42, Pre-
   (≥ 2, the lab's threshold; "larger": ≥ 1.1) it is not.
 - Post-LN's later layers get the larger gradients AT INITIALIZATION in Xiong et al. 2020 (Xavier
   init, mean-field theory). Here step 1 is flat; with --init xavier the later layers lead over
-  steps 1–10 (0.76 ± .11; 0.58–0.92 over 20 seeds, below 1 in every one): an early-training
+  steps 1–10 (0.76 ± .11; below 1 in 19 of 20 seeds, 0.58–1.02): an early-training
   effect, gone by step 50.
 - NormFormer evens the layers out in Shleifer et al. 2021 (language models of 125 M–2.7 B
   parameters, pretraining). Not here, in any setting: NormFormer's ratio is larger than Pre-LN's
