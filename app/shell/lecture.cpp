@@ -34,6 +34,8 @@ std::string open_lecture_file(AppContext& ctx, const std::string& path, int slid
         Lecture lecture = load_lecture(path);
         std::vector<SlideHead> heads = slide_heads(lecture);
         if (const std::string bad = check_slide_names(lecture, heads); !bad.empty()) throw InputError(path + ": " + bad);
+        ctx.lecture->writer.edits.reset(lecture);   // edited from here (lecture_writer.hpp)
+        ctx.lecture->writer.pending.reset();
         ctx.lecture->lecture = std::move(lecture);
         ctx.lecture->heads = std::move(heads);
         ctx.lecture->fit_problems.clear();   // laid out again at the next slide drawn
