@@ -14,6 +14,7 @@
 #include "ui_util.hpp"
 
 #include <normlab/base/i18n.hpp>
+#include <normlab/base/text_fit.hpp>
 #include <normlab/scene/scene.hpp>
 
 #include <imgui_stdlib.h>
@@ -380,6 +381,8 @@ std::string download_lecture(const AppContext& ctx) {
 }
 #endif
 
+// The Slides panel: Add, then Move up / Move down / Delete for the slide on screen, then every
+// slide's line (a click goes to it), cut with "…" to the panel's width, whole on hover.
 void draw_slides_panel(AppContext& ctx) {
     LectureUi& lec = *ctx.lecture;
     LectureWriter& w = lec.writer;
@@ -402,27 +405,32 @@ void draw_slides_panel(AppContext& ctx) {
     ImGui::SameLine();
     if (ImGui::Button(tr("Download"))) ctx.app.status = download_lecture(ctx);
 #endif
-    const int n = static_cast<int>(lec.lecture->slides.size());
-    int up = -1, down = -1, gone = -1, go = -1;
-    const float footer = ImGui::GetTextLineHeightWithSpacing() * 2.0f;
+    const int n = static_cast<int>(lec.lecture->slides.size()), at = lec.slide;
+    int to = -1;
+    bool gone = false;
+    ImGui::BeginDisabled(at == 0);
+    if (ImGui::Button(tr("Move up"))) to = at - 1;
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(at + 1 >= n);
+    if (ImGui::Button(tr("Move down"))) to = at + 1;
+    ImGui::EndDisabled();
+    ImGui::SameLine();
+    ImGui::BeginDisabled(n <= 1);
+    if (ImGui::Button(tr("Delete"))) gone = true;
+    ImGui::EndDisabled();
+    int go = -1;
+    const float footer = 2.0f * ImGui::GetTextLineHeightWithSpacing();
     ImGui::BeginChild("slide list", ImVec2(0.0f, -footer), true);
+    const float width = ImGui::GetContentRegionAvail().x;
     for (int i = 0; i < n; ++i) {
+        const std::string label = slide_label(lec, static_cast<std::size_t>(i));
+        const std::string shown = fit_to_width(label, width, [](std::string_view t) {
+            return ImGui::CalcTextSize(t.data(), t.data() + t.size()).x;
+        });
         ImGui::PushID(i);
-        ImGui::BeginDisabled(i == 0);
-        if (ImGui::ArrowButton("up", ImGuiDir_Up)) up = i;
-        ImGui::EndDisabled();
-        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tr("Move up"));
-        ImGui::SameLine();
-        ImGui::BeginDisabled(i + 1 == n);
-        if (ImGui::ArrowButton("down", ImGuiDir_Down)) down = i;
-        ImGui::EndDisabled();
-        if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("%s", tr("Move down"));
-        ImGui::SameLine();
-        ImGui::BeginDisabled(n == 1);
-        if (ImGui::SmallButton(tr("Delete"))) gone = i;
-        ImGui::EndDisabled();
-        ImGui::SameLine();
-        if (ImGui::Selectable(slide_label(lec, static_cast<std::size_t>(i)).c_str(), i == lec.slide)) go = i;
+        if (ImGui::Selectable(shown.c_str(), i == at)) go = i;
+        if (shown != label && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", label.c_str());
         ImGui::PopID();
     }
     ImGui::EndChild();
@@ -430,9 +438,8 @@ void draw_slides_panel(AppContext& ctx) {
     ImGui::TextDisabled("%s", tr("Each change is saved at once; Ctrl+Z undoes it."));
     ImGui::PopTextWrapPos();
     ImGui::End();
-    if (up >= 0) move_slide(ctx, up, up - 1);
-    if (down >= 0) move_slide(ctx, down, down + 1);
-    if (gone >= 0) delete_slide(ctx, gone);
+    if (to >= 0) move_slide(ctx, at, to);
+    if (gone) delete_slide(ctx, at);
     if (go >= 0) go_to_slide(ctx, go);
 }
 
@@ -493,12 +500,16 @@ std::string run_step(AppContext& ctx, const std::string& step) {
     }
     if (verb == "move" && (in >> a >> b)) return move_slide(ctx, a - 1, b - 1);
     if (verb == "delete" && (in >> a)) return delete_slide(ctx, a - 1);
+    if (verb == "panel" || verb == "ask") {   // what a screenshot or a layout check should show
+        (verb == "panel" ? ctx.lecture->writer.panel : ctx.lecture->writer.open_add) = true;
+        return "";
+    }
     if (verb == "undo" || verb == "redo") {
         if (verb == "undo") undo(ctx);
         else redo(ctx);
         return "";
     }
-    return "not a step (add, place, move, delete, undo, redo)";
+    return "not a step (add, place, move, delete, undo, redo, panel, ask)";
 }
 
 }  // namespace

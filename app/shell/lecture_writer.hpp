@@ -58,6 +58,7 @@ void draw_lecture_writer(AppContext& ctx);
 // --edit-lecture STEPS: the edits the panel makes, in order, separated by ";":
 //   add FIG[,FIG] [| TITLE [| CAPTION]]   (the view on screen; "-" for the lab's default figures)
 //   place PATH   move FROM TO   delete N   undo   redo   (slides 1-based)
+//   panel   ask   (show the Slides panel / the add dialog: for screenshots and layout checks)
 // Returns "" or the first step's error, e.g. `step 2 ("move 9 1"): there is no slide 9`.
 std::string run_lecture_script(AppContext& ctx, const std::string& steps);
 
