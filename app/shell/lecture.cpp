@@ -132,7 +132,10 @@ void draw_lecture_menu_items(AppContext& ctx) {
                 if (ImGui::MenuItem(name.c_str(), nullptr, i == lec.slide)) go = i;
             }
             ImGui::Separator();
-            if (ImGui::MenuItem(tr("Close lecture"))) lec.lecture.reset();
+            if (ImGui::MenuItem(tr("Close lecture"))) {
+                lec.lecture.reset();
+                lec.writer.pending.reset();   // an edit waiting for its place goes with it
+            }
 
             ImGui::EndMenu();
             if (go >= 0) go_to_slide(ctx, go);

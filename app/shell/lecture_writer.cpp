@@ -39,6 +39,10 @@ int lab_on_screen(const AppContext& ctx) {
     return std::clamp(ctx.app.select_lab >= 0 ? ctx.app.select_lab : ctx.app.lab, 0, kLabCount - 1);
 }
 
+// The size presenter view lays slides out in: the whole window (it has no menu bar). Zero before
+// the first frame.
+ImVec2 presenter_size() { return ImGui::GetMainViewport()->Size; }
+
 // Whether the open lecture's own file may be written: there is one, and it is not NormLab's.
 bool editable(const AppContext& ctx) {
     const LectureUi& lec = *ctx.lecture;
@@ -112,6 +116,11 @@ std::string do_add(AppContext& ctx, const SlideDraft& draft) {
     lec.slide_lab = lab_on_screen(ctx);
     lec.slide_error.clear();
     ctx.app.status = tr("Slide {0} / {1} added: {2}", lec.slide + 1, lec.lecture->slides.size(), file_name(slide.scene));
+    if (const ImVec2 size = presenter_size(); size.x > 0.0f && size.y > 0.0f) {
+        check_slides_fit(ctx, size);   // said now, while the figures can still be changed
+        if (const std::string& clip = lec.fit_problems[static_cast<std::size_t>(lec.slide)]; !clip.empty())
+            ctx.app.status += " · ⚠ " + clip;
+    }
     return "";
 }
 
@@ -452,6 +461,18 @@ void draw_lecture_writer(AppContext& ctx) {
     if (w.pending && ctx.io->dialog == SessionIo::Dialog::None && ctx.io->open_request == SessionIo::Dialog::None) {
         w.pending.reset();
         ctx.app.status = tr("Lecture not changed: no place was chosen for it");
+    }
+    // Every slide laid out at this window's size from what its figures need (no scene computed),
+    // in the editing view too: a slide that would clip is named as the lecture opens or a slide
+    // is added, not only once presenter view shows it (slide.hpp, check_slides_fit).
+    LectureUi& lec = *ctx.lecture;
+    const std::size_t checked = lec.fit_problems.size();
+    if (const ImVec2 size = presenter_size(); lec.lecture && size.x > 0.0f && size.y > 0.0f) {
+        const ImVec2 before = lec.fit_size;
+        check_slides_fit(ctx, size);
+        const bool fresh = checked != lec.fit_problems.size() || before.x != size.x || before.y != size.y;
+        const auto clip = std::find_if(lec.fit_problems.begin(), lec.fit_problems.end(), [](const std::string& p) { return !p.empty(); });
+        if (fresh && clip != lec.fit_problems.end()) ctx.app.status = "⚠ " + *clip;   // stderr has each (slide.hpp)
     }
     draw_add_dialog(ctx);
     draw_slides_panel(ctx);
