@@ -241,6 +241,12 @@ bool lecture_step_due(const AppContext& ctx, bool redo) {
     return step != nullptr && step->mark == ctx.io->history.position();
 }
 
+std::size_t lecture_steps(const AppContext& ctx, bool redo) {
+    if (ctx.lecture == nullptr || ctx.io == nullptr || !editable(ctx)) return 0;
+    const LectureHistory& edits = ctx.lecture->writer.edits;
+    return redo ? edits.redo_count() : edits.undo_count();
+}
+
 std::string lecture_step_text(const AppContext& ctx, bool redo) {
     const LectureHistory& edits = ctx.lecture->writer.edits;
     const LectureStep* step = redo ? edits.next_redo() : edits.next_undo();
@@ -263,7 +269,9 @@ void step_lecture(AppContext& ctx, bool redo) {
     const std::vector<LectureSlide>& slides = lec.lecture->slides;   // the slide on screen keeps its place in the list
     const auto kept = std::find_if(slides.begin(), slides.end(), [&](const LectureSlide& s) { return s.scene == on_screen; });
     if (kept != slides.end()) lec.slide = static_cast<int>(kept - slides.begin());
-    ctx.app.status = redo ? tr("Redone: {0}", what) : tr("Undone: {0}", what);
+    const std::size_t more = redo ? ctx.io->history.redo_count() + lec.writer.edits.redo_count()
+                                  : ctx.io->history.undo_count() + lec.writer.edits.undo_count();
+    ctx.app.status = redo ? tr("Redone: {0} ({1} more to redo)", what, more) : tr("Undone: {0} ({1} more to undo)", what, more);
 }
 
 // [SECTION] UI ------------------------------------------------------------------------------

@@ -43,6 +43,8 @@ std::string place_lecture(AppContext& ctx, const std::string& path, IfExists if_
 bool lecture_step_due(const AppContext& ctx, bool redo);
 // "slide 3 added (Lecture)": the lecture's next step, as Edit ▸ Undo names it.
 std::string lecture_step_text(const AppContext& ctx, bool redo);
+// How many lecture steps there are to undo / redo (0 where the lecture cannot be written).
+std::size_t lecture_steps(const AppContext& ctx, bool redo);
 // Undoes / redoes the lecture's step, rewrites the file, says so on the status line.
 void step_lecture(AppContext& ctx, bool redo);
 

@@ -101,7 +101,7 @@ void undo(AppContext& ctx) {
     if (lecture_step_due(ctx, false)) return step_lecture(ctx, false);
     const StepName name = h.next_undo() != nullptr ? *h.next_undo() : StepName{};
     if (!h.undo(ctx.session)) return;
-    after_step(ctx, name, true, h.undo_count());
+    after_step(ctx, name, true, h.undo_count() + lecture_steps(ctx, false));
 }
 
 void redo(AppContext& ctx) {
@@ -109,7 +109,7 @@ void redo(AppContext& ctx) {
     if (lecture_step_due(ctx, true)) return step_lecture(ctx, true);
     const StepName name = h.next_redo() != nullptr ? *h.next_redo() : StepName{};
     if (!h.redo(ctx.session)) return;
-    after_step(ctx, name, false, h.redo_count());
+    after_step(ctx, name, false, h.redo_count() + lecture_steps(ctx, true));
 
 }
 

@@ -176,7 +176,10 @@ TEST(LectureEdits, AddMoveDeleteUndoRedoInOrder) {
     EXPECT_EQ(titles(h.lecture()), (std::vector<std::string>{"D", "A", "B"}));
     EXPECT_EQ(h.next_undo()->what, "slide 3 deleted");
 
+    EXPECT_EQ(h.undo_count(), 4u);
     ASSERT_TRUE(h.undo());
+    EXPECT_EQ(h.undo_count(), 3u);
+    EXPECT_EQ(h.redo_count(), 1u);
     EXPECT_EQ(titles(h.lecture()), (std::vector<std::string>{"D", "A", "C", "B"}));
     EXPECT_EQ(h.next_redo()->what, "slide 3 deleted");
     ASSERT_TRUE(h.undo());

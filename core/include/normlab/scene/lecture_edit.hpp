@@ -71,6 +71,8 @@ public:
     // Back / forward one step; false (nothing changed) when there is none.
     bool undo();
     bool redo();
+    std::size_t undo_count() const { return undo_.size(); }
+    std::size_t redo_count() const { return redo_.size(); }
     const LectureStep* next_undo() const { return undo_.empty() ? nullptr : &undo_.back(); }
     const LectureStep* next_redo() const { return redo_.empty() ? nullptr : &redo_.back(); }
 
