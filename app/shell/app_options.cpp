@@ -41,6 +41,11 @@ constexpr const char* kUsage =
     "                        of the last session; a bad file: one line on stderr, exit 2\n"
     "  --lecture FILE        open this lecture (assets/lectures/): ← / → step through its scenes\n"
     "  --slide N             with --lecture: start on slide N (1-based)\n"
+    "  --edit-lecture STEPS  edit the lecture as the Slides panel does, before the first frame:\n"
+    "                        \"add FIG[,FIG] | TITLE | CAPTION; place FILE; move 3 1; delete 2;\n"
+    "                        undo; redo; panel; ask\" (add: the view on screen; place: where a\n"
+    "                        copy of a shipped lecture, or a new one, is saved; panel, ask: show\n"
+    "                        the Slides panel, the add dialog); a failed step: exit 2\n"
     "  --presenter           presenter view (F5): the slide's title, its caption (at least 24 px)\n"
     "                        and one or two figures as large as the window allows, side by side or\n"
     "                        stacked, with only the controls the lecture file names (none without\n"
@@ -149,6 +154,7 @@ constexpr std::pair<const char*, bool Options::*> kSwitches[] = {
 const std::pair<const char*, std::string Options::*> kTexts[] = {
     {"--scene", &Options::scene},
     {"--lecture", &Options::lecture},
+    {"--edit-lecture", &Options::edit_lecture},
     {"--autosave", &Options::autosave},
     {"--text-log", &Options::text_log},
     {"--screenshot", &Options::screenshot},
@@ -327,7 +333,7 @@ int parse_args(int argc, char** argv, Options& opt) {
         } else if (arg == "--lab" || arg == "--screenshot" || arg == "--frames" || arg == "--export-plot" ||
                    arg == "--scale" || arg == "--out" || arg == "--scene" || arg == "--lecture" || arg == "--slide" ||
                    arg == "--theme" || arg == "--lang" || arg == "--font-scale" || arg == "--autosave" || arg == "--pointer" ||
-                   arg == "--size" || arg == "--scale-ui" || arg == "--frame-delay") {
+                   arg == "--size" || arg == "--scale-ui" || arg == "--frame-delay" || arg == "--edit-lecture") {
             std::fprintf(stderr, "normlab: %s needs a value (see normlab --help)\n", arg.c_str());
             return 2;
         } else {

@@ -21,6 +21,7 @@ struct Options {
     std::string scene;        // --scene FILE
     std::string lecture;      // --lecture FILE
     int slide = 1;            // --slide N (1-based)
+    std::string edit_lecture; // --edit-lecture STEPS (lecture_writer.hpp, run_lecture_script)
     bool presenter = false;   // --presenter
     bool fullscreen = false;  // --fullscreen
     std::string theme = "light";   // --theme

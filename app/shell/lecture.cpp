@@ -34,6 +34,8 @@ std::string open_lecture_file(AppContext& ctx, const std::string& path, int slid
         Lecture lecture = load_lecture(path);
         std::vector<SlideHead> heads = slide_heads(lecture);
         if (const std::string bad = check_slide_names(lecture, heads); !bad.empty()) throw InputError(path + ": " + bad);
+        ctx.lecture->writer.edits.reset(lecture);   // edited from here (lecture_writer.hpp)
+        ctx.lecture->writer.pending.reset();
         ctx.lecture->lecture = std::move(lecture);
         ctx.lecture->heads = std::move(heads);
         ctx.lecture->fit_problems.clear();   // laid out again at the next slide drawn
@@ -130,7 +132,10 @@ void draw_lecture_menu_items(AppContext& ctx) {
                 if (ImGui::MenuItem(name.c_str(), nullptr, i == lec.slide)) go = i;
             }
             ImGui::Separator();
-            if (ImGui::MenuItem(tr("Close lecture"))) lec.lecture.reset();
+            if (ImGui::MenuItem(tr("Close lecture"))) {
+                lec.lecture.reset();
+                lec.writer.pending.reset();   // an edit waiting for its place goes with it
+            }
 
             ImGui::EndMenu();
             if (go >= 0) go_to_slide(ctx, go);

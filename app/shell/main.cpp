@@ -8,6 +8,7 @@
 #include "labs.hpp"
 #include "language.hpp"
 #include "lecture.hpp"
+#include "lecture_writer.hpp"
 #include "plot_export.hpp"
 #include "quit_signals.hpp"
 #include "run_modes.hpp"
@@ -142,6 +143,10 @@ public:
             return 2;
         }
         apply_options(opt_, ui_, lecture_);
+        if (const std::string error = ui::run_lecture_script(ctx_, opt_.edit_lecture); !error.empty()) {
+            std::fprintf(stderr, "normlab: --edit-lecture: %s\n", error.c_str());
+            return 2;
+        }
         if (!opt_.export_plot.empty()) return export_plot(ctx_, opt_);
         if (opt_.check_layout) return check_layout(window_, opt_, ctx_, fonts_, look_);
         if (opt_.check_figures) ui::start_export_notes();

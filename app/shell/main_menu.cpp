@@ -7,6 +7,7 @@
 
 #include "input_queue.hpp"
 #include "lecture.hpp"
+#include "lecture_writer.hpp"
 #include "plot_export.hpp"
 #include "plot_view.hpp"
 #include "session_io.hpp"
@@ -193,6 +194,7 @@ void draw_menus(AppContext& ctx) {
         draw_lecture_menu_items(ctx);
         ImGui::EndMenu();
     }
+    draw_lecture_writer_menu(ctx);
     if (ImGui::BeginMenu(tr("Help"))) {
         if (ImGui::MenuItem(tr("This lab: equations and code"))) ui.open_lab_help = true;
         if (ImGui::MenuItem(tr("Keyboard shortcuts"))) ui.open_shortcuts = true;
@@ -364,6 +366,7 @@ void draw_key_list(const char* intro, const std::vector<KeySection>& sections) {
 }  // namespace
 
 void draw_popups(AppContext& ctx) {
+    draw_lecture_writer(ctx);
     draw_session_dialogs(ctx);
     AppUi& ui = ctx.app;
     const LabInfo& lab = *kLabs[ui.lab].info;

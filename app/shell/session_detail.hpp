@@ -31,6 +31,12 @@ std::string show_scene(AppContext& ctx, Scene scene, const std::string& caption_
 // Saves the scene on screen to `path`; "" or why not (also said on the status line).
 std::string save_to(AppContext& ctx, const std::string& path, IfExists if_exists);
 
+// Whether `path` is one of NormLab's shipped files (under assets/, wherever links lead).
+bool shipped_file(const SessionIo& io, const std::string& path);
+
+// A modal pop-up in the middle of the window, width_em font sizes wide (at most the window).
+bool begin_centered_modal(const char* name, float width_em);
+
 // "x₂ = 5 (Explorer)": a step's name with its lab's tab.
 std::string step_text(const StepName& name);
 

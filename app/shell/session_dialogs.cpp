@@ -8,6 +8,7 @@
 #include "input_queue.hpp"
 #include "labs.hpp"
 #include "lecture.hpp"
+#include "lecture_writer.hpp"
 #include "plot_export.hpp"
 #include "ui_util.hpp"
 
@@ -37,16 +38,27 @@ namespace fs = std::filesystem;
 
 using namespace session_detail;
 
-// [SECTION] Keys and menus ------------------------------------------------------------------
+namespace session_detail {
 
-namespace {
-
-// Whether `path` is one of NormLab's shipped files (under assets/, wherever links lead).
 bool shipped_file(const SessionIo& io, const std::string& path) {
     if (io.assets_dir.empty() || path.empty()) return false;
     const fs::path rel = fs::path(read_target(path)).lexically_relative(read_target(io.assets_dir));
     return !rel.empty() && *rel.begin() != "..";
 }
+
+bool begin_centered_modal(const char* name, float width_em) {
+    const float em = ImGui::GetFontSize();
+    const ImGuiViewport* vp = ImGui::GetMainViewport();
+    ImGui::SetNextWindowPos(vp->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
+    ImGui::SetNextWindowSize(ImVec2(std::min(width_em * em, vp->WorkSize.x - 2.0f * em), 0.0f), ImGuiCond_Appearing);
+    return ImGui::BeginPopupModal(name, nullptr, ImGuiWindowFlags_NoSavedSettings);
+}
+
+}  // namespace session_detail
+
+// [SECTION] Keys and menus ------------------------------------------------------------------
+
+namespace {
 
 // Ctrl+S: the scene's own file, unless it has none or it is one of NormLab's shipped scenes
 // (assets/, which the shipped lecture reads): then Save scene as… asks where.
@@ -97,8 +109,10 @@ void draw_edit_menu(AppContext& ctx) {
     if (ctx.io == nullptr) return;
     if (ImGui::BeginMenu((std::string(tr("Edit")) + "###edit").c_str())) {
         const SessionHistory& h = ctx.io->history;
-        const std::string u = h.next_undo() == nullptr ? std::string(tr("Undo")) : tr("Undo: {0}", step_text(*h.next_undo()));
-        const std::string r = h.next_redo() == nullptr ? std::string(tr("Redo")) : tr("Redo: {0}", step_text(*h.next_redo()));
+        std::string u = h.next_undo() == nullptr ? std::string(tr("Undo")) : tr("Undo: {0}", step_text(*h.next_undo()));
+        std::string r = h.next_redo() == nullptr ? std::string(tr("Redo")) : tr("Redo: {0}", step_text(*h.next_redo()));
+        if (lecture_step_due(ctx, false)) u = tr("Undo: {0}", lecture_step_text(ctx, false));
+        if (lecture_step_due(ctx, true)) r = tr("Redo: {0}", lecture_step_text(ctx, true));
         if (ImGui::MenuItem(u.c_str(), "Ctrl+Z", false, can_undo(ctx))) undo(ctx);
         if (ImGui::MenuItem(r.c_str(), "Ctrl+Shift+Z", false, can_redo(ctx))) redo(ctx);
         ImGui::EndMenu();
@@ -159,17 +173,30 @@ DialogText dialog_text(SessionIo::Dialog d) {
             return {tr("Export folder"), tr("Choose"),
                     tr("Where figures and tables go (right-click ▸ Save …, File ▸ Export all figures), for this session; "
                        "created if missing. A file of the same name is never replaced: the new one gets \"-2\", \"-3\", …")};
+        case SessionIo::Dialog::SaveLecture:
+            return {tr("Place your lecture"), tr("Save"),
+                    tr("Where your lecture goes: the slides you add are saved as scenes beside it. NormLab's own lectures "
+                       "are kept as they are, so a change to one is made in your copy.")};
         case SessionIo::Dialog::None: break;
     }
     return {"", "", ""};
 }
 
-std::string initial_field(const SessionIo& io, SessionIo::Dialog d) {
+std::string initial_field(const SessionIo& io, SessionIo::Dialog d, const std::string& lecture_file) {
     const std::string shipped = io.assets_dir.empty() ? "" : io.assets_dir + (d == SessionIo::Dialog::OpenLecture ? "/lectures/" : "/scenes/");
     if (d == SessionIo::Dialog::SaveScene) {
         if (!io.path.empty() && !shipped_file(io, io.path)) return io.path;
         std::error_code ec;
         return (fs::current_path(ec) / (io.path.empty() ? "scene.json" : file_name(io.path))).string();
+    }
+    if (d == SessionIo::Dialog::SaveLecture) {
+        const std::string name = lecture_file.empty() ? "lecture.json" : file_name(lecture_file);
+#ifdef __EMSCRIPTEN__   // the page's own storage: its current folder's files become downloads (web_page.cpp)
+        return "/lectures/" + name;
+#else
+        std::error_code ec;
+        return (fs::current_path(ec) / name).string();
+#endif
     }
     if (d == SessionIo::Dialog::OpenScene && !io.path.empty()) return fs::path(io.path).parent_path().string() + "/";
     if (d == SessionIo::Dialog::ExportFolder) {
@@ -215,6 +242,9 @@ bool act(AppContext& ctx, SessionIo::Dialog d, bool replace) {
             io.dialog_error = save_to(ctx, save_target(path), replace ? IfExists::Replace : IfExists::Refuse);
             break;
         case SessionIo::Dialog::OpenLecture: io.dialog_error = open_lecture_file(ctx, path); break;
+        case SessionIo::Dialog::SaveLecture:
+            io.dialog_error = place_lecture(ctx, save_target(path), replace ? IfExists::Replace : IfExists::Refuse);
+            break;
         case SessionIo::Dialog::ExportFolder: case SessionIo::Dialog::None: break;
     }
     return io.dialog_error.empty();
@@ -255,15 +285,6 @@ bool folder_list(SessionIo& io, float height) {
     }
     ImGui::EndChild();
     return activate;
-}
-
-// A modal pop-up in the middle of the window, width_em font sizes wide (at most the window).
-bool begin_centered_modal(const char* name, float width_em) {
-    const float em = ImGui::GetFontSize();
-    const ImGuiViewport* vp = ImGui::GetMainViewport();
-    ImGui::SetNextWindowPos(vp->GetCenter(), ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
-    ImGui::SetNextWindowSize(ImVec2(std::min(width_em * em, vp->WorkSize.x - 2.0f * em), 0.0f), ImGuiCond_Appearing);
-    return ImGui::BeginPopupModal(name, nullptr, ImGuiWindowFlags_NoSavedSettings);
 }
 
 // A data file's path as the user should judge it: with where it really leads when that is
@@ -395,7 +416,7 @@ void draw_session_dialogs(AppContext& ctx) {
     if (io.open_request != SessionIo::Dialog::None) {
         io.dialog = io.open_request;
         io.open_request = SessionIo::Dialog::None;
-        io.path_field = initial_field(io, io.dialog);
+        io.path_field = initial_field(io, io.dialog, ctx.lecture != nullptr ? ctx.lecture->lecture_file : "");
         io.dialog_error.clear();
         ++io.dialog_opened;
         ImGui::OpenPopup(dialog_text(io.dialog).name);
@@ -427,7 +448,8 @@ void draw_session_dialogs(AppContext& ctx) {
         ImGui::TextColored(kErrorText, "%s", io.dialog_error.c_str());
         ImGui::PopTextWrapPos();
     }
-    const std::string target = io.dialog == SessionIo::Dialog::SaveScene ? save_target(io.path_field) : "";
+    const bool saves = io.dialog == SessionIo::Dialog::SaveScene || io.dialog == SessionIo::Dialog::SaveLecture;
+    const std::string target = saves ? save_target(io.path_field) : "";
     const bool replaces = !target.empty() && path_exists(target) && unwritable_reason(target).empty();
     ImGui::Spacing();
     if (ImGui::Button(replaces ? tr("Replace") : text.action, ImVec2(7.0f * em, 0.0f))) go = true;

@@ -7,6 +7,7 @@
 #include "input_queue.hpp"
 #include "labs.hpp"
 #include "lecture.hpp"
+#include "lecture_writer.hpp"
 #include "plot_export.hpp"
 #include "ui_util.hpp"
 
@@ -57,8 +58,12 @@ bool mouse_down() {
 
 }  // namespace
 
-bool can_undo(const AppContext& ctx) { return ctx.io != nullptr && ctx.io->history.undo_count() > 0; }
-bool can_redo(const AppContext& ctx) { return ctx.io != nullptr && ctx.io->history.redo_count() > 0; }
+bool can_undo(const AppContext& ctx) {
+    return ctx.io != nullptr && (ctx.io->history.undo_count() > 0 || lecture_step_due(ctx, false));
+}
+bool can_redo(const AppContext& ctx) {
+    return ctx.io != nullptr && (ctx.io->history.redo_count() > 0 || lecture_step_due(ctx, true));
+}
 namespace session_detail {
 
 // "x₂ = 5 (Explorer)": a step's name with its lab's tab.
@@ -88,19 +93,23 @@ void after_step(AppContext& ctx, const StepName& name, bool undone, std::size_t 
 
 }  // namespace
 
+// A lecture's edits (lecture_writer.hpp) take their turn among the session's: each is undone when
+// no session step came after it.
 void undo(AppContext& ctx) {
     SessionHistory& h = ctx.io->history;
     h.flush_pending(ctx.session);
+    if (lecture_step_due(ctx, false)) return step_lecture(ctx, false);
     const StepName name = h.next_undo() != nullptr ? *h.next_undo() : StepName{};
     if (!h.undo(ctx.session)) return;
-    after_step(ctx, name, true, h.undo_count());
+    after_step(ctx, name, true, h.undo_count() + lecture_steps(ctx, false));
 }
 
 void redo(AppContext& ctx) {
     SessionHistory& h = ctx.io->history;
+    if (lecture_step_due(ctx, true)) return step_lecture(ctx, true);
     const StepName name = h.next_redo() != nullptr ? *h.next_redo() : StepName{};
     if (!h.redo(ctx.session)) return;
-    after_step(ctx, name, false, h.redo_count());
+    after_step(ctx, name, false, h.redo_count() + lecture_steps(ctx, true));
 
 }
 

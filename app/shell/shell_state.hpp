@@ -7,6 +7,7 @@
 #include "labs.hpp"
 
 #include <normlab/base/file_io.hpp>
+#include <normlab/scene/lecture_edit.hpp>
 #include <normlab/scene/scene.hpp>
 #include <normlab/scene/scene_history.hpp>
 
@@ -44,7 +45,8 @@ struct SessionIo {
 
     // File dialogs: a path field and a folder listing (no native dialogs).
     // ExportFolder: a folder, not a file: File ▸ Export folder… (plot_export.hpp's export_folder).
-    enum class Dialog { None, OpenScene, SaveScene, OpenLecture, ExportFolder };
+    // SaveLecture: where the lecture a user edits is placed (its copy of a shipped one, or a new one).
+    enum class Dialog { None, OpenScene, SaveScene, OpenLecture, ExportFolder, SaveLecture };
     Dialog open_request = Dialog::None;   // honoured by draw_session_dialogs
     Dialog dialog = Dialog::None;         // the one on screen
     std::string path_field;
@@ -90,6 +92,30 @@ struct SlideHead {
     std::string title, caption;
 };
 
+// What Lecture ▸ Add this view as a slide… makes of the view on screen (lecture_writer.hpp).
+struct SlideDraft {
+    std::string title, caption;
+    std::vector<std::string> figures, controls;   // names of the lab's (SlideNames)
+};
+
+// An edit of the lecture that waits for the user to place their copy (a shipped lecture, or
+// none open): done once the Place your lecture dialog saved it.
+struct PendingLectureEdit {
+    LectureEditKind kind = LectureEditKind::Add;
+    SlideDraft draft;   // Add
+    int from = 0, to = 0;
+};
+
+// The lecture writer (lecture_writer.hpp): the open lecture's edits and the panel's state.
+struct LectureWriter {
+    LectureHistory edits;                // the open lecture as edited, with undo
+    bool panel = false;                  // the Slides panel is shown (Lecture ▸ Slide list)
+    bool open_add = false;               // the add dialog opens next frame
+    SlideDraft draft;                    // what the add dialog holds
+    int draft_lab = -1;                  // the lab the draft is for (kLabs index)
+    std::optional<PendingLectureEdit> pending;
+};
+
 struct LectureUi {
     std::optional<Lecture> lecture;   // the open lecture; none: ←/→ do nothing
     std::string lecture_file;
@@ -102,6 +128,7 @@ struct LectureUi {
     std::vector<SlideHead> heads;     // per slide
     ImVec2 fit_size;                  // the window size fit_problems are for
     std::vector<std::string> fit_problems;   // per slide: "" or why it would clip at fit_size
+    LectureWriter writer;
 
     bool fullscreen = false;          // what the window is (set by apply_window_mode)
     bool want_fullscreen = false;     // what the user asked for (F11, View ▸ Full screen)

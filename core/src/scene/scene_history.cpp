@@ -130,6 +130,7 @@ void SessionHistory::reset(const Session& session) {
     redo_.clear();
     undo_names_.clear();
     redo_names_.clear();
+    dropped_ = 0;
     start(session);
 }
 
@@ -139,6 +140,7 @@ void SessionHistory::record(const Session& session, std::string text) {
     while (undo_.size() > limit_) {
         undo_.pop_front();
         undo_names_.pop_front();
+        ++dropped_;
     }
     redo_.clear();
     redo_names_.clear();

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <string>
 #include <utility>
@@ -67,6 +68,10 @@ public:
 
     std::size_t undo_count() const { return undo_.size(); }
     std::size_t redo_count() const { return redo_.size(); }
+    // How many steps lie behind the session now, counting those dropped past the limit: an undo
+    // lowers it by one, a new step or a redo raises it. Another history (a lecture's edits,
+    // lecture_edit.hpp) marks its steps with it to interleave with these.
+    std::uint64_t position() const { return dropped_ + undo_.size(); }
 
     // A change not yet recorded becomes a step now (undo and redo do this first).
     void flush_pending(const Session& session);
@@ -93,6 +98,7 @@ private:
     bool input_since_step_ = false;
     bool ignore_input_ = false;     // the input of the frame of an undo / redo
     double next_check_ = 0.0;
+    std::uint64_t dropped_ = 0;     // steps dropped past the limit
 };
 
 }  // namespace normlab
