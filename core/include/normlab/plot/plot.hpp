@@ -389,7 +389,9 @@ struct RangeOverride {
 // not enough, the ranges stay and the legend goes outside the data area (PlotLayout::
 // legend_outside): right of it, its top level with the data's, where the data keep 60% of their
 // width, else under the x label, its entries side by side in as many columns as the figure's
-// width holds, where they keep 30% of their height, else in the least crowded corner. A box
+// width holds (each column as wide as its longest label), where the data keep 30% of their
+// height and 6 tick text heights; where that legend leaves them less than 6, in 0.8 of the tick
+// font with a 1.2 em line sample (fewer rows) while they keep 30%; else in the least crowded corner. A box
 // (Auto or fixed corner) too large to fit inside the data area goes outside the same way rather
 // than over the tick labels.
 //
