@@ -750,25 +750,44 @@ void resolve_annotation_overlaps(PlotLayout& L, const PlotStyle& style) {
 
 namespace {
 
-// Series::bar_labels at their bars' ends (see there), in the tick font; a label wider than its
-// bar less 0.3 em is left out.
+// Series::bar_labels at their bars' ends (see there), in the tick font. Outside its bar a label
+// may be wider than the bar (a negative value's minus sign makes it so first) where it stays
+// inside the data area and, with 0.15 em either side, clear of the bars of other slots and of
+// the labels kept before it; inside its bar it must be narrower than the bar less 0.3 em.
 void place_bar_labels(const Plot& plot, PlotLayout& L, const PlotStyle& style) {
     const Measure measure{style};
-    const double f = style.tick_font_px, gap = 0.2 * f;
+    const double f = style.tick_font_px, gap = 0.2 * f, clear = 0.15 * f, eps = 1e-6 * f;
     const Rect& d = L.view.px;
+    std::vector<Rect> bars;   // every drawn bar, outlines too
+    for (std::size_t k = 0; k < plot.series.size(); ++k)
+        if (drawn(plot.series[k]) && plot.series[k].kind == SeriesKind::Bars)
+            for (const Rect& r : series_bars(plot, k, L.view)) bars.push_back(r);
+    std::vector<Rect> kept;
+    const auto clear_of_others = [&](const Rect& box, const Rect& own) {
+        for (const Rect& r : bars)
+            if ((r.x1 <= own.x0 + eps || r.x0 >= own.x1 - eps) && boxes_meet(box, r, eps)) return false;
+        for (const Rect& r : kept)
+            if (boxes_meet(box, r, eps)) return false;
+        return box.x0 + clear >= d.x0 - eps && box.x1 - clear <= d.x1 + eps;
+    };
     for (std::size_t k = 0; k < plot.series.size(); ++k) {
         const Series& s = plot.series[k];
         if (s.kind != SeriesKind::Bars || s.bar_labels.empty()) continue;
         for (const PlacedBar& b : series_placed_bars(plot, k, L.view)) {
             if (b.index >= s.bar_labels.size() || s.bar_labels[b.index].empty()) continue;
             const std::string& text = s.bar_labels[b.index];
-            if (measure(text, f) > b.rect.width() - 0.3 * f) continue;
+            const double w = measure(text, f);
+            const bool narrow = w <= b.rect.width() - 0.3 * f;
             const bool up = !(s.y[b.index] < 0.0);
             double base = up ? b.rect.y0 - gap - (1.0 - kAscent) * f : b.rect.y1 + gap + kAscent * f;
             const bool outside = up ? base - kAscent * f >= d.y0 : base + (1.0 - kAscent) * f <= d.y1;
-            if (!outside && b.rect.height() < f + 2.0 * gap) continue;   // no room outside, nor inside the bar
+            const double cx = 0.5 * (b.rect.x0 + b.rect.x1);
+            const Rect box{cx - 0.5 * w - clear, base - kAscent * f, cx + 0.5 * w + clear, base + (1.0 - kAscent) * f};
+            if (outside && !narrow && !clear_of_others(box, b.rect)) continue;
+            if (!outside && (!narrow || b.rect.height() < f + 2.0 * gap)) continue;   // no room outside, nor inside the bar
             if (!outside) base = up ? b.rect.y0 + gap + kAscent * f : b.rect.y1 - gap - (1.0 - kAscent) * f;
-            L.bar_labels.push_back({text, {0.5 * (b.rect.x0 + b.rect.x1), base}, TextAnchor::Middle, f, 0.0});
+            kept.push_back({box.x0, base - kAscent * f, box.x1, base + (1.0 - kAscent) * f});
+            L.bar_labels.push_back({text, {cx, base}, TextAnchor::Middle, f, 0.0});
         }
     }
 }
