@@ -15,7 +15,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <map>
 #include <set>
 #include <sstream>
 
@@ -380,20 +379,16 @@ std::vector<std::size_t> texts_over_data(const std::vector<TextBox>& texts, cons
 }
 
 std::vector<TextBox> dropped_texts(const std::vector<TextBox>& reference, const std::vector<TextBox>& texts) {
-    std::map<std::pair<std::string, std::string>, int> here;   // (figure, text) → how often
+    std::set<std::pair<std::string, std::string>> here;   // (figure, text)
     std::set<std::string> figures;
     for (const TextBox& t : texts) {
         if (t.figure.empty()) continue;
-        ++here[{t.figure, t.text}];
+        here.insert({t.figure, t.text});
         figures.insert(t.figure);
     }
     std::vector<TextBox> out;
-    for (const TextBox& t : reference) {
-        if (t.figure.empty() || figures.count(t.figure) == 0) continue;
-        int& n = here[{t.figure, t.text}];
-        if (n > 0) --n;
-        else out.push_back(t);
-    }
+    for (const TextBox& t : reference)
+        if (!t.figure.empty() && figures.count(t.figure) > 0 && here.insert({t.figure, t.text}).second) out.push_back(t);
     return out;
 }
 

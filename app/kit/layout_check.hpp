@@ -146,7 +146,8 @@ struct LayoutReport {
 std::vector<std::size_t> texts_over_data(const std::vector<TextBox>& texts, const std::vector<DataMark>& data);
 
 // The figure labels and values (TextBox::figure) of `reference` (the same page at a larger size)
-// that `texts` lacks, in the figures both drew: each (figure, text) as often as it is missing.
+// that `texts` lacks, in the figures both drew: each (figure, text) once (two curves' end labels
+// of the same text that a smaller figure merges into one are still shown).
 std::vector<TextBox> dropped_texts(const std::vector<TextBox>& reference, const std::vector<TextBox>& texts);
 
 // Adds one page's overlaps, cut texts, split numbers and texts over data (`data`: its frame's

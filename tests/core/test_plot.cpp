@@ -865,6 +865,64 @@ TEST(PlotLegendPlace, SmallCrowdedFigureNeverPutsTheLegendOverData) {
         }
 }
 
+// Crowded end labels (the Gradients slide's 12 slopes at 1024×768): where the data area's height
+// cannot hold them 1.1 text heights apart in the tick font, they are set at 0.8 of it rather than
+// the last ones left out; fewer are left out only where even that is too tall.
+TEST(PlotEndLabels, CrowdedLabelsShrinkBeforeAnyIsLeftOut) {
+    Plot p;
+    for (int i = 0; i < 8; ++i) {
+        Series s = palette_series(i, "", {0, 1}, {0.0, 1.0 + 0.01 * i});   // ends 0.01 apart: pushed apart
+        s.end_label = "s " + std::to_string(i);
+        p.series.push_back(std::move(s));
+    }
+    const double tf = PlotStyle{}.tick_font_px;
+    bool shrunk = false;
+    for (double h = 100; h <= 240; h += 4) {
+        SCOPED_TRACE(h);
+        const PlotLayout L = layout_plot(p, {0, 0, 400, h});
+        const double room = L.view.px.height() - 0.2 * tf;
+        const auto rows = [&](double f) { return static_cast<std::size_t>(std::floor(room / (1.1 * f))) + 1; };
+        if (rows(tf) >= 8) {
+            EXPECT_EQ(L.end_labels.size(), 8u);
+            for (const EndLabel& e : L.end_labels) EXPECT_DOUBLE_EQ(e.label.font_px, tf);
+        } else if (rows(0.8 * tf) >= 8) {
+            EXPECT_EQ(L.end_labels.size(), 8u) << "none left out where the smaller font holds them";
+            for (const EndLabel& e : L.end_labels) EXPECT_DOUBLE_EQ(e.label.font_px, 0.8 * tf);
+            shrunk = true;
+        }
+    }
+    EXPECT_TRUE(shrunk);
+}
+
+// Vertical reference lines close together (the Number formats δ-sweep at 1024×768): a label
+// in the way at the top and at the foot goes a row down its line rather than being left out.
+TEST(PlotRefLabels, CrowdedVerticalLabelsStackDownTheirLines) {
+    Plot p;
+    p.series.push_back(palette_series(0, "", {0, 10}, {0, 1}));
+    p.legend = false;
+    for (const double x : {3.0, 3.5, 4.0, 4.5}) {
+        RefLine r;
+        r.orientation = RefLine::Orientation::Vertical;
+        r.value = x;
+        r.label = "line at " + std::to_string(x).substr(0, 3);
+        p.ref_lines.push_back(r);
+    }
+    const PlotLayout L = layout_plot(p, {0, 0, 400, 300});
+    ASSERT_EQ(L.ref_labels.size(), 4u);
+    const double tf = PlotStyle{}.tick_font_px;
+    for (std::size_t i = 0; i < L.ref_labels.size(); ++i) {
+        const PlacedText& a = L.ref_labels[i];
+        EXPECT_LE(a.at.y, L.view.px.y1 + 1e-9);
+        for (std::size_t j = i + 1; j < L.ref_labels.size(); ++j) {
+            const PlacedText& b = L.ref_labels[j];
+            const double wa = estimate_text_width(a.text, tf), wb = estimate_text_width(b.text, tf);
+            const double ax = a.anchor == TextAnchor::End ? a.at.x - wa : a.at.x, bx = b.anchor == TextAnchor::End ? b.at.x - wb : b.at.x;
+            const bool meet = ax < bx + wb && bx < ax + wa && std::fabs(a.at.y - b.at.y) < tf;
+            EXPECT_FALSE(meet) << a.text << " / " << b.text;
+        }
+    }
+}
+
 // Series::end_label: right of the data area, level with the line's end, one label for the same
 // text at nearly the same end (in the text colour where the curves differ in colour), pushed
 // apart where ends are close, the last series' labels left out where the height cannot hold them.

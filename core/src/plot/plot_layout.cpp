@@ -198,6 +198,7 @@ double color_bar_room(const Plot& plot, const Measure& measure, double tf, doubl
 
 // End labels (Series::end_label): their gap from the data area and their spacing, in text heights.
 constexpr double kEndGapEm = 0.4, kEndRowEm = 1.1, kEndMergeEm = 0.9, kEndLeaderEm = 0.3;
+constexpr double kEndCompactFont = 0.8;   // crowded end labels' font, of the tick font
 
 bool has_end_label(const Series& s) { return drawn(s) && s.kind == SeriesKind::Line && !s.end_label.empty(); }
 
@@ -210,7 +211,7 @@ double end_label_room(const Plot& plot, const Measure& measure, double tf) {
 }
 
 // Places the end labels right of L's data area (see layout_plot).
-void place_end_labels(const Plot& plot, double tf, PlotLayout& L) {
+void place_end_labels(const Plot& plot, double tf, PlotLayout& L) {   // tf: the tick font (by value: may shrink)
     const Rect& d = L.view.px;
     struct End {
         double y, sum;   // centre line; the sum of its lines' ends (a shared label sits at their mean)
@@ -243,9 +244,15 @@ void place_end_labels(const Plot& plot, double tf, PlotLayout& L) {
         }
     }
     for (End& e : merged) e.y = e.sum / e.n;
-    // The height holds floor(h / row) + 1 centres: leave out the last series' labels beyond that.
-    const double row = kEndRowEm * tf, lo = d.y0, hi = d.y1 - 0.2 * tf;   // clear of the last x tick label
-    const std::size_t room = static_cast<std::size_t>(std::max(0.0, std::floor((hi - lo) / row))) + 1;
+    // The height holds floor(h / row) + 1 centres: where that is fewer than the labels, they are set
+    // in kEndCompactFont of the tick font; beyond that, the last series' labels are left out.
+    const double lo = d.y0, hi = d.y1 - 0.2 * tf;   // clear of the last x tick label
+    const auto rows_for = [&](double f) {
+        return static_cast<std::size_t>(std::max(0.0, std::floor((hi - lo) / (kEndRowEm * f)))) + 1;
+    };
+    if (rows_for(tf) < merged.size()) tf *= kEndCompactFont;
+    const double row = kEndRowEm * tf;
+    const std::size_t room = rows_for(tf);
     while (merged.size() > room)
         merged.erase(std::max_element(merged.begin(), merged.end(),
                                       [](const End& a, const End& b) { return a.series < b.series; }));
@@ -674,9 +681,11 @@ void move_ref_label_to_other_end(PlacedText& t, const Rect& d) {
 }
 
 // A reference-line label under the legend box (a small figure has no free corner) or over an
-// earlier reference-line label moves to the other end of its line; where it is in the way there
-// too, the label is dropped: the line stays, unlabelled, rather than two labels drawn over each
-// other.
+// earlier reference-line label moves to the other end of its line; a vertical line's label where
+// it is in the way there too goes 1.2 text heights down its line, up to kRefLabelRows times;
+// where it is still in the way, the label is dropped: the line stays, unlabelled, rather than two
+// labels drawn over each other.
+constexpr int kRefLabelRows = 4;
 void keep_ref_labels_clear(PlotLayout& L, const PlotStyle& style) {
     const Measure measure{style};
     const Rect& d = L.view.px;
@@ -689,7 +698,15 @@ void keep_ref_labels_clear(PlotLayout& L, const PlotStyle& style) {
     for (PlacedText t : L.ref_labels) {
         const double w = measure(t.text, t.font_px);
         if (blocked(text_box(t, w))) {
+            const PlacedText at_top = t;
             move_ref_label_to_other_end(t, d);
+            // A vertical line's label: else a row or more down its line, inside the data area.
+            const bool vertical = at_top.anchor != TextAnchor::End || at_top.at.x < d.x1 - 0.4 * t.font_px - 1e-9;
+            for (int r = 1; vertical && blocked(text_box(t, w)) && r <= kRefLabelRows; ++r) {
+                t = at_top;
+                t.at.y += r * 1.2 * t.font_px;
+                if (t.at.y + kDescent * t.font_px > d.y1) break;
+            }
             if (blocked(text_box(t, w))) continue;
         }
         taken.push_back(text_box(t, w));
@@ -750,10 +767,10 @@ void resolve_annotation_overlaps(PlotLayout& L, const PlotStyle& style) {
 
 namespace {
 
-// Series::bar_labels at their bars' ends (see there), in the tick font. Outside its bar a label
-// may be wider than the bar (a negative value's minus sign makes it so first) where it stays
-// inside the data area and, with 0.15 em either side, clear of the bars of other slots and of
-// the labels kept before it; inside its bar it must be narrower than the bar less 0.3 em.
+// Series::bar_labels at their bars' ends (see there), in the tick font. A label may be wider than
+// its bar less 0.3 em (a negative value's minus sign makes it so first) where it stays inside the
+// data area and, with 0.15 em either side, clear of the bars of other slots and of the labels
+// kept before it.
 void place_bar_labels(const Plot& plot, PlotLayout& L, const PlotStyle& style) {
     const Measure measure{style};
     const double f = style.tick_font_px, gap = 0.2 * f, clear = 0.15 * f, eps = 1e-6 * f;
@@ -781,12 +798,12 @@ void place_bar_labels(const Plot& plot, PlotLayout& L, const PlotStyle& style) {
             const bool up = !(s.y[b.index] < 0.0);
             double base = up ? b.rect.y0 - gap - (1.0 - kAscent) * f : b.rect.y1 + gap + kAscent * f;
             const bool outside = up ? base - kAscent * f >= d.y0 : base + (1.0 - kAscent) * f <= d.y1;
+            if (!outside && b.rect.height() < f + 2.0 * gap) continue;   // no room outside, nor inside the bar
+            if (!outside) base = up ? b.rect.y0 + gap + kAscent * f : b.rect.y1 - gap - (1.0 - kAscent) * f;
             const double cx = 0.5 * (b.rect.x0 + b.rect.x1);
             const Rect box{cx - 0.5 * w - clear, base - kAscent * f, cx + 0.5 * w + clear, base + (1.0 - kAscent) * f};
-            if (outside && !narrow && !clear_of_others(box, b.rect)) continue;
-            if (!outside && (!narrow || b.rect.height() < f + 2.0 * gap)) continue;   // no room outside, nor inside the bar
-            if (!outside) base = up ? b.rect.y0 + gap + kAscent * f : b.rect.y1 - gap - (1.0 - kAscent) * f;
-            kept.push_back({box.x0, base - kAscent * f, box.x1, base + (1.0 - kAscent) * f});
+            if (!narrow && !clear_of_others(box, b.rect)) continue;
+            kept.push_back(box);
             L.bar_labels.push_back({text, {cx, base}, TextAnchor::Middle, f, 0.0});
         }
     }
@@ -894,6 +911,7 @@ PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotSt
     for (std::size_t j = 0; j < plot.series.size(); ++j)
         if (plot.series[j].visible && !plot.series[j].label.empty()) entries.push_back(j);
     if (!plot.legend || entries.empty()) {
+        keep_ref_labels_clear(L, style);
         resolve_annotation_overlaps(L, style);
         return L;
     }
