@@ -15,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <set>
 #include <sstream>
 
 namespace normlab::ui {
@@ -82,10 +83,12 @@ const std::vector<DataMark>& recorded_data() { return g_last_data; }
 
 bool text_recording() { return g_recording; }
 
-void record_text(std::string_view text, ImVec4 box, ImVec4 clip, const ImVec4* frame, bool labels_data) {
+void record_text(std::string_view text, ImVec4 box, ImVec4 clip, const ImVec4* frame, bool labels_data,
+                 std::string_view figure) {
     if (!g_recording || text.empty()) return;
     TextBox t;
     t.text = std::string(text);
+    t.figure = std::string(figure);
     t.labels_data = labels_data;
     t.box = box;
     t.visible = intersect(box, frame != nullptr ? intersect(clip, *frame) : clip);
@@ -375,6 +378,20 @@ std::vector<std::size_t> texts_over_data(const std::vector<TextBox>& texts, cons
     return out;
 }
 
+std::vector<TextBox> dropped_texts(const std::vector<TextBox>& reference, const std::vector<TextBox>& texts) {
+    std::set<std::pair<std::string, std::string>> here;   // (figure, text)
+    std::set<std::string> figures;
+    for (const TextBox& t : texts) {
+        if (t.figure.empty()) continue;
+        here.insert({t.figure, t.text});
+        figures.insert(t.figure);
+    }
+    std::vector<TextBox> out;
+    for (const TextBox& t : reference)
+        if (!t.figure.empty() && figures.count(t.figure) > 0 && here.insert({t.figure, t.text}).second) out.push_back(t);
+    return out;
+}
+
 // [SECTION] Report --------------------------------------------------------------------------
 
 void add_problems(LayoutReport& report, const LayoutPage& page, const std::vector<TextBox>& texts,
@@ -415,6 +432,7 @@ nlohmann::json to_json(const LayoutProblem& p) {
     j["visible"] = visible;
     j["windows"] = windows;
     if (!p.texts.empty() && !p.texts[0].split.empty()) j["split"] = p.texts[0].split;
+    if (!p.texts.empty() && !p.texts[0].figure.empty()) j["figure"] = p.texts[0].figure;
     return j;
 }
 
@@ -435,7 +453,7 @@ std::string report_json(const LayoutReport& report) {
     std::string out = "{\n";
     const std::pair<const char*, const std::vector<LayoutProblem>*> lists[] = {
         {"overlaps", &report.overlaps}, {"clipped", &report.clipped}, {"split_numbers", &report.split_numbers},
-        {"over_data", &report.over_data}};
+        {"over_data", &report.over_data}, {"dropped", &report.dropped}};
     for (const auto& [name, list] : lists) {
         out += std::string("  \"") + name + "\": [";
         for (std::size_t i = 0; i < list->size(); ++i)
@@ -455,6 +473,8 @@ std::string report_text(const LayoutReport& report) {
         s << "clipped: " << where(p.page) << ": \"" << p.texts[0].text << "\"\n";
     for (const LayoutProblem& p : report.over_data)
         s << "over data: " << where(p.page) << ": \"" << p.texts[0].text << "\"\n";
+    for (const LayoutProblem& p : report.dropped)
+        s << "dropped: " << where(p.page) << ": \"" << p.texts[0].text << "\" in " << p.texts[0].figure << "\n";
     for (const LayoutProblem& p : report.split_numbers)
         s << "split number: " << where(p.page) << ": " << p.texts[0].split << " in \"" << p.texts[0].text << "\"\n";
     if (report.clean())
@@ -462,7 +482,8 @@ std::string report_text(const LayoutReport& report) {
           << ", no overlap, nothing clipped, no number split, no text over data\n";
     else
         s << report.overlaps.size() << " overlaps, " << report.clipped.size() << " clipped, "
-          << report.split_numbers.size() << " split numbers, " << report.over_data.size() << " over data, in "
+          << report.split_numbers.size() << " split numbers, " << report.over_data.size() << " over data, "
+          << report.dropped.size() << " dropped, in "
           << report.pages
           << (report.pages == 1 ? " page\n" : " pages\n");
     return s.str();

@@ -45,6 +45,7 @@ struct TextBox {
     bool backdrop = false;       // not a text: a backdrop drawn under a slider's value over its grab
     std::string split;           // a number that wrapping broke across lines, "9.|486e−07" ("": none)
     bool labels_data = false;    // a label of the data under it (a bar's value, a heat cell's, a reference line's)
+    std::string figure;          // a figure's label or value (not a tick label or title line): the figure's name
 };
 
 // Between start and stop (of one frame: stop after the last ImGui::End, before ImGui::Render)
@@ -72,7 +73,9 @@ const std::vector<DataMark>& recorded_data();
 // of a window that has a scroll bar across it, can be scrolled to; anything else is cut. With
 // `frame` (a figure's rect), any part outside the frame is cut too.
 // `labels_data`: the text labels the data under it (TextBox::labels_data).
-void record_text(std::string_view text, ImVec4 box, ImVec4 clip, const ImVec4* frame = nullptr, bool labels_data = false);
+// `figure`: the figure whose label or value it is (TextBox::figure).
+void record_text(std::string_view text, ImVec4 box, ImVec4 clip, const ImVec4* frame = nullptr, bool labels_data = false,
+                 std::string_view figure = {});
 
 // What ImDrawList::AddText is about to draw: records it (font null: the draw list's; end null:
 // up to the '\0'; fine_clip: AddText's optional extra clip rect).
@@ -130,8 +133,11 @@ struct LayoutReport {
     std::vector<LayoutProblem> overlaps, clipped;
     std::vector<LayoutProblem> split_numbers;   // a text with a number wrapped across lines
     std::vector<LayoutProblem> over_data;       // a text over a figure's data it does not label
+    std::vector<LayoutProblem> dropped;         // a figure's label or value shown at the reference size, not here
     // Whether the report has no problem of any kind.
-    bool clean() const { return overlaps.empty() && clipped.empty() && split_numbers.empty() && over_data.empty(); }
+    bool clean() const {
+        return overlaps.empty() && clipped.empty() && split_numbers.empty() && over_data.empty() && dropped.empty();
+    }
     int pages = 0;           // pages checked
 };
 
@@ -139,12 +145,17 @@ struct LayoutReport {
 // way, as indices into `texts` (one per text).
 std::vector<std::size_t> texts_over_data(const std::vector<TextBox>& texts, const std::vector<DataMark>& data);
 
+// The figure labels and values (TextBox::figure) of `reference` (the same page at a larger size)
+// that `texts` lacks, in the figures both drew: each (figure, text) once (two curves' end labels
+// of the same text that a smaller figure merges into one are still shown).
+std::vector<TextBox> dropped_texts(const std::vector<TextBox>& reference, const std::vector<TextBox>& texts);
+
 // Adds one page's overlaps, cut texts, split numbers and texts over data (`data`: its frame's
 // marks) to the report.
 void add_problems(LayoutReport& report, const LayoutPage& page, const std::vector<TextBox>& texts,
                   const std::vector<DataMark>& data = recorded_data());
 
-// {"overlaps": [...], "clipped": [...], "split_numbers": [...], "over_data": [...]}: each entry names the lab (and slide), size, scale,
+// {"overlaps": [...], "clipped": [...], "split_numbers": [...], "over_data": [...], "dropped": [...]}: each entry names the lab (and slide), size, scale,
 // theme, and its texts with their boxes ([x0, y0, x1, y1]) and what is visible of them.
 std::string report_json(const LayoutReport& report);
 

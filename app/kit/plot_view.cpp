@@ -134,7 +134,8 @@ void draw_text(ImDrawList& dl, const PlacedText& t, ImFont* font, ImU32 color, I
 
 // The layout checker's record of a text as draw_text() places it: its box turned about its
 // anchor like the glyphs, in the figure's rect `frame` under the window's `clip`.
-void record_placed(const PlacedText& t, ImFont* font, const ImVec4& clip, const ImVec4& frame, bool labels_data = false) {
+void record_placed(const PlacedText& t, ImFont* font, const ImVec4& clip, const ImVec4& frame, bool labels_data = false,
+                   std::string_view figure = {}) {
     if (t.text.empty()) return;
     const auto size = static_cast<float>(t.font_px);
     const double width = font->CalcTextSizeA(size, FLT_MAX, 0.0f, t.text.data(), t.text.data() + t.text.size()).x;
@@ -148,7 +149,7 @@ void record_placed(const PlacedText& t, ImFont* font, const ImVec4& clip, const 
             box = ImVec4(std::min(box.x, r.x), std::min(box.y, r.y), std::max(box.z, r.x), std::max(box.w, r.y));
         }
     }
-    record_text(t.text, box, clip, &frame, labels_data);
+    record_text(t.text, box, clip, &frame, labels_data, figure);
 }
 
 // Text over data: a halo of the background colour around it keeps it legible (as the SVG's
@@ -255,21 +256,26 @@ void draw_heat_texts(ImDrawList& dl, const Plot& plot, const PlotLayout& L, cons
 }
 
 // Every text of a laid-out figure, for the layout checker (layout_check.hpp), with the fonts
-// draw_figure() paints them in; `clip`: the window's clip rect around the figure.
-void record_figure_texts(const PlotLayout& L, const FigureFonts& fonts, const ImVec4& clip) {
+// draw_figure() paints them in; `clip`: the window's clip rect around the figure. Its labels and
+// values (all but tick labels and title lines, which a smaller figure thins or wraps) carry the
+// figure's `name` (TextBox::figure: "dropped" compares them across sizes).
+void record_figure_texts(const PlotLayout& L, const FigureFonts& fonts, const ImVec4& clip, std::string_view name) {
     const Rect& o = L.outer;
     const ImVec4 frame(static_cast<float>(o.x0), static_cast<float>(o.y0), static_cast<float>(o.x1),
                        static_cast<float>(o.y1));
-    const auto record = [&](const PlacedText& t, ImFont* font) { record_placed(t, font, clip, frame); };
-    for (const auto* texts : {&L.x_tick_labels, &L.y_tick_labels, &L.annotations, &L.color_bar_labels})
+    const auto record = [&](const PlacedText& t, ImFont* font) { record_placed(t, font, clip, frame, false, name); };
+    for (const auto* texts : {&L.x_tick_labels, &L.y_tick_labels})
+        for (const PlacedText& t : *texts) record_placed(t, pick_font(fonts, t.font_px), clip, frame);
+    for (const auto* texts : {&L.annotations, &L.color_bar_labels})
         for (const PlacedText& t : *texts) record(t, pick_font(fonts, t.font_px));
     // Labels of the data they sit on: a bar's value, a reference line's name, a cell's value.
     for (const auto* texts : {&L.ref_labels, &L.bar_labels})
-        for (const PlacedText& t : *texts) record_placed(t, pick_font(fonts, t.font_px), clip, frame, true);
-    for (const HeatCell& c : L.heat_cells) record_placed(c.label, pick_font(fonts, c.label.font_px), clip, frame, true);
+        for (const PlacedText& t : *texts) record_placed(t, pick_font(fonts, t.font_px), clip, frame, true, name);
+    for (const HeatCell& c : L.heat_cells) record_placed(c.label, pick_font(fonts, c.label.font_px), clip, frame, true, name);
     for (const EndLabel& e : L.end_labels) record(e.label, pick_font(fonts, e.label.font_px));
     for (const PlacedText* t : {&L.x_label, &L.y_label}) record(*t, pick_font(fonts, t->font_px));
-    for (const PlacedText& t : L.title) record(t, fonts.bold != nullptr ? fonts.bold : pick_font(fonts, t.font_px));
+    for (const PlacedText& t : L.title)
+        record_placed(t, fonts.bold != nullptr ? fonts.bold : pick_font(fonts, t.font_px), clip, frame);
     if (L.has_legend)
         for (const LegendEntry& e : L.legend) record(e.label, pick_font(fonts, e.label.font_px));
 }
@@ -709,7 +715,7 @@ void draw_plot(PlotView& view, const Plot& plot, const Fonts& fonts, ImVec2 size
 
     ImDrawList& dl = *ImGui::GetWindowDrawList();
     if (text_recording()) {
-        record_figure_texts(s.layout, f.fonts, dl._ClipRectStack.back());
+        record_figure_texts(s.layout, f.fonts, dl._ClipRectStack.back(), plot.name);
         record_figure_data(s.shown, s.layout, dl._ClipRectStack.back(), f.k);
     }
     dl.PushClipRect(origin, ImVec2(origin.x + fig.x, origin.y + fig.y), true);

@@ -86,6 +86,9 @@ constexpr const char* kUsage =
     "                        text; exit 0 when there is none, 1 otherwise (--json: {\"overlaps\":\n"
     "                        [...], \"clipped\": [...]} on stdout); --size WxH,WxH,…: at each size\n"
     "                        in turn, in one run\n"
+    "  --dropped             with --check-layout: first lay out each page at 1920x1080, then report\n"
+    "                        each figure label or value (not a tick label) it showed there that the\n"
+    "                        page at a checked size lacks (\"dropped\"; exit 1 if any)\n"
     "  --probe-controls      after N frames (--frames, default 5), hover the window every 24 px and\n"
     "                        click each widget outside the controls the slide names; print what was\n"
     "                        found as JSON, exit 1 if a click edited anything (an unnamed control)\n"
@@ -143,6 +146,7 @@ constexpr std::pair<const char*, bool Options::*> kSwitches[] = {
     {"--fullscreen", &Options::fullscreen},
     {"--check-layout", &Options::check_layout},
     {"--json", &Options::json},
+    {"--dropped", &Options::dropped},
     {"--frame-stats", &Options::frame_stats},
     {"--probe-controls", &Options::probe_controls},
     {"--loop-stats", &Options::loop_stats},
@@ -173,6 +177,10 @@ int check_args(Options& opt) {
     }
     if (opt.all_labs && ((!opt.frame_stats && !opt.check_layout) || opt.lab_given)) {
         std::fprintf(stderr, "normlab: --all-labs goes with --frame-stats or --check-layout, and without --lab\n");
+        return 2;
+    }
+    if (opt.dropped && !opt.check_layout) {
+        std::fprintf(stderr, "normlab: --dropped goes with --check-layout\n");
         return 2;
     }
     if (opt.json && !opt.check_layout) {

@@ -41,6 +41,7 @@ struct Options {
     float scale_ui = 0.0f;    // --scale-ui K; 0: the monitor's content scale
     bool check_layout = false;   // --check-layout
     bool json = false;        // --json (with --check-layout)
+    bool dropped = false;     // --dropped (with --check-layout): compare with each page at 1920x1080
     int frame_delay_ms = 0;   // --frame-delay MS
     bool loop_stats = false;  // --loop-stats
     bool check_figures = false;   // --check-figures

@@ -123,9 +123,11 @@ bool resize_window(GLFWwindow* window, int w, int h) {
 }
 
 // Lays out one page (a lab, or slide ≥ 0 of the lecture) for kSettleFrames frames and adds the
-// last frame's problems to the report.
-void check_page(GLFWwindow* window, const Options& opt, ui::AppContext& ctx, ui::Fonts& fonts, Look& look, ImGuiIO& io,
-                int lab, int slide, ui::LayoutReport& report, std::string& log) {
+// last frame's problems to the report (none without one: a reference page for --dropped), and
+// the figure labels and values of `reference` it lacks; returns its texts.
+std::vector<ui::TextBox> check_page(GLFWwindow* window, const Options& opt, ui::AppContext& ctx, ui::Fonts& fonts,
+                                    Look& look, ImGuiIO& io, int lab, int slide, ui::LayoutReport* report,
+                                    const std::vector<ui::TextBox>* reference, std::string& log) {
     if (slide >= 0) ui::go_to_slide(ctx, slide);
     if (lab >= 0) ctx.app.select_lab = lab;
     std::vector<ui::TextBox> texts;
@@ -149,10 +151,14 @@ void check_page(GLFWwindow* window, const Options& opt, ui::AppContext& ctx, ui:
     where.size = std::to_string(w) + "x" + std::to_string(h);
     where.scale = ui_scale(window, opt);
     where.theme = opt.theme;
+    if (report == nullptr) return texts;
     if (!opt.text_log.empty())
         log += "## " + where.lab + (slide >= 0 ? " slide " + std::to_string(slide + 1) : "") + " " + where.size + "\n" +
                TextLog::lines(texts);
-    ui::add_problems(report, where, texts);
+    ui::add_problems(*report, where, texts);
+    if (reference != nullptr)
+        for (ui::TextBox& t : ui::dropped_texts(*reference, texts)) report->dropped.push_back({where, {std::move(t)}});
+    return texts;
 }
 
 }  // namespace
@@ -174,12 +180,27 @@ int check_layout(GLFWwindow* window, const Options& opt, ui::AppContext& ctx, ui
     std::string log;   // --text-log: every page's texts
     std::vector<std::pair<int, int>> sizes{{0, 0}};   // the window's own first, then --size's others
     sizes.insert(sizes.end(), opt.more_sizes.begin(), opt.more_sizes.end());
+    // --dropped: every page at 1920x1080 first, then the window's own size again.
+    std::vector<std::vector<ui::TextBox>> reference;
+    if (opt.dropped) {
+        int w0 = 0, h0 = 0;
+        glfwGetWindowSize(window, &w0, &h0);
+        sizes[0] = {w0, h0};
+        if (!resize_window(window, 1920, 1080)) {
+            std::fprintf(stderr, "normlab: --check-layout: the window did not take the size 1920x1080\n");
+            return 2;
+        }
+        for (const Page& page : pages)
+            reference.push_back(check_page(window, opt, ctx, fonts, look, io, page.lab, page.slide, nullptr, nullptr, log));
+    }
     for (const auto& [size_w, size_h] : sizes) {
         if (size_w > 0 && !resize_window(window, size_w, size_h)) {
             std::fprintf(stderr, "normlab: --check-layout: the window did not take the size %dx%d\n", size_w, size_h);
             return 2;
         }
-        for (const Page& page : pages) check_page(window, opt, ctx, fonts, look, io, page.lab, page.slide, report, log);
+        for (std::size_t i = 0; i < pages.size(); ++i)
+            check_page(window, opt, ctx, fonts, look, io, pages[i].lab, pages[i].slide, &report,
+                       reference.empty() ? nullptr : &reference[i], log);
     }
     if (!opt.text_log.empty()) {
         try {
@@ -190,7 +211,7 @@ int check_layout(GLFWwindow* window, const Options& opt, ui::AppContext& ctx, ui
         }
     }
     std::cout << (opt.json ? ui::report_json(report) : ui::report_text(report)) << std::flush;
-    return report.overlaps.empty() && report.clipped.empty() && report.split_numbers.empty() ? 0 : 1;
+    return report.overlaps.empty() && report.clipped.empty() && report.split_numbers.empty() && report.dropped.empty() ? 0 : 1;
 }
 
 int check_figures(const ui::LabContext& ctx) {

@@ -54,14 +54,54 @@ TEST(BarFigures, ValueLabelsSitAtTheBarEnds) {
     }
     EXPECT_LT(L.bar_labels[0].at.y, bars[0].y0) << "above a positive bar";
     EXPECT_GT(L.bar_labels[1].at.y, bars[1].y1) << "below a negative bar";
-    // Too narrow for the text: left out.
+    // Wider than their bars (a figure 120 px wide): kept only where they stay inside the data area.
     const PlotLayout narrow = layout_plot(p, Rect{0, 0, 120, 400});
-    EXPECT_TRUE(narrow.bar_labels.empty());
+    EXPECT_LT(narrow.bar_labels.size(), 3u);
+    for (const PlacedText& t : narrow.bar_labels) {
+        const double w = estimate_text_width(t.text, t.font_px);
+        EXPECT_GE(t.at.x - 0.5 * w, narrow.view.px.x0 - 1e-9) << t.text;
+        EXPECT_LE(t.at.x + 0.5 * w, narrow.view.px.x1 + 1e-9) << t.text;
+    }
     // The SVG carries them, with a halo, and the outlines as unfilled rectangles.
     const std::string svg = to_svg(p);
     EXPECT_NE(svg.find("class=\"bar-label\""), std::string::npos);
     EXPECT_NE(svg.find(">−2.000</text>"), std::string::npos);
     EXPECT_NE(svg.find("fill=\"none\" stroke=\"" + to_hex(p.series[1].color) + "\""), std::string::npos);
+}
+
+// LayerNorm's negative bars carry their values as its positive ones do: "−1.342" is wider than
+// "1.342" by its minus sign, and in a figure about the Explorer slide's at 1024×768 wider than its
+// bar; it is kept below the bar, clear of the other bars and labels.
+TEST(BarFigures, NegativeBarsCarryTheirLabels) {
+    ExplorerState s;   // x = [2, 4, 6, 8]: LayerNorm −1.342, −0.447, 0.447, 1.342
+    Plot ln = explorer_plots(s, compute_explorer(s))[1];
+    ln.title.clear();   // a slide shows its figure's title in its own header
+    const PlotStyle style = scaled(PlotStyle{}, 1.5);
+    for (const double width : {420.0, 400.0, 380.0}) {   // bars 59, 56, 52 px; "−1.342" 63 px, "1.342" 51 px
+        SCOPED_TRACE(width);
+        const PlotLayout L = layout_plot(ln, Rect{0, 0, width, 260}, style);
+        ASSERT_EQ(L.bar_labels.size(), 4u);
+        std::vector<Rect> boxes;
+        for (const PlacedText& t : L.bar_labels) {
+            const double w = estimate_text_width(t.text, t.font_px);
+            boxes.push_back({t.at.x - 0.5 * w, t.at.y - 0.76 * t.font_px, t.at.x + 0.5 * w, t.at.y + 0.24 * t.font_px});
+            EXPECT_GE(boxes.back().x0, L.view.px.x0 - 1e-9);
+            EXPECT_LE(boxes.back().x1, L.view.px.x1 + 1e-9);
+        }
+        const std::vector<Rect> bars = series_bars(ln, 0, L.view);
+        for (std::size_t i = 0; i < boxes.size(); ++i) {
+            for (std::size_t j = 0; j < bars.size(); ++j) {
+                const Rect& a = boxes[i];
+                const Rect& b = bars[j];
+                EXPECT_FALSE(a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1) << "label " << i << " over bar " << j;
+            }
+            for (std::size_t j = i + 1; j < boxes.size(); ++j) {
+                const Rect& a = boxes[i];
+                const Rect& b = boxes[j];
+                EXPECT_FALSE(a.x0 < b.x1 && b.x0 < a.x1 && a.y0 < b.y1 && b.y0 < a.y1) << "labels " << i << ", " << j;
+            }
+        }
+    }
 }
 
 TEST(BarFigures, HoveringAnywhereAboveABarHitsIt) {

@@ -739,6 +739,52 @@ TEST(PlotLegendPlace, UnderTheDataTheEntriesShareRows) {
     EXPECT_GE(L.view.px.height(), 0.5 * layout_plot(without, outer).view.px.height() - 1e-9);
 }
 
+// The Training slide's loss figure at 1280×720 in the projector theme (612 × 425 px, tick text
+// 24 px): four noisy curves over three decades, every corner crowded, a two-line title. Under
+// the data in two rows the legend left them 110 px (4.6 text heights); it must leave them at
+// least kBelowMinEm (6) text heights, here by a one-row legend in a smaller font, never over data.
+TEST(PlotLegendPlace, UnderTheDataTheDataKeepAMinimumHeight) {
+    Plot p;
+    p.title = "Loss: test (solid) and training (dashed)";
+    p.x.label = "step";
+    p.y.label = "cross-entropy loss";
+    p.y.scale = Scale::Log10;
+    const char* names[] = {"None", "LayerNorm", "RMSNorm", "pRMSNorm"};
+    for (int i = 0; i < 4; ++i)
+        for (const bool test : {true, false}) {
+            std::vector<double> x, y;
+            for (int t = 0; t <= 2000; t += 20) {
+                x.push_back(t);
+                const double noise = ((t / 20 + 3 * i + (test ? 0 : 7)) % 5) * 0.6;   // a sawtooth over the curve
+                y.push_back(std::max(8e-4, 0.7 * std::exp(-t / (300.0 + 60 * i)) + 5e-3 * (1.0 + noise)));
+            }
+            Series s = palette_series(i, test ? names[i] : "", x, y);
+            s.line = test ? LineStyle::Solid : LineStyle::Dashed;
+            s.data_name = names[i];
+            p.series.push_back(std::move(s));
+        }
+    PlotStyle style = scaled(PlotStyle{}, 2.0);
+    style.title_font_px = 34.0;
+    style.label_font_px = 28.0;
+    const double tf = style.tick_font_px;
+    for (const Rect outer : {Rect{0, 0, 611.5, 425}, Rect{0, 0, 483.5, 473}}) {
+        SCOPED_TRACE(outer.width());
+        const PlotLayout L = layout_plot(p, outer, style);
+        ASSERT_TRUE(L.has_legend);
+        EXPECT_EQ(legend_hits(p, L), 0);
+        EXPECT_GE(L.view.px.height(), 6.0 * tf) << "the data squeezed by the legend";
+        EXPECT_LE(L.legend_box.y1, outer.y1 + 1e-9);
+        EXPECT_LE(L.legend_box.x1, outer.x1 + 1e-9);
+        ASSERT_EQ(L.legend.size(), 4u);
+        for (const LegendEntry& e : L.legend) EXPECT_GE(e.label.font_px, 0.8 * tf - 1e-9);   // still legible
+        for (std::size_t i = 1; i < L.legend.size(); ++i)   // entries clear of each other
+            if (L.legend[i].swatch_from.y == L.legend[i - 1].swatch_from.y) {
+                const PlacedText& before = L.legend[i - 1].label;
+                EXPECT_GE(L.legend[i].swatch_from.x, before.at.x + estimate_text_width(before.text, before.font_px));
+            }
+    }
+}
+
 // A heat map fills its data area (a decision map): an Auto legend in any corner would hide
 // cells, so it goes outside; a corner the caller fixed is kept.
 TEST(PlotLegendPlace, HeatMapKeepsItsCellsClearOfAnAutoLegend) {
@@ -817,6 +863,64 @@ TEST(PlotLegendPlace, SmallCrowdedFigureNeverPutsTheLegendOverData) {
             ASSERT_TRUE(L.has_legend);
             EXPECT_EQ(legend_hits(p, L), 0);
         }
+}
+
+// Crowded end labels (the Gradients slide's 12 slopes at 1024×768): where the data area's height
+// cannot hold them 1.1 text heights apart in the tick font, they are set at 0.8 of it rather than
+// the last ones left out; fewer are left out only where even that is too tall.
+TEST(PlotEndLabels, CrowdedLabelsShrinkBeforeAnyIsLeftOut) {
+    Plot p;
+    for (int i = 0; i < 8; ++i) {
+        Series s = palette_series(i, "", {0, 1}, {0.0, 1.0 + 0.01 * i});   // ends 0.01 apart: pushed apart
+        s.end_label = "s " + std::to_string(i);
+        p.series.push_back(std::move(s));
+    }
+    const double tf = PlotStyle{}.tick_font_px;
+    bool shrunk = false;
+    for (double h = 100; h <= 240; h += 4) {
+        SCOPED_TRACE(h);
+        const PlotLayout L = layout_plot(p, {0, 0, 400, h});
+        const double room = L.view.px.height() - 0.2 * tf;
+        const auto rows = [&](double f) { return static_cast<std::size_t>(std::floor(room / (1.1 * f))) + 1; };
+        if (rows(tf) >= 8) {
+            EXPECT_EQ(L.end_labels.size(), 8u);
+            for (const EndLabel& e : L.end_labels) EXPECT_DOUBLE_EQ(e.label.font_px, tf);
+        } else if (rows(0.8 * tf) >= 8) {
+            EXPECT_EQ(L.end_labels.size(), 8u) << "none left out where the smaller font holds them";
+            for (const EndLabel& e : L.end_labels) EXPECT_DOUBLE_EQ(e.label.font_px, 0.8 * tf);
+            shrunk = true;
+        }
+    }
+    EXPECT_TRUE(shrunk);
+}
+
+// Vertical reference lines close together (the Number formats δ-sweep at 1024×768): a label
+// in the way at the top and at the foot goes a row down its line rather than being left out.
+TEST(PlotRefLabels, CrowdedVerticalLabelsStackDownTheirLines) {
+    Plot p;
+    p.series.push_back(palette_series(0, "", {0, 10}, {0, 1}));
+    p.legend = false;
+    for (const double x : {3.0, 3.5, 4.0, 4.5}) {
+        RefLine r;
+        r.orientation = RefLine::Orientation::Vertical;
+        r.value = x;
+        r.label = "line at " + std::to_string(x).substr(0, 3);
+        p.ref_lines.push_back(r);
+    }
+    const PlotLayout L = layout_plot(p, {0, 0, 400, 300});
+    ASSERT_EQ(L.ref_labels.size(), 4u);
+    const double tf = PlotStyle{}.tick_font_px;
+    for (std::size_t i = 0; i < L.ref_labels.size(); ++i) {
+        const PlacedText& a = L.ref_labels[i];
+        EXPECT_LE(a.at.y, L.view.px.y1 + 1e-9);
+        for (std::size_t j = i + 1; j < L.ref_labels.size(); ++j) {
+            const PlacedText& b = L.ref_labels[j];
+            const double wa = estimate_text_width(a.text, tf), wb = estimate_text_width(b.text, tf);
+            const double ax = a.anchor == TextAnchor::End ? a.at.x - wa : a.at.x, bx = b.anchor == TextAnchor::End ? b.at.x - wb : b.at.x;
+            const bool meet = ax < bx + wb && bx < ax + wa && std::fabs(a.at.y - b.at.y) < tf;
+            EXPECT_FALSE(meet) << a.text << " / " << b.text;
+        }
+    }
 }
 
 // Series::end_label: right of the data area, level with the line's end, one label for the same

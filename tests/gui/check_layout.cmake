@@ -2,7 +2,9 @@
 # presenter view) at one window size, UI scale and theme, and fails on any overlapping or clipped
 # text or number wrapped across lines (app/kit/layout_check.hpp); with -DOVER_DATA=ON (the
 # projector theme at the room sizes 1024×768 and 1280×720) also on text over data it does not
-# label, which is listed, not failed, elsewhere:
+# label, which is listed, not failed, elsewhere, and on "dropped" (a figure's label or value shown
+# at 1920×1080 but not at SIZE: the same process lays every page out at 1920×1080 first, --dropped;
+# -DDROPPED=OFF leaves that out):
 #   cmake -DAPP=<normlab> -DXVFB=<xvfb-run> -DSIZE=1024x768 -DSCALE=1 -DTHEME=light [-DLECTURE=F] [-DOVER_DATA=ON] -P check_layout.cmake
 # SIZE may list sizes (1024x768,1280x720: one run checks each in turn); -DLANG=ko|zh|pseudo picks
 # the language (default English); -DLAB=NAME checks that lab alone; with -DTEXT_LOG=FILE
@@ -11,6 +13,9 @@
 # (A scripted run sees the GPU lab's sweep whole, so that lab's page does not depend on the
 # machine's speed.)
 cmake_minimum_required(VERSION 3.25)
+if(NOT DEFINED DROPPED)   # -DDROPPED=OFF: over data, but not dropped
+  set(DROPPED ${OVER_DATA})
+endif()
 
 if(LECTURE)
   set(pages --lecture ${LECTURE} --presenter)
@@ -27,6 +32,9 @@ foreach(attempt RANGE 1 3)   # xvfb-run's own clean-up failures (run_gui.cmake) 
   endif()
   if(TEXT_LOG)
     list(APPEND extra --text-log ${TEXT_LOG})
+  endif()
+  if(DROPPED)
+    list(APPEND extra --dropped)
   endif()
   execute_process(COMMAND "${XVFB}" -a -s "-screen 0 2560x1440x24" "${APP}" --check-layout ${pages} --size ${SIZE}
                           --scale-ui ${SCALE} --theme ${THEME} --json ${extra}
@@ -45,6 +53,9 @@ set(lines "")
 set(kinds overlaps clipped split_numbers)
 if(OVER_DATA)
   list(APPEND kinds over_data)
+endif()
+if(DROPPED)
+  list(APPEND kinds dropped)
 endif()
 string(JSON listed LENGTH "${out}" over_data)
 foreach(kind ${kinds})
@@ -68,7 +79,7 @@ string(JSON pages GET "${out}" pages)
 message("${LANG} ${SIZE} ×${SCALE}, ${THEME}: ${pages} pages checked; with problems: ${failing}${lines}\n"
         "texts over data: ${listed}")
 if(failing)
-  message(FATAL_ERROR "overlapping, clipped or split text, or text over data, in: ${failing}")
+  message(FATAL_ERROR "overlapping, clipped or split text, text over data, or dropped labels, in: ${failing}")
 endif()
 if(TEXT_LOG AND I18N_CHECK)
   execute_process(COMMAND "${I18N_CHECK}" --english-share ${TEXT_LOG} 5 RESULT_VARIABLE code OUTPUT_VARIABLE out

@@ -277,5 +277,38 @@ TEST_F(LayoutCheck, ATextOverACurveIsOverData) {
     EXPECT_TRUE(below.over_data.empty()) << report_text(below);
 }
 
+// "dropped": a figure's bar value drawn in a large figure and left out of a small one (too wide
+// for the room) is named; tick labels, which a small figure thins, are not; nor are the texts of
+// a figure the small page does not draw.
+TEST_F(LayoutCheck, AValueShownLargeButNotSmallIsDropped) {
+    Plot plot;
+    plot.name = "bars";
+    Series bars;
+    bars.kind = SeriesKind::Bars;
+    bars.x = {1, 2, 3, 4, 5, 6};
+    bars.y = {-1.25, 1.5, -2.0, 2.5, 1.0, -0.5};
+    bars.bar_labels = {"−1.250", "1.500", "−2.000", "2.500", "1.000", "−0.500"};
+    plot.series.push_back(bars);
+    plot.legend = false;
+    PlotView view;
+    const auto figure = [&](float width) {
+        return record([&] { draw_plot(view, plot, fonts, ImVec2(width, 280.0f)); });
+    };
+    const std::vector<TextBox> large = figure(380.0f), small = figure(120.0f);
+    const std::vector<TextBox> dropped = dropped_texts(large, small);
+    ASSERT_FALSE(dropped.empty());
+    for (const TextBox& t : dropped) {
+        EXPECT_EQ(t.figure, "bars");
+        EXPECT_NE(std::find(bars.bar_labels.begin(), bars.bar_labels.end(), t.text), bars.bar_labels.end()) << t.text;
+    }
+    EXPECT_TRUE(dropped_texts(large, large).empty());
+    EXPECT_TRUE(dropped_texts(large, {}).empty()) << "a figure not drawn drops nothing";
+    LayoutReport report;
+    report.dropped.push_back({{"test", 0, "400x300", 1.0f, "light"}, {dropped[0]}});
+    EXPECT_FALSE(report.clean());
+    EXPECT_NE(report_json(report).find("\"dropped\": [\n"), std::string::npos);
+    EXPECT_NE(report_json(report).find("\"figure\":\"bars\""), std::string::npos);
+}
+
 }  // namespace
 }  // namespace normlab::ui

@@ -198,6 +198,7 @@ double color_bar_room(const Plot& plot, const Measure& measure, double tf, doubl
 
 // End labels (Series::end_label): their gap from the data area and their spacing, in text heights.
 constexpr double kEndGapEm = 0.4, kEndRowEm = 1.1, kEndMergeEm = 0.9, kEndLeaderEm = 0.3;
+constexpr double kEndCompactFont = 0.8;   // crowded end labels' font, of the tick font
 
 bool has_end_label(const Series& s) { return drawn(s) && s.kind == SeriesKind::Line && !s.end_label.empty(); }
 
@@ -210,7 +211,7 @@ double end_label_room(const Plot& plot, const Measure& measure, double tf) {
 }
 
 // Places the end labels right of L's data area (see layout_plot).
-void place_end_labels(const Plot& plot, double tf, PlotLayout& L) {
+void place_end_labels(const Plot& plot, double tf, PlotLayout& L) {   // tf: the tick font (by value: may shrink)
     const Rect& d = L.view.px;
     struct End {
         double y, sum;   // centre line; the sum of its lines' ends (a shared label sits at their mean)
@@ -243,9 +244,15 @@ void place_end_labels(const Plot& plot, double tf, PlotLayout& L) {
         }
     }
     for (End& e : merged) e.y = e.sum / e.n;
-    // The height holds floor(h / row) + 1 centres: leave out the last series' labels beyond that.
-    const double row = kEndRowEm * tf, lo = d.y0, hi = d.y1 - 0.2 * tf;   // clear of the last x tick label
-    const std::size_t room = static_cast<std::size_t>(std::max(0.0, std::floor((hi - lo) / row))) + 1;
+    // The height holds floor(h / row) + 1 centres: where that is fewer than the labels, they are set
+    // in kEndCompactFont of the tick font; beyond that, the last series' labels are left out.
+    const double lo = d.y0, hi = d.y1 - 0.2 * tf;   // clear of the last x tick label
+    const auto rows_for = [&](double f) {
+        return static_cast<std::size_t>(std::max(0.0, std::floor((hi - lo) / (kEndRowEm * f)))) + 1;
+    };
+    if (rows_for(tf) < merged.size()) tf *= kEndCompactFont;
+    const double row = kEndRowEm * tf;
+    const std::size_t room = rows_for(tf);
     while (merged.size() > room)
         merged.erase(std::max_element(merged.begin(), merged.end(),
                                       [](const End& a, const End& b) { return a.series < b.series; }));
@@ -434,13 +441,36 @@ PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& st
 // The legend's box: its size from the labels, and where it sits in each inside corner.
 struct LegendBox {
     double width = 0.0, height = 0.0, inset = 0.0;
-    int cols = 1;              // entries fill rows left to right, `cols` per row
-    double col_width = 0.0;    // one entry's cell: swatch and the longest label, with their margins
-    double row = 0.0, inner = 0.0;
-    // The box for `n` entries in `c` columns.
-    static LegendBox grid(std::size_t n, int c, double col_width, double row, double inner, double inset, double tf) {
-        const auto rows = static_cast<double>((n + static_cast<std::size_t>(c) - 1) / static_cast<std::size_t>(c));
-        return LegendBox{col_width * c, 2.0 * inner + row * rows - (row - tf) * 0.5, inset, c, col_width, row, inner};
+    int cols = 1;                // entries fill rows left to right, `cols` per row
+    std::vector<double> col_x;   // each column's left edge from the box's: its cells hold a swatch and
+                                 // the column's longest label, with their margins
+    std::vector<double> text_w;  // each entry's label width at `font`
+    double font = 0.0, swatch = 0.0, row = 0.0, inner = 0.0;   // label font px, line sample, row height, margin
+    // The box for entries whose labels are `text_w` px wide in a font of `f` px, in `c` columns.
+    static LegendBox grid(std::vector<double> text_w, int c, double f, double swatch, double inset) {
+        LegendBox b;
+        b.inset = inset;
+        b.cols = std::max(1, c);
+        b.font = f;
+        b.swatch = swatch;
+        b.row = 1.45 * f;
+        b.inner = 0.5 * f;
+        std::vector<double> widest(static_cast<std::size_t>(b.cols), 0.0);
+        for (std::size_t i = 0; i < text_w.size(); ++i) widest[i % widest.size()] = std::max(widest[i % widest.size()], text_w[i]);
+        for (const double w : widest) {
+            b.col_x.push_back(b.width);
+            b.width += 3.0 * b.inner + swatch + w;
+        }
+        const auto rows = static_cast<double>((text_w.size() + widest.size() - 1) / widest.size());
+        b.height = 2.0 * b.inner + b.row * rows - (b.row - f) * 0.5;
+        b.text_w = std::move(text_w);
+        return b;
+    }
+    // The same entries in `c` columns, in a font `s` times this one's, the swatch `swatch` long.
+    LegendBox regrid(int c, double s, double swatch_px) const {
+        std::vector<double> w = text_w;
+        for (double& x : w) x *= s;
+        return grid(std::move(w), c, s * font, swatch_px, inset);
     }
     Rect at(const Rect& d, LegendCorner c) const {
         const bool rightside = c == LegendCorner::TopRight || c == LegendCorner::BottomRight;
@@ -538,6 +568,9 @@ std::vector<double> grid_beyond(const AxisRange& r, const std::vector<PlacedTick
 // a legend under them may leave (a row legend is short: losing height beats hiding curves, and
 // the data keep their width, which the curves' shapes and the x tick labels need).
 constexpr double kOutsideMinShare = 0.6, kBelowMinShare = 0.3;
+// Under the data, the least height they keep in tick text heights; the compact legend's font (of
+// the tick font) and its swatch's length (in its text heights) where the legend in full takes more.
+constexpr double kBelowMinEm = 6.0, kCompactFont = 0.8, kCompactSwatchEm = 1.2;
 
 // A layout whose y range was grown to make room for the legend.
 struct Headroom {
@@ -567,13 +600,34 @@ std::optional<Headroom> grow_for_legend(const Plot& plot, const Rect& outer, con
 
 // A layout with the legend outside the data area: right of it, or, where that leaves the data
 // narrower than kOutsideMinShare of their width, under the x label in rows of as many entries as
-// the width holds (where that leaves them kBelowMinShare of their height); nothing when neither
-// does. `n` entries.
+// the width holds (each column as wide as its own longest label). Under the data, the legend
+// must leave them kBelowMinEm text heights and kBelowMinShare of their height; where the
+// legend in the tick font does not, it is set in kCompactFont of it with a swatch of
+// kCompactSwatchEm (fewer rows), kept where the data keep kBelowMinShare. Nothing when none of
+// these does. `n` entries.
 struct Outside {
     PlotLayout layout;
     Rect at;          // the legend's box
     LegendBox box;    // its grid (the columns under the data)
 };
+
+// The legend under the data, in `box`'s font and swatch, in as many columns as the width holds.
+std::optional<Outside> legend_under(const Plot& plot, const Rect& outer, const PlotStyle& style, const PlotLayout& L,
+                                    const LegendBox& box, int n) {
+    const double pad = style.pad, room = outer.width() - 2.0 * pad;
+    LegendBox wide = box.regrid(1, 1.0, box.swatch);
+    for (int c = n; c >= 1; --c) {
+        wide = box.regrid(c, 1.0, box.swatch);
+        if (wide.width <= room) break;
+    }
+    if (wide.width > room) return std::nullopt;
+    Rect below = outer;
+    below.y1 -= wide.height + pad;
+    PlotLayout B = layout_frame(plot, below, style, L.view.x, L.view.y);
+    const double x0 = std::clamp(B.view.px.x0, outer.x0 + pad, outer.x1 - pad - wide.width);
+    return Outside{std::move(B), Rect{x0, below.y1, x0 + wide.width, below.y1 + wide.height}, wide};
+}
+
 std::optional<Outside> legend_outside(const Plot& plot, const Rect& outer, const PlotStyle& style, const PlotLayout& L,
                                       const LegendBox& box, int n) {
     const double pad = style.pad;
@@ -584,18 +638,14 @@ std::optional<Outside> legend_outside(const Plot& plot, const Rect& outer, const
         const Rect at{right.x1, R.view.px.y0, right.x1 + box.width, R.view.px.y0 + box.height};
         return Outside{std::move(R), at, box};
     }
-    // Under the x label, the entries side by side in as many columns as the figure's width holds.
-    const int cols = std::clamp(static_cast<int>((outer.width() - 2.0 * pad) / box.col_width), 1, n);
-    const LegendBox wide = LegendBox::grid(static_cast<std::size_t>(n), cols, box.col_width, box.row, box.inner, box.inset,
-                                           style.tick_font_px);
-    Rect below = outer;
-    below.y1 -= wide.height + pad;
-    PlotLayout B = layout_frame(plot, below, style, L.view.x, L.view.y);
-    const bool below_fits = wide.width <= outer.x1 - outer.x0 - 2.0 * pad;
-    if (below_fits && B.view.px.height() >= kBelowMinShare * L.view.px.height()) {
-        const double x0 = std::clamp(B.view.px.x0, outer.x0 + pad, outer.x1 - pad - wide.width);
-        return Outside{std::move(B), Rect{x0, below.y1, x0 + wide.width, below.y1 + wide.height}, wide};
-    }
+    const double h = L.view.px.height();
+    const double least = kBelowMinShare * h, enough = std::max(least, kBelowMinEm * style.tick_font_px);
+    std::optional<Outside> under = legend_under(plot, outer, style, L, box, n);
+    if (under && under->layout.view.px.height() >= enough) return under;
+    const double f = kCompactFont * box.font;
+    if (auto compact = legend_under(plot, outer, style, L, box.regrid(1, kCompactFont, kCompactSwatchEm * f), n))
+        if (!under || compact->layout.view.px.height() > under->layout.view.px.height()) under = std::move(compact);
+    if (under && under->layout.view.px.height() >= least) return under;
     return std::nullopt;
 }
 
@@ -631,9 +681,11 @@ void move_ref_label_to_other_end(PlacedText& t, const Rect& d) {
 }
 
 // A reference-line label under the legend box (a small figure has no free corner) or over an
-// earlier reference-line label moves to the other end of its line; where it is in the way there
-// too, the label is dropped: the line stays, unlabelled, rather than two labels drawn over each
-// other.
+// earlier reference-line label moves to the other end of its line; a vertical line's label where
+// it is in the way there too goes 1.2 text heights down its line, up to kRefLabelRows times;
+// where it is still in the way, the label is dropped: the line stays, unlabelled, rather than two
+// labels drawn over each other.
+constexpr int kRefLabelRows = 4;
 void keep_ref_labels_clear(PlotLayout& L, const PlotStyle& style) {
     const Measure measure{style};
     const Rect& d = L.view.px;
@@ -646,7 +698,15 @@ void keep_ref_labels_clear(PlotLayout& L, const PlotStyle& style) {
     for (PlacedText t : L.ref_labels) {
         const double w = measure(t.text, t.font_px);
         if (blocked(text_box(t, w))) {
+            const PlacedText at_top = t;
             move_ref_label_to_other_end(t, d);
+            // A vertical line's label: else a row or more down its line, inside the data area.
+            const bool vertical = at_top.anchor != TextAnchor::End || at_top.at.x < d.x1 - 0.4 * t.font_px - 1e-9;
+            for (int r = 1; vertical && blocked(text_box(t, w)) && r <= kRefLabelRows; ++r) {
+                t = at_top;
+                t.at.y += r * 1.2 * t.font_px;
+                if (t.at.y + kDescent * t.font_px > d.y1) break;
+            }
             if (blocked(text_box(t, w))) continue;
         }
         taken.push_back(text_box(t, w));
@@ -707,25 +767,44 @@ void resolve_annotation_overlaps(PlotLayout& L, const PlotStyle& style) {
 
 namespace {
 
-// Series::bar_labels at their bars' ends (see there), in the tick font; a label wider than its
-// bar less 0.3 em is left out.
+// Series::bar_labels at their bars' ends (see there), in the tick font. A label may be wider than
+// its bar less 0.3 em (a negative value's minus sign makes it so first) where it stays inside the
+// data area and, with 0.15 em either side, clear of the bars of other slots and of the labels
+// kept before it.
 void place_bar_labels(const Plot& plot, PlotLayout& L, const PlotStyle& style) {
     const Measure measure{style};
-    const double f = style.tick_font_px, gap = 0.2 * f;
+    const double f = style.tick_font_px, gap = 0.2 * f, clear = 0.15 * f, eps = 1e-6 * f;
     const Rect& d = L.view.px;
+    std::vector<Rect> bars;   // every drawn bar, outlines too
+    for (std::size_t k = 0; k < plot.series.size(); ++k)
+        if (drawn(plot.series[k]) && plot.series[k].kind == SeriesKind::Bars)
+            for (const Rect& r : series_bars(plot, k, L.view)) bars.push_back(r);
+    std::vector<Rect> kept;
+    const auto clear_of_others = [&](const Rect& box, const Rect& own) {
+        for (const Rect& r : bars)
+            if ((r.x1 <= own.x0 + eps || r.x0 >= own.x1 - eps) && boxes_meet(box, r, eps)) return false;
+        for (const Rect& r : kept)
+            if (boxes_meet(box, r, eps)) return false;
+        return box.x0 + clear >= d.x0 - eps && box.x1 - clear <= d.x1 + eps;
+    };
     for (std::size_t k = 0; k < plot.series.size(); ++k) {
         const Series& s = plot.series[k];
         if (s.kind != SeriesKind::Bars || s.bar_labels.empty()) continue;
         for (const PlacedBar& b : series_placed_bars(plot, k, L.view)) {
             if (b.index >= s.bar_labels.size() || s.bar_labels[b.index].empty()) continue;
             const std::string& text = s.bar_labels[b.index];
-            if (measure(text, f) > b.rect.width() - 0.3 * f) continue;
+            const double w = measure(text, f);
+            const bool narrow = w <= b.rect.width() - 0.3 * f;
             const bool up = !(s.y[b.index] < 0.0);
             double base = up ? b.rect.y0 - gap - (1.0 - kAscent) * f : b.rect.y1 + gap + kAscent * f;
             const bool outside = up ? base - kAscent * f >= d.y0 : base + (1.0 - kAscent) * f <= d.y1;
             if (!outside && b.rect.height() < f + 2.0 * gap) continue;   // no room outside, nor inside the bar
             if (!outside) base = up ? b.rect.y0 + gap + kAscent * f : b.rect.y1 - gap - (1.0 - kAscent) * f;
-            L.bar_labels.push_back({text, {0.5 * (b.rect.x0 + b.rect.x1), base}, TextAnchor::Middle, f, 0.0});
+            const double cx = 0.5 * (b.rect.x0 + b.rect.x1);
+            const Rect box{cx - 0.5 * w - clear, base - kAscent * f, cx + 0.5 * w + clear, base + (1.0 - kAscent) * f};
+            if (!narrow && !clear_of_others(box, b.rect)) continue;
+            kept.push_back(box);
+            L.bar_labels.push_back({text, {cx, base}, TextAnchor::Middle, f, 0.0});
         }
     }
 }
@@ -832,17 +911,16 @@ PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotSt
     for (std::size_t j = 0; j < plot.series.size(); ++j)
         if (plot.series[j].visible && !plot.series[j].label.empty()) entries.push_back(j);
     if (!plot.legend || entries.empty()) {
+        keep_ref_labels_clear(L, style);
         resolve_annotation_overlaps(L, style);
         return L;
     }
     const Measure measure{style};
     const double tf = style.tick_font_px;
-    const double row = 1.45 * tf, inner = 0.5 * tf;
     const double k = tf / PlotStyle{}.tick_font_px;   // the factor the style was scaled by
-    double text_w = 0.0;
-    for (std::size_t j : entries) text_w = std::max(text_w, measure(plot.series[j].label, tf));
-    LegendBox box = LegendBox::grid(entries.size(), 1, inner + style.legend_swatch + inner + text_w + inner, row, inner,
-                                    0.67 * tf, tf);
+    std::vector<double> text_w;
+    for (std::size_t j : entries) text_w.push_back(measure(plot.series[j].label, tf));
+    LegendBox box = LegendBox::grid(std::move(text_w), 1, tf, style.legend_swatch, 0.67 * tf);
 
     LegendCorner corner = plot.legend_corner;
     bool hides = false;   // the corner chosen hides data
@@ -886,16 +964,16 @@ PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotSt
     }
     for (std::size_t i = 0; i < entries.size(); ++i) {
         const std::size_t j = entries[i];
-        const int c = static_cast<int>(i % static_cast<std::size_t>(box.cols));
-        const double row_y = L.legend_box.y0 + inner + 0.5 * tf +   // centre line of the entry's row
-                             row * static_cast<double>(i / static_cast<std::size_t>(box.cols));
+        const std::size_t c = i % static_cast<std::size_t>(box.cols);
+        const double f = box.font;
+        const double row_y = L.legend_box.y0 + box.inner + 0.5 * f +   // centre line of the entry's row
+                             box.row * static_cast<double>(i / static_cast<std::size_t>(box.cols));
         LegendEntry e;
         e.series = j;
-        const double sx = L.legend_box.x0 + box.col_width * c + inner;
+        const double sx = L.legend_box.x0 + box.col_x[c] + box.inner;
         e.swatch_from = {sx, row_y};
-        e.swatch_to = {sx + style.legend_swatch, row_y};
-        e.label = {plot.series[j].label, {sx + style.legend_swatch + inner, row_y + kMidline * tf},
-                   TextAnchor::Start, tf, 0.0};
+        e.swatch_to = {sx + box.swatch, row_y};
+        e.label = {plot.series[j].label, {sx + box.swatch + box.inner, row_y + kMidline * f}, TextAnchor::Start, f, 0.0};
         e.faded = plot.series[j].faded;
         L.legend.push_back(std::move(e));
     }

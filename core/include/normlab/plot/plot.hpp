@@ -69,8 +69,9 @@ struct Series {
     // bar series before it, in their slot (a reference, e.g. the outputs at δ = 1); no slot of its own.
     bool overlay = false;
     // Bars only: a text at each bar's end, parallel to x and y (e.g. "1.342"): above a bar ≥ 0,
-    // below one < 0, inside its end where the data area leaves no room; left out where it is wider
-    // than the bar, or fits neither outside nor inside. Empty: none. Laid out by layout_plot
+    // below one < 0, inside its end where the data area leaves no room. One wider than its bar is
+    // kept where it stays in the data area clear of other slots' bars and earlier labels; one that
+    // fits neither outside nor inside is left out. Empty: none. Laid out by layout_plot
     // (PlotLayout::bar_labels).
     std::vector<std::string> bar_labels;
     // Line only: a text right of the data area, level with the line's last drawn point, in the
@@ -389,14 +390,17 @@ struct RangeOverride {
 // not enough, the ranges stay and the legend goes outside the data area (PlotLayout::
 // legend_outside): right of it, its top level with the data's, where the data keep 60% of their
 // width, else under the x label, its entries side by side in as many columns as the figure's
-// width holds, where they keep 30% of their height, else in the least crowded corner. A box
+// width holds (each column as wide as its longest label), where the data keep 30% of their
+// height and 6 tick text heights; where that legend leaves them less than 6, in 0.8 of the tick
+// font with a 1.2 em line sample (fewer rows) while they keep 30%; else in the least crowded corner. A box
 // (Auto or fixed corner) too large to fit inside the data area goes outside the same way rather
 // than over the tick labels.
 //
 // End labels (Series::end_label): the right margin is widened to hold the widest; each sits
 // 0.4 em right of the data area, centred on its line's last drawn point, one label for the same
 // text at ends closer than 0.9 em; then they are pushed apart to 1.1 em and kept within the data
-// area's height. Where the height cannot hold them all, the last series' labels are left out.
+// area's height; where the height cannot hold them all, they are set in 0.8 of the tick font, and
+// where it still cannot, the last series' labels are left out.
 //
 // Annotations last, so that every output shows the same readable labels: in the order of
 // Plot::annotations (earlier ones stay, later ones move), each text's box (its measured width;
