@@ -14,6 +14,8 @@ usage: scripts/check_architecture.py [REPO]   (default: the folder above this sc
                `…_plots(…)` (Data flow: "figures are found by name, never by their place")
   statics      no function-local `static` variable that is not const (Conventions), but one
                whose line says why it is process-wide (`// process-wide: …`)
+  CLI links    normlab-cli links no app target but the kit (cli/CMakeLists.txt: normlab_gpu,
+               normlab_labs, normlab; Layers)
   README       no paragraph of README.md is longer than 15 lines
 """
 import os
@@ -83,6 +85,14 @@ def main():
                 problems.append("%s:%d: by name: a figure taken by its place: %s" % (path, n, line.strip()))
             if path.endswith(".cpp") and STATIC_VAR.search(code) and "// process-wide:" not in line:
                 problems.append("%s:%d: statics: a static local that is not const: %s" % (path, n, line.strip()))
+    cli_cmake = os.path.join(root, "cli", "CMakeLists.txt")
+    if os.path.exists(cli_cmake):
+        text = open(cli_cmake, encoding="utf-8").read()
+        for m in re.finditer(r"target_link_libraries\(\s*normlab-cli\b([^)]*)\)", text):
+            for lib in re.findall(r"[\w:-]+", m.group(1)):
+                if lib in ("normlab_gpu", "normlab::gpu", "normlab_labs", "normlab::labs", "normlab"):
+                    n = text[:m.start()].count("\n") + 1
+                    problems.append("%s:%d: CLI links: normlab-cli links %s" % (cli_cmake, n, lib))
     readme = open(os.path.join(root, "README.md"), encoding="utf-8").read()
     for paragraph in re.split(r"\n\s*\n", readme):
         lines = paragraph.strip("\n").split("\n")

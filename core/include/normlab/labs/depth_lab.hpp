@@ -279,6 +279,7 @@ public:
 
 private:
     struct Run;
+    struct RunQueue;
     struct Seeds;
     struct Sweep;
     struct Step {
@@ -288,11 +289,11 @@ private:
     bool sample_due(const Run& run) const;
     void draw_samples(Run& run);
     void step_run(Run& run);
-    void step_sweep_point(std::size_t i);
     // The steps side by side on the pool, the costliest placement first; rethrows a step's exception.
     void side_by_side(std::vector<Step>& steps);
-    bool step_seeds();
-    bool step_sweep();
+    // One unit of a queue (the sweep's, the seeds'): up to kDepthSideBySide of its runs from its
+    // next on, side by side; false when it has none left or a trainer cannot be made (error_).
+    bool step_queue(RunQueue& queue);
 
     DepthLabState state_;
     bool configured_ = false;
