@@ -499,7 +499,7 @@ std::string seeds_text(const std::vector<std::uint64_t>& seeds) {
     return out;
 }
 
-// The spread_json of a spread as text: "1.77 ± 0.09 (1.62–1.93)".
+// The spread_json of a spread as text: spread_text (models/depth.hpp).
 std::string spread_text(const nlohmann::json& s) {
     return normlab::spread_text({s["n"].get<int>(), s["mean"].get<double>(), s["sd"].get<double>(),
                                  s["min"].get<double>(), s["max"].get<double>()});

@@ -6,12 +6,16 @@ usage: scripts/check_architecture.py [REPO]   (default: the folder above this sc
 
   layers       core's layers include only the layers before them (Layers): base; norm and plot
                (base only); models (base, norm); labs (those and plot); scene (all of core)
-  own UI       no lab window (app/labs/ but labs.cpp / labs.hpp) includes labs.hpp or names LabUis
-               (Data flow: "a lab reaches only its own UI struct")
-  by name      no figure is taken from a list of figures by its place: `plots[0]`,
-               `…_plots(…)[k]` (Data flow: "figures are found by name, never by their place")
+  own UI       no lab window (app/labs/ but labs.cpp / labs.hpp) includes labs.hpp or another lab's
+               header (y_lab.hpp), or names LabUis or another lab's UI struct (a `struct …Ui` of a
+               y_lab.hpp) (Data flow: "a lab reaches only its own UI struct")
+  by name      no figure is taken from a list of figures by its place: a subscript, .at(), .front()
+               or .back() of `plots` (`.plots` too), of a `std::vector<Plot>` the file names, or of
+               `…_plots(…)` (Data flow: "figures are found by name, never by their place")
   statics      no function-local `static` variable that is not const (Conventions), but one
                whose line says why it is process-wide (`// process-wide: …`)
+  CLI links    normlab-cli links no app target but the kit (cli/CMakeLists.txt: normlab_gpu,
+               normlab_labs, normlab; Layers)
   README       no paragraph of README.md is longer than 15 lines
 """
 import os
@@ -22,7 +26,10 @@ ALLOWED = {"base": set(), "norm": {"base"}, "plot": {"base"}, "models": {"base",
            "labs": {"base", "norm", "models", "plot"},
            "scene": {"base", "norm", "models", "labs", "plot"}}
 INCLUDE = re.compile(r'#\s*include\s*["<](?:normlab/)?(base|norm|models|labs|plot|scene)/')
-BY_PLACE = re.compile(r'\b(?:plots|figures)\s*\[\s*[0-9]+\s*\]|_plots\([^()]*\)\s*\[')
+PLACE = r'\s*(?:\[|\.\s*(?:at|front|back)\s*\()'   # a subscript, .at(, .front(, .back(
+BY_PLACE = re.compile(r'(?:\bplots|_plots\([^()]*\))' + PLACE)
+PLOT_LIST = re.compile(r'std::vector<Plot>\s*&?\s*(\w+)\s*[=;,){(]|\b(?:auto|const auto)\s*&?\s*(\w+)\s*=\s*[\w:]*_plots\(')
+UI_STRUCT = re.compile(r'^\s*struct\s+(\w+Ui)\b')
 STATIC_VAR = re.compile(r'^\s+static\s+(?!const\b|constexpr\b|inline\b)[^()]*?\b[A-Za-z_]\w*\s*(?:=|;|\{)')
 
 
@@ -46,20 +53,46 @@ def main():
                 m = INCLUDE.search(line)
                 if m and m.group(1) != layer and m.group(1) not in ALLOWED[layer]:
                     problems.append("%s:%d: layers: %s includes %s" % (path, n, layer, m.group(1)))
+    ui_structs = {}   # lab header stem (explorer_lab) -> the UI structs it declares
+    for path in files(root, "app/labs"):
+        name = os.path.basename(path)
+        if name.endswith("_lab.hpp"):
+            ui_structs[name[:-4]] = {m.group(1) for line in open(path, encoding="utf-8")
+                                     for m in [UI_STRUCT.match(line)] if m}
     for path in files(root, "app/labs"):
         if os.path.basename(path) in ("labs.cpp", "labs.hpp"):
             continue
+        stem = os.path.splitext(os.path.basename(path))[0]
+        others = {lab: uis for lab, uis in ui_structs.items() if lab != stem}
         for n, line in enumerate(open(path, encoding="utf-8"), 1):
             code = line.split("//")[0]
             if re.search(r'#\s*include\s*"labs\.hpp"', code) or re.search(r"\bLabUis\b", code):
                 problems.append("%s:%d: own UI: a lab window sees the table of labs" % (path, n))
+            m = re.search(r'#\s*include\s*"(\w+_lab)\.hpp"', code)
+            if m and m.group(1) in others:
+                problems.append("%s:%d: own UI: a lab window includes another lab's header" % (path, n))
+            named = [ui for uis in others.values() for ui in uis if re.search(r"\b%s\b" % ui, code)]
+            if named:
+                problems.append("%s:%d: own UI: a lab window names another lab's UI struct %s" % (path, n, named[0]))
     for path in files(root, "core/src", "app", "cli"):
-        for n, line in enumerate(open(path, encoding="utf-8"), 1):
+        lines = open(path, encoding="utf-8").read().split("\n")
+        names = {n for line in lines for m in PLOT_LIST.finditer(line.split("//")[0]) for n in m.groups() if n}
+        by_place = BY_PLACE if not names else re.compile(
+            BY_PLACE.pattern + r'|\b(?:%s)' % "|".join(sorted(names)) + PLACE)
+        for n, line in enumerate(lines, 1):
             code = line.split("//")[0]
-            if BY_PLACE.search(code):
+            if by_place.search(code):
                 problems.append("%s:%d: by name: a figure taken by its place: %s" % (path, n, line.strip()))
             if path.endswith(".cpp") and STATIC_VAR.search(code) and "// process-wide:" not in line:
                 problems.append("%s:%d: statics: a static local that is not const: %s" % (path, n, line.strip()))
+    cli_cmake = os.path.join(root, "cli", "CMakeLists.txt")
+    if os.path.exists(cli_cmake):
+        text = open(cli_cmake, encoding="utf-8").read()
+        for m in re.finditer(r"target_link_libraries\(\s*normlab-cli\b([^)]*)\)", text):
+            for lib in re.findall(r"[\w:-]+", m.group(1)):
+                if lib in ("normlab_gpu", "normlab::gpu", "normlab_labs", "normlab::labs", "normlab"):
+                    n = text[:m.start()].count("\n") + 1
+                    problems.append("%s:%d: CLI links: normlab-cli links %s" % (cli_cmake, n, lib))
     readme = open(os.path.join(root, "README.md"), encoding="utf-8").read()
     for paragraph in re.split(r"\n\s*\n", readme):
         lines = paragraph.strip("\n").split("\n")

@@ -46,8 +46,8 @@ std::string figure_path(const std::string& dir, const std::string& name, const s
 std::vector<std::string> unique_figure_names(const std::vector<Plot>& plots) {
     std::vector<std::string> names;
     std::map<std::string, int> seen;
-    for (std::size_t i = 0; i < plots.size(); ++i) {
-        const std::string base = plots[i].name.empty() ? "figure_" + std::to_string(i + 1) : plots[i].name;
+    for (const Plot& plot : plots) {
+        const std::string base = plot.name.empty() ? "figure_" + std::to_string(names.size() + 1) : plot.name;
         const int n = ++seen[base];
         names.push_back(n == 1 ? base : base + "_" + std::to_string(n));
     }

@@ -511,15 +511,26 @@ void draw_problems(const DepthLabSnapshot& snap) {
 
 // [SECTION] Figures panel -------------------------------------------------------------------
 
+// Each figure (depth_lab_plots, by name) and the view that shows it, in the panel's order.
+struct DepthFigureView {
+    const char* figure;
+    PlotView DepthUi::*view;
+};
+constexpr DepthFigureView kDepthFigureViews[] = {{"depth_loss", &DepthUi::loss_view},
+                                                 {"depth_layer_grads", &DepthUi::layers_view},
+                                                 {"depth_layer_grads_over_steps", &DepthUi::evolution_view},
+                                                 {"depth_lr_sweep", &DepthUi::sweep_view}};
+
 // Loss and the per-layer measure above, its evolution and the sweep below: four equal figures.
 void draw_figures(DepthUi& ui, const DepthFigures& f, const Fonts& fonts, float height) {
     const ImVec2 spacing = ImGui::GetStyle().ItemSpacing;
     const ImVec2 size(std::floor(0.5f * (ImGui::GetContentRegionAvail().x - spacing.x)),
                       std::floor(0.5f * (height - spacing.y)));
-    PlotView* const views[] = {&ui.loss_view, &ui.layers_view, &ui.evolution_view, &ui.sweep_view};
-    for (std::size_t i = 0; i < f.plots.size(); ++i) {
-        if (i % 2 == 1) ImGui::SameLine();
-        draw_plot(*views[i], f.plots[i], fonts, size);
+    bool right = false;
+    for (const DepthFigureView& fv : kDepthFigureViews) {
+        if (right) ImGui::SameLine();
+        draw_plot(ui.*fv.view, plot_named(f.plots, fv.figure), fonts, size);
+        right = !right;
     }
 }
 
@@ -682,15 +693,14 @@ std::vector<Plot> depth_lab_plots(DepthContext& ctx) {
         lab.configure(ctx.session.depth);
         plots = normlab::depth_lab_plots(lab.snapshot());
     }
-    const PlotView* const views[] = {&ui.loss_view, &ui.layers_view, &ui.evolution_view, &ui.sweep_view};
-    for (std::size_t i = 0; i < plots.size(); ++i) plots[i] = plot_as_shown(plots[i], *views[i]);
+    for (const DepthFigureView& fv : kDepthFigureViews) {
+        Plot& p = plot_named(plots, fv.figure);
+        p = plot_as_shown(p, ui.*fv.view);
+    }
     return plots;
 }
 
 // [SECTION] Presenter slide ---------------------------------------------------------------
-
-constexpr const char* kDepthPlotFigures[] = {"depth_loss", "depth_layer_grads", "depth_layer_grads_over_steps",
-                                             "depth_lr_sweep"};   // DepthFigures::plots, in order
 
 void update_depth_slide(DepthContext& ctx) {
     DepthUi& ui = ctx.ui;
@@ -711,9 +721,8 @@ void draw_depth_figure(DepthContext& ctx, const std::string& id, ImVec2) {
         draw_claims(*ui.shown, f, ctx.fonts);
         return;
     }
-    PlotView* const views[] = {&ui.loss_view, &ui.layers_view, &ui.evolution_view, &ui.sweep_view};
-    for (std::size_t i = 0; i < f.plots.size() && i < std::size(kDepthPlotFigures); ++i)
-        if (id == kDepthPlotFigures[i]) draw_plot(*views[i], f.plots[i], ctx.fonts, ImGui::GetContentRegionAvail());
+    for (const DepthFigureView& fv : kDepthFigureViews)
+        if (id == fv.figure) draw_plot(ui.*fv.view, plot_named(f.plots, id), ctx.fonts, ImGui::GetContentRegionAvail());
 }
 
 void draw_depth_control(DepthContext& ctx, const std::string& id) {

@@ -38,7 +38,7 @@ inline constexpr LabInfo kDepthInfo{
 
 // What is on screen, built from one snapshot.
 struct DepthFigures {
-    std::vector<Plot> plots;   // depth_lab_plots order: loss, layers, evolution, sweep
+    std::vector<Plot> plots;   // depth_lab_plots: found by name (plot_named)
     std::vector<DepthClaim> claims;
     std::string conditions;
 };

@@ -8,6 +8,7 @@
 #include "plot_view.hpp"
 #include "theme_fonts.hpp"
 #include "ui_util.hpp"
+#include "x_presets.hpp"
 
 #include <normlab/scene/session.hpp>
 
@@ -40,23 +41,8 @@ struct ExplorerUi {
 };
 using ExplorerContext = LabContextOf<ExplorerUi>;
 
-// The presets that set x ([2, 4, 6, 8], [200, 300, 150, 250], random: keys E, L, R), as actions
-// of any lab that shows the Explorer's x (the Explorer's own, the Worked example's).
-enum XPreset { kExampleX, kLargeX, kRandomX, kXPresetCount };
-void set_x_preset(LabContext& ctx, XPreset preset);
-// The Explorer's own: its paste field also forgets an entry it refused.
+// The x presets (x_presets.hpp), the Explorer's own: its paste field also forgets an entry it refused.
 void set_x_preset(ExplorerContext& ctx, XPreset preset);
-
-template <class Context>
-inline constexpr Action<Context> kXPresetActions[kXPresetCount] = {
-    {"2, 4, 6, 8", {'E'}, tr_later("x = [2, 4, 6, 8], the paper explainer's example"),
-     tr_later("LayerNorm gives ≈ [−1.342, −0.447, 0.447, 1.342], RMSNorm ≈ [0.365, 0.730, 1.095, 1.461]."),
-     [](Context& ctx) { set_x_preset(ctx, kExampleX); }},
-    {"200, 300, 150, 250", {'L'}, tr_later("x = [200, 300, 150, 250], large, far from zero mean"),
-     tr_later("RMSNorm keeps the common offset, LayerNorm removes it."), [](Context& ctx) { set_x_preset(ctx, kLargeX); }},
-    {tr_later("Random"), {'R'}, tr_later("random x"), tr_later("xᵢ ~ N(1, 2²), rounded to 0.01, from a seed that advances on every use."),
-     [](Context& ctx) { set_x_preset(ctx, kRandomX); }},
-};
 
 // The lab's row in the table of labs (labs.cpp): all the table needs of it (LabWindow, lab.hpp).
 // Its draw function reads and edits ctx.session.explorer; its figures as they are now are its

@@ -9,6 +9,8 @@
 // [SECTION] Other labs' overlay      — draw_gpu_norm_caption (the times: gpu_device.hpp)
 #include "gpu_lab.hpp"
 
+#include "gpu_caption.hpp"
+
 #include "ui_util.hpp"
 
 #include <normlab/scene/session.hpp>

@@ -61,12 +61,6 @@ const BenchResults* gpu_lab_results(const GpuUi& ui, bool* running = nullptr);
 // the GPU kernels are off); none when the GL context was lost.
 extern const LabWindow<GpuContext> kGpuWindow;
 
-// One line for other labs: "GPU: LayerNorm fwd+bwd 0.21 ms, RMSNorm 0.15 ms (29% less) at 32×32 ·
-// llvmpipe, glFinish + CPU clock" once measured (gpu_device.hpp's gpu_norm_times), "GPU: measuring…" until then, or
-// "GPU kernel times: off" (hover: why). For a norm layer's activations of rows × cols. Returns
-// the times it showed (null while measuring or off), for the lab's own figures.
-const NormKernelTimes* draw_gpu_norm_caption(LabContext& ctx, int rows, int cols);
-
 // `normlab --bench-gpu [--json] [--cpu] [--egl] [--rows R,…] [--cols C,…] [--reps N] [--timing M]`
 // (app/shell/gpu_bench_main.cpp): main() hands the whole command line over when it names --bench-gpu.
 // Runs the sweep (run_gpu_bench) in a hidden GL 4.3 window, or with --egl in a headless EGL

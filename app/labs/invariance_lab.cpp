@@ -607,13 +607,14 @@ void draw_explorer_panel(InvarianceContext& ctx, InvarianceUi& ui) {
     const std::vector<Plot> plots = invariance_explorer_plots(&*now, r, labels);
     const struct {
         const char* name;
+        const char* figure;   // invariance_explorer_plots
         Color color;
         double change;
         PlotView* view;
-    } charts[] = {{"LayerNorm", colors::kLayerNorm, r ? r->layernorm_change : 0.0, &ui.layernorm_view},
-                  {"RMSNorm", colors::kRmsNorm, r ? r->rmsnorm_change : 0.0, &ui.rmsnorm_view}};
-    for (int i = 0; i < 2; ++i) {
-        const auto& c = charts[i];
+    } charts[] = {{"LayerNorm", "invariance_explorer_layernorm", colors::kLayerNorm, r ? r->layernorm_change : 0.0,
+                   &ui.layernorm_view},
+                  {"RMSNorm", "invariance_explorer_rmsnorm", colors::kRmsNorm, r ? r->rmsnorm_change : 0.0, &ui.rmsnorm_view}};
+    for (const auto& c : charts) {
         swatch(c.color);
         if (r == nullptr) {
             ImGui::Text(tr("%s outputs y"), c.name);
@@ -625,7 +626,7 @@ void draw_explorer_panel(InvarianceContext& ctx, InvarianceUi& ui) {
                     "✓ when within the tolerance. Outlines: the outputs before the transform."));
         }
         c.view->compact = true;   // the line above names it
-        draw_plot(*c.view, plots[i], ctx.fonts, ImVec2(ImGui::GetContentRegionAvail().x, chart_h));
+        draw_plot(*c.view, plot_named(plots, c.figure), ctx.fonts, ImVec2(ImGui::GetContentRegionAvail().x, chart_h));
     }
 }
 

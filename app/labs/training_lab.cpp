@@ -15,7 +15,7 @@
 // latest snapshot; figures are rebuilt only when a new one arrived.
 #include "training_lab.hpp"
 
-#include "gpu_lab.hpp"   // draw_gpu_norm_caption: the GPU times it shows beside its own
+#include "gpu_caption.hpp"   // draw_gpu_norm_caption: the GPU times it shows beside its own
 
 #include <normlab/base/palette.hpp>
 #include "plot_export.hpp"
@@ -157,6 +157,13 @@ const std::vector<Plot>& map_plots(TrainingUi& ui) {
         for (const TrainingVariant& v : ui.shown->variants) maps.push_back(training_map_plot(*ui.shown, v, ui.show_test_points));
         return maps;
     });
+}
+
+// The decision map of `v` among `maps` (training_map_name), or null before it is built.
+const Plot* map_of(const std::vector<Plot>& maps, const TrainingVariant& v) {
+    const std::string name = training_map_name(v.norm);
+    const auto it = std::find_if(maps.begin(), maps.end(), [&](const Plot& p) { return p.name == name; });
+    return it == maps.end() ? nullptr : &*it;
 }
 
 void take_latest(TrainingUi& ui) {
@@ -568,13 +575,13 @@ void draw_variant_row(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fon
     const bool maps = snap.data->features() == 2;
     const float side = maps ? std::min(width, max_side) : 0.0f;
     const double slowest = slowest_step_ms(snap);
-    const std::vector<Plot>& plots = map_plots(ui);
+    const std::vector<Plot>& map_figures = map_plots(ui);
     const float caption_h = variant_caption_height(fonts);
     const ImVec2 size(width, side + (maps ? ImGui::GetStyle().ItemSpacing.y : 0.0f) + caption_h);
     for (std::size_t i = 0; i < n; ++i) {
         if (i % cols != 0) ImGui::SameLine();
         ImGui::PushID(static_cast<int>(i));
-        draw_variant_card(snap.variants[i], i < plots.size() ? &plots[i] : nullptr, snap, slowest, size, side, fonts, status);
+        draw_variant_card(snap.variants[i], map_of(map_figures, snap.variants[i]), snap, slowest, size, side, fonts, status);
         ImGui::PopID();
     }
     if (!maps)
@@ -621,12 +628,12 @@ void draw_variant_grid(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fo
     }
     const float card_w = std::floor((size.x - static_cast<float>(cols - 1) * sp) / static_cast<float>(cols));
     const double slowest = slowest_step_ms(snap);
-    const std::vector<Plot>& plots = map_plots(ui);
+    const std::vector<Plot>& map_figures = map_plots(ui);
     for (int i = 0; i < n; ++i) {
         if (i % cols != 0) ImGui::SameLine();
         ImGui::PushID(i);
         const auto k = static_cast<std::size_t>(i);
-        draw_variant_card(snap.variants[k], k < plots.size() ? &plots[k] : nullptr, snap, slowest,
+        draw_variant_card(snap.variants[k], map_of(map_figures, snap.variants[k]), snap, slowest,
                           ImVec2(card_w, side + caption_h(card_w)), side, fonts, status);
         ImGui::PopID();
     }
@@ -756,7 +763,7 @@ void draw_training_lab(TrainingContext& ctx) {
 
     begin_panel("results");
     draw_stress_banner(s);
-    ui.gpu_costs = gpu_step_costs(draw_gpu_norm_caption(ctx, static_cast<int>(s.train.batch_size),   // gpu_lab.hpp
+    ui.gpu_costs = gpu_step_costs(draw_gpu_norm_caption(ctx, static_cast<int>(s.train.batch_size),   // gpu_caption.hpp
                                                          static_cast<int>(s.train.model.width)),
                                   s.train.model.hidden_layers);
     if (!ui.problem.empty()) {

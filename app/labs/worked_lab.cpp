@@ -8,7 +8,7 @@
 // [SECTION] The lab window
 #include "worked_lab.hpp"
 
-#include "explorer_lab.hpp"   // the x presets (kXPresetActions) it shares with the Explorer
+#include "x_presets.hpp"   // kXPresetActions: it shares them with the Explorer
 
 #include <normlab/base/palette.hpp>
 #include "ui_util.hpp"

@@ -256,6 +256,13 @@ bool parse_sizes(const std::string& sizes, Options& opt) {
     return true;
 }
 
+// Whether `arg` takes a value: its line in kUsage's list names one ("  --lab NAME   …").
+bool takes_value(const std::string& arg) {
+    const std::string usage = kUsage, line = "\n  " + arg + " ";
+    const std::size_t at = usage.find(line);
+    return at != std::string::npos && usage.size() > at + line.size() && usage[at + line.size()] != ' ';
+}
+
 // Returns -1 to run the app, otherwise the exit code (0 after --help/--version, 2 on bad usage).
 int parse_args(int argc, char** argv, Options& opt) {
     for (int i = 1; i < argc; ++i) {
@@ -338,10 +345,7 @@ int parse_args(int argc, char** argv, Options& opt) {
                              ui::kMaxExportScale, argv[i]);
                 return 2;
             }
-        } else if (arg == "--lab" || arg == "--screenshot" || arg == "--frames" || arg == "--export-plot" ||
-                   arg == "--scale" || arg == "--out" || arg == "--scene" || arg == "--lecture" || arg == "--slide" ||
-                   arg == "--theme" || arg == "--lang" || arg == "--font-scale" || arg == "--autosave" || arg == "--pointer" ||
-                   arg == "--size" || arg == "--scale-ui" || arg == "--frame-delay" || arg == "--edit-lecture") {
+        } else if (takes_value(arg)) {
             std::fprintf(stderr, "normlab: %s needs a value (see normlab --help)\n", arg.c_str());
             return 2;
         } else {

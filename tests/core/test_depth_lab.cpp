@@ -42,6 +42,45 @@ int run_all(DepthLab& lab, int limit = 10000) {
 
 // [SECTION] Engine ----------------------------------------------------------------------------
 
+// operator== sees every field: one changed field makes two states unequal.
+TEST(DepthLab, StateEqualityNoticesEveryField) {
+    using Change = void (*)(DepthLabState&);
+    const Change changes[] = {
+        [](DepthLabState& s) { s.task = TaskKind::Copy; },
+        [](DepthLabState& s) { s.text_path = "x.txt"; },
+        [](DepthLabState& s) { s.placements[1] = false; },
+        [](DepthLabState& s) { s.norm = Norm::RMSNorm; },
+        [](DepthLabState& s) { s.layers = 3; },
+        [](DepthLabState& s) { s.width = 32; },
+        [](DepthLabState& s) { s.heads = 2; },
+        [](DepthLabState& s) { s.residual_scale = true; },
+        [](DepthLabState& s) { s.normformer.ffn_norm = false; },
+        [](DepthLabState& s) { s.init = TransformerInit::Xavier; },
+        [](DepthLabState& s) { s.steps = 101; },
+        [](DepthLabState& s) { s.lr = 2e-3; },
+        [](DepthLabState& s) { s.seed = 2; },
+        [](DepthLabState& s) { s.measure_steps = 49; },
+        [](DepthLabState& s) { s.seeds = 4; },
+        [](DepthLabState& s) { s.evolution = 1; },
+        [](DepthLabState& s) { s.sweep_lr_min = 2e-3; },
+        [](DepthLabState& s) { s.sweep_lr_max = 0.3; },
+        [](DepthLabState& s) { s.sweep_points = 5; },
+        [](DepthLabState& s) { s.sweep_steps = 31; },
+        [](DepthLabState& s) { s.prompt = "123"; },
+        [](DepthLabState& s) { s.temperature = 0.5; },
+        [](DepthLabState& s) { s.sample_lines = 2; },
+        [](DepthLabState& s) { s.sample_seed = 2; },
+        [](DepthLabState& s) { s.precision = Precision::F64; },
+    };
+    const DepthLabState base;
+    EXPECT_TRUE(base == DepthLabState{});
+    for (std::size_t i = 0; i < std::size(changes); ++i) {
+        DepthLabState changed;
+        changes[i](changed);
+        EXPECT_TRUE(base != changed) << "change " << i;
+    }
+}
+
 TEST(DepthLab, TrainsEveryPlacementThenSweepsThenSeedsThenRests) {
     DepthLab lab;
     lab.configure(small_state());

@@ -88,7 +88,7 @@ constexpr const char* kShleiferLr = tr_later("Shleifer et al. 2021: language mod
 
 std::string ratio_text(double r) { return format_number(r, 3); }
 
-// "1.77 ± 0.09 (1.65–1.90)"; one value alone: "1.77".
+// spread_text (depth.hpp) of the ratios; one value alone: its ratio_text.
 std::string ratios_text(const std::vector<double>& v) {
     const Spread sp = spread_of(v);
     return sp.n == 1 ? ratio_text(sp.mean) : spread_text(sp);

@@ -45,26 +45,20 @@ bool same_run(const DepthConfig& a, const DepthConfig& b) {
            a.eval_cases == b.eval_cases && a.seed == b.seed && a.precision == b.precision;
 }
 
-// The sweep's settings: everything but the main runs' steps, learning rate and the display.
+// The sweep's settings: the models' and the sweep's (not the main runs' steps or learning rate).
 bool same_sweep(const DepthLabState& a, const DepthLabState& b) {
-    return a.task == b.task && a.text_path == b.text_path && a.placements == b.placements && a.norm == b.norm &&
-           a.layers == b.layers && a.width == b.width && a.heads == b.heads && a.residual_scale == b.residual_scale &&
-           a.normformer == b.normformer && a.init == b.init && a.seed == b.seed && a.precision == b.precision &&
-           a.sweep_lr_min == b.sweep_lr_min &&
-           a.sweep_lr_max == b.sweep_lr_max && a.sweep_points == b.sweep_points && a.sweep_steps == b.sweep_steps;
+    using namespace depth_internal;
+    return model_fields(a) == model_fields(b) && sweep_fields(a) == sweep_fields(b);
 }
 
-// The seed runs' settings: the runs' (but their steps), the seeds and the window.
+// The seed runs' settings: the models', the learning rate, the seeds and the window (not the steps).
 bool same_seeds(const DepthLabState& a, const DepthLabState& b) {
-    return a.task == b.task && a.text_path == b.text_path && a.placements == b.placements && a.norm == b.norm &&
-           a.layers == b.layers && a.width == b.width && a.heads == b.heads && a.residual_scale == b.residual_scale &&
-           a.normformer == b.normformer && a.init == b.init && a.lr == b.lr && a.seed == b.seed &&
-           a.seeds == b.seeds && depth_window(a) == depth_window(b) && a.precision == b.precision;
+    using namespace depth_internal;
+    return model_fields(a) == model_fields(b) && a.lr == b.lr && a.seeds == b.seeds && depth_window(a) == depth_window(b);
 }
 
 bool same_samples(const DepthLabState& a, const DepthLabState& b) {
-    return a.prompt == b.prompt && a.temperature == b.temperature && a.sample_lines == b.sample_lines &&
-           a.sample_seed == b.sample_seed;
+    return depth_internal::sample_fields(a) == depth_internal::sample_fields(b);
 }
 
 }  // namespace
@@ -85,17 +79,61 @@ struct DepthLab::Run {
     bool done() const { return not_finite_at > 0 || trainer.step_count() >= target; }
 };
 
-struct DepthLab::Seeds {
-    std::vector<DepthSeedRun> runs;                        // planned: seed + 1 of every placement, then seed + 2, …
-    std::vector<std::unique_ptr<DepthTrainer>> trainers;   // runs[i]'s trainer while it trains
+// A queue of runs trained kDepthSideBySide at a time, in order (the sweep's points, the seeds'
+// runs): step_queue gives each run its trainer on its first step and frees it once done.
+struct DepthLab::RunQueue {
+    virtual ~RunQueue() = default;
+    virtual std::size_t size() const = 0;
+    virtual bool done(std::size_t i) const = 0;
+    virtual int placement(std::size_t i) const = 0;                           // index into kAllNormPlacements
+    virtual DepthConfig config(const DepthLabState& state, std::size_t i) const = 0;   // run i's trainer's
+    virtual void step(const DepthLabState& state, std::size_t i) = 0;         // one step of run i (trainers[i])
+    virtual void release(std::size_t i) { trainers[i].reset(); }              // run i is done
+    std::vector<std::unique_ptr<DepthTrainer>> trainers;   // run i's trainer while it trains
     std::size_t next = 0;                                  // the first run not done: it and the next train together
+    bool failed = false;                                   // a trainer could not be made (error_ says why)
 };
 
-struct DepthLab::Sweep {
-    std::vector<DepthSweepPoint> points;                   // learning-rate major, then placement
-    std::vector<std::unique_ptr<DepthTrainer>> trainers;   // points[i]'s run while it trains
-    std::vector<std::vector<double>> losses;               // points[i]'s training losses so far
-    std::size_t next = 0;                                  // the first point not done: it and the next train together
+struct DepthLab::Seeds : RunQueue {
+    std::vector<DepthSeedRun> runs;   // planned: seed + 1 of every placement, then seed + 2, …
+    std::size_t size() const override { return runs.size(); }
+    bool done(std::size_t i) const override { return runs[i].done(); }
+    int placement(std::size_t i) const override { return runs[i].placement; }
+    DepthConfig config(const DepthLabState& state, std::size_t i) const override {
+        return depth_seed_config(state, runs[i].placement, runs[i].seed);
+    }
+    void step(const DepthLabState&, std::size_t i) override {
+        runs[i].not_finite = !std::isfinite(trainers[i]->step());
+        runs[i].history = trainers[i]->history();
+    }
+};
+
+struct DepthLab::Sweep : RunQueue {
+    std::vector<DepthSweepPoint> points;       // learning-rate major, then placement
+    std::vector<std::vector<double>> losses;   // points[i]'s training losses so far
+    std::size_t size() const override { return points.size(); }
+    bool done(std::size_t i) const override { return points[i].outcome != SweepOutcome::Pending; }
+    int placement(std::size_t i) const override { return points[i].placement; }
+    DepthConfig config(const DepthLabState& state, std::size_t i) const override {
+        return depth_sweep_config(state, points[i].placement, points[i].lr);
+    }
+    void step(const DepthLabState& state, std::size_t i) override {
+        DepthSweepPoint& q = points[i];
+        const double loss = trainers[i]->step();
+        losses[i].push_back(loss);
+        q.steps = trainers[i]->step_count();
+        if (q.steps == 1) q.first_loss = loss;
+        if (!std::isfinite(loss)) {
+            q.outcome = SweepOutcome::NotFinite;
+        } else if (q.steps >= state.sweep_steps) {
+            q.final_loss = tail_mean(losses[i]);
+            q.outcome = q.final_loss >= q.first_loss ? SweepOutcome::Diverged : SweepOutcome::Trained;
+        }
+    }
+    void release(std::size_t i) override {
+        trainers[i].reset();
+        losses[i] = {};
+    }
 };
 
 DepthLab::DepthLab() = default;
@@ -314,66 +352,22 @@ bool DepthLab::step_runs() {
     return true;
 }
 
-bool DepthLab::step_seeds() {
-    if (!seeds_ || seeds_->next >= seeds_->runs.size()) return false;
-    Seeds& w = *seeds_;
+bool DepthLab::step_queue(RunQueue& q) {
+    if (q.next >= q.size()) return false;
     std::vector<Step> steps;
     try {
-        for (std::size_t i = w.next; i < w.runs.size() && i < w.next + kDepthSideBySide; ++i) {
-            DepthSeedRun& r = w.runs[i];
-            if (r.done()) continue;
-            if (!w.trainers[i]) w.trainers[i] = std::make_unique<DepthTrainer>(depth_seed_config(state_, r.placement, r.seed));
-            steps.push_back({r.placement, [&r, &t = *w.trainers[i]] {
-                                 r.not_finite = !std::isfinite(t.step());
-                                 r.history = t.history();
-                             }});
+        for (std::size_t i = q.next; i < q.size() && i < q.next + kDepthSideBySide; ++i) {
+            if (q.done(i)) continue;
+            if (!q.trainers[i]) q.trainers[i] = std::make_unique<DepthTrainer>(q.config(state_, i));
+            steps.push_back({q.placement(i), [this, &q, i] { q.step(state_, i); }});
         }
     } catch (const std::exception& e) {   // the text file changed since the runs read it
         error_ = e.what();
-        seeds_.reset();
+        q.failed = true;
         return false;
     }
     side_by_side(steps);
-    for (; w.next < w.runs.size() && w.runs[w.next].done(); ++w.next) w.trainers[w.next].reset();
-    return true;
-}
-
-void DepthLab::step_sweep_point(std::size_t i) {
-    Sweep& w = *sweep_;
-    DepthSweepPoint& q = w.points[i];
-    const double loss = w.trainers[i]->step();
-    w.losses[i].push_back(loss);
-    q.steps = w.trainers[i]->step_count();
-    if (q.steps == 1) q.first_loss = loss;
-    if (!std::isfinite(loss)) {
-        q.outcome = SweepOutcome::NotFinite;
-    } else if (q.steps >= state_.sweep_steps) {
-        q.final_loss = tail_mean(w.losses[i]);
-        q.outcome = q.final_loss >= q.first_loss ? SweepOutcome::Diverged : SweepOutcome::Trained;
-    }
-}
-
-bool DepthLab::step_sweep() {
-    if (!sweep_ || sweep_->next >= sweep_->points.size()) return false;
-    Sweep& w = *sweep_;
-    std::vector<Step> steps;
-    try {
-        for (std::size_t i = w.next; i < w.points.size() && i < w.next + kDepthSideBySide; ++i) {
-            if (w.points[i].outcome != SweepOutcome::Pending) continue;
-            if (!w.trainers[i])
-                w.trainers[i] = std::make_unique<DepthTrainer>(depth_sweep_config(state_, w.points[i].placement, w.points[i].lr));
-            steps.push_back({w.points[i].placement, [this, i] { step_sweep_point(i); }});
-        }
-    } catch (const std::exception& e) {   // the text file changed since the runs read it
-        error_ = e.what();
-        sweep_.reset();
-        return false;
-    }
-    side_by_side(steps);
-    for (; w.next < w.points.size() && w.points[w.next].outcome != SweepOutcome::Pending; ++w.next) {
-        w.trainers[w.next].reset();
-        w.losses[w.next] = {};
-    }
+    for (; q.next < q.size() && q.done(q.next); ++q.next) q.release(q.next);
     return true;
 }
 
@@ -388,7 +382,13 @@ bool DepthLab::advance(bool train) {
     }
     if (!train) return false;
     if (step_runs()) return true;
-    if (step_sweep() || step_seeds()) {
+    // The sweep's unit, else the seeds': a queue whose trainer cannot be made is dropped.
+    const auto unit = [this](auto& queue) {
+        const bool stepped = queue && step_queue(*queue);
+        if (queue && queue->failed) queue.reset();
+        return stepped;
+    };
+    if (unit(sweep_) || unit(seeds_)) {
         ++work_;
         return true;
     }

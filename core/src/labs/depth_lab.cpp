@@ -17,13 +17,10 @@ namespace normlab {
 // [SECTION] State ---------------------------------------------------------------------------
 
 bool operator==(const DepthLabState& a, const DepthLabState& b) {
-    return a.task == b.task && a.text_path == b.text_path && a.placements == b.placements && a.norm == b.norm &&
-           a.layers == b.layers && a.width == b.width && a.heads == b.heads && a.residual_scale == b.residual_scale &&
-           a.normformer == b.normformer && a.init == b.init && a.steps == b.steps && a.lr == b.lr &&
-           a.seed == b.seed && a.measure_steps == b.measure_steps && a.seeds == b.seeds && a.evolution == b.evolution && a.sweep_lr_min == b.sweep_lr_min &&
-           a.sweep_lr_max == b.sweep_lr_max && a.sweep_points == b.sweep_points && a.sweep_steps == b.sweep_steps &&
-           a.prompt == b.prompt && a.temperature == b.temperature && a.sample_lines == b.sample_lines &&
-           a.sample_seed == b.sample_seed && a.precision == b.precision;
+    using namespace depth_internal;
+    return model_fields(a) == model_fields(b) && training_fields(a) == training_fields(b) &&
+           claims_fields(a) == claims_fields(b) && display_fields(a) == display_fields(b) &&
+           sweep_fields(a) == sweep_fields(b) && sample_fields(a) == sample_fields(b);
 }
 
 namespace {

@@ -11,16 +11,10 @@
 // [SECTION] Claims     — the papers' statements against the numbers measured here
 // [SECTION] Plots      — the lab's figures as core Plots (exportable as SVG/CSV)
 //
-// The lab measures; it does not tune the model until the papers agree. With its defaults (the
-// numbers of `normlab-cli depth`: 6 layers, width 64, 4 heads, sort, Adam 10⁻³, batch 32) it
-// measures first ÷ last of mean |∂L/∂W₂| over the first 50 steps, seed 1: Post-LN 1.42, Pre-LN
-// 1.72, NormFormer 3.01 (over seeds 1–10: 1.38 ± .07, 1.77 ± .09, 3.18 ± .19). Pre-LN's early
-// layers get the larger gradients in every seed; Post-LN's later layers get them only early in
-// training with Xavier init (Xiong et al. 2020 state it at initialization); NormFormer is less
-// even than Pre-LN here, the opposite of Shleifer et al. 2021 (125 M–2.7 B parameters,
-// pretraining): each of its added norms raises the ratio (the ablation, depth.hpp). A verdict
-// waits for its data: provisional until the measure's window is trained, then over state.seeds
-// seeds, against stated thresholds (kDepthLarger, kDepthMuchLarger).
+// The lab measures; it does not tune the model until the papers agree (what it measures:
+// docs/ARCHITECTURE.md, The science). A verdict waits for its data: provisional until the
+// measure's window is trained, then over state.seeds seeds, against stated thresholds
+// (kDepthLarger, kDepthMuchLarger).
 //
 // Threads: DepthLab is not thread-safe. DepthLabWorker owns one on its own thread, passes it the
 // settings and calls advance() in a loop, and publishes snapshot() through a DepthLabBox
@@ -279,6 +273,7 @@ public:
 
 private:
     struct Run;
+    struct RunQueue;
     struct Seeds;
     struct Sweep;
     struct Step {
@@ -288,11 +283,11 @@ private:
     bool sample_due(const Run& run) const;
     void draw_samples(Run& run);
     void step_run(Run& run);
-    void step_sweep_point(std::size_t i);
     // The steps side by side on the pool, the costliest placement first; rethrows a step's exception.
     void side_by_side(std::vector<Step>& steps);
-    bool step_seeds();
-    bool step_sweep();
+    // One unit of a queue (the sweep's, the seeds'): up to kDepthSideBySide of its runs from its
+    // next on, side by side; false when it has none left or a trainer cannot be made (error_).
+    bool step_queue(RunQueue& queue);
 
     DepthLabState state_;
     bool configured_ = false;
@@ -387,7 +382,7 @@ struct DepthClaim {
     std::string claim;        // "Pre-LN: early layers get much larger gradients (first ÷ last ≥ 2)"
     std::string source;       // "Shleifer et al. 2021, Fig. 2: language models of 125 M–2.7 B parameters,
                               //  pretraining" (the Post-LN row also says which init the runs use)
-    std::string measured;     // "first ÷ last 1.77 ± 0.09 (1.65–1.90), seeds 1–5, steps 1–50"
+    std::string measured;     // "first ÷ last M ± S (LO–HI), seeds 1–5, steps 1–50" (spread_text)
     DepthVerdict verdict = DepthVerdict::NotYet;
     std::string progress;     // Provisional, Mixed: "12 of 50 steps", "3 of 5 seeds", "2 of 5 seeds agree"
 };

@@ -13,24 +13,12 @@
 // The measure (Shleifer et al. 2021, Fig. 2; the observation of Xiong et al. 2020 it starts
 // from): for each layer l, g_l = mean_ij |∂L/∂W₂|_ij over its FFN output weights W₂ (d×4d),
 // recorded at every step; a run's per-layer value is the mean of g_l over its first N steps.
-// The papers: Post-LN gives later layers the larger gradients at initialization (Xiong et al.
-// 2020), Pre-LN the earlier ones, and NormFormer's extra norms even them out (Shleifer et al.
-// 2021, 125 M–2.7 B parameters, pretraining). What this small model shows, over seeds, is in
-// depth_lab.hpp and the lab's claims panel.
 //
 // Determinism: a run is a function of its DepthConfig (and, for text, the text). Initial
 // weights use seed stream 2, training batches stream 3, the synthetic evaluation set stream 4
 // (random.hpp's derive_seed); no threads inside a step; evaluations and sampling consume no
 // training randomness and change no parameter. Wall-clock times are recorded beside the numbers.
-//
-// From a worker thread (the GUI's depth lab):
-//   worker:  DepthTrainer t(config);
-//            while (!stop && !t.finished()) {
-//                t.step();
-//                if (t.step_count() % 5 == 0 || t.finished()) box.publish(t.snapshot());
-//            }
-//   UI:      if (auto s = box.latest()) draw(*s);
-// A DepthTrainer is not thread-safe; only the worker touches it.
+// A DepthTrainer is not thread-safe: one thread steps it and publishes snapshot()s (LatestBox).
 #pragma once
 
 #include "normlab/base/latest_box.hpp"
@@ -231,7 +219,7 @@ struct Spread {
     double mean = 0.0, sd = 0.0, min = 0.0, max = 0.0;
 };
 Spread spread_of(const std::vector<double>& values);
-// "1.77 ± 0.09 (1.65–1.90)": mean ± sd (min–max), two decimals each; "–" when n = 0.
+// "M ± S (LO–HI)": mean ± sd (min–max), two decimals each; "–" when n = 0.
 std::string spread_text(const Spread& s);
 
 // first ÷ last over a run's first min(steps, recorded) steps (NaN as first_last_ratio).
