@@ -309,36 +309,81 @@ void place_annotations(const Plot& plot, const Measure& measure, double tf, doub
     }
 }
 
+// The y label's lines, first (leftmost) to last, and their font size: one line, set smaller down
+// to kMinYLabelScale of the label font where it is longer than `room` (the height from the data
+// area's top to the figure's bottom: never beside the title); else broken onto at most
+// kMaxYLabelLines lines (base/line_break.hpp), at the label font, else at the smallest size, the
+// last line shortened with "…" where even that is too long.
+constexpr std::size_t kMaxYLabelLines = 2;
+constexpr double kYLabelLineEm = 1.15;   // from one line's baseline to the next
+
+struct YLabelFit {
+    std::vector<std::string> lines;
+    double font_px = 0.0;
+    // The width the label takes left of the y tick labels, its gap included (0: no label).
+    double block(double lf, double pad) const {
+        return lines.empty() ? 0.0 : lf + static_cast<double>(lines.size() - 1) * kYLabelLineEm * font_px + 0.5 * pad;
+    }
+};
+
+// `text` shortened from its end, "…" appended, to fit `width` (the ellipsis alone where nothing fits).
+std::string shortened(const std::string& text, double width, double font_px, const Measure& measure) {
+    std::size_t end = text.size();
+    while (end > 0 && measure(text.substr(0, end) + "…", font_px) > width) end = utf8_floor(text, end - 1);
+    return std::string(trim_spaces(text.substr(0, end))) + "…";
+}
+
+YLabelFit fit_y_label(const std::string& label, double room, double lf, const Measure& measure) {
+    const double full = measure(label, lf);
+    if (full <= room || !(room > 0.0)) return {{label}, lf};
+    const double small = kMinYLabelScale * lf;
+    if (measure(label, small) <= room) return {{label}, std::max(small, room / full * lf)};
+    const auto fits = [&](const std::vector<std::string>& lines, double f) {
+        return std::all_of(lines.begin(), lines.end(), [&](const std::string& l) { return measure(l, f) <= room; });
+    };
+    for (const double f : {lf, small}) {
+        std::vector<std::string> lines = wrap_words(label, room, f, measure);
+        if (lines.size() <= kMaxYLabelLines && fits(lines, f)) return {std::move(lines), f};
+    }
+    std::vector<std::string> lines = wrap_words(label, room, small, measure);
+    std::size_t from = 0;   // where the last line kept starts in `label`: it takes the rest, shortened
+    for (std::size_t i = 0; i + 1 < kMaxYLabelLines && i < lines.size(); ++i)
+        from = label.find(lines[i], from) + lines[i].size();
+    lines.resize(std::min(lines.size(), kMaxYLabelLines));
+    lines.back() = std::string(trim_spaces(std::string_view(label).substr(from)));
+    for (std::string& l : lines)
+        if (measure(l, small) > room) l = shortened(l, room, small, measure);
+    return {std::move(lines), small};
+}
+
 // Everything but the legend, for the given ranges: margins from the text sizes, the data area,
 // ticks, tick and axis labels, title, annotations and reference-line labels.
 // The axis labels (L.view.px placed): x centred under the data area, y on it (rotated).
 struct AxisLabelGaps {
     double pad, below_data, tf, lf;   // the figure's padding; data edge to tick label; tick and label font px
 };
-void place_axis_labels(const Plot& plot, const Measure& measure, const Rect& outer, const AxisLabelGaps& g, PlotLayout& L) {
+void place_axis_labels(const Plot& plot, const Measure& measure, const Rect& outer, const AxisLabelGaps& g,
+                       const YLabelFit& y, PlotLayout& L) {
     const Rect& d = L.view.px;
     const double pad = g.pad, tf = g.tf, lf = g.lf;
     if (!plot.x.label.empty()) {
-        // Centred under the data area; one wider than the figure is set smaller to fit, down to
-        // kMinYLabelScale of its size, and moved in to stay inside the figure.
-        const double room = outer.x1 - outer.x0 - 2.0 * pad;
+        // Centred under the data area; one wider than the figure right of the y label is set
+        // smaller to fit, down to kMinYLabelScale of its size, and moved in to stay there.
+        const double x0 = outer.x0 + pad + y.block(lf, pad), room = outer.x1 - pad - x0;
         const double full = measure(plot.x.label, lf);
         const double xf = full > room && room > 0.0 ? std::max(kMinYLabelScale, room / full) * lf : lf;
         const double half = 0.5 * std::min(measure(plot.x.label, xf), room);
-        const double mid = std::clamp(0.5 * (d.x0 + d.x1), outer.x0 + pad + half, outer.x1 - pad - half);
+        const double mid = std::clamp(0.5 * (d.x0 + d.x1), x0 + half, std::max(x0 + half, outer.x1 - pad - half));
         L.x_label = {plot.x.label, {mid, d.y1 + g.below_data + tf + 0.5 * pad + kAscent * lf}, TextAnchor::Middle, xf, 0.0};
     }
-    if (!plot.y.label.empty()) {
-        // Centred on the data area; one longer than it is moved down, clear of the title; one
-        // longer than the height below the title is set smaller to fit there, down to
-        // kMinYLabelScale of its size, and never leaves the figure.
-        const double room = outer.y1 - pad - d.y0;
-        const double full = measure(plot.y.label, lf);
-        const double yf = full > room && room > 0.0 ? std::max(kMinYLabelScale, room / full) * lf : lf;
-        const double half = 0.5 * measure(plot.y.label, yf);
+    // The y label's lines (fit_y_label), each centred on the data area; one longer than it is moved
+    // down, clear of the title, and never leaves the figure.
+    for (std::size_t i = 0; i < y.lines.size() && !plot.y.label.empty(); ++i) {
+        const double half = 0.5 * measure(y.lines[i], y.font_px);
         const double mid = std::max(outer.y0 + pad + half,
                                     std::min(std::max(0.5 * (d.y0 + d.y1), d.y0 + half), outer.y1 - pad - half));
-        L.y_label = {plot.y.label, {outer.x0 + pad + kAscent * lf, mid}, TextAnchor::Middle, yf, -90.0};
+        const double x = outer.x0 + pad + kAscent * lf + static_cast<double>(i) * kYLabelLineEm * y.font_px;
+        L.y_label.push_back({y.lines[i], {x, mid}, TextAnchor::Middle, y.font_px, -90.0});
     }
 }
 
@@ -386,7 +431,11 @@ PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& st
     for (const PlacedTick& t : L.y_ticks)
         if (!t.tick.label.empty()) ylab_w = std::max(ylab_w, measure(t.tick.label, tf));
     double left = outer.x0 + pad;
-    if (!plot.y.label.empty()) left += lf + 0.5 * pad;
+    YLabelFit y_fit;
+    if (!plot.y.label.empty()) {
+        y_fit = fit_y_label(plot.y.label, outer.y1 - pad - top, lf, measure);
+        left += y_fit.block(lf, pad);
+    }
     left += ylab_w + tick_gap + tick;
     L.view.px.x0 = left;
 
@@ -419,7 +468,7 @@ PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& st
         if (!t.tick.label.empty())
             L.y_tick_labels.push_back({t.tick.label, {d.x0 - tick - tick_gap, t.pos + kMidline * tf},
                                        TextAnchor::End, tf, 0.0});
-    place_axis_labels(plot, measure, outer, {pad, tick + tick_gap, tf, lf}, L);
+    place_axis_labels(plot, measure, outer, {pad, tick + tick_gap, tf, lf}, y_fit, L);
     // Each title line centred over the data area, moved in where that would cross the figure's edge.
     for (PlacedText& t : L.title) {
         const double half = 0.5 * std::min(kBoldWidth * measure(t.text, ttf), title_w);
@@ -730,6 +779,27 @@ void place_bar_labels(const Plot& plot, PlotLayout& L, const PlotStyle& style) {
     }
 }
 
+// The legend's labels as drawn: those longer than `room` (the figure's width less a swatch) set
+// smaller, down to kMinYLabelScale, then shortened with "…", so that the box fits the figure.
+struct LegendLabels {
+    std::vector<std::string> text;   // one per entry
+    double font_px = 0.0, width = 0.0;   // their font; the widest one's width
+};
+LegendLabels fit_legend_labels(const Plot& plot, const std::vector<std::size_t>& entries, double room, const PlotStyle& style) {
+    const Measure measure{style};
+    const double tf = style.tick_font_px;
+    double widest = 0.0;
+    for (std::size_t j : entries) widest = std::max(widest, measure(plot.series[j].label, tf));
+    LegendLabels out;
+    out.font_px = widest > room && room > 0.0 ? std::max(kMinYLabelScale, room / widest) * tf : tf;
+    for (std::size_t j : entries) {
+        const std::string& l = plot.series[j].label;
+        out.text.push_back(room > 0.0 && measure(l, out.font_px) > room ? shortened(l, room, out.font_px, measure) : l);
+        out.width = std::max(out.width, measure(out.text.back(), out.font_px));
+    }
+    return out;
+}
+
 // Everything but the bar labels: the frame, the legend and the annotations (below).
 PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotStyle& style,
                                const RangeOverride& override_ranges);
@@ -839,10 +909,17 @@ PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotSt
     const double tf = style.tick_font_px;
     const double row = 1.45 * tf, inner = 0.5 * tf;
     const double k = tf / PlotStyle{}.tick_font_px;   // the factor the style was scaled by
-    double text_w = 0.0;
-    for (std::size_t j : entries) text_w = std::max(text_w, measure(plot.series[j].label, tf));
-    LegendBox box = LegendBox::grid(entries.size(), 1, inner + style.legend_swatch + inner + text_w + inner, row, inner,
+    const double label_room = outer.width() - 2.0 * style.pad - 3.0 * inner - style.legend_swatch;
+    const LegendLabels labels = fit_legend_labels(plot, entries, label_room, style);
+    const double lgf = labels.font_px;
+    LegendBox box = LegendBox::grid(entries.size(), 1, inner + style.legend_swatch + inner + labels.width + inner, row, inner,
                                     0.67 * tf, tf);
+    // A column taller than the data area: in as few more columns as make it fit there, if any do.
+    for (int c = 2; box.height + 2.0 * box.inset > L.view.px.height() && c <= static_cast<int>(entries.size()); ++c) {
+        const LegendBox wider = LegendBox::grid(entries.size(), c, box.col_width, row, inner, box.inset, tf);
+        if (wider.width + 2.0 * wider.inset > L.view.px.width()) break;
+        if (wider.height + 2.0 * wider.inset <= L.view.px.height()) box = wider;
+    }
 
     LegendCorner corner = plot.legend_corner;
     bool hides = false;   // the corner chosen hides data
@@ -894,8 +971,7 @@ PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotSt
         const double sx = L.legend_box.x0 + box.col_width * c + inner;
         e.swatch_from = {sx, row_y};
         e.swatch_to = {sx + style.legend_swatch, row_y};
-        e.label = {plot.series[j].label, {sx + style.legend_swatch + inner, row_y + kMidline * tf},
-                   TextAnchor::Start, tf, 0.0};
+        e.label = {labels.text[i], {sx + style.legend_swatch + inner, row_y + kMidline * lgf}, TextAnchor::Start, lgf, 0.0};
         e.faded = plot.series[j].faded;
         L.legend.push_back(std::move(e));
     }
