@@ -800,6 +800,16 @@ LegendLabels fit_legend_labels(const Plot& plot, const std::vector<std::size_t>&
     return out;
 }
 
+// `box` (one column) in as few more columns as make it fit the data area `d`, if any do.
+LegendBox legend_in_columns(const LegendBox& box, std::size_t n, const Rect& d, double tf) {
+    for (std::size_t c = 2; c <= n; ++c) {
+        const LegendBox wider = LegendBox::grid(n, static_cast<int>(c), box.col_width, box.row, box.inner, box.inset, tf);
+        if (wider.width + 2.0 * wider.inset > d.width()) break;
+        if (wider.height + 2.0 * wider.inset <= d.height()) return wider;
+    }
+    return box;
+}
+
 // Everything but the bar labels: the frame, the legend and the annotations (below).
 PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotStyle& style,
                                const RangeOverride& override_ranges);
@@ -914,12 +924,6 @@ PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotSt
     const double lgf = labels.font_px;
     LegendBox box = LegendBox::grid(entries.size(), 1, inner + style.legend_swatch + inner + labels.width + inner, row, inner,
                                     0.67 * tf, tf);
-    // A column taller than the data area: in as few more columns as make it fit there, if any do.
-    for (int c = 2; box.height + 2.0 * box.inset > L.view.px.height() && c <= static_cast<int>(entries.size()); ++c) {
-        const LegendBox wider = LegendBox::grid(entries.size(), c, box.col_width, row, inner, box.inset, tf);
-        if (wider.width + 2.0 * wider.inset > L.view.px.width()) break;
-        if (wider.height + 2.0 * wider.inset <= L.view.px.height()) box = wider;
-    }
 
     LegendCorner corner = plot.legend_corner;
     bool hides = false;   // the corner chosen hides data
@@ -945,6 +949,7 @@ PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotSt
 
     // A heat map fills the data area: every corner of it hides cells (an Auto legend goes outside).
     if (plot.legend_corner == LegendCorner::Auto && plot.heat) hides = true;
+    double ls = 1.0;   // the legend's scale (below 1: see below)
     L.has_legend = true;
     L.legend_box = box.at(L.view.px, corner);
     // A box that hides data in every corner, or that does not fit inside the data area (it would
@@ -959,19 +964,26 @@ PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotSt
             L.legend_box = out->at;
             L.legend_outside = true;
             box = out->box;
+        } else if (!fits) {   // no room outside: in more columns, else set smaller (≥ kMinYLabelScale), inside
+            box = legend_in_columns(box, entries.size(), d, tf);
+            ls = std::clamp(std::min((d.width() - 2.0 * box.inset) / box.width, (d.height() - 2.0 * box.inset) / box.height),
+                            kMinYLabelScale, 1.0);
+            box = LegendBox::grid(entries.size(), box.cols, box.col_width * ls, row * ls, inner * ls, box.inset, tf * ls);
+            L.legend_box = box.at(L.view.px, corner);
         }
     }
+    const double sw = style.legend_swatch * ls, in = inner * ls, f = lgf * ls;
     for (std::size_t i = 0; i < entries.size(); ++i) {
         const std::size_t j = entries[i];
         const int c = static_cast<int>(i % static_cast<std::size_t>(box.cols));
-        const double row_y = L.legend_box.y0 + inner + 0.5 * tf +   // centre line of the entry's row
-                             row * static_cast<double>(i / static_cast<std::size_t>(box.cols));
+        const double row_y = L.legend_box.y0 + in + 0.5 * tf * ls +   // centre line of the entry's row
+                             box.row * static_cast<double>(i / static_cast<std::size_t>(box.cols));
         LegendEntry e;
         e.series = j;
-        const double sx = L.legend_box.x0 + box.col_width * c + inner;
+        const double sx = L.legend_box.x0 + box.col_width * c + in;
         e.swatch_from = {sx, row_y};
-        e.swatch_to = {sx + style.legend_swatch, row_y};
-        e.label = {labels.text[i], {sx + style.legend_swatch + inner, row_y + kMidline * lgf}, TextAnchor::Start, lgf, 0.0};
+        e.swatch_to = {sx + sw, row_y};
+        e.label = {labels.text[i], {sx + sw + in, row_y + kMidline * f}, TextAnchor::Start, f, 0.0};
         e.faded = plot.series[j].faded;
         L.legend.push_back(std::move(e));
     }
