@@ -273,7 +273,8 @@ void record_figure_texts(const PlotLayout& L, const FigureFonts& fonts, const Im
         for (const PlacedText& t : *texts) record_placed(t, pick_font(fonts, t.font_px), clip, frame, true, name);
     for (const HeatCell& c : L.heat_cells) record_placed(c.label, pick_font(fonts, c.label.font_px), clip, frame, true, name);
     for (const EndLabel& e : L.end_labels) record(e.label, pick_font(fonts, e.label.font_px));
-    for (const PlacedText* t : {&L.x_label, &L.y_label}) record(*t, pick_font(fonts, t->font_px));
+    record(L.x_label, pick_font(fonts, L.x_label.font_px));
+    for (const PlacedText& t : L.y_label) record(t, pick_font(fonts, t.font_px));
     for (const PlacedText& t : L.title)
         record_placed(t, fonts.bold != nullptr ? fonts.bold : pick_font(fonts, t.font_px), clip, frame);
     if (L.has_legend)
@@ -393,7 +394,7 @@ void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& L, const Pl
     for (const auto* labels : {&L.x_tick_labels, &L.y_tick_labels})
         for (const PlacedText& t : *labels) draw_text(dl, t, pick_font(fonts, t.font_px), colors.text);
     draw_text(dl, L.x_label, pick_font(fonts, L.x_label.font_px), colors.text);
-    draw_text(dl, L.y_label, pick_font(fonts, L.y_label.font_px), colors.text);
+    for (const PlacedText& t : L.y_label) draw_text(dl, t, pick_font(fonts, t.font_px), colors.text);
     for (const PlacedText& t : L.title)
         draw_text(dl, t, fonts.bold != nullptr ? fonts.bold : pick_font(fonts, t.font_px), colors.text);
     for (const PlacedText& t : L.annotations)

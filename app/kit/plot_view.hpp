@@ -11,6 +11,7 @@
 
 #include "theme_fonts.hpp"
 
+#include <normlab/base/i18n.hpp>
 #include <normlab/plot/plot.hpp>
 
 #include <imgui.h>
@@ -55,18 +56,22 @@ struct PlotView {
 // switches, the results' generation, the axis it is drawn against, …). Building a figure places
 // its labels: more work than a frame should redo for nothing. `Figure`: a Plot, or what a lab
 // builds in one go (the Depth lab's plots, claims and conditions line; the Training lab's maps).
+// A figure's texts are in the interface language: one built in another (before View ▸ Language
+// switched) is stale too.
 template <class Key, class Figure = Plot>
 struct CachedFigure {
     Figure value;
     std::optional<Key> built_for;   // empty: stale (reset it when the results change)
+    Language built_in = Language::En;
 
-    // The figure for `key`, rebuilt by build() when the last build was for another key (what
-    // needs no rebuild, e.g. a reference line, the caller may move on it).
+    // The figure for `key`, rebuilt by build() when the last build was for another key or in
+    // another language (what needs no rebuild, e.g. a reference line, the caller may move on it).
     template <class Build>
     Figure& get(const Key& key, Build build) {
-        if (!built_for || *built_for != key) {
+        if (!built_for || *built_for != key || built_in != current_language()) {
             value = build();
             built_for = key;
+            built_in = current_language();
         }
         return value;
     }

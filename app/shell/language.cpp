@@ -38,6 +38,16 @@ std::string remember_language(Language lang, const std::string& file) {
     }
 }
 
+std::optional<Language> lecture_language(const std::string& lecture_file) {
+    if (lecture_file.empty()) return std::nullopt;
+    try {
+        const std::string code = load_lecture(lecture_file).language;
+        return code.empty() ? std::nullopt : parse_language(code);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
 Language start_language(const std::string& option, const std::string& remembered_file, std::optional<Language> lecture) {
     if (const std::optional<Language> given = parse_language(option); given && !option.empty()) return *given;
     if (const std::optional<Language> chosen = remembered_language(remembered_file)) return *chosen;

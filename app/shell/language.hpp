@@ -25,6 +25,10 @@ std::string remember_language(Language lang, const std::string& file);
 // (LC_ALL, LC_MESSAGES, LANG).
 Language start_language(const std::string& option, const std::string& remembered_file, std::optional<Language> lecture);
 
+// The language the lecture file names ("language", docs/LECTURES.md, Languages); nullopt for
+// none, no file ("") or one that cannot be read (opening it says why).
+std::optional<Language> lecture_language(const std::string& lecture_file);
+
 // Makes `lang` active with its catalog from i18n_dir; returns the status line's text: "" when the
 // catalog loaded clean, else its first problem and how many more.
 std::string use_language(Language lang, const std::string& i18n_dir);

@@ -66,7 +66,7 @@ void go_to_slide(AppContext& ctx, int i) {
     const int count = static_cast<int>(lec.lecture->slides.size());
     lec.slide = std::clamp(i, 0, count - 1);
     const LectureSlide& slide = lec.lecture->slides[static_cast<std::size_t>(lec.slide)];
-    lec.slide_error = open_scene_file(ctx, slide.scene, slide.caption, false);
+    lec.slide_error = open_scene_file(ctx, slide.scene, shown_caption(slide), false);
     lec.slide_lab = ctx.app.select_lab;
     if (lec.slide_error.empty() && lec.slide_lab >= 0) {   // its run, if it has one, as the slide says
         if (const Lab& lab = kLabs[lec.slide_lab]; lab.set_playing != nullptr)
@@ -75,7 +75,7 @@ void go_to_slide(AppContext& ctx, int i) {
     const auto at = static_cast<std::size_t>(lec.slide);
     if (lec.slide_error.empty())
         ctx.app.status = tr("Slide {0} / {1}", lec.slide + 1, count) +
-                         (lec.lecture->title.empty() ? "" : " · " + lec.lecture->title) +
+                         (lec.lecture->title.empty() ? "" : " · " + shown_title(*lec.lecture)) +
                          (at < lec.fit_problems.size() && !lec.fit_problems[at].empty() ? " · ⚠ " + lec.fit_problems[at] : "");
 }
 
@@ -118,7 +118,7 @@ void draw_lecture_menu_items(AppContext& ctx) {
     if (lec.lecture) {
         const int count = static_cast<int>(lec.lecture->slides.size());
         const std::string label =
-            tr("Slides: {0}  ({1} / {2})", lec.lecture->title.empty() ? std::string(tr("lecture")) : lec.lecture->title,
+            tr("Slides: {0}  ({1} / {2})", lec.lecture->title.empty() ? std::string(tr("lecture")) : shown_title(*lec.lecture),
                lec.slide + 1, count);
         if (ImGui::BeginMenu(label.c_str())) {
             if (ImGui::MenuItem(tr("Next slide"), "→", false, lec.slide + 1 < count)) step(ctx, +1);

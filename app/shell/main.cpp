@@ -126,12 +126,12 @@ public:
     // that cannot be opened, --export-plot, --check-layout).
     int start() {
         language_file_ = scripted_run(opt_) ? "" : ui::default_language_file();
-        const Language lang = ui::start_language(opt_.lang, language_file_, std::nullopt);
+        const Language lang = ui::start_language(opt_.lang, language_file_, ui::lecture_language(opt_.lecture));
         if (const std::string problem = ui::use_language(lang, kI18nDir); !problem.empty()) {
             std::fprintf(stderr, "normlab: %s\n", problem.c_str());
             ui_.status = "⚠ " + problem;
         }
-        fonts_.han = lang;
+        fonts_.han = ui::lecture_language(opt_.lecture).value_or(lang);
         ui::watch_glyphs(&fonts_);
         load_fonts(fonts_, ui_.font_px);
         info_ = query_gl(fonts_);
@@ -165,8 +165,12 @@ public:
             stats_.frame_starts(lab, opt_.all_labs ? lab : ui_.lab);
         }
         ui::apply_window_mode(window_, lecture_);
-        if (ui::apply_language_request(ui_, kI18nDir, language_file_)) {   // View ▸ Language, live
-            fonts_.han = current_language();
+        const bool switched = ui::apply_language_request(ui_, kI18nDir, language_file_);   // View ▸ Language, live
+        // Han characters in the open lecture's forms, else the UI language's (docs/LECTURES.md, Languages).
+        const Language han = lecture_.lecture ? parse_language(lecture_.lecture->language).value_or(current_language())
+                                              : current_language();
+        if (switched || han != fonts_.han) {
+            fonts_.han = han;
             fonts_.stale = true;
         }
         update_look(look_, fonts_, ui_, ui_scale(window_, opt_));

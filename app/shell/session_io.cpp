@@ -95,9 +95,17 @@ std::string default_recent_file() {
 
 Scene current_scene(const AppContext& ctx) {
     Scene scene;
-    if (ctx.io != nullptr) {
-        scene.title = ctx.io->title;
-        scene.caption = ctx.io->caption;
+    if (const SessionIo* io = ctx.io; io != nullptr) {
+        // The texts on screen go back where they were read from: the file's own keys, or the
+        // translation they were shown in (docs/LECTURES.md, Languages).
+        scene.language = io->language;
+        scene.translations = io->translations;
+        const auto put = [&](const std::string& shown, const std::string& own, std::string& to, auto& translated) {
+            to = own;
+            (translated.count(io->shown_language) != 0 ? translated[io->shown_language] : to) = shown;
+        };
+        put(io->title, io->own_title, scene.title, scene.translations.title);
+        put(io->caption, io->own_caption, scene.caption, scene.translations.caption);
     }
     const int lab = ctx.app.select_lab >= 0 ? ctx.app.select_lab : ctx.app.lab;
     scene.lab = kLabs[std::clamp(lab, 0, kLabCount - 1)].id;
@@ -144,8 +152,14 @@ void forget_rejected_text(AppContext& ctx) {
 std::string show_scene(AppContext& ctx, Scene scene, const std::string& caption_override) {
     SessionIo& io = *ctx.io;
     ctx.session = std::move(scene.session);
-    io.title = std::move(scene.title);
-    io.caption = caption_override.empty() ? std::move(scene.caption) : caption_override;
+    // Title and caption in the user's language where the file has it (docs/LECTURES.md, Languages).
+    io.shown_language = language_code(current_language());
+    io.title = text_in(scene.title, scene.translations.title, io.shown_language);
+    io.caption = caption_override.empty() ? text_in(scene.caption, scene.translations.caption, io.shown_language) : caption_override;
+    io.own_title = std::move(scene.title);
+    io.own_caption = std::move(scene.caption);
+    io.language = std::move(scene.language);
+    io.translations = std::move(scene.translations);
     forget_rejected_text(ctx);
     io.history.mark_input();   // opening a file is one step to undo
     if (const int lab = find_lab(scene.lab); lab >= 0) {

@@ -41,6 +41,11 @@ struct SlideBox {
 struct SessionIo {
     // The scene on screen.
     std::string title, caption;      // shown in presenter view; saved with the scene
+    // The file's own title and caption, its language and translations (docs/LECTURES.md,
+    // Languages); `shown_language`: the language title and caption were picked in, whose key an
+    // edit of them goes back to when saved.
+    std::string own_title, own_caption, language, shown_language;
+    Translations translations;
     std::string path;                // the file it came from or was last saved to; empty: none
 
     // File dialogs: a path field and a folder listing (no native dialogs).

@@ -44,7 +44,9 @@ std::vector<SlideHead> slide_heads(const Lecture& lecture) {
     for (std::size_t i = 0; i < lecture.slides.size(); ++i) {
         try {
             const Scene scene = load_scene(lecture.slides[i].scene);
-            heads[i] = {find_lab(scene.lab), scene.title, scene.caption};
+            const std::string code = language_code(current_language());
+            heads[i] = {find_lab(scene.lab), text_in(scene.title, scene.translations.title, code),
+                        text_in(scene.caption, scene.translations.caption, code)};
         } catch (const InputError&) {
             // the slide says so when it is opened
         }
@@ -147,7 +149,7 @@ void draw_header(const AppContext& ctx, float width) {
     // The slide's own title (the lecture's "title" key), else its scene's, else the lab's.
     std::string title = io != nullptr ? io->title : "";
     if (lec != nullptr && lec->lecture && lec->slide_error.empty()) {
-        const std::string& own = lec->lecture->slides[static_cast<std::size_t>(lec->slide)].title;
+        const std::string& own = shown_title(lec->lecture->slides[static_cast<std::size_t>(lec->slide)]);
         if (!own.empty()) title = own;
     }
     if (title.empty()) title = tr(kLabs[std::clamp(ctx.app.lab, 0, kLabCount - 1)].info->title);
@@ -330,8 +332,8 @@ std::string slide_fit_problem(const AppContext& ctx, int i, ImVec2 size) {
         figures.emplace_back(parts.figures[static_cast<std::size_t>(k)].id);
     const ImGuiStyle& style = ImGui::GetStyle();
     const float width = size.x - 2.0f * style.WindowPadding.x;
-    const std::string title = !slide.title.empty() ? slide.title : !head.title.empty() ? head.title : kLabs[head.lab].info->title;
-    const std::string caption = !slide.caption.empty() ? slide.caption : head.caption;
+    const std::string title = !slide.title.empty() ? shown_title(slide) : !head.title.empty() ? head.title : kLabs[head.lab].info->title;
+    const std::string caption = !slide.caption.empty() ? shown_caption(slide) : head.caption;
     float top = header_height(ctx.fonts, title, caption, slide_counter(lec), slide_hint(lec), width);
     if (!slide.controls.empty()) top += ImGui::GetFrameHeightWithSpacing();
     const SlideRect area{ImVec2(0.0f, 0.0f), ImVec2(width, size.y - 2.0f * style.WindowPadding.y - top)};

@@ -43,6 +43,8 @@ void expect_same_slides(const Lecture& a, const Lecture& b) {
         EXPECT_EQ(x.figures, y.figures) << i;
         EXPECT_EQ(x.controls, y.controls) << i;
         EXPECT_EQ(x.run, y.run) << i;
+        EXPECT_EQ(x.translations.title, y.translations.title) << i;
+        EXPECT_EQ(x.translations.caption, y.translations.caption) << i;
     }
 }
 
@@ -62,6 +64,10 @@ TEST(LectureFile, WrittenLectureReadsBackToTheSameSlides) {
     LectureSlide a = slide_of(dir.file("talk/scenes/mean.json"), "LayerNorm subtracts the mean",
                               {"explorer_outputs", "explorer_summed_inputs"});
     a.caption = "Its outputs sum to zero;\nRMSNorm's keep the mean.";
+    a.translations.caption = {{"ko", "출력의 합은 0입니다."}, {"zh", "输出之和为零。"}};
+    a.translations.title = {{"ko", "LayerNorm은 평균을 뺍니다"}};
+    l.language = "en";
+    l.translations.title = {{"zh", "RMSNorm 省去了什么"}};
     LectureSlide b = slide_of(dir.file("shared/invariance.json"), "", {"invariance_table"});
     b.controls = {"delta", "eps"};
     LectureSlide c = slide_of(dir.file("talk/depth.json"));
@@ -72,6 +78,8 @@ TEST(LectureFile, WrittenLectureReadsBackToTheSameSlides) {
 
     const Lecture back = load_lecture(path);
     EXPECT_EQ(back.title, l.title);
+    EXPECT_EQ(back.language, l.language);
+    EXPECT_EQ(back.translations.title, l.translations.title);
     expect_same_slides(l, back);
     EXPECT_TRUE(back.ignored.empty());
     // The path rule: relative to the lecture's folder, ".." where the scene lies beside it.

@@ -541,7 +541,8 @@ TEST(PlotLayout, TicksInsideAndLegendAvoidsData) {
         EXPECT_LE(t.pos, d.y1 + 1e-9);
     }
     EXPECT_EQ(L.x_tick_labels.size(), 5u);   // 10⁻² … 10²
-    EXPECT_EQ(L.y_label.rotate_deg, -90.0);
+    ASSERT_EQ(L.y_label.size(), 1u);
+    EXPECT_EQ(L.y_label[0].rotate_deg, -90.0);
     ASSERT_TRUE(L.has_legend);
     EXPECT_EQ(L.legend.size(), 2u);
     // ‖∂L/∂W‖ falls from top-left to bottom-right: the legend goes top-right or bottom-left.
@@ -647,22 +648,85 @@ TEST(PlotLayout, LongYLabelShrinksToTheHeightUnderTheTitle) {
     p.series.push_back(palette_series(0, "fwd", {1, 2, 3}, {10, 20, 15}));
     const Rect outer{0, 0, 400, 200};
     const PlotLayout L = layout_plot(p, outer);
-    const double length = estimate_text_width(p.y.label, L.y_label.font_px);
-    EXPECT_LT(L.y_label.font_px, PlotStyle{}.label_font_px);            // it had to shrink
-    EXPECT_GE(L.y_label.font_px, 0.7 * PlotStyle{}.label_font_px - 1e-9);
-    EXPECT_GE(L.y_label.at.y - 0.5 * length, outer.y0 - 1e-9);           // wholly inside the figure
-    EXPECT_LE(L.y_label.at.y + 0.5 * length, outer.y1 + 1e-9);
-    EXPECT_GE(L.y_label.at.y - 0.5 * length, L.view.px.y0 - 1e-6);      // and beside the data, under the title
-    // Where even 70% is too long (a title wrapped over four lines), it rises beside the title but
-    // stays inside the figure.
-    p.title = "Time saved by RMSNorm over LayerNorm, per row width, forward and backward";
-    const PlotLayout narrow = layout_plot(p, {0, 0, 240, 200});
-    const double narrow_length = estimate_text_width(p.y.label, narrow.y_label.font_px);
-    EXPECT_DOUBLE_EQ(narrow.y_label.font_px, 0.7 * PlotStyle{}.label_font_px);
-    EXPECT_GE(narrow.y_label.at.y - 0.5 * narrow_length, 0.0 - 1e-9);
-    EXPECT_LE(narrow.y_label.at.y + 0.5 * narrow_length, 200.0 + 1e-9);
+    ASSERT_EQ(L.y_label.size(), 1u);
+    const PlacedText& y = L.y_label[0];
+    const double length = estimate_text_width(p.y.label, y.font_px);
+    EXPECT_LT(y.font_px, PlotStyle{}.label_font_px);            // it had to shrink
+    EXPECT_GE(y.font_px, 0.7 * PlotStyle{}.label_font_px - 1e-9);
+    EXPECT_GE(y.at.y - 0.5 * length, outer.y0 - 1e-9);           // wholly inside the figure
+    EXPECT_LE(y.at.y + 0.5 * length, outer.y1 + 1e-9);
+    EXPECT_GE(y.at.y - 0.5 * length, L.view.px.y0 - 1e-6);      // and beside the data, under the title
     // A tall figure keeps the label's size.
-    EXPECT_DOUBLE_EQ(layout_plot(p, {0, 0, 720, 450}).y_label.font_px, PlotStyle{}.label_font_px);
+    const PlotLayout tall = layout_plot(p, {0, 0, 720, 450});
+    ASSERT_EQ(tall.y_label.size(), 1u);
+    EXPECT_DOUBLE_EQ(tall.y_label[0].font_px, PlotStyle{}.label_font_px);
+}
+
+// Where even 70% is too long (a title wrapped over four lines, a translation 40% longer), the y
+// label goes onto two lines, each beside the data under the title, inside the figure, clear of
+// the y tick labels; where two lines cannot hold it, the second ends in "…".
+TEST(PlotLayout, YLabelTooLongEvenSmallerTakesTwoLinesUnderTheTitle) {
+    Plot p;
+    p.title = "Time saved by RMSNorm over LayerNorm, per row width, forward and backward";
+    p.y.label = "[tímé sávéd vs LáýérNórm (%) ~~~~~~~~]";
+    p.series.push_back(palette_series(0, "fwd", {1, 2, 3}, {10, 20, 15}));
+    for (const double h : {300.0, 150.0}) {
+        SCOPED_TRACE(h);
+        const Rect outer{0, 0, 240, h};
+        const PlotLayout L = layout_plot(p, outer);
+        ASSERT_EQ(L.y_label.size(), 2u);
+        std::string joined;
+        double right = 0.0;   // the right edge of the last line's glyphs (rotated: its descent side)
+        for (const PlacedText& t : L.y_label) {
+            const double length = estimate_text_width(t.text, t.font_px);
+            EXPECT_EQ(t.rotate_deg, -90.0);
+            EXPECT_GE(t.at.y - 0.5 * length, L.view.px.y0 - 1e-6);   // under the title
+            EXPECT_LE(t.at.y + 0.5 * length, outer.y1 + 1e-9);
+            EXPECT_GE(t.font_px, 0.7 * PlotStyle{}.label_font_px - 1e-9);
+            joined += t.text;
+            right = t.at.x + 0.3 * t.font_px;
+        }
+        EXPECT_LT(L.y_label[0].at.x, L.y_label[1].at.x);   // the first line leftmost
+        for (const PlacedText& t : L.y_tick_labels)
+            EXPECT_LE(right, t.at.x - estimate_text_width(t.text, t.font_px) + 1e-6);
+        if (h == 300.0) {
+            EXPECT_EQ(L.y_label[0].text + " " + L.y_label[1].text, p.y.label);   // whole, broken at a space
+        } else {
+            EXPECT_NE(joined.find("…"), std::string::npos);
+        }
+    }
+    // Chinese breaks between characters.
+    p.y.label = "与层归一化相比节省的时间（%），按每行宽度计算";
+    const PlotLayout zh = layout_plot(p, {0, 0, 240, 300});
+    ASSERT_EQ(zh.y_label.size(), 2u);
+    EXPECT_EQ(zh.y_label[0].text + zh.y_label[1].text, p.y.label);
+}
+
+// Legend labels longer than the figure is wide (a device name in a 40% longer translation) are
+// set smaller, then shortened with "…": the legend stays inside the figure, none of it cut.
+TEST(PlotLayout, LegendWiderThanItsFigureIsShortenedToFit) {
+    Plot p;
+    p.title = "Step time";
+    p.series.push_back(palette_series(0, "[Nóñé ]", {1, 2, 3}, {1, 2, 3}));
+    p.series.push_back(palette_series(1, "[llvmpípé (ÇPÚ) LayerNorm ×2 láýérs ~~~~~~~~]", {1, 2, 3}, {3, 2, 1}));
+    p.series.push_back(palette_series(2, "[llvmpípé (ÇPÚ) RMSNorm ×2 láýérs ~~~~~~~~ and a good deal more text]", {1, 2, 3},
+                                      {2, 2, 2}));
+    const Rect outer{0, 0, 300, 320};
+    const PlotLayout L = layout_plot(p, outer);
+    ASSERT_TRUE(L.has_legend);
+    ASSERT_EQ(L.legend.size(), 3u);
+    EXPECT_GE(L.legend_box.x0, outer.x0 - 1e-9);
+    EXPECT_LE(L.legend_box.x1, outer.x1 + 1e-9);
+    for (const LegendEntry& e : L.legend) {
+        EXPECT_GE(e.label.font_px, 0.7 * PlotStyle{}.tick_font_px - 1e-9);
+        EXPECT_LE(e.label.at.x + estimate_text_width(e.label.text, e.label.font_px), L.legend_box.x1 + 1e-6);
+    }
+    EXPECT_EQ(L.legend[0].label.text, "[Nóñé ]");
+    EXPECT_NE(L.legend[2].label.text.find("…"), std::string::npos);
+    // A legend that fits keeps its labels and size.
+    const PlotLayout wide = layout_plot(p, {0, 0, 2000, 600});
+    EXPECT_EQ(wide.legend[2].label.text, p.series[2].label);
+    EXPECT_DOUBLE_EQ(wide.legend[2].label.font_px, PlotStyle{}.tick_font_px);
 }
 
 // Data in every corner and fixed y ends (no room can be grown): the legend goes right of the

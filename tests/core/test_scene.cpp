@@ -9,6 +9,7 @@
 // [SECTION] Figures         — scene_plots names and order
 // [SECTION] Undo / redo     — SessionHistory: one step per edit, drags coalesced, bounded
 #include "normlab/base/file_io.hpp"
+#include "normlab/base/i18n.hpp"
 #include "normlab/base/json_read.hpp"
 #include "normlab/scene/scene.hpp"
 #include "normlab/scene/scene_history.hpp"
@@ -577,6 +578,54 @@ TEST(Lectures, SlideTitlesAndUnknownKeys) {
     EXPECT_EQ(l.ignored, (std::vector<std::string>{"titel", "slides[0].captoin"}));
     const Lecture shipped = load_lecture(std::string(NORMLAB_ASSETS_DIR) + "/lectures/rmsnorm_paper.json");
     EXPECT_TRUE(shipped.ignored.empty());
+}
+
+// Titles and captions per language (docs/LECTURES.md, Languages): "title_ko", "caption_zh" beside
+// the file's own; the UI language picks; a key for a language NormLab has no catalog for is
+// named as unknown; a scene keeps every language through save and load.
+TEST(Lectures, TextsInTheUsersLanguage) {
+    const Lecture l = lecture_from_json(json::parse(R"({"format": "normlab-lecture", "version": 1, "language": "ko",
+        "title": "정규화", "title_en": "Normalization",
+        "slides": [{"scene": "a.json", "caption": "평균", "caption_zh": "均值", "caption_fr": "moyenne", "title_de": "x"}]})"), "");
+    EXPECT_EQ(l.language, "ko");
+    EXPECT_EQ(l.ignored, (std::vector<std::string>{"slides[0].caption_fr", "slides[0].title_de"}));
+    set_language(Language::En, Catalog{});
+    EXPECT_EQ(shown_title(l), "Normalization");
+    EXPECT_EQ(shown_caption(l.slides[0]), "평균");   // no English caption: the file's own
+    set_language(Language::Zh, Catalog{});
+    EXPECT_EQ(shown_title(l), "정규화");
+    EXPECT_EQ(shown_caption(l.slides[0]), "均值");
+    set_language(Language::En, Catalog{});
+    EXPECT_THROW(lecture_from_json(json::parse(R"({"format": "normlab-lecture", "version": 1, "language": "fr",
+        "slides": [{"scene": "a.json"}]})"), ""), InputError);
+
+    // The shipped lecture and scenes in Korean: every caption has its ko and zh text.
+    ASSERT_TRUE(set_language(Language::Ko, NORMLAB_ASSETS_DIR "/i18n").empty());
+    const Lecture shipped = load_lecture(std::string(NORMLAB_ASSETS_DIR) + "/lectures/rmsnorm_paper.json");
+    EXPECT_EQ(shown_title(shipped), "평균 제곱근 레이어 정규화 (Zhang & Sennrich, NeurIPS 2019)");
+    EXPECT_NE(shown_caption(shipped.slides[6]).find("스텝 1–50"), std::string::npos);
+    for (const LectureSlide& slide : shipped.slides) {
+        const Scene scene = load_scene(slide.scene);
+        for (const char* code : {"ko", "zh"}) {
+            EXPECT_EQ(scene.translations.title.count(code), 1u) << slide.scene << " " << code;
+            EXPECT_EQ(scene.translations.caption.count(code), 1u) << slide.scene << " " << code;
+        }
+    }
+    set_language(Language::En, Catalog{});
+
+    Scene scene;
+    scene.title = "Mean";
+    scene.language = "en";
+    scene.translations.title["ko"] = "평균";
+    scene.translations.caption["zh"] = "均值";
+    std::vector<std::string> ignored;
+    const Scene back = scene_from_json(scene_to_json(scene), &ignored);
+    EXPECT_TRUE(ignored.empty());
+    EXPECT_EQ(back.language, "en");
+    EXPECT_EQ(back.translations.title, scene.translations.title);
+    EXPECT_EQ(back.translations.caption, scene.translations.caption);
+    EXPECT_EQ(text_in(back.title, back.translations.title, "ko"), "평균");
+    EXPECT_EQ(text_in(back.title, back.translations.title, "zh"), "Mean");
 }
 
 // [SECTION] Figures -------------------------------------------------------------------------

@@ -73,10 +73,12 @@ TEST(LectureDocs, NameEveryLabsFiguresAndControls) {
 // Every key a lecture reads is documented (as `"key"`): a lecture that names them all leaves none unread.
 TEST(LectureDocs, NameEveryKey) {
     const std::string doc = read_doc();
-    const auto j = nlohmann::json::parse(R"({"format": "normlab-lecture", "version": 1, "title": "t",
-        "slides": [{"scene": "a.json", "title": "t", "caption": "c", "figures": ["f"], "controls": ["c"], "run": "auto"}]})");
+    const auto j = nlohmann::json::parse(R"({"format": "normlab-lecture", "version": 1, "title": "t", "language": "en", "title_ko": "t",
+        "slides": [{"scene": "a.json", "title": "t", "caption": "c", "caption_zh": "c", "figures": ["f"], "controls": ["c"],
+                    "run": "auto"}]})");
     EXPECT_TRUE(normlab::lecture_from_json(j, "").ignored.empty());
-    for (const char* key : {"format", "version", "title", "slides", "scene", "caption", "figures", "controls", "run"})
+    for (const char* key : {"format", "version", "title", "language", "title_ko", "slides", "scene", "caption", "caption_zh",
+                            "figures", "controls", "run"})
         EXPECT_NE(doc.find(std::string("`\"") + key + "\"`"), std::string::npos) << key;
 }
 

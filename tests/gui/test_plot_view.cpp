@@ -13,6 +13,30 @@
 namespace normlab::ui {
 namespace {
 
+// View ▸ Language switches live: a cached figure built in one language is rebuilt in the next,
+// for the same key, and only then.
+TEST(PlotView, CachedFigureIsRebuiltAfterTheLanguageChanges) {
+    normlab::set_language(normlab::Language::En, normlab::Catalog{});
+    normlab::ui::CachedFigure<int> cache;
+    int builds = 0;
+    const auto build = [&] {
+        ++builds;
+        normlab::Plot p;
+        p.title = normlab::tr("Open");
+        return p;
+    };
+    EXPECT_EQ(cache.get(1, build).title, "Open");
+    EXPECT_EQ(cache.get(1, build).title, "Open");
+    EXPECT_EQ(builds, 1);
+    normlab::set_language(normlab::Language::Ko, normlab::parse_po("msgid \"Open\"\nmsgstr \"열기\"\n", "ko.po"));
+    EXPECT_EQ(cache.get(1, build).title, "열기");
+    EXPECT_EQ(cache.get(1, build).title, "열기");
+    EXPECT_EQ(builds, 2);
+    normlab::set_language(normlab::Language::En, normlab::Catalog{});
+    EXPECT_EQ(cache.get(1, build).title, "Open");
+    EXPECT_EQ(builds, 3);
+}
+
 TEST(PlotView, RotateMinus90TurnsRightwardTextUpward) {
     // SVG's rotate(−90) about the pivot: +x (right) becomes −y (up on screen).
     const ImVec2 p = rotate_about(ImVec2(13.0f, 20.0f), ImVec2(10.0f, 20.0f), -90.0);

@@ -316,36 +316,81 @@ void place_annotations(const Plot& plot, const Measure& measure, double tf, doub
     }
 }
 
+// The y label's lines, first (leftmost) to last, and their font size: one line, set smaller down
+// to kMinYLabelScale of the label font where it is longer than `room` (the height from the data
+// area's top to the figure's bottom: never beside the title); else broken onto at most
+// kMaxYLabelLines lines (base/line_break.hpp), at the label font, else at the smallest size, the
+// last line shortened with "…" where even that is too long.
+constexpr std::size_t kMaxYLabelLines = 2;
+constexpr double kYLabelLineEm = 1.15;   // from one line's baseline to the next
+
+struct YLabelFit {
+    std::vector<std::string> lines;
+    double font_px = 0.0;
+    // The width the label takes left of the y tick labels, its gap included (0: no label).
+    double block(double lf, double pad) const {
+        return lines.empty() ? 0.0 : lf + static_cast<double>(lines.size() - 1) * kYLabelLineEm * font_px + 0.5 * pad;
+    }
+};
+
+// `text` shortened from its end, "…" appended, to fit `width` (the ellipsis alone where nothing fits).
+std::string shortened(const std::string& text, double width, double font_px, const Measure& measure) {
+    std::size_t end = text.size();
+    while (end > 0 && measure(text.substr(0, end) + "…", font_px) > width) end = utf8_floor(text, end - 1);
+    return std::string(trim_spaces(text.substr(0, end))) + "…";
+}
+
+YLabelFit fit_y_label(const std::string& label, double room, double lf, const Measure& measure) {
+    const double full = measure(label, lf);
+    if (full <= room || !(room > 0.0)) return {{label}, lf};
+    const double small = kMinYLabelScale * lf;
+    if (measure(label, small) <= room) return {{label}, std::max(small, room / full * lf)};
+    const auto fits = [&](const std::vector<std::string>& lines, double f) {
+        return std::all_of(lines.begin(), lines.end(), [&](const std::string& l) { return measure(l, f) <= room; });
+    };
+    for (const double f : {lf, small}) {
+        std::vector<std::string> lines = wrap_words(label, room, f, measure);
+        if (lines.size() <= kMaxYLabelLines && fits(lines, f)) return {std::move(lines), f};
+    }
+    std::vector<std::string> lines = wrap_words(label, room, small, measure);
+    std::size_t from = 0;   // where the last line kept starts in `label`: it takes the rest, shortened
+    for (std::size_t i = 0; i + 1 < kMaxYLabelLines && i < lines.size(); ++i)
+        from = label.find(lines[i], from) + lines[i].size();
+    lines.resize(std::min(lines.size(), kMaxYLabelLines));
+    lines.back() = std::string(trim_spaces(std::string_view(label).substr(from)));
+    for (std::string& l : lines)
+        if (measure(l, small) > room) l = shortened(l, room, small, measure);
+    return {std::move(lines), small};
+}
+
 // Everything but the legend, for the given ranges: margins from the text sizes, the data area,
 // ticks, tick and axis labels, title, annotations and reference-line labels.
 // The axis labels (L.view.px placed): x centred under the data area, y on it (rotated).
 struct AxisLabelGaps {
     double pad, below_data, tf, lf;   // the figure's padding; data edge to tick label; tick and label font px
 };
-void place_axis_labels(const Plot& plot, const Measure& measure, const Rect& outer, const AxisLabelGaps& g, PlotLayout& L) {
+void place_axis_labels(const Plot& plot, const Measure& measure, const Rect& outer, const AxisLabelGaps& g,
+                       const YLabelFit& y, PlotLayout& L) {
     const Rect& d = L.view.px;
     const double pad = g.pad, tf = g.tf, lf = g.lf;
     if (!plot.x.label.empty()) {
-        // Centred under the data area; one wider than the figure is set smaller to fit, down to
-        // kMinYLabelScale of its size, and moved in to stay inside the figure.
-        const double room = outer.x1 - outer.x0 - 2.0 * pad;
+        // Centred under the data area; one wider than the figure right of the y label is set
+        // smaller to fit, down to kMinYLabelScale of its size, and moved in to stay there.
+        const double x0 = outer.x0 + pad + y.block(lf, pad), room = outer.x1 - pad - x0;
         const double full = measure(plot.x.label, lf);
         const double xf = full > room && room > 0.0 ? std::max(kMinYLabelScale, room / full) * lf : lf;
         const double half = 0.5 * std::min(measure(plot.x.label, xf), room);
-        const double mid = std::clamp(0.5 * (d.x0 + d.x1), outer.x0 + pad + half, outer.x1 - pad - half);
+        const double mid = std::clamp(0.5 * (d.x0 + d.x1), x0 + half, std::max(x0 + half, outer.x1 - pad - half));
         L.x_label = {plot.x.label, {mid, d.y1 + g.below_data + tf + 0.5 * pad + kAscent * lf}, TextAnchor::Middle, xf, 0.0};
     }
-    if (!plot.y.label.empty()) {
-        // Centred on the data area; one longer than it is moved down, clear of the title; one
-        // longer than the height below the title is set smaller to fit there, down to
-        // kMinYLabelScale of its size, and never leaves the figure.
-        const double room = outer.y1 - pad - d.y0;
-        const double full = measure(plot.y.label, lf);
-        const double yf = full > room && room > 0.0 ? std::max(kMinYLabelScale, room / full) * lf : lf;
-        const double half = 0.5 * measure(plot.y.label, yf);
+    // The y label's lines (fit_y_label), each centred on the data area; one longer than it is moved
+    // down, clear of the title, and never leaves the figure.
+    for (std::size_t i = 0; i < y.lines.size() && !plot.y.label.empty(); ++i) {
+        const double half = 0.5 * measure(y.lines[i], y.font_px);
         const double mid = std::max(outer.y0 + pad + half,
                                     std::min(std::max(0.5 * (d.y0 + d.y1), d.y0 + half), outer.y1 - pad - half));
-        L.y_label = {plot.y.label, {outer.x0 + pad + kAscent * lf, mid}, TextAnchor::Middle, yf, -90.0};
+        const double x = outer.x0 + pad + kAscent * lf + static_cast<double>(i) * kYLabelLineEm * y.font_px;
+        L.y_label.push_back({y.lines[i], {x, mid}, TextAnchor::Middle, y.font_px, -90.0});
     }
 }
 
@@ -393,7 +438,11 @@ PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& st
     for (const PlacedTick& t : L.y_ticks)
         if (!t.tick.label.empty()) ylab_w = std::max(ylab_w, measure(t.tick.label, tf));
     double left = outer.x0 + pad;
-    if (!plot.y.label.empty()) left += lf + 0.5 * pad;
+    YLabelFit y_fit;
+    if (!plot.y.label.empty()) {
+        y_fit = fit_y_label(plot.y.label, outer.y1 - pad - top, lf, measure);
+        left += y_fit.block(lf, pad);
+    }
     left += ylab_w + tick_gap + tick;
     L.view.px.x0 = left;
 
@@ -426,7 +475,7 @@ PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& st
         if (!t.tick.label.empty())
             L.y_tick_labels.push_back({t.tick.label, {d.x0 - tick - tick_gap, t.pos + kMidline * tf},
                                        TextAnchor::End, tf, 0.0});
-    place_axis_labels(plot, measure, outer, {pad, tick + tick_gap, tf, lf}, L);
+    place_axis_labels(plot, measure, outer, {pad, tick + tick_gap, tf, lf}, y_fit, L);
     // Each title line centred over the data area, moved in where that would cross the figure's edge.
     for (PlacedText& t : L.title) {
         const double half = 0.5 * std::min(kBoldWidth * measure(t.text, ttf), title_w);
@@ -809,6 +858,36 @@ void place_bar_labels(const Plot& plot, PlotLayout& L, const PlotStyle& style) {
     }
 }
 
+// The legend's labels as drawn: those longer than `room` (the figure's width less a swatch) set
+// smaller, down to kMinYLabelScale, then shortened with "…", so that the box fits the figure.
+struct LegendLabels {
+    std::vector<std::string> text;   // one per entry
+    double font_px = 0.0;            // their font
+};
+LegendLabels fit_legend_labels(const Plot& plot, const std::vector<std::size_t>& entries, double room, const PlotStyle& style) {
+    const Measure measure{style};
+    const double tf = style.tick_font_px;
+    double widest = 0.0;
+    for (std::size_t j : entries) widest = std::max(widest, measure(plot.series[j].label, tf));
+    LegendLabels out;
+    out.font_px = widest > room && room > 0.0 ? std::max(kMinYLabelScale, room / widest) * tf : tf;
+    for (std::size_t j : entries) {
+        const std::string& l = plot.series[j].label;
+        out.text.push_back(room > 0.0 && measure(l, out.font_px) > room ? shortened(l, room, out.font_px, measure) : l);
+    }
+    return out;
+}
+
+// `box` (one column) in as few more columns as make it fit the data area `d`, if any do.
+LegendBox legend_in_columns(const LegendBox& box, std::size_t n, const Rect& d) {
+    for (std::size_t c = 2; c <= n; ++c) {
+        const LegendBox wider = box.regrid(static_cast<int>(c), 1.0, box.swatch);
+        if (wider.width + 2.0 * wider.inset > d.width()) break;
+        if (wider.height + 2.0 * wider.inset <= d.height()) return wider;
+    }
+    return box;
+}
+
 // Everything but the bar labels: the frame, the legend and the annotations (below).
 PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotStyle& style,
                                const RangeOverride& override_ranges);
@@ -918,9 +997,12 @@ PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotSt
     const Measure measure{style};
     const double tf = style.tick_font_px;
     const double k = tf / PlotStyle{}.tick_font_px;   // the factor the style was scaled by
+    // Labels longer than the figure's width (less a swatch and its margins) set smaller, then shortened.
+    const double label_room = outer.width() - 2.0 * style.pad - 1.5 * tf - style.legend_swatch;
+    const LegendLabels labels = fit_legend_labels(plot, entries, label_room, style);
     std::vector<double> text_w;
-    for (std::size_t j : entries) text_w.push_back(measure(plot.series[j].label, tf));
-    LegendBox box = LegendBox::grid(std::move(text_w), 1, tf, style.legend_swatch, 0.67 * tf);
+    for (const std::string& t : labels.text) text_w.push_back(measure(t, labels.font_px));
+    LegendBox box = LegendBox::grid(std::move(text_w), 1, labels.font_px, style.legend_swatch, 0.67 * tf);
 
     LegendCorner corner = plot.legend_corner;
     bool hides = false;   // the corner chosen hides data
@@ -960,6 +1042,12 @@ PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotSt
             L.legend_box = out->at;
             L.legend_outside = true;
             box = out->box;
+        } else if (!fits) {   // no room outside: in more columns, else set smaller (≥ kMinYLabelScale), inside
+            box = legend_in_columns(box, entries.size(), d);
+            const double ls = std::clamp(std::min((d.width() - 2.0 * box.inset) / box.width,
+                                                  (d.height() - 2.0 * box.inset) / box.height), kMinYLabelScale, 1.0);
+            box = box.regrid(box.cols, ls, ls * box.swatch);
+            L.legend_box = box.at(L.view.px, corner);
         }
     }
     for (std::size_t i = 0; i < entries.size(); ++i) {
@@ -973,7 +1061,7 @@ PlotLayout layout_series_frame(const Plot& plot, const Rect& outer, const PlotSt
         const double sx = L.legend_box.x0 + box.col_x[c] + box.inner;
         e.swatch_from = {sx, row_y};
         e.swatch_to = {sx + box.swatch, row_y};
-        e.label = {plot.series[j].label, {sx + box.swatch + box.inner, row_y + kMidline * f}, TextAnchor::Start, f, 0.0};
+        e.label = {labels.text[i], {sx + box.swatch + box.inner, row_y + kMidline * f}, TextAnchor::Start, f, 0.0};
         e.faded = plot.series[j].faded;
         L.legend.push_back(std::move(e));
     }

@@ -311,7 +311,7 @@ std::string to_svg(const Plot& plot, double width_px, double height_px) {
     for (const PlacedText& t : L.y_tick_labels) text(o, t);
     o += "</g>\n";
     text(o, L.x_label, " class=\"x-label\" fill=\"#000000\"");
-    text(o, L.y_label, " class=\"y-label\" fill=\"#000000\"");
+    for (const PlacedText& t : L.y_label) text(o, t, " class=\"y-label\" fill=\"#000000\"");
     for (const PlacedText& t : L.title) text(o, t, " class=\"title\" fill=\"#000000\" font-weight=\"bold\"");
     // Annotations and reference-line labels sit on the data: a white halo keeps them legible.
     const char* halo = " stroke=\"#ffffff\" stroke-width=\"3\" stroke-linejoin=\"round\" paint-order=\"stroke\"";

@@ -33,12 +33,15 @@ nlohmann::ordered_json lecture_to_json(const Lecture& lecture, const std::string
     j["format"] = kLectureFormat;
     j["version"] = kLectureVersion;
     if (!lecture.title.empty()) j["title"] = lecture.title;
+    if (!lecture.language.empty()) j["language"] = lecture.language;
+    write_translations(j, lecture.translations);
     nlohmann::ordered_json slides = nlohmann::ordered_json::array();
     for (const LectureSlide& slide : lecture.slides) {
         nlohmann::ordered_json s;
         s["scene"] = scene_path_from(slide.scene, base_dir);
         if (!slide.title.empty()) s["title"] = slide.title;
         if (!slide.caption.empty()) s["caption"] = slide.caption;
+        write_translations(s, slide.translations);
         if (!slide.figures.empty()) s["figures"] = slide.figures;
         if (!slide.controls.empty()) s["controls"] = slide.controls;
         if (slide.run == SlideRun::Paused) s["run"] = "paused";

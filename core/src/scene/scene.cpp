@@ -11,6 +11,7 @@
 
 #include "normlab/base/json_read.hpp"
 #include "normlab/base/file_io.hpp"
+#include "normlab/base/i18n.hpp"
 #include "normlab/base/text_fit.hpp"
 #include "normlab/labs/state_json.hpp"
 
@@ -65,9 +66,32 @@ void read_text(SceneReader& in, std::string_view key, std::string& out, std::siz
     in.fail(key, "is " + size + " long, more than the limit of " + describe_size(max_bytes));
 }
 
+// "language" and the "title_ko", "caption_zh", … keys (docs/LECTURES.md, Languages); a key for a
+// language NormLab has no catalog for ("caption_fr") stays unread: named as unknown.
+void read_language(SceneReader& in, std::string& language) {
+    in.read_choice("language", language, kTextLanguages,
+                   std::array<std::string, 3>{std::string(kTextLanguages[0]), std::string(kTextLanguages[1]),
+                                              std::string(kTextLanguages[2])});
+}
+void read_translations(SceneReader& in, Translations& t, bool caption = true) {
+    for (const std::string_view code : kTextLanguages) {
+        std::string text;
+        if (read_text(in, "title_" + std::string(code), text, kMaxTitleBytes), !text.empty()) t.title[std::string(code)] = text;
+        text.clear();
+        if (caption && (read_text(in, "caption_" + std::string(code), text, kMaxCaptionBytes), !text.empty()))
+            t.caption[std::string(code)] = text;
+    }
+}
+
 }  // namespace
 
 // [SECTION] Scene ⇄ JSON --------------------------------------------------------------------
+
+const std::string& text_in(const std::string& own, const std::map<std::string, std::string>& translations,
+                           std::string_view code) {
+    const auto it = translations.find(std::string(code));
+    return it != translations.end() ? it->second : own;
+}
 
 json scene_to_json(const Scene& scene) {
     json j = json::object();
@@ -75,6 +99,8 @@ json scene_to_json(const Scene& scene) {
     j["version"] = kSceneVersion;
     j["title"] = scene.title;
     j["caption"] = scene.caption;
+    if (!scene.language.empty()) j["language"] = scene.language;
+    write_translations(j, scene.translations);
     j["lab"] = scene.lab;
     j["labs"] = session_to_json(scene.session);
     return j;
@@ -122,6 +148,8 @@ Scene scene_from_json(const json& j, std::vector<std::string>* ignored) {
     Scene scene;
     read_text(in, "title", scene.title, kMaxTitleBytes);
     read_text(in, "caption", scene.caption, kMaxCaptionBytes);
+    read_language(in, scene.language);
+    read_translations(in, scene.translations);
     if (in.read("lab", scene.lab) && !is_lab_id(scene.lab))
         throw InputError("lab " + quote_for_message(scene.lab) +
                          " is not a lab id (lower-case letters, digits, '_' and '-', e.g. \"explorer\")");
@@ -333,6 +361,7 @@ LectureSlide slide_from_json(const json& j, const std::string& path, const std::
     if (out.scene.empty()) slide.fail("scene", "is empty (the scene file of this slide)");
     read_text(slide, "title", out.title, kMaxTitleBytes);
     read_text(slide, "caption", out.caption, kMaxCaptionBytes);
+    read_translations(slide, out.translations);
     read_names(slide, "figures", out.figures);
     if (out.figures.size() > kMaxSlideFigures)
         slide.fail("figures", "names " + std::to_string(out.figures.size()) + " figures; a slide shows one or two");
@@ -347,6 +376,16 @@ LectureSlide slide_from_json(const json& j, const std::string& path, const std::
 
 }  // namespace
 
+const std::string& shown_title(const Lecture& lecture) {
+    return text_in(lecture.title, lecture.translations.title, language_code(current_language()));
+}
+const std::string& shown_title(const LectureSlide& slide) {
+    return text_in(slide.title, slide.translations.title, language_code(current_language()));
+}
+const std::string& shown_caption(const LectureSlide& slide) {
+    return text_in(slide.caption, slide.translations.caption, language_code(current_language()));
+}
+
 Lecture lecture_from_json(const json& j, const std::string& base_dir) {
     check_format_and_version(j, kLectureFormat, kLectureVersion, "lecture");
     SceneReader in(j, "");
@@ -354,6 +393,8 @@ Lecture lecture_from_json(const json& j, const std::string& base_dir) {
     in.get("version");
     Lecture lecture;
     read_text(in, "title", lecture.title, kMaxTitleBytes);
+    read_language(in, lecture.language);
+    read_translations(in, lecture.translations, false);
     const json* slides = in.get("slides");
     if (slides == nullptr) throw InputError("slides is missing (a list of {\"scene\": FILE, \"caption\": TEXT})");
     if (!slides->is_array()) throw InputError("slides is not a list (got " + describe_json(*slides) + ")");

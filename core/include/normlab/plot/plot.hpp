@@ -355,7 +355,8 @@ struct PlotLayout {
     std::vector<PlacedTick> x_ticks, y_ticks;
     std::vector<PlacedText> x_tick_labels, y_tick_labels;
     std::vector<PlacedText> title;    // its lines: wrapped at spaces to the figure's width
-    PlacedText x_label, y_label;
+    PlacedText x_label;
+    std::vector<PlacedText> y_label;  // its lines, rotated −90°, first (leftmost) to last; none for no label
     bool has_legend = false;
     Rect legend_box;
     bool legend_outside = false;      // the box is right of (or under) the data area, not in a corner

@@ -9,6 +9,8 @@
 // A scene file:
 //   {"format": "normlab-scene", "version": 1, "title": "…", "caption": "…", "lab": "explorer",
 //    "labs": {"explorer": {"x": [2, 4, 6, 8], …}, "invariance": {…}, …}}
+// A title or caption in more languages: "title_ko", "caption_zh", … beside it, and the file's own
+// language in "language" (docs/LECTURES.md, Languages).
 // Every key but "format" and "version" may be left out: a missing lab section, or a missing key
 // in one, keeps that lab's default. Each lab's section is written and read by the
 // state_to_json / state_from_json pair next to its state (state_json.hpp); scene.cpp lists the
@@ -21,6 +23,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,6 +32,25 @@
 namespace normlab {
 
 // [SECTION] Scene ---------------------------------------------------------------------------
+
+// Titles and captions in the languages a file gives besides its own ("title_ko", "caption_zh"),
+// by language code: "en", "ko", "zh" (docs/LECTURES.md, Languages).
+struct Translations {
+    std::map<std::string, std::string> title, caption;
+};
+inline constexpr std::array<std::string_view, 3> kTextLanguages{"en", "ko", "zh"};
+
+// The text to show in the language `code` ("en", "ko", "zh"; another shows `own`): the file's
+// translation into it, else `own` (the file's "title" or "caption", in the file's language).
+const std::string& text_in(const std::string& own, const std::map<std::string, std::string>& translations,
+                           std::string_view code);
+
+// Writes `t` into a scene's or a lecture's (or a slide's) object: "title_ko", "caption_zh", …
+template <class Json>
+void write_translations(Json& j, const Translations& t) {
+    for (const auto& [code, text] : t.title) j["title_" + code] = text;
+    for (const auto& [code, text] : t.caption) j["caption_" + code] = text;
+}
 
 inline constexpr std::string_view kSceneFormat = "normlab-scene";
 inline constexpr int kSceneVersion = 1;   // raise when an older NormLab could misread a newer file
@@ -37,6 +60,8 @@ struct Scene {
     std::string caption;          // a sentence or two under the title
     std::string lab = "explorer"; // the lab on screen: an app lab id ("explorer", "invariance", …)
     Session session;
+    std::string language;         // the language of title and caption: "en", "ko", "zh"; "" not said
+    Translations translations;
 };
 
 // The lab ids that have a section in "labs", in table order: explorer, invariance, worked, …
@@ -139,6 +164,7 @@ struct LectureSlide {
     std::string scene;                   // the path as resolved: the lecture's folder + the file's path
     std::string title;                   // empty: the scene's own title
     std::string caption;                 // empty: the scene's own caption
+    Translations translations;           // "title_ko", "caption_zh", …
     std::vector<std::string> figures;    // at most kMaxSlideFigures; empty: the lab's default
     std::vector<std::string> controls;   // the only controls drawn in presenter view
     SlideRun run = SlideRun::Auto;
@@ -146,9 +172,18 @@ struct LectureSlide {
 
 struct Lecture {
     std::string title;
+    std::string language;               // its texts' language, "en", "ko", "zh" ("" not said): the
+                                        // UI's where the user chose none, and the Han glyphs' forms
+    Translations translations;          // the title's: "title_ko", …
     std::vector<LectureSlide> slides;   // at least one
     std::vector<std::string> ignored;   // keys no reader asked for, as paths: {"slides[1].captoin"}
 };
+
+// The lecture's title, a slide's title and caption in the UI's language (current_language(),
+// text_in): where the file has no translation into it, as the file has them.
+const std::string& shown_title(const Lecture& lecture);
+const std::string& shown_title(const LectureSlide& slide);
+const std::string& shown_caption(const LectureSlide& slide);
 
 // Throws InputError naming the value (`slides[2].scene is not a string (got number 3)`).
 Lecture lecture_from_json(const nlohmann::json& j, const std::string& base_dir);
