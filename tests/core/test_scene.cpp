@@ -381,7 +381,7 @@ TEST(RefusedSceneFile, TruncatedAtAnyPointIsNamedTruncated) {
 TEST(RefusedSceneFile, TheAutosaveKeepsTheLabsThatLoad) {
     Session session;
     session.gradients.sgd_steps = 77;
-    json j = scene_to_json(Scene{"t", "c", "gradients", session});
+    json j = scene_to_json(Scene{"t", "c", "gradients", session, "", {}});
     j["labs"]["explorer"]["eps"] = 0;   // allowed before NormLab's ranges, refused now
     std::vector<std::string> dropped;
     const Scene scene = parse_scene_keeping_labs(j.dump(), dropped);
