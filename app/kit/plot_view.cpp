@@ -257,8 +257,8 @@ void draw_heat_texts(ImDrawList& dl, const Plot& plot, const PlotLayout& L, cons
 
 // Every text of a laid-out figure, for the layout checker (layout_check.hpp), with the fonts
 // draw_figure() paints them in; `clip`: the window's clip rect around the figure. Its labels and
-// values (all but tick labels and title lines, which a smaller figure thins or wraps) carry the
-// figure's `name` (TextBox::figure: "dropped" compares them across sizes).
+// values (all but tick labels, axis labels and title lines, which a smaller figure thins or wraps
+// onto more lines) carry the figure's `name` (TextBox::figure: "dropped" compares them across sizes).
 void record_figure_texts(const PlotLayout& L, const FigureFonts& fonts, const ImVec4& clip, std::string_view name) {
     const Rect& o = L.outer;
     const ImVec4 frame(static_cast<float>(o.x0), static_cast<float>(o.y0), static_cast<float>(o.x1),
@@ -273,8 +273,8 @@ void record_figure_texts(const PlotLayout& L, const FigureFonts& fonts, const Im
         for (const PlacedText& t : *texts) record_placed(t, pick_font(fonts, t.font_px), clip, frame, true, name);
     for (const HeatCell& c : L.heat_cells) record_placed(c.label, pick_font(fonts, c.label.font_px), clip, frame, true, name);
     for (const EndLabel& e : L.end_labels) record(e.label, pick_font(fonts, e.label.font_px));
-    record(L.x_label, pick_font(fonts, L.x_label.font_px));
-    for (const PlacedText& t : L.y_label) record(t, pick_font(fonts, t.font_px));
+    record_placed(L.x_label, pick_font(fonts, L.x_label.font_px), clip, frame);
+    for (const PlacedText& t : L.y_label) record_placed(t, pick_font(fonts, t.font_px), clip, frame);
     for (const PlacedText& t : L.title)
         record_placed(t, fonts.bold != nullptr ? fonts.bold : pick_font(fonts, t.font_px), clip, frame);
     if (L.has_legend)
