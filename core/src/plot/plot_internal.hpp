@@ -9,6 +9,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace normlab::plot_internal {
 
@@ -50,5 +51,42 @@ inline Point2 point_px(const Series& s, std::size_t i, const Viewport& view) { r
 // else the Simplified Chinese ones): docs/i18n/TRANSLATING.md, Fonts. Text without CJK is unchanged.
 constexpr const char* kSvgFont = "DejaVu Sans, sans-serif";
 std::string with_cjk_fonts(std::string svg);
+
+// [SECTION] Text boxes: what the layout files (plot_layout.cpp, plot_overlaps.cpp) measure texts by
+
+// Font metrics of DejaVu Sans, in em: the part of a line above its baseline.
+constexpr double kAscent = 0.76;
+constexpr double kMidline = 0.36;   // baseline below a line's visual centre (half the digit height)
+
+struct Measure {
+    const PlotStyle& style;
+    double operator()(std::string_view text, double font_px) const {
+        return style.text_width ? style.text_width(text, font_px) : estimate_text_width(text, font_px);
+    }
+};
+
+// The drawn extent of a text line of size f: kAscent·f above the baseline (caps, digits, b, d),
+// kDescent·f below it (g, y, p); together one text height.
+constexpr double kDescent = 1.0 - kAscent;
+
+// The box a horizontal text covers, grown by clear_x left and right and clear_y above and below.
+inline Rect text_box(const PlacedText& t, double width, double clear_x = 0.0, double clear_y = 0.0) {
+    const double x0 = t.anchor == TextAnchor::Start ? t.at.x
+                      : t.anchor == TextAnchor::End ? t.at.x - width
+                                                    : t.at.x - 0.5 * width;
+    return Rect{x0 - clear_x, t.at.y - kAscent * t.font_px - clear_y, x0 + width + clear_x,
+                t.at.y + kDescent * t.font_px + clear_y};
+}
+
+// Whether two boxes share more than a sliver (touching edges, up to rounding, do not count:
+// the 1× and k× layouts must agree).
+inline bool boxes_meet(const Rect& a, const Rect& b, double eps) {
+    return a.x0 < b.x1 - eps && b.x0 < a.x1 - eps && a.y0 < b.y1 - eps && b.y0 < a.y1 - eps;
+}
+
+// After the legend is placed (plot_overlaps.cpp): reference-line labels kept clear of the legend,
+// the x tick labels and each other; then the annotations, each moved to a free spot or dropped.
+void keep_ref_labels_clear(PlotLayout& L, const PlotStyle& style);
+void resolve_annotation_overlaps(PlotLayout& L, const PlotStyle& style);
 
 }  // namespace normlab::plot_internal
