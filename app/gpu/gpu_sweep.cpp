@@ -96,8 +96,8 @@ void GpuSweep::record(Device device, int tag, double ms) {
     samples.push_back(ms);
     if (static_cast<int>(samples.size()) != plan_.reps) return;
     const Shape& shape = shapes_[static_cast<std::size_t>(tag / kBenchKernelCount)];
-    const BenchPoint point{static_cast<BenchKernel>(tag % kBenchKernelCount), shape.rows, shape.cols, median(samples)};
-    (device == Device::Gpu ? results_.gpu : results_.cpu).push_back(point);
+    (device == Device::Gpu ? results_.gpu : results_.cpu)
+        .push_back(bench_point(static_cast<BenchKernel>(tag % kBenchKernelCount), shape.rows, shape.cols, samples));
 }
 
 void GpuSweep::collect(bool wait) {

@@ -5,6 +5,7 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 #include <imgui_impl_glfw.h>
+#include <imgui_internal.h>   // GImGui: show or hide the keyboard focus
 
 #include <cfloat>
 
@@ -64,6 +65,32 @@ bool typing_key(const InputEvent& e, bool held_in_imgui) {
     return (e.mods & (GLFW_MOD_CONTROL | GLFW_MOD_ALT | GLFW_MOD_SUPER)) == 0;
 }
 
+// Space, the arrows, Page Up/Down, Home and End: keys that both the app (Play, the slides) and
+// Dear ImGui's keyboard navigation (move the focus, press the focused widget) would take.
+bool nav_key(int code) { return code == GLFW_KEY_SPACE || (code >= GLFW_KEY_RIGHT && code <= GLFW_KEY_END); }
+
+// Who takes the nav keys this frame, from what the last frame showed.
+enum class NavKeys {
+    App,     // nothing has the keyboard: the app's presses only, ImGui never sees them
+    Both,    // a text field, a dragged widget or an open menu: ImGui gets them; the app's
+             // shortcuts see them and stand aside themselves (keys_free, WantTextInput)
+    ImGui,   // a widget shows the keyboard focus (Tab put it there): ImGui's alone, and Esc
+             // hides the focus (not also leaving presenter view)
+};
+
+NavKeys nav_keys_owner(const ImGuiIO& io) {
+    const bool menu_open = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
+    if (io.WantTextInput || ImGui::IsAnyItemActive() || menu_open) return NavKeys::Both;
+    return io.NavVisible ? NavKeys::ImGui : NavKeys::App;
+}
+
+// Dear ImGui 1.86 has no call that shows or hides its keyboard focus; its context's flags do
+// (as its own arrow keys and mouse clicks set them).
+void show_focus(bool on) {
+    GImGui->NavDisableHighlight = !on;
+    if (on) GImGui->NavDisableMouseHover = true;   // until the mouse moves
+}
+
 }  // namespace
 
 void InputQueue::install(GLFWwindow* window) {
@@ -108,6 +135,7 @@ bool InputQueue::feed_imgui() {
     ImGuiIO& io = ImGui::GetIO();
     presses_.clear();
     FrameChanges c;
+    const NavKeys nav_owner = nav_keys_owner(io);
     const std::size_t queued = events_.size();
     while (!events_.empty()) {
         const InputEvent& e = events_.front();
@@ -137,10 +165,45 @@ bool InputQueue::feed_imgui() {
             io.AddInputCharacter(e.codepoint);
             c.text = true;
         } else {   // Key
+            // Tab outside a text field: Dear ImGui 1.86's Tab stops only at text fields, so the
+            // first Tab shows the focus ImGui keeps (or, with none, feeds ↓, which puts one on
+            // the first control) and the next ones are fed as ↓ (Shift+Tab as ↑), which move it
+            // over every control. The release lets go of the arrow the press was fed as.
+            if (e.code == GLFW_KEY_TAB && e.action != GLFW_REPEAT && (e.mods & (GLFW_MOD_CONTROL | GLFW_MOD_ALT)) == 0 &&
+                (nav_owner != NavKeys::Both || tab_as_ != 0)) {
+                if (e.action == GLFW_PRESS && tab_as_ == 0) {
+                    if (nav_owner == NavKeys::App && GImGui->NavId != 0) {
+                        show_focus(true);
+                    } else {
+                        tab_as_ = (e.mods & GLFW_MOD_SHIFT) != 0 ? GLFW_KEY_UP : GLFW_KEY_DOWN;
+                    }
+                }
+                if (tab_as_ != 0) {
+                    if (c.key_changed[tab_as_]) break;
+                    io.KeysDown[tab_as_] = e.action == GLFW_PRESS;
+                    c.key_changed[tab_as_] = true;
+                    if (e.action == GLFW_RELEASE) tab_as_ = 0;
+                }
+                if (e.action == GLFW_PRESS) presses_.push_back({e.code, e.mods, false});
+                c.any_key = true;
+                events_.pop_front();
+                continue;
+            }
+            if (e.code == GLFW_KEY_ESCAPE && e.action == GLFW_PRESS && nav_owner == NavKeys::ImGui) {
+                show_focus(false);   // and nothing else: the next Esc is the app's
+                events_.pop_front();
+                continue;
+            }
             const bool in_range = e.code < IM_ARRAYSIZE(io.KeysDown);
+            const bool held = in_range && io.KeysDown[e.code];
+            const bool to_imgui_only = nav_owner == NavKeys::ImGui && nav_key(e.code);
+            // The app's alone: a press recorded, its state not fed (a release only to let go of a
+            // key ImGui holds down).
+            const bool to_app_only = !to_imgui_only && (typing_key(e, held) || (nav_owner == NavKeys::App &&
+                                                                               nav_key(e.code) && (e.action != GLFW_RELEASE || !held)));
             if (e.action == GLFW_REPEAT) {
-                presses_.push_back({e.code, e.mods, true});
-            } else if (typing_key(e, in_range && io.KeysDown[e.code])) {
+                if (!to_imgui_only) presses_.push_back({e.code, e.mods, true});   // ImGui repeats held keys itself
+            } else if (to_app_only) {
                 if (e.action == GLFW_PRESS) presses_.push_back({e.code, e.mods, false});
             } else {
                 const bool down = e.action == GLFW_PRESS;
@@ -153,7 +216,7 @@ bool InputQueue::feed_imgui() {
                     io.KeysDown[e.code] = down;
                     c.key_changed[e.code] = true;
                 }
-                if (down) presses_.push_back({e.code, e.mods, false});
+                if (down && !to_imgui_only) presses_.push_back({e.code, e.mods, false});
                 c.key_pressed |= down;
                 c.other_pressed |= down && !modifier_key(e.code);
                 c.any_key = true;

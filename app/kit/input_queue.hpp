@@ -13,6 +13,11 @@
 // presses from the queue rather than ImGui's state: each press, and each GLFW_REPEAT of a held key
 // (the system's repeat rate), acts once.
 //
+// Space, the arrows, Page Up/Down, Home and End belong to the app (Play, the slides) until Tab
+// shows a keyboard focus on a widget; then they move and press that focus, and a click or Esc
+// hides it (docs/USER_GUIDE.md, "Keys"). Tab outside a text field reaches ImGui as ↓ (Shift+Tab
+// as ↑): Dear ImGui 1.86's own Tab stops only at text fields.
+//
 // [SECTION] Queue
 // [SECTION] This frame's keys
 #pragma once
@@ -70,6 +75,7 @@ private:
     std::deque<InputEvent> events_;
     std::vector<KeyPress> presses_;       // this frame's
     bool mouse_down_[5] = {};             // as fed so far
+    int tab_as_ = 0;                      // the arrow a Tab held down was fed as (0: none)
     bool has_pos_ = false;                // a Move was fed: mouse_x_/mouse_y_ hold it
     float mouse_x_ = 0.0f, mouse_y_ = 0.0f;
 };

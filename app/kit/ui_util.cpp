@@ -160,7 +160,7 @@ void worker_failure_line(const std::string& failure) {
 }
 
 bool begin_panel(const char* id, ImVec2 size, bool border) {
-    return ImGui::BeginChild(id, size, border, ImGuiWindowFlags_HorizontalScrollbar);
+    return ImGui::BeginChild(id, size, border, ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NavFlattened);
 }
 
 void begin_controls_panel(float share, float min_em, float max_em) {

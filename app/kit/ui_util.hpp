@@ -95,7 +95,8 @@ void worker_failure_line(const std::string& failure);
 
 // A lab's panel (a child window `size` big, 0: the rest of the space; `border`): it scrolls
 // down and sideways, so that what does not fit can be scrolled to instead of being cut off
-// (app/kit/layout_check.hpp reports what is cut). Ends with ImGui::EndChild().
+// (app/kit/layout_check.hpp reports what is cut); the keyboard focus moves through it as
+// through its window (NavFlattened). Ends with ImGui::EndChild().
 bool begin_panel(const char* id, ImVec2 size = ImVec2(0.0f, 0.0f), bool border = false);
 
 // A lab's control panel, at the left: `share` of the width, kept between min_em and max_em text

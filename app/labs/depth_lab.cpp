@@ -567,7 +567,7 @@ void draw_sample_controls(DepthContext& ctx, DepthLabState& s, DepthUi& ui) {
 }
 
 void draw_run_samples(const DepthRunView& r, const Fonts& fonts, float width, float height) {
-    ImGui::BeginChild(("samples" + std::to_string(r.placement)).c_str(), ImVec2(width, height), true);
+    ImGui::BeginChild(("samples" + std::to_string(r.placement)).c_str(), ImVec2(width, height), true, ImGuiWindowFlags_NavFlattened);
     swatch(depth_placement_color(r.placement));
     ImGui::PushFont(fonts.bold);
     ImGui::TextColored(to_vec4(depth_placement_color(r.placement)), "%s", placement_name(r.placement).c_str());

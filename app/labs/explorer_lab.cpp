@@ -155,7 +155,7 @@ void draw_x_section(ExplorerContext& ctx, ExplorerState& s, ExplorerUi& ui, cons
     }
     tooltip(tr("Length m of x (2..64). Existing entries are kept; new ones start at 0."));
 
-    changed |= entry_grid("x", "x", s.x, tr("Drag left/right to change this entry; double-click to type a value."));
+    changed |= entry_grid("x", "x", s.x, tr("Drag left/right to change this entry; click to type a value."));
 
     ImGui::SetNextItemWidth(-FLT_MIN);
     if (text_field("##paste", tr("paste numbers: 2, 4, 6, 8"), ui.x_field, format_number_list(s.x))) {
@@ -207,7 +207,7 @@ void draw_W_section(ExplorerContext& ctx, ExplorerState& s, ExplorerUi& ui, cons
     ImGui::SetNextItemWidth(7.0f * ImGui::GetFontSize());
     checked_number(cell.c_str(), s.W(ui.heatmap.row, ui.heatmap.col), kExplorerEntryRule, [](double* v) {
         const bool changed = ImGui::DragScalar("##cell", ImGuiDataType_Double, v, 0.01f, nullptr, nullptr, "%.4g");
-        tooltip(tr("The selected cell of W: drag left/right to change it, double-click to type."));
+        tooltip(tr("The selected cell of W: drag left/right to change it, click to type."));
         return changed;
     });
 }
@@ -386,7 +386,7 @@ void draw_norm_columns(const ExplorerState& s, ExplorerUi& ui, const ExplorerRes
     float needed = 0.0f;
     for (const NormPanel& p : panels) {
         if (&p != panels) ImGui::SameLine();
-        ImGui::BeginChild(p.id, ImVec2(col_w, col_h), false, ImGuiWindowFlags_NoScrollbar);
+        ImGui::BeginChild(p.id, ImVec2(col_w, col_h), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NavFlattened);
         needed = std::max(needed, draw_norm_panel(p, s.delta, fonts));
         ImGui::EndChild();
     }

@@ -671,8 +671,8 @@ void draw_batch_section(GeometryLabState& s, GeometryUi& ui, const std::optional
         double value = s.points(ui.selected, j);
         const bool edited = ImGui::DragScalar("##x", ImGuiDataType_Double, &value, 0.01f, &kGeometryCoordRule.lo,
                                               &kGeometryCoordRule.hi, "%.2f");
-        tooltip(tr("Coordinate of the selected input, in [−4, 4] (before shrinking): drag left/right, double-click "
-                "to type, or drag the point itself in the view."));
+        tooltip(tr("Coordinate of the selected input, in [−4, 4] (before shrinking): drag left/right, click to "
+                "type, or drag the point itself in the view."));
         accept_number(slot, label, edited, value, s.points(ui.selected, j), kGeometryCoordRule);
         ImGui::PopID();
     }
@@ -784,7 +784,7 @@ void draw_geometry_lab(GeometryContext& ctx) {
         end_controls_panel();
     }
     // The wheel zooms the view; a window too short for the view, its key and hint scrolls by its bar.
-    ImGui::BeginChild("view", ImVec2(0.0f, 0.0f), false, ImGuiWindowFlags_NoScrollWithMouse);
+    ImGui::BeginChild("view", ImVec2(0.0f, 0.0f), false, ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NavFlattened);
     draw_view(state, ui, fonts, true, ctx.app.status);
     ImGui::EndChild();
 }

@@ -360,27 +360,37 @@ void draw_claim(GpuContext& ctx, const BenchResults* r) {
     }
     const int rows = shown_rows(ctx.session.gpu, *r);
     const int cols = table_cols(ctx.ui, *r, rows);
+    // "−12%", "−135% (noise)" where the two norms' timed runs overlap, "—" where not measured.
+    bool any_noise = false;
     const auto saved = [&](const std::vector<BenchPoint>& pts, bool backward) {
         const BenchPoint* l = find_point(pts, bench_kernel(Norm::LayerNorm, backward), rows, cols);
         const BenchPoint* m = find_point(pts, bench_kernel(Norm::RMSNorm, backward), rows, cols);
-        return l != nullptr && m != nullptr ? time_saved_percent(l->ms, m->ms) : NAN;
+        const double v = l != nullptr && m != nullptr ? time_saved_percent(l->ms, m->ms) : NAN;
+        if (!std::isfinite(v)) return std::string("—");
+        const bool noise = within_noise(*l, *m);
+        any_noise |= noise;
+        return format_number(v, 2) + "%" + (noise ? tr(" (noise)") : "");
     };
-    const auto pct = [](double v) { return std::isfinite(v) ? format_number(v, 2) + "%" : std::string("—"); };
     std::string text;
     if (r->gpu.empty()) {
         text = tr("Paper (§5): RMSNorm saves 7%–64% of LayerNorm's time. Here, {0} × {1}: GPU kernels off; CPU {2} "
                   "forward, {3} backward.",
-                  rows, cols, pct(saved(r->cpu, false)), pct(saved(r->cpu, true)));
+                  rows, cols, saved(r->cpu, false), saved(r->cpu, true));
     } else if (r->cpu.empty()) {
         text = tr("Paper (§5): RMSNorm saves 7%–64% of LayerNorm's time. Here, {0} × {1}: GPU {2} forward, {3} backward.",
-                  rows, cols, pct(saved(r->gpu, false)), pct(saved(r->gpu, true)));
+                  rows, cols, saved(r->gpu, false), saved(r->gpu, true));
     } else {
         text = tr("Paper (§5): RMSNorm saves 7%–64% of LayerNorm's time. Here, {0} × {1}: GPU {2} forward, {3} "
                   "backward; CPU {4}, {5}.",
-                  rows, cols, pct(saved(r->gpu, false)), pct(saved(r->gpu, true)), pct(saved(r->cpu, false)),
-                  pct(saved(r->cpu, true)));
+                  rows, cols, saved(r->gpu, false), saved(r->gpu, true), saved(r->cpu, false),
+                  saved(r->cpu, true));
     }
     flow_text(text, ImGui::GetStyle().Colors[ImGuiCol_Text]);
+    if (any_noise)
+        flow_text(tr("Noise: the middle half of LayerNorm's timed runs overlaps RMSNorm's, so this machine did not tell "
+                     "the two apart (a loaded machine, or a gap below the run-to-run spread). Raise the timed runs or "
+                     "run the sweep again on an idle machine."),
+                  kWarnText);
     ImGui::Spacing();
     flow_text(tr("Both norms move the same bytes. The paper's norms were chains of framework ops, a pass over memory "
               "each, and RMSNorm needs fewer; fused into one kernel, both run at memory speed and the gap shrinks to "

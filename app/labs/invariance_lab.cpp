@@ -695,11 +695,11 @@ void draw_invariance_lab(InvarianceContext& ctx) {
     const bool beside = avail_w >= kCurvesBesideEm * em;
     const float explorer_w = beside ? std::clamp(0.3f * avail_w, 16.0f * em, 24.0f * em) : avail_w;
     const float curves_h = std::max(ImGui::GetContentRegionAvail().y, kCurvesMinEm * em);
-    ImGui::BeginChild("curves", ImVec2(beside ? avail_w - explorer_w - style.ItemSpacing.x : avail_w, curves_h));
+    ImGui::BeginChild("curves", ImVec2(beside ? avail_w - explorer_w - style.ItemSpacing.x : avail_w, curves_h), false, ImGuiWindowFlags_NavFlattened);
     draw_curves(s, ui, fonts);
     ImGui::EndChild();
     if (beside) ImGui::SameLine();
-    ImGui::BeginChild("explorer", ImVec2(explorer_w, beside ? curves_h : kExplorerPanelEm * em), true);
+    ImGui::BeginChild("explorer", ImVec2(explorer_w, beside ? curves_h : kExplorerPanelEm * em), true, ImGuiWindowFlags_NavFlattened);
     draw_explorer_panel(ctx, ui);
     ImGui::EndChild();
     ImGui::EndChild();

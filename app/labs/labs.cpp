@@ -197,7 +197,7 @@ void draw_labs(LabContext& ctx, LabUis& uis, ImVec2 pos, ImVec2 size) {
                 // A lab whose panel is shown in less than kControlsMinEm scrolls sideways, never crushed.
                 const float min_w = show_controls(ctx.app) ? kControlsMinEm * ImGui::GetFontSize() : 0.0f;
                 if (min_w > avail_w) ImGui::SetNextWindowContentSize(ImVec2(min_w, 0.0f));
-                ImGui::BeginChild(kLabs[i].id, ImVec2(0.0f, 0.0f), false, ImGuiWindowFlags_HorizontalScrollbar);
+                ImGui::BeginChild(kLabs[i].id, ImVec2(0.0f, 0.0f), false, ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NavFlattened);
                 kLabs[i].handle_keys(ctx, uis);
                 kLabs[i].draw(ctx, uis);
                 ImGui::EndChild();

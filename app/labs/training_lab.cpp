@@ -443,7 +443,7 @@ void draw_variant_card(const TrainingVariant& v, const Plot* map, const Training
                        ImVec2 size, float side, const Fonts& fonts, std::string& status) {
     const float width = size.x;
     // A child of the card's size: what does not fit is cut at its edge, never pushed into the next card.
-    ImGui::BeginChild("card", size, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    ImGui::BeginChild("card", size, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NavFlattened);
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const std::string name(display_name(v.norm));
     if (side > 0.0f && v.run.grid && map != nullptr) {

@@ -23,11 +23,7 @@
 
 namespace normlab::ui {
 
-namespace {
-constexpr int kWindowWidth = 1600, kWindowHeight = 1000;
-}  // namespace
-
-GLFWwindow* create_window(int width, int height, bool visible) {
+GLFWwindow* create_window(const WindowSize& size, bool visible) {
     for (const auto& [major, minor] : {std::pair{4, 3}, std::pair{3, 3}}) {
         for (const bool robust : {true, false}) {
             glfwDefaultWindowHints();
@@ -36,8 +32,9 @@ GLFWwindow* create_window(int width, int height, bool visible) {
             glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
             glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
             glfwWindowHint(GLFW_VISIBLE, visible ? GLFW_TRUE : GLFW_FALSE);
+            glfwWindowHint(GLFW_MAXIMIZED, size.maximized ? GLFW_TRUE : GLFW_FALSE);
             if (robust) glfwWindowHint(GLFW_CONTEXT_ROBUSTNESS, GLFW_LOSE_CONTEXT_ON_RESET);
-            if (GLFWwindow* window = glfwCreateWindow(width, height, "NormLab", nullptr, nullptr)) return window;
+            if (GLFWwindow* window = glfwCreateWindow(size.width, size.height, "NormLab", nullptr, nullptr)) return window;
         }
     }
     return nullptr;
@@ -49,30 +46,23 @@ std::string window_size_file() {
     return autosave.empty() ? "" : (std::filesystem::path(autosave).parent_path() / "window-size.txt").string();
 }
 
-// The window's size: --size as given; else the size last closed at (or 1600 × 1000), shrunk to
-// the primary monitor's work area (the screen less panels and docks), so that it never runs off
-// a projector's 1024 × 768 or a laptop's 1366 × 768. Scripted runs ignore the saved size.
-std::pair<int, int> initial_window_size(const Options& opt) {
-    if (opt.width > 0) return {opt.width, opt.height};
-    int width = kWindowWidth, height = kWindowHeight;
-    const bool scripted = opt.frames > 0 || !opt.export_plot.empty() || opt.check_layout;
-    if (!scripted) {
-        std::ifstream in(window_size_file());
-        int w = 0, h = 0;
-        if (in >> w >> h && w >= 200 && h >= 200) {
-            width = w;
-            height = h;
-        }
-    }
+namespace {
+constexpr int kFallbackWidth = 1600, kFallbackHeight = 1000;
+}  // namespace
+
+WindowSize initial_window_size(const Options& opt) {
+    if (opt.width > 0) return {opt.width, opt.height, false};
     int x = 0, y = 0, w = 0, h = 0;
 #ifndef __EMSCRIPTEN__   // the page is sized by its browser window (web_page.hpp)
     if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) glfwGetMonitorWorkarea(monitor, &x, &y, &w, &h);
 #endif
-    if (w > 0 && h > 0) {
-        width = std::min(width, w);
-        height = std::min(height, h);
-    }
-    return {width, height};
+    WindowSize size{w > 0 ? w : kFallbackWidth, h > 0 ? h : kFallbackHeight, true};
+    const bool scripted = opt.frames > 0 || !opt.export_plot.empty() || opt.check_layout;
+    std::ifstream in(scripted ? std::string() : window_size_file());
+    int saved_w = 0, saved_h = 0;
+    if (in >> saved_w >> saved_h && saved_w >= 200 && saved_h >= 200)
+        size = {std::min(saved_w, size.width), std::min(saved_h, size.height), false};
+    return size;
 }
 
 // Keeps the window's size for the next start (not when full screen; failures are ignored: the

@@ -7,7 +7,6 @@
 #include "theme_fonts.hpp"
 
 #include <string>
-#include <utility>
 
 struct GLFWwindow;
 
@@ -16,12 +15,17 @@ namespace normlab::ui {
 // A core-profile window: GL 4.3 (the GPU lab's compute shaders), else 3.3 (all but the GPU lab);
 // each asked for with reset notification first (so that a lost context is noticed: ContextWatch
 // in gpu_runner.hpp), then without, for drivers that refuse it.
-GLFWwindow* create_window(int width, int height, bool visible);
+struct WindowSize {
+    int width = 0, height = 0;
+    bool maximized = false;   // asked of the window manager too (the work area leaves out its title bar)
+};
+GLFWwindow* create_window(const WindowSize& size, bool visible);
 
-// The window's size: --size as given; else the size last closed at (or 1600 × 1000), shrunk to
-// the primary monitor's work area (the screen less panels and docks), so that it never runs off
-// a projector's 1024 × 768 or a laptop's 1366 × 768. Scripted runs ignore the saved size.
-std::pair<int, int> initial_window_size(const Options& opt);
+// The window's size: --size as given; else the size last closed at; else (a first start, and every
+// scripted run) the primary monitor's whole work area (the screen less panels and docks; 1600 ×
+// 1000 where GLFW cannot tell), maximised. A saved size is shrunk to the work area, so that it
+// never runs off a projector's 1024 × 768 or a laptop's 1366 × 768.
+WindowSize initial_window_size(const Options& opt);
 
 // Keeps the window's size for the next start (not when full screen; failures are ignored: the
 // next start just opens at the default).

@@ -345,8 +345,7 @@ int main(int argc, char** argv) {
                      ui::glfw_error().c_str());
         return 1;
     }
-    const auto [width, height] = initial_window_size(opt);
-    GLFWwindow* window = create_window(width, height, opt.export_plot.empty() && !opt.check_layout);
+    GLFWwindow* window = create_window(initial_window_size(opt), opt.export_plot.empty() && !opt.check_layout);
     if (window == nullptr) {
         std::fprintf(stderr, "normlab: cannot create an OpenGL 3.3 core window (%s)\n", ui::glfw_error().c_str());
         glfwTerminate();
@@ -358,6 +357,10 @@ int main(int argc, char** argv) {
     IMGUI_CHECKVERSION();
     ImGui::CreateContext();
     ImGui::GetIO().IniFilename = nullptr;   // the app lays its windows out; no imgui.ini in the user's folder
+    // Tab shows a keyboard focus; arrows move it, Space and Enter press it, Esc closes a menu
+    // (the input queue keeps Space and the arrows for the app until a focus shows).
+    ImGui::GetIO().ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+    ImGui::GetIO().ConfigDragClickToInputText = true;   // one click in a number field types; a drag drags
     ImGui_ImplGlfw_InitForOpenGL(window, false);   // the input queue takes GLFW's callbacks
 #ifdef __EMSCRIPTEN__
     ImGui_ImplOpenGL3_Init("#version 300 es");

@@ -50,6 +50,17 @@ const Shortcut kAppShortcuts[] = {
     {"F11", tr_later("full screen, and back")},
     {"F6", tr_later("pointer highlight")},
     {"←  /  →  (Page Up / Down)", tr_later("previous / next slide of the open lecture")},
+    {"Home  /  End", tr_later("first / last slide of the open lecture")},
+};
+
+// Keyboard navigation (Dear ImGui's, with Space and the arrows kept for the app until a focus
+// shows: input_queue.hpp).
+const Shortcut kFocusKeys[] = {
+    {"Tab  /  Shift+Tab", tr_later("show the keyboard focus, then move it down / up")},
+    {"←  ↑  →  ↓", tr_later("move the focus while it shows")},
+    {"Space  /  Enter", tr_later("press the focused control / type a value into it")},
+    {"Esc", tr_later("close the menu or dialog; hide the focus; then leave presenter view")},
+    {"Alt", tr_later("to the menu bar and back")},
 };
 
 // [SECTION] Keyboard shortcuts (app-wide) ---------------------------------------------------
@@ -302,6 +313,8 @@ std::vector<KeySection> key_sections() {
     std::vector<KeySection> sections;
     KeySection& app = sections.emplace_back(KeySection{tr("Everywhere"), {}});
     for (const Shortcut& k : kAppShortcuts) app.rows.push_back({k.keys, tr(k.action)});
+    KeySection& focus = sections.emplace_back(KeySection{tr("Keyboard focus"), {}});
+    for (const Shortcut& k : kFocusKeys) focus.rows.push_back({k.keys, tr(k.action)});
     for (int i = 0; i < kLabCount; ++i)
         if (std::vector<KeyHelp> keys = kLabs[i].key_help(); !keys.empty()) {
             KeySection& lab = sections.emplace_back(KeySection{tr(kLabs[i].tab), std::move(keys)});

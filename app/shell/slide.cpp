@@ -282,7 +282,7 @@ void draw_figures(AppContext& ctx, const Lab& lab, const std::vector<std::string
         LabContext figure_ctx{ctx.session, ctx.app, ctx.info, grown ? *ctx.fonts.large : ctx.fonts, ctx.gpu};
         ImGui::SetCursorScreenPos(cells[i].min);
         ImGui::PushFont(figure_ctx.fonts.regular);
-        ImGui::BeginChild(("figure " + id).c_str(), size, false, kFigure);
+        ImGui::BeginChild(("figure " + id).c_str(), size, false, kFigure | ImGuiWindowFlags_NavFlattened);
         if (lab.draw_figure != nullptr) lab.draw_figure(figure_ctx, ctx.uis, id, size);
         const float used = ImGui::GetCursorPosY() / size.y;
         ImGui::EndChild();
@@ -383,7 +383,7 @@ void draw_slide(AppContext& ctx, ImVec2 pos, ImVec2 size, std::vector<SlideBox>&
         draw_figures(ctx, lab, spec.figures, boxes);
     } else if (!failed) {   // a lab without slide parts: drawn as it is, its panels hidden (presenter view)
         const ImVec2 at = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
-        ImGui::BeginChild(lab.id, avail);
+        ImGui::BeginChild(lab.id, avail, false, ImGuiWindowFlags_NavFlattened);
         lab.draw(ctx, ctx.uis);
         ImGui::EndChild();
         boxes.push_back({true, lab.id, {at, ImVec2(at.x + avail.x, at.y + avail.y)}});

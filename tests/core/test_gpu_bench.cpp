@@ -106,6 +106,40 @@ TEST(GpuBench, BandwidthPlotShowsEachKernelAgainstTheCopy) {
     EXPECT_EQ(gpu_bandwidth_plot(r, true, 64).name, "gpu_backward_gbps");
 }
 
+// The widths measured are the x axis' ticks, labelled as measured: 256 and 1024 (a log axis' own
+// ticks would be 500, 1000), on the time-saved figure too.
+TEST(GpuBench, WidthAxisTicksAtTheWidthsMeasured) {
+    BenchResults r = sample_results();
+    r.gpu.push_back({BenchKernel::Copy, 64, 4096, 1.6});
+    for (const Plot& p : {gpu_bandwidth_plot(r, false, 64), gpu_time_saved_plot(r, 64)}) {
+        const PlotLayout L = layout_plot(p, Rect{0, 0, 600, 400});
+        std::vector<std::string> labels;
+        for (const PlacedTick& t : L.x_ticks) labels.push_back(t.tick.label);
+        EXPECT_EQ(labels, (std::vector<std::string>{"256", "1024", "4096"})) << p.name;
+    }
+    // Too narrow for three labels: every second one.
+    const PlotLayout narrow = layout_plot(gpu_bandwidth_plot(r, false, 64), Rect{0, 0, 150, 300});
+    ASSERT_EQ(narrow.x_ticks.size(), 2u);
+    EXPECT_EQ(narrow.x_ticks[1].tick.label, "4096");
+}
+
+// A point keeps its runs' median and quartiles; two kernels whose middle halves overlap are
+// within the noise (a time saved of −135% on a loaded machine is not a result).
+TEST(GpuBench, OverlappingRunsAreNoise) {
+    const BenchPoint ln = bench_point(BenchKernel::LayerNormForward, 64, 256, {5.0, 1.0, 4.0, 2.0, 3.0});
+    EXPECT_EQ(ln.ms, 3.0);
+    EXPECT_EQ(ln.q1_ms, 2.0);
+    EXPECT_EQ(ln.q3_ms, 4.0);
+    // Median 7 ms (a time saved of −133%), but the middle half 3.5–8 ms overlaps LayerNorm's 2–4 ms.
+    const BenchPoint spread = bench_point(BenchKernel::RMSNormForward, 64, 256, {30.0, 1.5, 8.0, 7.0, 3.5});
+    EXPECT_LT(time_saved_percent(ln.ms, spread.ms), -100.0);
+    EXPECT_TRUE(within_noise(ln, spread));
+    const BenchPoint apart = bench_point(BenchKernel::RMSNormForward, 64, 256, {4.5, 5.0, 5.5, 6.0, 6.5});
+    EXPECT_FALSE(within_noise(ln, apart));   // 2–4 ms against 5–6 ms
+    EXPECT_FALSE(within_noise(BenchPoint{BenchKernel::Copy, 1, 1, 1.0}, BenchPoint{BenchKernel::Copy, 1, 1, 1.0}))
+        << "no quartiles kept: not called noise";
+}
+
 // The GPU kernels off (WebGL2, no OpenGL 4.3): the CPU's curves alone, from 0, the title naming
 // the CPU, not the renderer that could not run them.
 TEST(GpuBench, CpuOnlyResultsPlotTheCpu) {

@@ -13,6 +13,10 @@
 # Then a click whose mouse moves on before the next frame: on the Gradients tab (1280×720, the
 # default theme: the tab spans x 388–485 at y 52), the pointer at once elsewhere; the click must
 # land on the tab (the lab on screen: gradients), not where the pointer is at the next frame.
+# Then the keyboard and one-click habits (Explorer, 1280×720): one click in x₂'s field, 9, Enter
+# types x₂ = 9; Tab shows the keyboard focus where the click left it (x₂), ← moves it to x₁,
+# Enter, 7, Enter types x₁ = 7; Esc closes the File menu
+# (Ctrl+2 then switches labs: it would not while a menu is open).
 # Prints "ok: …" per check; exits 1 at the first failure.
 set -u
 . "$(dirname "$0")/window_lib.sh"
@@ -29,6 +33,9 @@ if [ "${1:-}" = "--inner" ]; then   # inside the X server: --inner APP DIR NAME 
     for step in "$@"; do
         if [ "$step" = click-tab ]; then
             xdotool mousemove 437 52 click 1 mousemove 900 600   # one command: within milliseconds
+        elif [ "${step#click:}" != "$step" ]; then
+            xy=${step#click:}
+            xdotool mousemove "${xy%,*}" "${xy#*,}" click 1
         else
             xdotool key --delay 10 "$step"
         fi
@@ -44,7 +51,10 @@ screen=(-a -s "-screen 0 1280x720x24")
 "$xvfb" "${screen[@]}" bash "$0" --inner "$app" "$dir" keys r r ctrl+z ctrl+2 d ctrl+3 ctrl+z || exit 1
 echo "ok: normlab quit on a 10 ms Ctrl+Q"
 "$xvfb" "${screen[@]}" bash "$0" --inner "$app" "$dir" click click-tab || exit 1
-python3 - "$dir/keys.json" "$dir/click.json" <<'PY' || exit 1
+# x₂'s field at (222, 211), the File menu at (22, 14): the default theme at 1280×720.
+"$xvfb" "${screen[@]}" bash "$0" --inner "$app" "$dir" keyboard click:222,211 9 Return Tab Left Return 7 Return \
+    click:22,14 Escape ctrl+2 || exit 1
+python3 - "$dir/keys.json" "$dir/click.json" "$dir/keyboard.json" <<'PY' || exit 1
 import json, sys
 scene = json.load(open(sys.argv[1]))
 seed = scene["labs"]["explorer"]["seed"]
@@ -57,6 +67,13 @@ checks = [
 ]
 clicked = json.load(open(sys.argv[2]))["lab"]
 checks.append((clicked == "gradients", f"after the click on the Gradients tab: {clicked!r}, want 'gradients'"))
+typed = json.load(open(sys.argv[3]))
+x = typed["labs"]["explorer"]["x"]
+checks += [
+    (x[1] == 9, f"x₂ = {x[1]}, want 9: one click in the field, then typing"),
+    (x[0] == 7, f"x₁ = {x[0]}, want 7: Tab, ←, Enter, typing"),
+    (typed["lab"] == "invariance", f"lab {typed['lab']!r}, want 'invariance': Esc closed the File menu, then Ctrl+2"),
+]
 for ok, what in checks:
     print(("ok: " if ok else "FAIL: ") + what)
 sys.exit(0 if all(ok for ok, _ in checks) else 1)

@@ -10,7 +10,9 @@
 #include <gtest/gtest.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <vector>
 #include <string>
 
 namespace normlab::ui {
@@ -152,6 +154,131 @@ TEST_F(Field, CtrlATapSelectsAll) {
     stroke(GLFW_KEY_X, 'x');
     for (int i = 0; i < 4; ++i) draw();
     EXPECT_EQ(text, "x");
+}
+
+}  // namespace
+}  // namespace normlab::ui
+
+namespace normlab::ui {
+namespace {
+
+// Keyboard navigation as the app sets it up (main.cpp): two buttons, a number field and a menu.
+// Space and the arrows are the app's (Play, slides) until Tab shows a focus; Esc closes a menu.
+class Nav : public Queue {
+protected:
+    void SetUp() override {
+        Queue::SetUp();
+        ImGuiIO& io = ImGui::GetIO();
+        io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+        io.ConfigDragClickToInputText = true;
+        io.MousePos = ImVec2(0.0f, 0.0f);   // the backend's: in the window
+        io.KeyMap[ImGuiKey_Tab] = GLFW_KEY_TAB;
+        io.KeyMap[ImGuiKey_Space] = GLFW_KEY_SPACE;
+        io.KeyMap[ImGuiKey_LeftArrow] = GLFW_KEY_LEFT;
+        io.KeyMap[ImGuiKey_RightArrow] = GLFW_KEY_RIGHT;
+        io.KeyMap[ImGuiKey_UpArrow] = GLFW_KEY_UP;
+        io.KeyMap[ImGuiKey_DownArrow] = GLFW_KEY_DOWN;
+    }
+    int pressed_a = 0, pressed_b = 0;
+    bool open_menu = false, menu_shown = false;
+    double value = 1.0;
+    ImVec2 field_centre;
+    std::vector<int> app_keys;   // the presses the app saw, every frame
+    void draw() {
+        queue.feed_imgui();
+        for (const KeyPress& p : queue.presses()) app_keys.push_back(p.key);
+        ImGui::NewFrame();
+        ImGui::SetNextWindowPos(ImVec2(0.0f, 0.0f));
+        ImGui::SetNextWindowSize(ImVec2(400.0f, 300.0f));
+        ImGui::Begin("lab");
+        if (ImGui::Button("A")) ++pressed_a;
+        if (ImGui::Button("B")) ++pressed_b;
+        ImGui::DragScalar("##x", ImGuiDataType_Double, &value, 0.01f);
+        field_centre = ImVec2(0.5f * (ImGui::GetItemRectMin().x + ImGui::GetItemRectMax().x),
+                              0.5f * (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y));
+        if (open_menu) ImGui::OpenPopup("menu");
+        open_menu = false;
+        menu_shown = ImGui::BeginPopup("menu");
+        if (menu_shown) {
+            ImGui::MenuItem("item");
+            ImGui::EndPopup();
+        }
+        ImGui::End();
+        ImGui::EndFrame();
+    }
+    void frames(int n) {
+        for (int i = 0; i < n; ++i) draw();
+    }
+    int app_saw(int key) const { return static_cast<int>(std::count(app_keys.begin(), app_keys.end(), key)); }
+};
+
+TEST_F(Nav, WithoutAFocusSpaceAndArrowsAreTheAppsAlone) {
+    frames(2);
+    stroke(GLFW_KEY_RIGHT, 0);
+    stroke(GLFW_KEY_SPACE, ' ');
+    queue.push({T::Key, GLFW_KEY_DOWN, GLFW_PRESS, 0});
+    frames(1);
+    EXPECT_FALSE(ImGui::GetIO().KeysDown[GLFW_KEY_DOWN]);   // not fed: ImGui shows no focus for it
+    queue.push({T::Key, GLFW_KEY_DOWN, GLFW_RELEASE, 0});
+    frames(4);
+    EXPECT_EQ(app_saw(GLFW_KEY_RIGHT), 1);
+    EXPECT_EQ(app_saw(GLFW_KEY_SPACE), 1);
+    EXPECT_EQ(app_saw(GLFW_KEY_DOWN), 1);
+    stroke(GLFW_KEY_ESCAPE, 0);               // leaves presenter view (lecture.cpp)
+    frames(2);
+    EXPECT_EQ(app_saw(GLFW_KEY_ESCAPE), 1);
+    EXPECT_FALSE(ImGui::GetIO().NavVisible);
+    EXPECT_EQ(pressed_a + pressed_b, 0);
+}
+
+TEST_F(Nav, TabShowsAFocusThatSpacePressesAndEscHides) {
+    frames(2);
+    stroke(GLFW_KEY_TAB, 0);
+    frames(3);
+    EXPECT_TRUE(ImGui::GetIO().NavVisible);
+    stroke(GLFW_KEY_SPACE, ' ');
+    frames(3);
+    EXPECT_EQ(pressed_a, 1);                  // the first button has the focus
+    EXPECT_EQ(app_saw(GLFW_KEY_SPACE), 0);    // and Space did not also play
+    stroke(GLFW_KEY_DOWN, 0);                 // the arrows move the focus
+    frames(3);
+    stroke(GLFW_KEY_SPACE, ' ');
+    frames(3);
+    EXPECT_EQ(pressed_b, 1);
+    EXPECT_EQ(app_saw(GLFW_KEY_DOWN), 0);
+    stroke(GLFW_KEY_ESCAPE, 0);
+    frames(3);
+    EXPECT_FALSE(ImGui::GetIO().NavVisible);
+    EXPECT_EQ(app_saw(GLFW_KEY_ESCAPE), 0);   // it hid the focus and did nothing else
+    stroke(GLFW_KEY_SPACE, ' ');              // the app's again
+    frames(3);
+    EXPECT_EQ(app_saw(GLFW_KEY_SPACE), 1);
+    EXPECT_EQ(pressed_a + pressed_b, 2);
+}
+
+TEST_F(Nav, EscClosesAMenu) {
+    frames(2);
+    open_menu = true;
+    frames(2);
+    ASSERT_TRUE(menu_shown);
+    stroke(GLFW_KEY_ESCAPE, 0);
+    frames(3);
+    EXPECT_FALSE(menu_shown);
+}
+
+TEST_F(Nav, OneClickInANumberFieldTypes) {
+    frames(2);
+    queue.push({T::Move, 0, 0, 0, 0, field_centre.x, field_centre.y});
+    queue.push({T::Button, 0, GLFW_PRESS});
+    queue.push({T::Button, 0, GLFW_RELEASE});
+    frames(4);
+    ASSERT_TRUE(ImGui::GetIO().WantTextInput);
+    // The old value is selected: typing replaces it.
+    stroke(GLFW_KEY_2, '2');
+    stroke(GLFW_KEY_ENTER, 0);
+    frames(4);
+    EXPECT_EQ(value, 2.0);
+    EXPECT_FALSE(ImGui::GetIO().WantTextInput);
 }
 
 }  // namespace

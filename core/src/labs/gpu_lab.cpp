@@ -103,6 +103,15 @@ double gbps(double bytes, double ms) {
     return bytes / (ms * 1e-3) / 1e9;
 }
 
+BenchPoint bench_point(BenchKernel kernel, int rows, int cols, const std::vector<double>& ms) {
+    return {kernel, rows, cols, median(ms), percentile(ms, 0.25), percentile(ms, 0.75)};
+}
+
+bool within_noise(const BenchPoint& a, const BenchPoint& b) {
+    const bool kept = a.q3_ms > 0.0 && b.q3_ms > 0.0;
+    return kept && a.q1_ms <= b.q3_ms && b.q1_ms <= a.q3_ms;
+}
+
 double time_saved_percent(double layernorm_ms, double rmsnorm_ms) {
     if (!(layernorm_ms > 0.0) || !(rmsnorm_ms > 0.0)) return std::numeric_limits<double>::quiet_NaN();
     return 100.0 * (1.0 - rmsnorm_ms / layernorm_ms);
@@ -210,6 +219,15 @@ bool has_kernel(const std::vector<BenchPoint>& points, BenchKernel kernel, int r
     return false;
 }
 
+// The widths measured at `rows` on either device: the x axis' ticks (256, 1024, 4096, not a
+// log axis' 500, 1000, 2000).
+std::vector<double> measured_widths(const BenchResults& results, int rows) {
+    std::set<int> widths;
+    for (const auto* points : {&results.gpu, &results.cpu})
+        for (int c : widths_at(*points, rows)) widths.insert(c);
+    return {widths.begin(), widths.end()};
+}
+
 std::string rows_text(int rows) { return rows == 1 ? std::string(tr("1 row")) : tr("{0} rows", rows); }
 
 }  // namespace
@@ -233,6 +251,7 @@ Plot gpu_bandwidth_plot(const BenchResults& results, bool backward, int rows, bo
                               : tr("{0} against a plain copy (2·R·C·4 bytes), float32, {1}, on {2}, {3}.", kernels,
                                    rows_text(rows), results.renderer, timing);
     plot.x = {tr("width C (floats per row)"), Scale::Log10, std::nullopt, std::nullopt};
+    plot.x.ticks = measured_widths(results, rows);
     if (with_cpu && !cpu_only) {   // a CPU and a GPU differ tenfold or more
         plot.y = {tr("GB/s (log scale)"), Scale::Log10, std::nullopt, std::nullopt};
     } else {          // from 0, so that the distance to the copy's curve reads as the share of it
@@ -264,6 +283,7 @@ Plot gpu_time_saved_plot(const BenchResults& results, int rows) {
                                  "7%–64% (Zhang & Sennrich 2019, §5). GPU: {1}, {2}.",
                                  rows_text(rows), results.renderer, std::string(describe(results.timing)));
     plot.x = {tr("width C (floats per row)"), Scale::Log10, std::nullopt, std::nullopt};
+    plot.x.ticks = measured_widths(results, rows);
     plot.y = {tr("time saved vs LayerNorm (%)"), Scale::Linear, std::nullopt, std::nullopt};
     struct Curve {
         const char* label;

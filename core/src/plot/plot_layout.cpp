@@ -60,10 +60,24 @@ bool y_labels_collide(const std::vector<PlacedTick>& ticks, double font_px) {
 
 // Ticks for an axis of the given pixel length, fewer when their labels would collide; on a log
 // axis short enough that even the fewest collide, without log_ticks' slack for decade labels.
+// `given` (Axis::ticks), when not empty, are the ticks instead: every one inside the range, else
+// every second, fourth, … one.
 template <class Collide>
 std::vector<PlacedTick> fit_ticks(const AxisRange& r, double p0, double p1, int target, double min_step,
-                                  Collide collide) {
+                                  const std::vector<double>& given, Collide collide) {
     std::vector<PlacedTick> placed;
+    if (!given.empty()) {
+        std::vector<double> inside;
+        for (double v : given)
+            if (r.accepts(v) && v >= r.lo && v <= r.hi) inside.push_back(v);
+        for (std::size_t stride = 1; stride <= std::max<std::size_t>(1, inside.size()); stride *= 2) {
+            std::vector<Tick> ticks;
+            for (std::size_t i = 0; i < inside.size(); i += stride) ticks.push_back({inside[i], format_number(inside[i], 6), true});
+            placed = place(ticks, r, p0, p1);
+            if (!collide(placed)) break;
+        }
+        return placed;
+    }
     for (int slack : {2, 0}) {
         for (int t = target; t >= 2; --t) {
             placed = place(axis_ticks(r, t, min_step, slack), r, p0, p1);
@@ -402,7 +416,7 @@ PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& st
     const bool y_whole = unit_cells(plot, AxisId::Y);
     int y_target = tick_target(bottom - top, style.y_tick_spacing);
     if (y_whole) y_target = std::max(y_target, std::min(50, plot.heat->rows));
-    L.y_ticks = fit_ticks(L.view.y, bottom, top, y_target, y_whole ? 1.0 : 0.0,
+    L.y_ticks = fit_ticks(L.view.y, bottom, top, y_target, y_whole ? 1.0 : 0.0, plot.y.ticks,
                           [&](const std::vector<PlacedTick>& t) { return y_labels_collide(t, tf); });
     double ylab_w = 0.0;
     for (const PlacedTick& t : L.y_ticks)
@@ -426,14 +440,14 @@ PlotLayout layout_frame(const Plot& plot, const Rect& outer, const PlotStyle& st
     const double x_min_step = bars_at_integers(plot) || unit_cells(plot, AxisId::X) ? 1.0 : 0.0;
     // Categories (bars at whole x): a label for each while they do not collide (short labels).
     if (x_min_step > 0.0) x_target = std::max(x_target, std::min(50, static_cast<int>(std::floor(x_range.hi - x_range.lo))));
-    L.x_ticks = fit_ticks(L.view.x, left, right, x_target, x_min_step, x_collide);
+    L.x_ticks = fit_ticks(L.view.x, left, right, x_target, x_min_step, plot.x.ticks, x_collide);
     double overflow = 0.0;
     for (const PlacedTick& t : L.x_ticks)
         if (!t.tick.label.empty()) overflow = std::max(overflow, t.pos + 0.5 * measure(t.tick.label, tf) - (outer.x1 - 0.2 * tf));
     if (overflow > 0.0) {
         right = std::max(left + 1.0, right - overflow);
         L.view.px.x1 = right;
-        L.x_ticks = fit_ticks(L.view.x, left, right, x_target, x_min_step, x_collide);
+        L.x_ticks = fit_ticks(L.view.x, left, right, x_target, x_min_step, plot.x.ticks, x_collide);
     }
 
     // Tick labels, axis labels, title.

@@ -70,12 +70,22 @@ inline constexpr double kPaperTimeSavedHigh = 64.0;
 
 // [SECTION] Results -------------------------------------------------------------------------
 
-// One kernel at one shape: the median of its timed runs.
+// One kernel at one shape: the median of its timed runs, and the middle half of them (first to
+// third quartile; 0, 0 where not kept).
 struct BenchPoint {
     BenchKernel kernel = BenchKernel::Copy;
     int rows = 0, cols = 0;
     double ms = 0.0;
+    double q1_ms = 0.0, q3_ms = 0.0;
 };
+
+// The point of one kernel's timed runs: their median and quartiles.
+BenchPoint bench_point(BenchKernel kernel, int rows, int cols, const std::vector<double>& ms);
+
+// Whether two kernels' times cannot be told apart: the middle halves of their timed runs overlap
+// (a loaded machine, or a difference smaller than the run-to-run spread). False where the
+// quartiles are not kept.
+bool within_noise(const BenchPoint& a, const BenchPoint& b);
 
 struct BenchResults {
     std::string renderer;                        // GL_RENDERER

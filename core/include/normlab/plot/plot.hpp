@@ -93,6 +93,8 @@ struct Axis {
     Scale scale = Scale::Linear;
     std::optional<double> min, max;
     bool reversed = false;   // values grow leftward (x) or downward (y), e.g. a matrix's rows
+    std::vector<double> ticks = {};   // labelled ticks at these values (ascending; e.g. the sizes measured)
+                                      // instead of 1-2-5 steps or decades; empty: automatic
 };
 
 // A grid of coloured cells under the series: a matrix (the Explorer's W) or a map over the plane
