@@ -490,9 +490,9 @@ void draw_explorer_control(ExplorerContext& ctx, const std::string&) {   // "del
 const SlideParts<ExplorerContext> kExplorerSlide{
     // Least sizes: explorer_outputs, two compact charts side by side under up to five lines of
     // words (name and statistics, formula) and over two (δ's verdict); explorer_summed_inputs, one
-    // under a line or two.
+    // under a line or two, as wide as its heading ("Summed inputs  a = W x", in the heading font).
     {{{"explorer_outputs", 2.0f, false, 2.0f * kMinCompactWidthEm + 1.0f, kMinCompactHeightEm + 8.0f},
-      {"explorer_summed_inputs", 2.4f, false, kMinCompactWidthEm, kMinCompactHeightEm + 2.5f}},
+      {"explorer_summed_inputs", 2.4f, false, 13.0f, kMinCompactHeightEm + 2.5f}},
      1, {{"delta"}}},
     nullptr, draw_explorer_figure, draw_explorer_control};
 

@@ -91,10 +91,11 @@ std::vector<SlideRect> figure_cells(SlideRect area, const std::vector<FigureNeed
     const float w = area.width(), h = area.height();
     const FigureNeed& a = needs[0];
     const FigureNeed& b = needs[1];
-    // The first cell's share of a length: half, moved (within what both need) to give a figure its least size.
+    // The first cell's share of a length: in proportion to the two figures' least sizes, so that
+    // each gets the same multiple of its need (two charts side by side beside one get twice the
+    // width: their values stay readable).
     const auto first_share = [gap](float length, float need_a, float need_b) {
-        const float half = std::floor(0.5f * (length - gap));
-        return need_a + need_b + gap <= length ? std::clamp(half, need_a, length - gap - need_b) : half;
+        return std::floor((length - gap) * need_a / std::max(need_a + need_b, 1.0f));
     };
     const float wa = first_share(w, a.min.x, b.min.x), wb = w - gap - wa;
     const float ha = first_share(h, a.min.y, b.min.y), hb = h - gap - ha;

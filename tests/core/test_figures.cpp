@@ -54,8 +54,12 @@ TEST(BarFigures, ValueLabelsSitAtTheBarEnds) {
     }
     EXPECT_LT(L.bar_labels[0].at.y, bars[0].y0) << "above a positive bar";
     EXPECT_GT(L.bar_labels[1].at.y, bars[1].y1) << "below a negative bar";
-    // Wider than their bars (a figure 120 px wide): kept only where they stay inside the data area.
-    const PlotLayout narrow = layout_plot(p, Rect{0, 0, 120, 400});
+    // Wider than their bars (a figure 120 px wide): set smaller before any is left out; at 90 px,
+    // kept only where they stay inside the data area.
+    const PlotLayout smaller = layout_plot(p, Rect{0, 0, 120, 400});
+    ASSERT_EQ(smaller.bar_labels.size(), 3u);
+    EXPECT_LT(smaller.bar_labels[0].font_px, L.bar_labels[0].font_px) << "1.000, at the left edge";
+    const PlotLayout narrow = layout_plot(p, Rect{0, 0, 90, 400});
     EXPECT_LT(narrow.bar_labels.size(), 3u);
     for (const PlacedText& t : narrow.bar_labels) {
         const double w = estimate_text_width(t.text, t.font_px);

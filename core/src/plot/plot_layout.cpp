@@ -686,10 +686,13 @@ std::optional<Outside> legend_outside(const Plot& plot, const Rect& outer, const
 
 namespace {
 
-// Series::bar_labels at their bars' ends (see there), in the tick font. A label may be wider than
-// its bar less 0.3 em (a negative value's minus sign makes it so first) where it stays inside the
-// data area and, with 0.15 em either side, clear of the bars of other slots and of the labels
-// kept before it.
+// The sizes a bar's value label tries, of the tick font, before it is left out.
+constexpr double kBarLabelScales[] = {1.0, 0.85, 0.72};
+
+// Series::bar_labels at their bars' ends (see there), in the tick font, else set smaller
+// (kBarLabelScales) before one is left out. A label may be wider than its bar less 0.3 em (a
+// negative value's minus sign makes it so first) where it stays inside the data area and, with
+// 0.15 em either side, clear of the bars of other slots and of the labels kept before it.
 void place_bar_labels(const Plot& plot, PlotLayout& L, const PlotStyle& style) {
     const Measure measure{style};
     const double f = style.tick_font_px, gap = 0.2 * f, clear = 0.15 * f, eps = 1e-6 * f;
@@ -712,18 +715,23 @@ void place_bar_labels(const Plot& plot, PlotLayout& L, const PlotStyle& style) {
         for (const PlacedBar& b : series_placed_bars(plot, k, L.view)) {
             if (b.index >= s.bar_labels.size() || s.bar_labels[b.index].empty()) continue;
             const std::string& text = s.bar_labels[b.index];
-            const double w = measure(text, f);
-            const bool narrow = w <= b.rect.width() - 0.3 * f;
             const bool up = !(s.y[b.index] < 0.0);
-            double base = up ? b.rect.y0 - gap - (1.0 - kAscent) * f : b.rect.y1 + gap + kAscent * f;
-            const bool outside = up ? base - kAscent * f >= d.y0 : base + (1.0 - kAscent) * f <= d.y1;
-            if (!outside && b.rect.height() < f + 2.0 * gap) continue;   // no room outside, nor inside the bar
-            if (!outside) base = up ? b.rect.y0 + gap + kAscent * f : b.rect.y1 - gap - (1.0 - kAscent) * f;
             const double cx = 0.5 * (b.rect.x0 + b.rect.x1);
-            const Rect box{cx - 0.5 * w - clear, base - kAscent * f, cx + 0.5 * w + clear, base + (1.0 - kAscent) * f};
-            if (!narrow && !clear_of_others(box, b.rect)) continue;
-            kept.push_back(box);
-            L.bar_labels.push_back({text, {cx, base}, TextAnchor::Middle, f, 0.0});
+            // In the tick font, else set smaller (as end labels are) before it is left out.
+            for (const double scale : kBarLabelScales) {
+                const double fs = scale * f, gs = scale * gap;
+                const double w = measure(text, fs);
+                const bool narrow = w <= b.rect.width() - 0.3 * f;
+                double base = up ? b.rect.y0 - gs - (1.0 - kAscent) * fs : b.rect.y1 + gs + kAscent * fs;
+                const bool outside = up ? base - kAscent * fs >= d.y0 : base + (1.0 - kAscent) * fs <= d.y1;
+                if (!outside && b.rect.height() < fs + 2.0 * gs) continue;   // no room outside, nor inside the bar
+                if (!outside) base = up ? b.rect.y0 + gs + kAscent * fs : b.rect.y1 - gs - (1.0 - kAscent) * fs;
+                const Rect box{cx - 0.5 * w - clear, base - kAscent * fs, cx + 0.5 * w + clear, base + (1.0 - kAscent) * fs};
+                if (!narrow && !clear_of_others(box, b.rect)) continue;
+                kept.push_back(box);
+                L.bar_labels.push_back({text, {cx, base}, TextAnchor::Middle, fs, 0.0});
+                break;
+            }
         }
     }
 }
