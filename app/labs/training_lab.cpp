@@ -439,8 +439,10 @@ void draw_diverged_over_map(ImDrawList* dl, ImVec2 p0, float side, int step, ImF
 
 // One variant: its map (2D data), its name and result, its time per step as a bar split into the
 // norm's share (its colour) and the rest (grey), scaled to the slowest variant.
+// result_below: the result on a line of its own under the name (every card of a grid alike), else
+// beside it where it fits.
 void draw_variant_card(const TrainingVariant& v, const Plot* map, const TrainingLabSnapshot& snap, double slowest_ms,
-                       ImVec2 size, float side, const Fonts& fonts, std::string& status) {
+                       ImVec2 size, float side, const Fonts& fonts, std::string& status, bool result_below = false) {
     const float width = size.x;
     // A child of the card's size: what does not fit is cut at its edge, never pushed into the next card.
     ImGui::BeginChild("card", size, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NavFlattened);
@@ -466,16 +468,17 @@ void draw_variant_card(const TrainingVariant& v, const Plot* map, const Training
         return *(texts.end() - 1);
     };
     swatch(norm_color(v.norm));
-    // The name in bold, or in the small font where bold leaves no room for "00.0%" after it.
+    // The name in bold, or in the small font where bold leaves no room for "00.0%" after it (for
+    // the name alone, with the result below).
     ImFont* name_font = fonts.bold;
-    const float pct_w = fonts.small->CalcTextSizeA(fonts.small->FontSize, FLT_MAX, 0.0f, "00.0%").x;
+    const float pct_w = result_below ? 0.0f : fonts.small->CalcTextSizeA(fonts.small->FontSize, FLT_MAX, 0.0f, "00.0%").x;
     if (fonts.bold->CalcTextSizeA(fonts.bold->FontSize, FLT_MAX, 0.0f, name.c_str()).x + pct_w +
             ImGui::GetStyle().ItemSpacing.x > ImGui::GetContentRegionAvail().x)
         name_font = fonts.small;
     ImGui::PushFont(name_font);
     ImGui::TextUnformatted(name.c_str());
     ImGui::PopFont();
-    ImGui::SameLine();
+    if (!result_below) ImGui::SameLine();
     const float room = ImGui::GetContentRegionAvail().x;
     if (v.diverged_at > 0) {
         const std::string at = std::to_string(v.diverged_at);
@@ -634,7 +637,7 @@ void draw_variant_grid(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fo
         ImGui::PushID(i);
         const auto k = static_cast<std::size_t>(i);
         draw_variant_card(snap.variants[k], map_of(map_figures, snap.variants[k]), snap, slowest,
-                          ImVec2(card_w, side + caption_h(card_w)), side, fonts, status);
+                          ImVec2(card_w, side + caption_h(card_w)), side, fonts, status, card_w < row_w);
         ImGui::PopID();
     }
 }
