@@ -285,16 +285,16 @@ TEST_F(LayoutCheck, AValueShownLargeButNotSmallIsDropped) {
     plot.name = "bars";
     Series bars;
     bars.kind = SeriesKind::Bars;
-    bars.x = {1, 2, 3, 4, 5, 6};
-    bars.y = {-1.25, 1.5, -2.0, 2.5, 1.0, -0.5};
-    bars.bar_labels = {"−1.250", "1.500", "−2.000", "2.500", "1.000", "−0.500"};
+    bars.x = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};   // ten: too many for the small figure even in the smallest label font
+    bars.y = {-1.25, 1.5, -2.0, 2.5, 1.0, -0.5, 0.75, -1.5, 2.25, -0.25};
+    bars.bar_labels = {"−1.250", "1.500", "−2.000", "2.500", "1.000", "−0.500", "0.750", "−1.500", "2.250", "−0.250"};
     plot.series.push_back(bars);
     plot.legend = false;
     PlotView view;
     const auto figure = [&](float width) {
         return record([&] { draw_plot(view, plot, fonts, ImVec2(width, 280.0f)); });
     };
-    const std::vector<TextBox> large = figure(380.0f), small = figure(120.0f);
+    const std::vector<TextBox> large = figure(760.0f), small = figure(120.0f);
     const std::vector<TextBox> dropped = dropped_texts(large, small);
     ASSERT_FALSE(dropped.empty());
     for (const TextBox& t : dropped) {
