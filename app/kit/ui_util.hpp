@@ -1,7 +1,7 @@
 // Small helpers shared by the labs and widgets: colours, numbers on screen, tooltips, keys.
 #pragma once
 
-#include <normlab/base/palette.hpp>
+#include "theme_fonts.hpp"   // to_u32
 
 #include <normlab/base/line_break.hpp>
 #include <normlab/base/number_rule.hpp>
@@ -14,8 +14,6 @@
 #include <vector>
 
 namespace normlab::ui {
-
-inline ImU32 to_u32(Color c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
 
 // A number for captions and tooltips: 3 decimals between 0.01 and 10⁴ ("5.000"), otherwise
 // 4 significant digits in scientific form ("2.236e−03"); minus signs are U+2212.
