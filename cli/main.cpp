@@ -1,5 +1,5 @@
 // normlab-cli: the headless front end of NormLab (docs/ARCHITECTURE.md, "Command-line contract"). It links
-// core only, which proves that core stands alone.
+// core, and for PNG export the app's render library (app/render: the plot painter, no widget).
 //
 // [SECTION] Subcommands — the table; each subcommand lives in its own file (commands.hpp)
 // [SECTION] main        — --help, --version, dispatch, and the one place errors become exit codes

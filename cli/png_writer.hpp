@@ -1,6 +1,6 @@
 // normlab-cli: figures as PNG without a window (export_command.cpp). With the app built, the
-// app's own offscreen renderer (app/kit/plot_export.hpp) in a surfaceless EGL context
-// (app/kit/headless_gl.hpp): the PNG is the one `normlab --export-plot` saves under X. Without
+// app's own offscreen renderer (app/render/plot_export.hpp) in a surfaceless EGL context
+// (app/render/headless_gl.hpp): the PNG is the one `normlab --export-plot` saves under X. Without
 // the app (NORMLAB_BUILD_APP=OFF) open() says that PNGs need it.
 #pragma once
 

@@ -14,8 +14,10 @@ usage: scripts/check_architecture.py [REPO]   (default: the folder above this sc
                `…_plots(…)` (Data flow: "figures are found by name, never by their place")
   statics      no function-local `static` variable that is not const (Conventions), but one
                whose line says why it is process-wide (`// process-wide: …`)
-  CLI links    normlab-cli links no app target but the kit (cli/CMakeLists.txt: normlab_gpu,
-               normlab_labs, normlab; Layers)
+  CLI links    normlab-cli links no app target but the render library (cli/CMakeLists.txt: not
+               normlab_ui_kit, normlab_gpu, normlab_labs, normlab; Layers)
+  render       the render library holds no widget: normlab_render's sources (app/CMakeLists.txt)
+               are all in app/render/, and no file there includes a header of app/kit/ (Layers)
   README       no paragraph of README.md is longer than 15 lines
 """
 import os
@@ -39,6 +41,28 @@ def files(root, *folders):
             for name in sorted(names):
                 if name.endswith((".cpp", ".hpp", ".h")):
                     yield os.path.join(d, name)
+
+
+def render_problems(root):
+    """The render library (normlab-cli's PNGs) builds no file outside app/render/ and includes no
+    widget header (a file of app/kit/)."""
+    problems = []
+    app_cmake = os.path.join(root, "app", "CMakeLists.txt")
+    if os.path.exists(app_cmake):
+        text = open(app_cmake, encoding="utf-8").read()
+        for m in re.finditer(r"(?:add_library|target_sources)\(\s*normlab_render\b([^)]*)\)", text):
+            for src in re.findall(r"[\w./${}-]+\.(?:cpp|hpp|h)\b", m.group(1)):
+                if not src.startswith("render/"):
+                    n = text[:m.start()].count("\n") + 1
+                    problems.append("%s:%d: render: normlab_render builds %s (not in app/render/)" % (app_cmake, n, src))
+    kit = os.path.join(root, "app", "kit")
+    widgets = set(os.listdir(kit)) if os.path.isdir(kit) else set()
+    for path in files(root, "app/render"):
+        for n, line in enumerate(open(path, encoding="utf-8"), 1):
+            m = re.search(r'#\s*include\s*"([\w.]+)"', line.split("//")[0])
+            if m and m.group(1) in widgets:
+                problems.append("%s:%d: render: app/render includes the widget header %s" % (path, n, m.group(1)))
+    return problems
 
 
 def main():
@@ -90,9 +114,11 @@ def main():
         text = open(cli_cmake, encoding="utf-8").read()
         for m in re.finditer(r"target_link_libraries\(\s*normlab-cli\b([^)]*)\)", text):
             for lib in re.findall(r"[\w:-]+", m.group(1)):
-                if lib in ("normlab_gpu", "normlab::gpu", "normlab_labs", "normlab::labs", "normlab"):
+                if lib in ("normlab_ui_kit", "normlab::ui_kit", "normlab_gpu", "normlab::gpu", "normlab_labs",
+                           "normlab::labs", "normlab"):
                     n = text[:m.start()].count("\n") + 1
                     problems.append("%s:%d: CLI links: normlab-cli links %s" % (cli_cmake, n, lib))
+    problems += render_problems(root)
     readme = open(os.path.join(root, "README.md"), encoding="utf-8").read()
     for paragraph in re.split(r"\n\s*\n", readme):
         lines = paragraph.strip("\n").split("\n")

@@ -9,7 +9,7 @@ NORMLAB_PACKAGES=(
   libgtest-dev libbenchmark-dev
   zlib1g-dev
   xvfb xauth libgl1-mesa-dri fonts-dejavu-core
-  fonts-noto-cjk  # Korean and Chinese text: Noto Sans CJK merged with DejaVu (app/kit/font_atlas.hpp)
+  fonts-noto-cjk  # Korean and Chinese text: Noto Sans CJK merged with DejaVu (app/render/font_atlas.hpp)
   libegl1 libegl-mesa0   # normlab-cli export: PNG without a window (EGL's surfaceless platform)
   libxml2-utils   # xmllint: the CLI tests check that exported SVGs are well-formed
   xdotool         # gui.taps: synthetic 10 ms key taps

@@ -104,7 +104,7 @@ void before_draw_list_text(ImDrawList& dl, const ImFont* font, float size, ImVec
 // the first such number with a '|' at the break ("9.|486e−07"), else "".
 std::string number_split_by(std::string_view text, const std::vector<std::size_t>& line_ends);
 
-// number_split_by for the app's word wrap (ui_util.hpp, wrap_lines: every text Dear ImGui wraps)
+// number_split_by for the app's word wrap (screen_text.hpp, wrap_lines: every text Dear ImGui wraps)
 // of `text` drawn in `font` at `size` px within `wrap_width` px.
 std::string split_number(const ImFont& font, float size, std::string_view text, float wrap_width);
 

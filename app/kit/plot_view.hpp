@@ -1,14 +1,16 @@
 // The interactive view of one core plot description (normlab/plot/plot.hpp), and its exports.
 //
 // Every lab draws its figures through draw_plot(): the layout, ticks, clipping and legend come
-// from core's layout_plot() and series geometry, exactly as the SVG writer and the offscreen PNG
-// renderer (plot_export.hpp) use them, so what is on screen is what gets saved.
+// from core's layout_plot() and series geometry, painted by draw_figure() (plot_painter.hpp), as
+// the SVG writer and the offscreen PNG renderer (plot_export.hpp) use them, so what is on screen
+// is what gets saved.
 //
 // Interaction: kPlotGestures below (also listed in Help ▸ Keyboard shortcuts); hovering shows
 // the nearest point's series, x and y in a tooltip; series switched off in the legend stay
 // there, greyed. Exports show what is on screen: the zoomed ranges, and only the series shown.
 #pragma once
 
+#include "plot_painter.hpp"
 #include "theme_fonts.hpp"
 
 #include <normlab/base/i18n.hpp>
@@ -89,50 +91,7 @@ inline constexpr float kMinCompactWidthEm = 8.0f, kMinCompactHeightEm = 4.5f;
 // lives as long as the figure is on screen (e.g. a member of the lab's display state).
 void draw_plot(PlotView& view, const Plot& plot, const Fonts& fonts, ImVec2 size = ImVec2(0.0f, 0.0f));
 
-// [SECTION] Figure rendering (shared by the screen and the offscreen PNG) -------------------
-
-// Colours of a figure. Exports are always light_figure(); the screen follows the app's theme.
-struct FigureColors {
-    ImU32 background, text, grid, frame, legend_fill, legend_border, annotation, ref_label, halo, faded;
-};
-FigureColors light_figure();
-FigureColors dark_figure();
-
-// Fonts of a figure: each PlacedText is drawn with the regular font closest in size to its
-// font_px (so build them at the sizes the PlotStyle asks for: crisp, never blurry), the title
-// with `bold`.
-struct FigureFonts {
-    std::vector<ImFont*> regular;    // at least one
-    ImFont* bold = nullptr;          // null: the regular one
-};
-
-// style.text_width measuring with these fonts (ImFont::CalcTextSizeA at the requested px).
-TextWidthFn figure_text_width(const FigureFonts& fonts);
-
-// Paints `plot`, laid out by layout_plot(plot, …, style), into `dl` (under its current clip
-// rect; the fonts must live in the texture `dl` draws with): background, grid, reference lines,
-// bars, lines, markers, frame, ticks, texts, legend, in to_svg()'s paint order. Stroke widths
-// and marker sizes are multiplied by `k`, the factor the style was scaled by (scaled()).
-// Faded series (switched off on screen) are not painted; their legend entries (LegendEntry::faded)
-// are drawn in colors.faded.
-void draw_figure(ImDrawList& dl, const Plot& plot, const PlotLayout& layout, const PlotStyle& style, double k,
-                 const FigureFonts& fonts, const FigureColors& colors);
-
-// The data part of draw_figure(): heat cells (equal neighbours in a row as one rectangle),
-// reference lines, bars, lines and markers, unclipped (push the data area as a clip rect). With
-// layout_data() (plot.hpp) it draws a figure small inside a widget of its own, e.g. the Training
-// lab's decision maps, with exactly the export's paint.
-void draw_figure_data(ImDrawList& dl, const Plot& plot, const PlotLayout& layout, double k);
-
-// [SECTION] Helpers (pure, unit-tested) -----------------------------------------------------
-
-// p rotated by deg degrees about pivot, in pixel coordinates (y down) with SVG's convention:
-// rotate(−90) turns text that runs to the right into text that runs upward.
-ImVec2 rotate_about(ImVec2 p, ImVec2 pivot, double deg);
-
-// Top-left corner for ImGui's text drawing of a text `width` wide whose font has `ascent`
-// pixels above the baseline, so that `at` is its anchor point on the baseline.
-ImVec2 text_top_left(Point2 at, TextAnchor anchor, double width, double ascent);
+// [SECTION] The plot as shown (pure, unit-tested) -----------------------------------------
 
 // The plot as exported from this view: series whose label is in view.hidden become invisible,
 // and the view's zoomed ranges become the axes' explicit min/max.

@@ -1,6 +1,6 @@
 // The link-time hook that records every text Dear ImGui draws (layout_check.hpp), keeps slider
 // values clear of their grabs, and breaks wrapped texts where English, Korean and Chinese allow
-// (ui_util.hpp, wrap_lines): linked with -Wl,--wrap of the two ImDrawList::AddText overloads,
+// (screen_text.hpp, wrap_lines): linked with -Wl,--wrap of the two ImDrawList::AddText overloads,
 // ImDrawList::AddRectFilled and ImFont::CalcTextSizeA (app/CMakeLists.txt), every call to them —
 // from Debian's libimgui.a and from the app — comes here, is recorded while a frame is being
 // checked, and goes on to the real one (__real_…). Dear ImGui 1.86's RenderText, RenderTextWrapped

@@ -56,7 +56,7 @@ struct DepthUi {
     std::shared_ptr<const DepthLabSnapshot> shown;   // the snapshot on screen
     DepthFiguresCache figures;
     PlotView loss_view, layers_view, evolution_view, sweep_view;   // depth_lab_plots order
-    TextField text_path, prompt;              // the two text fields (applied on Enter; ui_util.hpp)
+    TextField text_path, prompt;              // the two text fields (applied on Enter; fields.hpp)
 };
 using DepthContext = LabContextOf<DepthUi>;
 

@@ -9,7 +9,7 @@
 #include "explorer_lab.hpp"
 
 #include <normlab/base/palette.hpp>
-#include "plot_export.hpp"
+#include "export_menus.hpp"
 #include "plot_view.hpp"
 #include "ui_util.hpp"
 

@@ -32,7 +32,7 @@ inline constexpr LabInfo kExplorerInfo{
 
 // Display-only state of the Explorer; the numbers live in ExplorerState.
 struct ExplorerUi {
-    TextField x_field;             // the paste field (ui_util.hpp)
+    TextField x_field;             // the paste field (fields.hpp)
     HeatmapUi heatmap;
     bool show_reference = true;    // outline the outputs at δ = 1 while δ ≠ 1
     bool value_labels = true;      // print values on the bars when they fit

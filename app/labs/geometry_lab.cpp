@@ -8,7 +8,7 @@
 #include "geometry_lab.hpp"
 
 #include <normlab/base/palette.hpp>
-#include "plot_export.hpp"
+#include "export_menus.hpp"
 #include "ui_util.hpp"
 
 #include <normlab/labs/geometry_lab.hpp>

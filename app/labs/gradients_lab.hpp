@@ -39,7 +39,7 @@ struct GradientsUi {
     PlotView input_view, weight_view;              // the two sweeps
     PlotView outputs_view, weight_norm_view, step_view;   // the SGD demonstration
     CachedPlot input_plot, weight_plot, outputs_plot, weight_norm_plot, step_plot;
-    TextField target_field;                        // the t field (ui_util.hpp)
+    TextField target_field;                        // the t field (fields.hpp)
     // The last results and what they were computed from: recomputed only when the inputs change.
     std::optional<GradientLabInputs> computed_for;
     std::optional<GradientLabResults> results;

@@ -9,7 +9,7 @@
 #include "invariance_lab.hpp"
 
 #include <normlab/base/palette.hpp>
-#include "plot_export.hpp"
+#include "export_menus.hpp"
 #include "ui_util.hpp"
 
 #include <normlab/labs/invariance_figures.hpp>

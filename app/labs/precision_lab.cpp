@@ -7,7 +7,7 @@
 // [SECTION] The lab window
 #include "precision_lab.hpp"
 
-#include "plot_export.hpp"
+#include "export_menus.hpp"
 
 #include <normlab/base/i18n.hpp>
 

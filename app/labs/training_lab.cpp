@@ -18,7 +18,7 @@
 #include "gpu_caption.hpp"   // draw_gpu_norm_caption: the GPU times it shows beside its own
 
 #include <normlab/base/palette.hpp>
-#include "plot_export.hpp"
+#include "export_menus.hpp"
 #include "ui_util.hpp"
 
 #include <normlab/base/data_files.hpp>

@@ -59,7 +59,7 @@ struct TrainingUi {
     int generation = 0;                                // counts the snapshots shown
     // [variant]: its decision map (training_map_plot), for the generation and show_test_points
     CachedFigure<std::pair<int, bool>, std::vector<Plot>> maps;
-    TextField csv_path;                                // the CSV path field (applied by Enter or Load; ui_util.hpp)
+    TextField csv_path;                                // the CSV path field (applied by Enter or Load; fields.hpp)
     bool show_test_points = false;                     // the maps show the test cases too (rings)
     PlotView loss_view, accuracy_view, grad_view, time_view;
     TrainingFigure loss, accuracy, grads, time;

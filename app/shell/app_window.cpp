@@ -140,4 +140,12 @@ void draw_ui(ui::AppContext& ctx) {
     ui::track_session(ctx, glfwGetTime());
 }
 
+std::string glfw_error() {
+    const char* description = nullptr;
+#ifndef __EMSCRIPTEN__   // emscripten's GLFW (3.2's API) has no glfwGetError
+    glfwGetError(&description);
+#endif
+    return description != nullptr ? description : "no details";
+}
+
 }  // namespace normlab::ui

@@ -54,4 +54,7 @@ void update_look(Look& look, Fonts& fonts, const AppUi& ui, float scale);
 // One frame's UI, between ImGui::NewFrame() and ImGui::Render().
 void draw_ui(AppContext& ctx);
 
+// GLFW's description of its last error, "no details" when it gave none (for one-line messages).
+std::string glfw_error();
+
 }  // namespace normlab::ui

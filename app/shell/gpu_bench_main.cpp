@@ -9,6 +9,7 @@
 // (EGL_EXT_platform_device: the first one that is not Mesa's software device; else Mesa's
 // surfaceless platform), needs no X server, and so measures the real GPU on a headless machine.
 // The JSON's "renderer" says which one ran.
+#include "app_window.hpp"   // glfw_error
 #include "gpu_lab.hpp"
 #include "headless_gl.hpp"
 #include "ui_util.hpp"

@@ -9,7 +9,7 @@
 #include "language.hpp"
 #include "lecture.hpp"
 #include "lecture_writer.hpp"
-#include "plot_export.hpp"
+#include "export_menus.hpp"
 #include "quit_signals.hpp"
 #include "run_modes.hpp"
 #include "screenshot.hpp"

@@ -4,6 +4,7 @@
 
 #include "labs.hpp"
 #include "lecture.hpp"
+#include "export_menus.hpp"
 #include "plot_export.hpp"
 
 #include <normlab/base/file_io.hpp>

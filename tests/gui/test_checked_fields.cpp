@@ -1,4 +1,4 @@
-// Checked number fields (app/kit/ui_util.hpp): a value typed into a slider reaches the state only when
+// Checked number fields (app/kit/fields.hpp): a value typed into a slider reaches the state only when
 // its rule (core's number_rule.hpp) accepts it; otherwise the last valid value stays and the field
 // says why; a text field (TextField) takes what is typed when its TextEntry says so. Dear ImGui
 // runs headless here (no window, no GL): the tests type into the fields the way a user does

@@ -205,7 +205,7 @@ TEST_F(LayoutCheck, APlotTitleWiderThanItsFigureIsClipped) {
 }
 
 // Dear ImGui's own word wrap breaks after '.': a number wrapped there is a "split number". The
-// app breaks every wrapped text itself (ui_util.hpp, wrap_lines): at every width where Dear
+// app breaks every wrapped text itself (screen_text.hpp, wrap_lines): at every width where Dear
 // ImGui's breaks split the number, the app's keep it whole, and the recorded frame is clean.
 TEST_F(LayoutCheck, ANumberWrappedAcrossLinesIsASplitNumber) {
     const std::string text = "max |y - y(d=1)| = 9.486e-07";

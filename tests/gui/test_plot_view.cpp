@@ -1,4 +1,5 @@
-// Unit tests of the plot widget's pure helpers (app/kit/plot_view.hpp, app/kit/plot_export.hpp).
+// Unit tests of the plot widget's and painter's pure helpers (app/kit/plot_view.hpp,
+// app/render/plot_painter.hpp, app/render/plot_export.hpp).
 #include "plot_export.hpp"
 #include "plot_view.hpp"
 

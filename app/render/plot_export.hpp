@@ -1,4 +1,5 @@
-// Figures to files: file names, SVG/CSV files, the offscreen PNG renderer, a lab's figures at once.
+// Figures to files: file names, SVG/CSV files, the offscreen PNG renderer, a lab's figures at once
+// (the right-click menus that save them: kit/export_menus.hpp).
 //
 // A PNG at K× is not a screenshot: the plot is laid out again with scaled(PlotStyle{}, K) in a
 // K-times larger rectangle, painted by draw_figure() into an ImDrawList of a private ImGui
@@ -11,8 +12,6 @@
 #include <normlab/base/file_io.hpp>
 #include <normlab/plot/plot.hpp>
 #include <normlab/plot/table.hpp>
-
-#include <functional>
 
 #include <string>
 #include <vector>
@@ -82,25 +81,5 @@ private:
     std::size_t next_ = 0;
     std::string error_;
 };
-
-// The right-click menu of a figure drawn by its own widget as the last item (e.g. the Explorer's
-// W editor, drawn from the same colours as its Plot): Save PNG (2×), SVG or CSV of `figure()`
-// (computed when chosen; its name is `name`) into export_folder(), never over a file. Returns
-// the status line, as table_context_menu does.
-std::string figure_context_menu(const char* id, const std::string& name, const std::function<Plot()>& figure);
-
-// The right-click menu of a table drawn as the last item (its whole area): Save SVG, CSV,
-// Markdown or LaTeX of each of `tables()` (computed when chosen; their names are `names`) into
-// export_folder(), never over a file. Returns the status line ("Saved DIR/NAME.md", "⚠ Not saved:
-// …"), "" when nothing was chosen. Call right after the item, every frame.
-std::string table_context_menu(const char* id, const std::vector<std::string>& names,
-                               const std::function<std::vector<Table>()>& tables);
-
-// The figures a user can export from the screen, noted by name as they are drawn (draw_plot and
-// the two menus above), for `normlab --check-figures`: every one must be in the lab registry.
-// Off until started; started, it collects over every frame until read.
-void start_export_notes();
-void note_exportable(const std::string& name);
-std::vector<std::string> exportable_noted();   // sorted, each once
 
 }  // namespace normlab::ui

@@ -5,6 +5,7 @@
 #include <imgui.h>
 
 #include <normlab/base/i18n.hpp>
+#include <normlab/base/palette.hpp>
 
 #include <array>
 #include <deque>
@@ -13,6 +14,9 @@
 #include <string>
 
 namespace normlab::ui {
+
+// A palette colour (core's base/palette.hpp) as Dear ImGui's packed colour.
+inline ImU32 to_u32(Color c, int alpha = 255) { return IM_COL32(c.r, c.g, c.b, alpha); }
 
 inline constexpr int kDefaultFontPx = 20;   // legible on a projector at 1600×1000
 inline constexpr int kSlideCaptionMinPx = 24;

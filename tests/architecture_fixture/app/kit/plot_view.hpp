@@ -1,0 +1,2 @@
+// A widget header (code.architecture_refuses).
+#pragma once
