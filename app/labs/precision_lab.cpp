@@ -172,7 +172,7 @@ void draw_outputs(const PrecisionLabState& s, const PrecisionLabResults& r, cons
     flow_text(r.headline, bad ? kErrorText : kGoodText);
     ImGui::PopFont();
     if (r.now.events.empty()) flow_text(tr("No overflow, underflow, NaN or ε-dominated denominator."), kGoodText);
-    for (const FormatEvent& e : r.now.events) flow_text("⚠ " + e.message + ".", kWarnText);
+    for (const FormatEvent& e : r.now.events) flow_text(tr("⚠ {0}.", event_text(e)), kWarnText);
     for (const std::string& c : r.consequences) flow_text(c, ImGui::GetStyleColorVec4(ImGuiCol_Text));
     ImGui::Spacing();
     const Table t = precision_outputs_table(s, r);

@@ -123,7 +123,7 @@ bool font_has_glyph(const std::string& path, int index, char32_t cp) {
 
 ImFont* add_face(ImFontAtlas& atlas, bool bold, float size, const ImWchar* base, const std::vector<ImWchar>& extra,
                  Language han, std::deque<ImVector<ImWchar>>& keep, std::vector<ImWchar>& no_font,
-                 std::vector<ImWchar>& no_cjk) {
+                 std::vector<ImWchar>& no_cjk, const ImFontConfig* sampling) {
     const std::string dejavu = bold ? kDejaVuBoldPath : kDejaVuSansPath, cjk = cjk_font_path(bold);
     const int face = han_face(han);
     ImFontGlyphRangesBuilder latin;
@@ -142,8 +142,9 @@ ImFont* add_face(ImFontAtlas& atlas, bool bold, float size, const ImWchar* base,
     latin.BuildRanges(&ranges);
     FontFile* file = font_file(dejavu);
     ImFontConfig config;
-    config.OversampleH = 2;
-    config.PixelSnapH = true;
+    config.OversampleH = sampling ? sampling->OversampleH : 2;
+    config.OversampleV = sampling ? sampling->OversampleV : 1;
+    config.PixelSnapH = sampling ? sampling->PixelSnapH : true;
     ImFont* font = atlas.AddFontFromMemoryTTF(file->bytes, file->size, size, &config, ranges.Data);   // owned: not copied
     if (from_cjk.empty()) return font;
     ImFontGlyphRangesBuilder wide;
@@ -156,7 +157,7 @@ ImFont* add_face(ImFontAtlas& atlas, bool bold, float size, const ImWchar* base,
     merge.MergeMode = true;
     merge.FontNo = face;
     merge.OversampleH = 1;
-    merge.PixelSnapH = true;
+    merge.PixelSnapH = config.PixelSnapH;
     atlas.AddFontFromMemoryTTF(cjk_file->bytes, cjk_file->size, merge.SizePixels, &merge, cjk_ranges.Data);
     return font;
 }

@@ -30,10 +30,11 @@ bool font_has_glyph(const std::string& path, int index, char32_t cp);
 // character of `extra` it has, then Noto Sans CJK merged in for the rest it has (one sample per
 // pixel across: CJK glyphs are square). Characters neither has are appended to `no_font`, those
 // only Noto has when its file is missing to `no_cjk`. `keep` holds the range arrays the atlas
-// points into (it must outlive the atlas's fonts).
+// points into (it must outlive the atlas's fonts). `sampling`: DejaVu's oversampling and pixel
+// snapping (an exported figure's own; default: the app's).
 ImFont* add_face(ImFontAtlas& atlas, bool bold, float size, const ImWchar* base, const std::vector<ImWchar>& extra,
                  Language han, std::deque<ImVector<ImWchar>>& keep, std::vector<ImWchar>& no_font,
-                 std::vector<ImWchar>& no_cjk);
+                 std::vector<ImWchar>& no_cjk, const ImFontConfig* sampling = nullptr);
 
 void disown_font_files(ImFontAtlas& atlas);
 

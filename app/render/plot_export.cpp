@@ -6,6 +6,7 @@
 // [SECTION] A lab's figures — the export folder, every figure of a lab at once
 #include "plot_export.hpp"
 
+#include "font_atlas.hpp"
 #include "plot_painter.hpp"
 #include "theme_fonts.hpp"
 
@@ -19,6 +20,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <deque>
 #include <exception>
 #include <filesystem>
 #include <map>
@@ -68,18 +70,18 @@ namespace {
 constexpr const char* kNumberGlyphs = "−×⁰¹²³⁴⁵⁶⁷⁸⁹⁻";
 
 // DejaVu Sans at exactly the sizes of a K× style, holding only the glyphs this plot prints
-// (ASCII, numbers, and its own texts): a few hundred kB even at 4×.
+// (ASCII, numbers, and its own texts; Noto Sans CJK merged in for those DejaVu lacks, as the app's
+// atlas, font_atlas.hpp): a few hundred kB even at 4×.
 struct ExportFonts {
-    ImVector<ImWchar> ranges;   // the atlas keeps a pointer: declared before it, destroyed after
+    std::deque<ImVector<ImWchar>> ranges;   // the atlas keeps pointers: declared before it, destroyed after
     ImFontAtlas atlas;
     FigureFonts fonts;
 };
 
 bool build_export_fonts(ExportFonts& out, const Plot& plot, const PlotStyle& style) {
     ImFontGlyphRangesBuilder builder;
-    const ImWchar ascii[] = {0x0020, 0x007E, 0};
-    builder.AddRanges(ascii);
     builder.AddText(kNumberGlyphs);
+    builder.AddChar(0x25A1);   // □: drawn for a character no font has (box_fallback)
     for (const std::string* t : {&plot.title, &plot.x.label, &plot.y.label}) builder.AddText(t->c_str());
     for (const Series& s : plot.series) {
         builder.AddText(s.label.c_str());
@@ -92,21 +94,30 @@ bool build_export_fonts(ExportFonts& out, const Plot& plot, const PlotStyle& sty
         for (const std::string* t : {&plot.heat->bar_top, &plot.heat->bar_middle, &plot.heat->bar_bottom}) builder.AddText(t->c_str());
     }
     for (const RefLine& r : plot.ref_lines) builder.AddText(r.label.c_str());
-    builder.BuildRanges(&out.ranges);
+    std::vector<ImWchar> extra;   // every character beyond ASCII the figure prints
+    for (unsigned c = 0x80; c <= IM_UNICODE_CODEPOINT_MAX; ++c)
+        if (builder.GetBit(c)) extra.push_back(static_cast<ImWchar>(c));
 
     const bool dejavu = std::filesystem::exists(kDejaVuSansPath) && std::filesystem::exists(kDejaVuBoldPath);
-    const auto add = [&](const char* path, double px) {
+    static const ImWchar ascii[] = {0x0020, 0x007E, 0};
+    std::vector<ImWchar> no_font, no_cjk;   // drawn as □
+    const auto add = [&](bool bold, double px) {
         ImFontConfig config;
         config.OversampleH = px < 24.0 ? 3 : 1;   // small text: sub-pixel positions; large: plenty of pixels
         config.OversampleV = 1;
         config.PixelSnapH = false;                // advances as measured, as the layout assumed
         config.SizePixels = static_cast<float>(px);
-        return dejavu ? out.atlas.AddFontFromFileTTF(path, config.SizePixels, &config, out.ranges.Data)
+        return dejavu ? add_face(out.atlas, bold, config.SizePixels, ascii, extra, current_language(), out.ranges,
+                                 no_font, no_cjk, &config)
                       : out.atlas.AddFontDefault(&config);
     };
-    out.fonts.regular = {add(kDejaVuSansPath, style.tick_font_px), add(kDejaVuSansPath, style.label_font_px)};
-    out.fonts.bold = add(kDejaVuBoldPath, style.title_font_px);
-    return out.atlas.Build();
+    out.fonts.regular = {add(false, style.tick_font_px), add(false, style.label_font_px)};
+    out.fonts.bold = add(true, style.title_font_px);
+    const bool built = out.atlas.Build();
+    disown_font_files(out.atlas);   // the font files stay font_atlas.cpp's
+    if (built)
+        for (ImFont* font : out.atlas.Fonts) box_fallback(*font);
+    return built;
 }
 
 // GL objects of one export, deleted on every path out.

@@ -60,6 +60,16 @@ std::string open_lecture_file(AppContext& ctx, const std::string& path, int slid
     return "";
 }
 
+void show_language(AppContext& ctx) {
+    if (ctx.io != nullptr) show_scene_language(*ctx.io);
+    LectureUi* lec = ctx.lecture;
+    if (lec == nullptr || !lec->lecture) return;
+    lec->heads = slide_heads(*lec->lecture);
+    if (!lec->slide_error.empty() || ctx.io == nullptr) return;
+    const std::string caption = shown_caption(lec->lecture->slides[static_cast<std::size_t>(lec->slide)]);
+    if (!caption.empty()) ctx.io->caption = caption;
+}
+
 void go_to_slide(AppContext& ctx, int i) {
     LectureUi& lec = *ctx.lecture;
     if (!lec.lecture) return;

@@ -36,6 +36,10 @@ std::string open_lecture_file(AppContext& ctx, const std::string& path, int slid
 // Opens slide i of the open lecture (clamped to the slides).
 void go_to_slide(AppContext& ctx, int i);
 
+// After View ▸ Language: the open scene's title and caption, the slide's own caption and the
+// slide list's titles in the new language, at once (not at the next slide).
+void show_language(AppContext& ctx);
+
 // [SECTION] Per frame -----------------------------------------------------------------------
 
 // F5 presenter, F11 full screen, F6 pointer, ←/→/Page Up/Page Down slides, Esc leaves presenter

@@ -166,6 +166,7 @@ public:
         }
         ui::apply_window_mode(window_, lecture_);
         const bool switched = ui::apply_language_request(ui_, kI18nDir, language_file_);   // View ▸ Language, live
+        if (switched) ui::show_language(ctx_);
         // Han characters in the open lecture's forms, else the UI language's (docs/LECTURES.md, Languages).
         const Language han = lecture_.lecture ? parse_language(lecture_.lecture->language).value_or(current_language())
                                               : current_language();

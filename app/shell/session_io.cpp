@@ -93,24 +93,43 @@ std::string default_recent_file() {
 
 // [SECTION] Scenes --------------------------------------------------------------------------
 
+namespace {
+
+// The texts on screen go back where they were read from: the file's own keys, or the translation
+// they were shown in (docs/LECTURES.md, Languages).
+void put_shown_texts(const SessionIo& io, Scene& scene) {
+    scene.language = io.language;
+    scene.translations = io.translations;
+    const auto put = [&](const std::string& shown, const std::string& own, std::string& to, auto& translated) {
+        to = own;
+        (translated.count(io.shown_language) != 0 ? translated[io.shown_language] : to) = shown;
+    };
+    put(io.title, io.own_title, scene.title, scene.translations.title);
+    put(io.caption, io.own_caption, scene.caption, scene.translations.caption);
+}
+
+}  // namespace
+
 Scene current_scene(const AppContext& ctx) {
     Scene scene;
-    if (const SessionIo* io = ctx.io; io != nullptr) {
-        // The texts on screen go back where they were read from: the file's own keys, or the
-        // translation they were shown in (docs/LECTURES.md, Languages).
-        scene.language = io->language;
-        scene.translations = io->translations;
-        const auto put = [&](const std::string& shown, const std::string& own, std::string& to, auto& translated) {
-            to = own;
-            (translated.count(io->shown_language) != 0 ? translated[io->shown_language] : to) = shown;
-        };
-        put(io->title, io->own_title, scene.title, scene.translations.title);
-        put(io->caption, io->own_caption, scene.caption, scene.translations.caption);
-    }
+    if (ctx.io != nullptr) put_shown_texts(*ctx.io, scene);
     const int lab = ctx.app.select_lab >= 0 ? ctx.app.select_lab : ctx.app.lab;
     scene.lab = kLabs[std::clamp(lab, 0, kLabCount - 1)].id;
     scene.session = ctx.session;
     return scene;
+}
+
+void show_scene_language(SessionIo& io) {
+    const std::string code = language_code(current_language());
+    if (io.shown_language == code) return;
+    Scene texts;
+    put_shown_texts(io, texts);   // an edit made in the old language is kept there
+    io.own_title = std::move(texts.title);
+    io.own_caption = std::move(texts.caption);
+    io.translations = std::move(texts.translations);
+    io.shown_language = code;
+    io.title = text_in(io.own_title, io.translations.title, code);
+    io.caption = text_in(io.own_caption, io.translations.caption, code);
 }
 
 namespace {

@@ -39,6 +39,10 @@ std::string default_recent_file();
 // The scene on screen: title, caption, the lab's id and the session.
 Scene current_scene(const AppContext& ctx);
 
+// After View ▸ Language: the open scene's title and caption in the interface's language, where the
+// file has them (docs/LECTURES.md, Languages); the texts as shown first go back to their keys.
+void show_scene_language(SessionIo& io);
+
 // [SECTION] Start/stop ----------------------------------------------------------------------
 
 // Reads the recent list (when io.recent_file is set).

@@ -2,6 +2,7 @@
 // float, hand-worked vectors (worked op by op with Python's struct 'e', IEEE binary16), and every
 // norm × format × arithmetic against an independent emulation written here from scratch.
 #include "normlab/norm/number_format.hpp"
+#include "normlab/base/i18n.hpp"
 
 #include "normlab/norm/eval.hpp"
 #include "normlab/norm/format_eval.hpp"
@@ -238,6 +239,37 @@ TEST(NumberFormat, EventsForEpsUnderflowNanAndEpsDominance) {
     EXPECT_EQ(cast.y(0, 1), kInf);
     EXPECT_NE(cast.events.back().message.find("y₂ = 120000 overflows float16 when cast back"), std::string::npos)
         << cast.events.back().message;
+}
+
+// The sentences are whole translatable texts (docs/i18n/TRANSLATING.md): event_text follows the
+// UI's language, the numbers and places unchanged; `message` (the CLI's JSON) stays English.
+TEST(NumberFormat, EventSentencesFollowTheLanguage) {
+    struct EnglishAfter {
+        ~EnglishAfter() { set_language(Language::En, Catalog{}); }
+    } restore;
+    Mat x(1, 2);
+    x << 1.0, 2.0;
+    const auto events = [&x] {
+        std::vector<FormatEvent> all =
+            one_case(Norm::RMSNorm, 1e-5, {300, 400, 500, 600}, NumberFormat::Float16, Arithmetic::Same).events;
+        for (const FormatEvent& e : format_forward(spec_of(Norm::LayerNorm, 0.0), x, Vec::Constant(2, 6e4),
+                                                   Vec::Constant(2, 6e4), NumberFormat::Float16, Arithmetic::Float32)
+                                        .events)
+            all.push_back(e);
+        return all;
+    };
+    const std::vector<FormatEvent> en = events();
+    for (const FormatEvent& e : en) EXPECT_EQ(event_text(e), e.message);
+    ASSERT_TRUE(set_language(Language::Ko, NORMLAB_ASSETS_DIR "/i18n").empty());
+    const std::vector<FormatEvent> ko = events();
+    ASSERT_EQ(ko.size(), en.size());
+    EXPECT_EQ(ko[0].message, en[0].message);
+    EXPECT_EQ(event_text(ko[0]),
+              "x₁² = 90000이(가) float16 범위를 넘어 오버플로됩니다 (최대 65504). 다른 제곱 3개도 마찬가지입니다 (사례 0)");
+    EXPECT_EQ(event_text(ko.back()), "y₂ = 120000을(를) float16(으)로 되돌릴 때 오버플로됩니다 (최대 65504) (사례 0)");
+    ASSERT_TRUE(set_language(Language::Zh, NORMLAB_ASSETS_DIR "/i18n").empty());
+    EXPECT_EQ(event_text(ko[0]), "x₁² = 90000 超出 float16 的范围而溢出（最大值 65504），另外 3 个平方也是如此（样本 0）");
+    for (const FormatEvent& e : ko) EXPECT_EQ(e.message.find("溢出"), std::string::npos) << e.message;
 }
 
 TEST(NumberFormat, Float64MatchesTheReferenceClosely) {

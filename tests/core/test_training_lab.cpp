@@ -5,6 +5,7 @@
 #include "normlab/labs/training_lab.hpp"
 
 #include "normlab/labs/state_json.hpp"
+#include "normlab/base/i18n.hpp"
 
 #include <gtest/gtest.h>
 
@@ -389,6 +390,19 @@ TEST(TrainingLab, Figures) {
     ASSERT_EQ(grads.series.size(), 3u);
     EXPECT_EQ(grads.series[0].label, "hidden1");
     EXPECT_EQ(grads.series[2].label, "output");
+    EXPECT_EQ(series_name(grads.series[0]), "hidden1");   // the CSV's name in every language
+    {
+        struct EnglishAfter {
+            ~EnglishAfter() { set_language(Language::En, Catalog{}); }
+        } restore;
+        ASSERT_TRUE(set_language(Language::Ko, NORMLAB_ASSETS_DIR "/i18n").empty());
+        const Plot ko = training_grad_norm_plot(r, Norm::RMSNorm);
+        EXPECT_EQ(ko.series[1].label, "은닉층 2");
+        EXPECT_EQ(ko.series[2].label, "출력층");
+        EXPECT_EQ(series_name(ko.series[2]), "output");
+        ASSERT_TRUE(set_language(Language::Zh, NORMLAB_ASSETS_DIR "/i18n").empty());
+        EXPECT_EQ(training_grad_norm_plot(r, Norm::RMSNorm).series[0].label, "隐藏层 1");
+    }
     EXPECT_LE(grads.series[0].x.size(), static_cast<std::size_t>(kTrainingPlotPoints));
     EXPECT_NE(grads.title.find("RMSNorm"), std::string::npos);
     s.grad_variant = 5;   // BatchNorm: not in this run

@@ -322,7 +322,7 @@ Table precision_outputs_table(const PrecisionLabState& s, const PrecisionLabResu
                           {cell(f.ref_original(0, i))},
                           {std::isfinite(f.ulps_original(0, i)) ? format_number(f.ulps_original(0, i), 3) : "—"}});
     }
-    for (const FormatEvent& e : f.events) t.note += (t.note.empty() ? "" : " ") + e.message + ".";
+    for (const FormatEvent& e : f.events) t.note += (t.note.empty() ? "" : " ") + tr("{0}.", event_text(e));
     return t;
 }
 

@@ -601,6 +601,14 @@ Plot eval_plot(const TrainingLabSnapshot& s, TrainingAxis axis, const std::vecto
     return p;
 }
 
+// A dense layer's name as the legend shows it: "hidden2" → tr("hidden{0}") ("은닉층 2"), "output"
+// → tr("output") (the layer: "출력층"); English keeps the identifiers; anything else as it is.
+std::string layer_label(const std::string& name) {
+    if (name == "output") return tr("output");
+    if (name.rfind("hidden", 0) == 0 && name.size() > 6) return tr("hidden{0}", name.substr(6));
+    return name;
+}
+
 }  // namespace
 
 Plot training_loss_plot(const TrainingLabSnapshot& s, TrainingAxis axis, const std::vector<std::string>& hidden) {
@@ -629,7 +637,12 @@ Plot training_grad_norm_plot(const TrainingLabSnapshot& s, Norm norm) {
     for (std::size_t l = 0; l < h.grad_norms.size(); ++l) {
         Series s_l;
         binned(h.grad_norms[l], s.total_steps, false, s_l.x, s_l.y);
-        s_l.label = l < v->run.layer_names.size() ? v->run.layer_names[l] : tr("layer {0}", l + 1);
+        if (l < v->run.layer_names.size()) {
+            s_l.data_name = v->run.layer_names[l];   // the identifier, as the CLI's JSON and the CSV name it
+            s_l.label = layer_label(s_l.data_name);
+        } else {
+            s_l.label = tr("layer {0}", l + 1);
+        }
         s_l.color = norm_color(norm);
         s_l.line = palette_dash(static_cast<int>(l));
         s_l.marker = palette_marker(static_cast<int>(l));

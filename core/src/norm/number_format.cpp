@@ -8,6 +8,7 @@
 // [SECTION] Forward    — storage, the cases, the two float64 references
 #include "normlab/norm/number_format.hpp"
 
+#include "normlab/base/i18n.hpp"
 #include "normlab/base/text.hpp"
 
 #include <cfloat>
@@ -96,11 +97,35 @@ bool format_norm_supported(Norm norm) {
 
 namespace {
 
-// The steps of a case, each with its words for ", as do 3 more squares" (indexed by Step).
+// The steps of a case, each with its sentence for "…, as do 3 more squares" (indexed by Step;
+// null: once per case).
 enum class Step { Store, Count, Eps, Sum, Mean, Deviation, Square, SumSquares, Stat, EpsAdd, Root, Divide, Gain, Bias, CastBack };
-constexpr const char* kStepPlural[] = {"stored inputs", "counts", "", "partial sums", "", "deviations x − μ", "squares",
-                                       "partial sums", "", "", "", "quotients ā", "products ā·g", "outputs y",
-                                       "outputs y"};
+constexpr const char* kPartialSums = tr_later("{0}, as do {1} more partial sums");
+constexpr const char* kOutputs = tr_later("{0}, as do {1} more outputs y");
+constexpr const char* kStepMore[] = {tr_later("{0}, as do {1} more stored inputs"),
+                                     tr_later("{0}, as do {1} more counts"),
+                                     nullptr,
+                                     kPartialSums,
+                                     nullptr,
+                                     tr_later("{0}, as do {1} more deviations x − μ"),
+                                     tr_later("{0}, as do {1} more squares"),
+                                     kPartialSums,
+                                     nullptr,
+                                     nullptr,
+                                     nullptr,
+                                     tr_later("{0}, as do {1} more quotients ā"),
+                                     tr_later("{0}, as do {1} more products ā·g"),
+                                     kOutputs,
+                                     kOutputs};
+
+// The event's sentence, each text looked up by `lookup` (tr, or the English msgid as it is).
+template <class Lookup>
+std::string compose(const FormatEvent& e, const Lookup& lookup) {
+    std::string s = fill_placeholders(lookup(e.text), e.args);
+    if (e.more > 0 && e.more_text) s = fill_placeholders(lookup(e.more_text), {s, std::to_string(e.more)});
+    if (e.case_index >= 0) s = fill_placeholders(lookup(tr_later("{0} (case {1})")), {s, std::to_string(e.case_index)});
+    return s;
+}
 
 std::string num(double v) { return format_number(v, 6); }
 std::string idx(Eigen::Index i) { return subscript(static_cast<long long>(i) + 1); }   // 1-based, as the paper
@@ -116,15 +141,15 @@ public:
     // `label` builds the place's name ("x₃²") only when an event needs it.
     template <class Label>
     double store(double v, Step step, const Label& label) {
-        return finish(storage_, v, std::isfinite(v), step, label, "");
+        return finish(storage_, v, std::isfinite(v), step, label, false);
     }
     template <class Label>
     double cast_back(double v, Step step, const Label& label) {
-        return finish(storage_, v, std::isfinite(v), step, label, " when cast back");
+        return finish(storage_, v, std::isfinite(v), step, label, true);
     }
     template <class Label>
     double add(double a, double b, Step step, const Label& label) {
-        const double r = finish(compute_, a + b, finite(a, b), step, label, "");
+        const double r = finish(compute_, a + b, finite(a, b), step, label, false);
         if (std::isnan(r) && !nan_in(a, b)) nan_event(step, label, "∞ − ∞");
         return r;
     }
@@ -135,7 +160,7 @@ public:
     template <class Label>
     double mul(double a, double b, Step step, const Label& label) {
         const double exact = a * b;
-        const double r = finish(compute_, exact, finite(a, b), step, label, "");
+        const double r = finish(compute_, exact, finite(a, b), step, label, false);
         if (std::isnan(r) && !nan_in(a, b)) nan_event(step, label, "0 × ∞");
         if (r == 0.0 && a != 0.0 && b != 0.0 && finite(a, b)) underflow(step, label, exact, compute_);
         return r;
@@ -143,31 +168,26 @@ public:
     template <class Label>
     double div(double a, double b, Step step, const Label& label) {
         const double exact = a / b;
-        const double r = finish(compute_, exact, finite(a, b) && b != 0.0, step, label, "");
+        const double r = finish(compute_, exact, finite(a, b) && b != 0.0, step, label, false);
         if (std::isnan(r) && !nan_in(a, b)) nan_event(step, label, b == 0.0 ? "0 / 0" : "∞ / ∞");
         if (b == 0.0 && a != 0.0 && finite(a, b))
-            record(EventKind::DivideByZero, step, label, std::nullopt, " = " + num(a) + " / 0 is infinite");
+            record(EventKind::DivideByZero, step, label, std::nullopt, tr_later("{0} = {1} / 0 is infinite"), {num(a)});
         if (r == 0.0 && a != 0.0 && finite(a, b) && b != 0.0) underflow(step, label, exact, compute_);
         return r;
     }
     template <class Label>
     double sqrt(double a, Step step, const Label& label) {
-        return finish(compute_, std::sqrt(a), false, step, label, "");   // √ of a finite number ≥ 0 stays in range
+        return finish(compute_, std::sqrt(a), false, step, label, false);   // √ of a finite number ≥ 0 stays in range
     }
 
     // ε above the statistic it is added to.
     void eps_dominated(double stat, double eps, const std::string& stat_name, const std::string& denom) {
         record(EventKind::EpsDominated, Step::EpsAdd, [&] { return denom; }, stat,
-               ": " + stat_name + " = " + num(stat) + " is below ε = " + num(eps) + ", so ε sets the denominator");
+               tr_later("{0}: {1} = {2} is below ε = {3}, so ε sets the denominator"), {stat_name, num(stat), num(eps)});
     }
 
     std::vector<FormatEvent> take_events() {
-        for (std::size_t i = 0; i < events_.size(); ++i) {
-            FormatEvent& e = events_[i];
-            const char* plural = kStepPlural[static_cast<int>(steps_[i])];
-            if (e.more > 0) e.message += ", as do " + std::to_string(e.more) + " more " + plural;
-            if (e.case_index >= 0) e.message += " (case " + std::to_string(e.case_index) + ")";
-        }
+        for (FormatEvent& e : events_) e.message = compose(e, [](const char* english) { return english; });
         return std::move(events_);
     }
 
@@ -180,13 +200,20 @@ private:
     // (the operations' underflows are found by mul and div).
     template <class Label>
     double finish(NumberFormat format, double exact, bool operands_finite, Step step, const Label& label,
-                  const char* when) {
+                  bool cast_back) {
         const double r = round_to(format, exact);
         if (std::isinf(r) && operands_finite) {
-            const bool double_range = std::isinf(exact);
-            record(EventKind::Overflow, step, label, double_range ? std::nullopt : std::optional<double>(exact),
-                   (double_range ? std::string(" overflows") : " = " + num(exact) + " overflows") + " " +
-                       std::string(to_string(format)) + when + " (max " + num(format_info(format).max_finite) + ")");
+            const std::string name(to_string(format)), max = num(format_info(format).max_finite);
+            if (std::isinf(exact))   // beyond double's range too: no value to name
+                record(EventKind::Overflow, step, label, std::nullopt,
+                       cast_back ? tr_later("{0} overflows {1} when cast back (max {2})")
+                                 : tr_later("{0} overflows {1} (max {2})"),
+                       {name, max});
+            else
+                record(EventKind::Overflow, step, label, exact,
+                       cast_back ? tr_later("{0} = {1} overflows {2} when cast back (max {3})")
+                                 : tr_later("{0} = {1} overflows {2} (max {3})"),
+                       {num(exact), name, max});
         }
         if (r == 0.0 && exact != 0.0 && (step == Step::Store || step == Step::Eps || step == Step::CastBack))
             underflow(step, label, exact, format);
@@ -195,16 +222,22 @@ private:
     // `exact` is 0 only where double itself underflowed (float64).
     template <class Label>
     void underflow(Step step, const Label& label, double exact, NumberFormat format) {
-        record(EventKind::Underflow, step, label, exact == 0.0 ? std::nullopt : std::optional<double>(exact),
-               (exact == 0.0 ? std::string() : " = " + num(exact)) + " underflows to 0 in " +
-                   std::string(to_string(format)) + " (smallest " + num(format_info(format).min_subnormal) + ")");
+        const std::string name(to_string(format)), smallest = num(format_info(format).min_subnormal);
+        if (exact == 0.0)
+            record(EventKind::Underflow, step, label, std::nullopt,
+                   tr_later("{0} underflows to 0 in {1} (smallest {2})"), {name, smallest});
+        else
+            record(EventKind::Underflow, step, label, exact, tr_later("{0} = {1} underflows to 0 in {2} (smallest {3})"),
+                   {num(exact), name, smallest});
     }
     template <class Label>
     void nan_event(Step step, const Label& label, const char* why) {
-        record(EventKind::NaN, step, label, std::nullopt, std::string(" is NaN (") + why + ")");
+        record(EventKind::NaN, step, label, std::nullopt, tr_later("{0} is NaN ({1})"), {why});
     }
     template <class Label>
-    void record(EventKind kind, Step step, const Label& label, std::optional<double> value, const std::string& tail) {
+    // `text`: the sentence's msgid, {0} the place, `args` the rest ({1}, {2}, …).
+    void record(EventKind kind, Step step, const Label& label, std::optional<double> value, const char* text,
+                std::vector<std::string> args) {
         const auto key = std::make_tuple(case_index, static_cast<int>(step), static_cast<int>(kind));
         const auto [it, fresh] = first_.emplace(key, events_.size());
         if (!fresh) {
@@ -216,14 +249,15 @@ private:
         e.case_index = case_index;
         e.where = label();
         e.value = value;
-        e.message = e.where + tail;
+        e.text = text;
+        e.args = std::move(args);
+        e.args.insert(e.args.begin(), e.where);
+        e.more_text = kStepMore[static_cast<int>(step)];
         events_.push_back(std::move(e));
-        steps_.push_back(step);
     }
 
     NumberFormat storage_, compute_;
     std::vector<FormatEvent> events_;
-    std::vector<Step> steps_;   // per event
     std::map<std::tuple<int, int, int>, std::size_t> first_;
 };
 
@@ -318,6 +352,8 @@ Mat reference(NormSpec spec, double eps, const Mat& x, const Vec& g, const Vec& 
 }  // namespace
 
 // [SECTION] Forward -------------------------------------------------------------------------
+
+std::string event_text(const FormatEvent& e) { return compose(e, [](const char* id) { return tr(id); }); }
 
 FormatResult format_forward(const NormSpec& spec, const Mat& x, const Vec& g, const Vec& b, NumberFormat format,
                             Arithmetic arithmetic) {

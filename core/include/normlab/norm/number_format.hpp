@@ -86,8 +86,16 @@ struct FormatEvent {
     std::string where;            // "x₁²", "σ² + ε", "y₂"
     std::optional<double> value;  // the exact result that was rounded (none for NaN)
     int more = 0;                 // further places at the same step of the same case
-    std::string message;          // one English sentence
+    std::string message;          // one English sentence (the CLI's JSON): event_text in English
+    // The sentence as a translatable text (docs/i18n/TRANSLATING.md): a whole-sentence msgid with
+    // {0} = where and the numbers as text; `more_text` wraps it: "{0}, as do {1} more squares".
+    const char* text = "";
+    std::vector<std::string> args;
+    const char* more_text = nullptr;   // null: the step happens once per case
 };
+
+// The event's sentence in the interface's language (tr); `message` is the same in English.
+std::string event_text(const FormatEvent& e);
 
 // [SECTION] Forward -------------------------------------------------------------------------
 
