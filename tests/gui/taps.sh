@@ -15,6 +15,7 @@
 # land on the tab (the lab on screen: gradients), not where the pointer is at the next frame.
 # Prints "ok: …" per check; exits 1 at the first failure.
 set -u
+. "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/window_lib.sh"
 if [ "${1:-}" = "--inner" ]; then   # inside the X server: --inner APP DIR NAME KEYS-OR-CLICK…
     app=$2 dir=$3 name=$4
