@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the test scripts in tests/cli and tests/gui:   . "$(dirname "$0")/../lib.sh"
 #   fail TEXT...              prints "FAIL: TEXT" and exits 1
 #   fresh_dir DIR [SUB...]    DIR emptied (removed and made again), with the folders DIR/SUB
