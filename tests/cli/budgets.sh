@@ -7,27 +7,13 @@
 # that a binary without the budgets fails by its message instead of taking 3 GB or more.
 # Prints "ok: …" per check; exits 1 at the first failure.
 set -u
-cli=$1 dir=$2 limit_kb=2500000
-case "${3:-}" in ON | on | 1 | TRUE | true) limit_kb=unlimited ;; esac
-rm -rf "$dir"
-mkdir -p "$dir"
+. "$(dirname "$0")/../lib.sh"
+cli=$1 dir=$2
+# expect (lib.sh): CMD exits CODE, its stderr is one line holding STDERR_TEXT, under the limit.
+EXPECT_LIMIT_KB=2500000 EXPECT_ONE_LINE=1
+case "${3:-}" in ON | on | 1 | TRUE | true) EXPECT_LIMIT_KB=unlimited ;; esac
+fresh_dir "$dir"
 cd "$dir" || exit 1
-
-fail() {
-    echo "FAIL: $*"
-    exit 1
-}
-
-# expect CODE STDERR_TEXT CMD...: CMD exits CODE, its stderr is one line holding STDERR_TEXT.
-expect() {
-    local code=$1 text=$2 got
-    shift 2
-    (ulimit -v "$limit_kb"; "$@") >out.txt 2>err.txt
-    got=$?
-    [ "$got" = "$code" ] || fail "$* exited $got, not $code: $(head -c 300 err.txt)"
-    [ -z "$text" ] || grep -qF -- "$text" err.txt || fail "$*: stderr lacks \"$text\": $(head -c 300 err.txt)"
-    [ "$code" = 0 ] || [ "$(wc -l <err.txt)" = 1 ] || fail "$*: stderr is not one line: $(head -c 300 err.txt)"
-}
 
 awk 'BEGIN { for (i = 0; i < 1000000; i++) printf "%.3f,%.3f,%d\n", (i % 997) / 997, (i % 991) / 991, i % 2 }' >rows.csv
 expect 2 "rows.csv has 1000000 rows × 2 features: training 2 hidden layers of width 64 needs about 3.1 GB of memory, more than the limit of 2.0 GB" \

@@ -4,14 +4,10 @@
 # A batch that fails part-way — a bad CSV row in its last lab, a full disk — leaves the output
 # folder as it was (no figure, no staging folder), and the same batch then runs without "exists".
 set -u
+. "$(dirname "$0")/../lib.sh"
 cli=$1 dir=$2
-rm -rf "$dir"
-mkdir -p "$dir"
+fresh_dir "$dir"
 cd "$dir" || exit 1
-fail() {
-    echo "FAIL: $*"
-    exit 1
-}
 printf 'x,y,label\n0,0,0\n1,1,1\n0,1,0\n1,0,1\n0.1,0.1,0\n0.9,oops,1\n' >data.csv
 cat >scene.json <<'JSON'
 {"format": "normlab-scene", "version": 1, "lab": "explorer",

@@ -5,6 +5,7 @@
 # is intact, and no temporary file is left beside it.
 #   cmake -DCLI=<normlab-cli> -DSCENE=<scene.json> -DPLOT=<name> -DOUT=<file.svg> -P export_disk_full.cmake
 cmake_minimum_required(VERSION 3.25)
+include(${CMAKE_CURRENT_LIST_DIR}/../lib.cmake)   # fail, expect_exit, run_retrying
 
 get_filename_component(dir "${OUT}" DIRECTORY)
 get_filename_component(name "${OUT}" NAME)
@@ -16,25 +17,22 @@ execute_process(COMMAND sh -c "trap '' XFSZ; ulimit -f 1; exec \"$0\" \"$@\""
                         "${CLI}" export --scene "${SCENE}" --plot "${PLOT}" --out "${OUT}" --replace
                 RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
 
-set(failures "")
-if(NOT code STREQUAL "2")
-  string(APPEND failures "\n  exit code ${code}, expected 2")
-endif()
+expect_exit("${code}" 2)
 string(REGEX REPLACE "\\.tmp\\.[0-9]+\\.[0-9]+" ".tmp.PID.N" line "${err}")
 set(expected "cannot write \"${OUT}\": write to \"${OUT}.tmp.PID.N\" failed: File too large\n")
 if(NOT line STREQUAL expected)
-  string(APPEND failures "\n  stderr is not the one line ${expected}")
+  fail("stderr is not the one line ${expected}")
 endif()
 if(NOT out STREQUAL "")
-  string(APPEND failures "\n  stdout is not empty")
+  fail("stdout is not empty")
 endif()
 file(READ "${OUT}" now)
 if(NOT now STREQUAL old)
-  string(APPEND failures "\n  ${OUT} was changed: ${now}")
+  fail("${OUT} was changed: ${now}")
 endif()
 file(GLOB left RELATIVE "${dir}" "${dir}/*")
 if(NOT left STREQUAL name)
-  string(APPEND failures "\n  files left in ${dir}: ${left} (expected ${name} alone)")
+  fail("files left in ${dir}: ${left} (expected ${name} alone)")
 endif()
 if(failures)
   message(FATAL_ERROR "normlab-cli export under ulimit -f 1${failures}\nstderr: ${err}")

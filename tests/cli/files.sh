@@ -10,25 +10,11 @@
 #           are refused by the limit; byte-level samples print escaped; deep explain steps refused.
 # Prints "ok: …" per check; exits 1 at the first failure.
 set -u
+. "$(dirname "$0")/../lib.sh"
 cli=$1 scene=$2 dir=$3
-rm -rf "$dir"
-mkdir -p "$dir"
+fresh_dir "$dir"
 cd "$dir" || exit 1
-
-fail() {
-    echo "FAIL: $*"
-    exit 1
-}
-
-# expect CODE STDERR_TEXT CMD...: CMD exits CODE and its stderr holds STDERR_TEXT (fixed string).
-expect() {
-    local code=$1 text=$2 got
-    shift 2
-    "$@" >out.txt 2>err.txt
-    got=$?
-    [ "$got" = "$code" ] || fail "$* exited $got, not $code: $(head -c 300 err.txt)"
-    [ -z "$text" ] || grep -qF -- "$text" err.txt || fail "$*: stderr lacks \"$text\": $(head -c 300 err.txt)"
-}
+# expect CODE STDERR_TEXT CMD... (lib.sh): CMD exits CODE and its stderr holds STDERR_TEXT.
 
 # [export] ---------------------------------------------------------------------------------
 plot=gradients_input_scaling

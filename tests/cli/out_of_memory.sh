@@ -6,6 +6,7 @@
 # exit 1. ASan reserves terabytes of address space and cannot run under ulimit -v: with
 # SANITIZED=ON the test says so and is skipped (exit 77).
 set -u
+. "$(dirname "$0")/../lib.sh"
 cli=$1 sanitized=$2
 case "$sanitized" in ON | on | 1 | TRUE | true)
     echo "skipped: an AddressSanitizer build cannot run under ulimit -v (the plain build runs this test)"
@@ -27,15 +28,15 @@ sweep() {
         0) finished=$((finished + 1)) ;;
         2)
             [ "$(cat "$tmp/err")" = "$expected" ] ||
-                { echo "FAIL: ulimit -v $kb: $*: exit 2 with: $(head -c 400 "$tmp/err")"; exit 1; }
+                fail "ulimit -v $kb: $*: exit 2 with: $(head -c 400 "$tmp/err")"
             refused=$((refused + 1))
             ;;
-        *) echo "FAIL: ulimit -v $kb: $* exited $code: $(head -c 400 "$tmp/err")"; exit 1 ;;
+        *) fail "ulimit -v $kb: $* exited $code: $(head -c 400 "$tmp/err")" ;;
         esac
     done
     # Both ends reached: the sweep crosses the memory the command needs.
     [ $refused -gt 0 ] && [ $finished -gt 0 ] ||
-        { echo "FAIL: $*: $finished finished, $refused refused: the sweep misses the limit"; exit 1; }
+        fail "$*: $finished finished, $refused refused: the sweep misses the limit"
     echo "ok: $* — $finished finished, $refused refused with the one line, none crashed"
 }
 

@@ -6,9 +6,9 @@
 # to … outside the scene's folder"). secret.csv has a bad cell at line 7, column 2: an export that
 # names it read the outside file, and fails the test. No timing: every run is checked.
 set -u
+. "$(dirname "$0")/../lib.sh"
 cli=$1 dir=$2 runs=${3:-150}
-rm -rf "$dir"
-mkdir -p "$dir/a" "$dir/b"
+fresh_dir "$dir" a b
 cd "$dir" || exit 1
 printf 'x,y,label\n0,0,0\n1,1,1\n0,1,0\n1,0,1\n0.1,0.1,0\n0.9,0.9,1\n' >a/inside.csv
 printf 'x,y,label\n0,0,0\n1,1,1\n0,1,0\n1,0,1\n0.1,0.1,0\n7,SECRET,1\n' >b/secret.csv

@@ -11,6 +11,7 @@
 #          PATH equals_key OTHER (the same value as at the path OTHER)
 # Lists are '|'-separated here because ';' would split the argument on its way through ctest.
 cmake_minimum_required(VERSION 3.25)
+include(${CMAKE_CURRENT_LIST_DIR}/../lib.cmake)   # fail, expect_exit, run_retrying
 
 string(REPLACE "|" ";" args "${ARGS}")
 if("${INPUT}" STREQUAL "")
@@ -19,14 +20,7 @@ endif()
 execute_process(COMMAND "${CLI}" ${args} INPUT_FILE "${INPUT}"
                 RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
 
-set(failures "")
-macro(fail what)
-  string(APPEND failures "\n  ${what}")
-endmacro()
-
-if(NOT code STREQUAL EXIT)
-  fail("exit code ${code}, expected ${EXIT}")
-endif()
+expect_exit("${code}" "${EXIT}")
 if(NOT "${STDOUT}" STREQUAL "")
   string(FIND "${out}" "${STDOUT}" at)
   if(at EQUAL -1)

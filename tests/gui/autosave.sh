@@ -16,18 +16,11 @@
 #    and autosaves to F-2.json, as a second NormLab would.
 # Prints "ok: …" per check; exits 1 at the first failure.
 set -u
+. "$(dirname "$0")/../lib.sh"
 app=$1 xvfb=$2 scene=$3 bad_scene=$4 dir=$5 lecture=$6
-rm -rf "$dir"
-mkdir -p "$dir/home"
-export HOME="$dir/home"
-unset XDG_DATA_HOME XDG_CONFIG_HOME
+normlab_test_dir "$dir"
 save="$dir/autosave.json"
 screen=(-a -s "-screen 0 1600x1000x24")
-
-fail() {
-    echo "FAIL: $*"
-    exit 1
-}
 
 # xvfb-run sometimes fails around a short run on its own ("xvfb-run: error: …", exit 5): try again.
 run_scripted() {   # run_scripted OUT ARGS... → normlab's exit code; stdout in OUT

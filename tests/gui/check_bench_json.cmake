@@ -2,23 +2,14 @@
 # types and one entry per kernel and shape — never the speed:
 #   cmake -DAPP=<normlab> -DXVFB=<xvfb-run> -DARGS=a|b -DSHAPES=<rows × widths> [-DCPU=ON] -P check_bench_json.cmake
 cmake_minimum_required(VERSION 3.25)
+include(${CMAKE_CURRENT_LIST_DIR}/../lib.cmake)   # fail, expect_exit, run_retrying
 
 string(REPLACE "|" ";" args "${ARGS}")
-# xvfb-run itself sometimes fails around a short run (see run_gui.cmake): tried up to 3 times.
-foreach(attempt RANGE 1 3)
-  execute_process(COMMAND "${XVFB}" -a "${APP}" ${args} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT err MATCHES "xvfb-run: error:")
-    break()
-  endif()
-endforeach()
+run_retrying(code out err "${XVFB}" -a "${APP}" ${args})
 if(NOT code EQUAL 0)
   message(FATAL_ERROR "normlab ${args}: exit code ${code}\n--- stderr ---\n${err}")
 endif()
 
-set(failures "")
-macro(fail what)
-  string(APPEND failures "\n  ${what}")
-endmacro()
 
 # The type of JSON member PATH... of `json`, or NOTFOUND.
 function(json_type out json)
@@ -38,30 +29,33 @@ if(NOT timing STREQUAL "gl_time_elapsed" AND NOT timing STREQUAL "glfinish_cpu_c
   fail("\"timing\" is \"${timing}\", expected gl_time_elapsed or glfinish_cpu_clock")
 endif()
 
-# Every entry of a results list: kernel, rows, cols, ms, gbps, copy_gbps; `count` entries.
+# Every entry of a results list: kernel, rows, cols, ms, gbps, copy_gbps; `count` entries (each
+# failure added to the caller's `failures`).
 function(check_results prefix count kernels)
   json_type(t "${out}" ${prefix})
   if(NOT t STREQUAL "ARRAY")
-    set(failures "${failures}\n  \"${prefix}\" is ${t}, expected a list" PARENT_SCOPE)
+    fail("\"${prefix}\" is ${t}, expected a list")
+    set(failures "${failures}" PARENT_SCOPE)
     return()
   endif()
   string(JSON n LENGTH "${out}" ${prefix})
   if(NOT n EQUAL count)
-    set(failures "${failures}\n  \"${prefix}\" has ${n} entries, expected ${count}" PARENT_SCOPE)
+    fail("\"${prefix}\" has ${n} entries, expected ${count}")
   endif()
   math(EXPR last "${n} - 1")
   foreach(i RANGE ${last})
     string(JSON kernel ERROR_VARIABLE error GET "${out}" ${prefix} ${i} kernel)
     if(NOT kernel IN_LIST kernels)
-      set(failures "${failures}\n  ${prefix}[${i}].kernel is \"${kernel}\"" PARENT_SCOPE)
+      fail("${prefix}[${i}].kernel is \"${kernel}\"")
     endif()
     foreach(key rows cols ms gbps copy_gbps)
       json_type(t "${out}" ${prefix} ${i} ${key})
       if(NOT t STREQUAL "NUMBER")
-        set(failures "${failures}\n  ${prefix}[${i}].${key} is ${t}, expected a number" PARENT_SCOPE)
+        fail("${prefix}[${i}].${key} is ${t}, expected a number")
       endif()
     endforeach()
   endforeach()
+  set(failures "${failures}" PARENT_SCOPE)
 endfunction()
 
 set(all copy layernorm_forward layernorm_backward rmsnorm_forward rmsnorm_backward prmsnorm_forward prmsnorm_backward)

@@ -13,6 +13,7 @@
 # (A scripted run sees the GPU lab's sweep whole, so that lab's page does not depend on the
 # machine's speed.)
 cmake_minimum_required(VERSION 3.25)
+include(${CMAKE_CURRENT_LIST_DIR}/../lib.cmake)   # fail, expect_exit, run_retrying
 if(NOT DEFINED DROPPED)   # -DDROPPED=OFF: over data, but not dropped
   set(DROPPED ${OVER_DATA})
 endif()
@@ -25,24 +26,18 @@ else()
   set(pages --all-labs)
 endif()
 
-foreach(attempt RANGE 1 3)   # xvfb-run's own clean-up failures (run_gui.cmake) are retried
-  set(extra "")
-  if(LANG)
-    list(APPEND extra --lang ${LANG})
-  endif()
-  if(TEXT_LOG)
-    list(APPEND extra --text-log ${TEXT_LOG})
-  endif()
-  if(DROPPED)
-    list(APPEND extra --dropped)
-  endif()
-  execute_process(COMMAND "${XVFB}" -a -s "-screen 0 2560x1440x24" "${APP}" --check-layout ${pages} --size ${SIZE}
-                          --scale-ui ${SCALE} --theme ${THEME} --json ${extra}
-                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT err MATCHES "xvfb-run: error:")
-    break()
-  endif()
-endforeach()
+set(extra "")
+if(LANG)
+  list(APPEND extra --lang ${LANG})
+endif()
+if(TEXT_LOG)
+  list(APPEND extra --text-log ${TEXT_LOG})
+endif()
+if(DROPPED)
+  list(APPEND extra --dropped)
+endif()
+run_retrying(code out err "${XVFB}" -a -s "-screen 0 2560x1440x24" "${APP}" --check-layout ${pages} --size ${SIZE}
+             --scale-ui ${SCALE} --theme ${THEME} --json ${extra})
 if(NOT code EQUAL 0 AND NOT code EQUAL 1)
   message(FATAL_ERROR "normlab --check-layout exited ${code}\n${out}\n${err}")
 endif()

@@ -3,15 +3,10 @@
 #         -P check_text_log.cmake
 # TEXT must match a line of the text log (the texts of the latest frame, one per line).
 cmake_minimum_required(VERSION 3.25)
+include(${CMAKE_CURRENT_LIST_DIR}/../lib.cmake)   # fail, expect_exit, run_retrying
 string(REPLACE "|" ";" args "${ARGS}")
 file(REMOVE ${LOG})
-foreach(attempt RANGE 1 3)   # xvfb-run's own clean-up failures (run_gui.cmake) are retried
-  execute_process(COMMAND "${XVFB}" -a -s "-screen 0 2560x1440x24" "${APP}" ${args} --text-log ${LOG}
-                  RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT err MATCHES "xvfb-run: error:")
-    break()
-  endif()
-endforeach()
+run_retrying(code out err "${XVFB}" -a -s "-screen 0 2560x1440x24" "${APP}" ${args} --text-log ${LOG})
 if(NOT code EQUAL 0)
   message(FATAL_ERROR "normlab exited ${code}\n${out}\n${err}")
 endif()

@@ -17,10 +17,7 @@
 # 5. Ctrl+S on a shipped scene (assets/) asks where to save a copy and leaves the file as it is.
 # Prints "ok: …" per check; exits 1 at the first failure.
 set -u
-fail() {
-    echo "FAIL: $*"
-    exit 1
-}
+. "$(dirname "$0")/../lib.sh"
 
 # wait_for TEXT FILE: the window's text log has a line containing TEXT within 20 s.
 wait_for() {
@@ -139,10 +136,7 @@ if [ "${1:-}" = "--inner" ]; then
 fi
 
 app=$1 xvfb=$2 scene=$3 dir=$4
-rm -rf "$dir"
-mkdir -p "$dir/home" "$dir/files" "$dir/talk" "$dir/data"
-export HOME="$dir/home"
-unset XDG_DATA_HOME XDG_CONFIG_HOME
+normlab_test_dir "$dir" files talk data
 screen=(-a -s "-screen 0 1280x720x24")
 
 printf 'ORIGINAL' >"$dir/files/foo.json"

@@ -13,6 +13,7 @@
 #   Ctrl+Q    quits.
 # Prints "ok: …" per check; exits 1 at the first failure.
 set -u
+. "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/window_lib.sh"
 if [ "${1:-}" = "--inner" ]; then   # inside the X server: --inner APP DIR
     app=$2 dir=$3

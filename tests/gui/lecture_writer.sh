@@ -15,13 +15,9 @@
 # 4. no text of the panel overlaps another of the panel, is clipped or has a number split.
 # Prints "ok: …" per check; exits 1 at the first failure.
 set -u
-fail() {
-    echo "FAIL: $*"
-    exit 1
-}
+. "$(dirname "$0")/../lib.sh"
 app=$1 xvfb=$2 shipped=$3 dir=$4
-rm -rf "$dir"
-mkdir -p "$dir"
+fresh_dir "$dir"
 before=$(sha256sum <"$shipped")
 steps="add explorer_outputs,explorer_summed_inputs | Mean removed | LayerNorm subtracts the mean, RMSNorm keeps it;"
 steps+=" place $dir/talk/my.json; move 3 1; delete 2; undo; panel"

@@ -10,18 +10,11 @@
 #    first is killed (-9), its lock is taken over by the next one, which says nothing.
 # Prints "ok: …" per check; exits 1 at the first failure.
 set -u
+. "$(dirname "$0")/../lib.sh"
 app=$1 xvfb=$2 scene=$3 dir=$4
-rm -rf "$dir"
-mkdir -p "$dir/home"
-export HOME="$dir/home"
-unset XDG_DATA_HOME XDG_CONFIG_HOME
+normlab_test_dir "$dir"
 save="$dir/autosave.json"
 screen=(-a -s "-screen 0 1280x720x24")
-
-fail() {
-    echo "FAIL: $*"
-    exit 1
-}
 
 # start_app LOG ARGS...: an interactive normlab under its own Xvfb; its pid in $dir/pid once its
 # window is on screen, xvfb-run's in $xvfb_pid. SIGQUIT at its default, as in a terminal (a

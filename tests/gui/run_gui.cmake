@@ -9,6 +9,7 @@
 #             CHECKER then checks its pixels (`CHECKER PNG CHECK_ARGS...`) and must exit 0.
 # Lists are '|'-separated here because ';' would split the argument on its way through ctest.
 cmake_minimum_required(VERSION 3.25)
+include(${CMAKE_CURRENT_LIST_DIR}/../lib.cmake)   # fail, expect_exit, run_retrying
 
 string(REPLACE "|" ";" args "${ARGS}")
 string(REPLACE "|" ";" check_args "${CHECK_ARGS}")
@@ -24,25 +25,9 @@ endif()
 if(PNG)
   file(REMOVE "${PNG}" "${PNG}.tmp")
 endif()
-# xvfb-run itself sometimes fails around a short run ("xvfb-run: error: problem while cleaning
-# up temporary directory", exit 5, seen 4 times in 40): such runs say nothing about normlab and
-# are tried again, up to 3 times in all.
-foreach(attempt RANGE 1 3)
-  execute_process(COMMAND ${prefix} "${APP}" ${args} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT XVFB OR NOT err MATCHES "xvfb-run: error:")
-    break()
-  endif()
-  message("attempt ${attempt}: ${err}")
-endforeach()
+run_retrying(code out err ${prefix} "${APP}" ${args})   # xvfb-run's own failures tried again
 
-set(failures "")
-macro(fail what)
-  string(APPEND failures "\n  ${what}")
-endmacro()
-
-if(NOT code STREQUAL EXIT)
-  fail("exit code ${code}, expected ${EXIT}")
-endif()
+expect_exit("${code}" "${EXIT}")
 foreach(stream IN ITEMS STDOUT STDERR)
   string(TOLOWER ${stream} name)
   set(text "${out}")

@@ -19,6 +19,7 @@
 # (Ctrl+2 then switches labs: it would not while a menu is open).
 # Prints "ok: …" per check; exits 1 at the first failure.
 set -u
+. "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/window_lib.sh"
 if [ "${1:-}" = "--inner" ]; then   # inside the X server: --inner APP DIR NAME KEYS-OR-CLICK…
     app=$2 dir=$3 name=$4

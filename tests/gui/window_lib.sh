@@ -1,14 +1,7 @@
-# Sourced by the GUI tests that drive a real NormLab window with xdotool (taps.sh, idle.sh).
-#   normlab_test_dir DIR        a fresh DIR with an empty home: HOME points there, no XDG folders
+# Sourced by the GUI tests that drive a real NormLab window with xdotool (taps.sh, idle.sh), after
+# ../lib.sh (fail, normlab_test_dir, …):
 #   normlab_quit PID STDERR     Ctrl+Q, then waits up to 20 s for PID to end with status 0;
 #                               prints "FAIL: …" and returns 1 otherwise (STDERR: its stderr file)
-
-normlab_test_dir() {
-    rm -rf "$1"
-    mkdir -p "$1/home"
-    export HOME="$1/home"
-    unset XDG_DATA_HOME XDG_CONFIG_HOME
-}
 
 normlab_quit() {
     local pid=$1 stderr=$2
