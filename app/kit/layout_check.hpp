@@ -2,21 +2,9 @@
 // is recorded with its box while a frame is recorded, then each pair of overlapping texts and
 // each text cut off by its container or the window is reported.
 //
-// What records: Dear ImGui 1.86 has no text hook, but every text it draws (labels, values,
-// table cells, tabs, menus) ends in one of the two ImDrawList::AddText overloads, and so does
-// every text the app draws with a draw list. The app's executables link with
-// `-Wl,--wrap` of those two (text_record_hook.cpp): the wrapper records the text, its box and
-// the clip rect it is drawn under, then draws it. The plot renderer paints with ImFont directly
-// (rotated and haloed text) and records its texts itself (record_text, from core's PlotLayout).
-// A text ImGui never draws (an item culled wholly outside its window) cannot be recorded, so
-// windows whose content runs past an edge that no scroll bar reaches are reported too.
-//
-// Slider grabs: Dear ImGui 1.86 draws a slider's grab, then its value centred over the frame,
-// where the grab can sit under the digits. The same hook wraps ImDrawList::AddRectFilled: a
-// rect in the style's grab colours is remembered, and when the next text drawn in that draw list
-// meets it, a backdrop (the frame's colour, nearly opaque) is drawn under the text first, so
-// every slider's value stays readable; the checker reports any text over a grab that no
-// backdrop separates from it.
+// Texts are recorded by the app's -Wl,--wrap of ImDrawList::AddText (text_record_hook.cpp) and by
+// the plot view (plot_record.hpp); a text over a slider's grab gets a backdrop from the same
+// hook. How and why: docs/ARCHITECTURE.md, Conventions ("Layout").
 //
 // [SECTION] Recording
 // [SECTION] Slider grabs

@@ -11,12 +11,9 @@
 // logits B×K. A dense layer's W is n_out×n_in (the paper's W: a = x Wᵀ) and its bias c is
 // n_out×1.
 //
-// Precision: every class here is a template on its scalar S. double (Mlp, DenseLayer, ...: the
-// names without "Basic") is the reference: the finite-difference tests check it, and its numbers
-// are the same bit for bit on every machine. float is the fast path (docs/ARCHITECTURE.md, The
-// science: precision): the same code, with its large products, LayerNorm / RMSNorm and GELU on
-// model_kernels (AVX2 + FMA where the CPU has it, chosen at run time); the other norms' statistics
-// are still taken in double by norm.hpp.
+// Every class is a template on its scalar S: double (the names without "Basic": Mlp,
+// DenseLayer, …) is the reference, float the fast path (docs/ARCHITECTURE.md, The science:
+// precision).
 //
 // Layer protocol (MiniDNN): forward(prev) caches what backward needs and fills output();
 // backward(prev, next_grad) gets the same prev and ∂L/∂output, fills input_grad() and the

@@ -9,26 +9,19 @@
 // [SECTION] Loss         — cross-entropy over the scored positions
 // [SECTION] Sampling     — next tokens with temperature, seeded
 //
-// Shapes (llm.c's names): B cases of T tokens, width d (C in llm.c), H heads of d_h = d/H,
-// feed-forward width 4d, vocabulary V. Activations are (B·T)×d matrices, one row per position,
-// row b·T + t for token t of case b, so that core's per-row norms (norm.hpp) apply unchanged.
-// Linear layers are mlp.hpp's DenseLayer (z = x Wᵀ + c, W out×in), norms are its NormLayer
-// (norm_forward / norm_backward plus learned gain g and bias b), GELU its ActivationLayer (the
-// exact erf form); parameters are its Param and train with its Optimizer. Templates on the
-// scalar S as mlp.hpp's: double (Transformer, the reference, checked against finite differences
-// in test_transformer.cpp) or float (the fast path, compared with double in test_precision.cpp).
+// Shapes: B cases of T tokens, width d, H heads of d_h = d/H, feed-forward width 4d, vocabulary
+// V; activations are (B·T)×d, row b·T + t for token t of case b (core's per-row norms apply).
+// Layers, norms, parameters and optimizers are mlp.hpp's; templates on the scalar S as there.
 //
-// Blocks (x: the residual stream entering block l, (B·T)×d):
+// Blocks (x: the residual stream entering block l, (B·T)×d; docs/ARCHITECTURE.md, The science:
+// the transformer):
 //   Post-LN     h = LN₁(x + Attn(x));          out = LN₂(h + FFN(h))
 //   Pre-LN      h = x + Attn(LN₁(x));          out = h + FFN(LN₂(h))
 //   NormFormer  h = x + LNₐ(Attn_γ(LN₁(x)));   out = λ ⊙ h + W₂ LN_f(GELU(W₁ LN₂(h)))
 //               (LNₐ, LN_f and γ each optional: NormFormerParts, for the ablation)
-// with Attn(x) = Concat(head_1, ..., head_H) W_Oᵀ, head_i = softmax(Q_i K_iᵀ/√d_h + causal mask) V_i,
-// Attn_γ = Concat(γ_1 head_1, ..., γ_H head_H) W_Oᵀ (NormFormer's HeadScale, Shleifer et al. 2021,
-// §2: the scales act on the heads before the output projection), FFN(x) = W₂ GELU(W₁ x + c₁) + c₂,
-// λ the optional residual scale on the FFN's residual (as fairseq's `scale_resids`; off by default:
-// λ ≡ 1 and not a parameter). Pre-LN and NormFormer end with a final norm before the output head;
-// Post-LN does not (its last block already ends in a norm, as in Vaswani et al. and Xiong et al. 2020).
+// Attn(x) = Concat(head_1, ..., head_H) W_Oᵀ, head_i = softmax(Q_i K_iᵀ/√d_h + causal mask) V_i;
+// Attn_γ scales head i by γ_i before W_O; FFN(x) = W₂ GELU(W₁ x + c₁) + c₂; λ ≡ 1 unless enabled.
+// Pre-LN and NormFormer end with a final norm before the output head; Post-LN does not.
 #pragma once
 
 #include "normlab/models/mlp.hpp"

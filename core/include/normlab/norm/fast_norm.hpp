@@ -5,26 +5,17 @@
 // [SECTION] Threads         — the persistent pool the kernels split rows over
 // [SECTION] Kernels         — copy, LayerNorm and RMSNorm forward / backward
 //
-// norm.hpp is the reference engine (double precision, any norm, the interactive path); this file
-// is its fast twin for the two norms the RMSNorm paper times (Zhang & Sennrich 2019, §5: RMSNorm
-// saves 7%–64% of the running time). The tests check every kernel here against norm.hpp.
+// The fast float32 twin of norm.hpp (the reference) for the two norms the RMSNorm paper times;
+// the tests check every kernel here against norm.hpp (docs/ARCHITECTURE.md, The science: fast
+// kernels, for the memory traffic and the streaming stores).
 //
 // Layout (llm.c's): x, y, dy, dx are rows×cols, row-major, contiguous; one row is one case and
 // its cols values are one group; g and b are per column; mean and rstd are per row. ε sits
 // inside the square root (EpsMode::InsideSqrt):
 //   LayerNorm  μ = (1/C) Σ_j x_j,  rstd = 1/sqrt((1/C) Σ_j (x_j − μ)² + ε),  y = (x − μ)·rstd ⊙ g + b
 //   RMSNorm             rstd = 1/sqrt((1/C) Σ_j x_j² + ε),                   y = x·rstd ⊙ g (+ b)
-// The forwards cache mean and rstd for the backwards (as llm.c's layernorm_forward does).
-//
-// Memory traffic is what limits these kernels wherever memory is slower than a core (where one
-// core can stream ~50 GB/s, its own work and L2 → L1 traffic limit it first; docs/BENCHMARKS.md
-// measures both). A forward reads x and writes y (8 bytes per element), a backward reads x and dy
-// and writes dx (12 bytes per element); g, b, mean, rstd, dg, db are one row or one column and
-// stay in cache. Each row is read from DRAM once
-// and kept in L1/L2 for the kernel's later pass over it (on the AVX2 path, row r + 1 is read and
-// summed in the same sweep that writes row r); outputs of kStreamingThresholdBytes or more are
-// written with non-temporal (streaming) stores that bypass the cache and skip the
-// read-for-ownership. docs/BENCHMARKS.md has the measurements.
+// The forwards cache mean and rstd for the backwards. Outputs of kStreamingThresholdBytes or more
+// are written with non-temporal stores.
 #pragma once
 
 #include <cstddef>
