@@ -286,36 +286,52 @@ float measured_fit_width(const CheckedTable& t, const Fonts& fonts, ImFont* cell
     return std::ceil(fit_w + 0.6f * ImGui::GetFontSize());
 }
 
+// The table's columns and fonts for the width at hand: the paper's table beside the measured one,
+// else (too wide) with the small font and narrow paper columns, else the paper's below.
+struct TableLayout {
+    ImFont* cell_font = nullptr;      // the measured values
+    ImFont* formula_font = nullptr;   // the column headers' formulas
+    float label_w = 0.0f, cell_w = 0.0f, paper_w = 0.0f, gap = 0.0f;
+    bool below = false;               // the paper's table below the measured one, in its columns
+};
+
+TableLayout table_layout(const CheckedTable& t, const Fonts& fonts) {
+    const float em = ImGui::GetFontSize();
+    ImFont* small = fonts.small;
+    const auto text_w = [](ImFont* f, const char* text) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text).x; };
+    TableLayout l{fonts.regular, fonts.bold, 0.0f, 0.0f, 2.3f * em, 1.2f * em, false};
+    for (Norm n : kTableNorms) l.label_w = std::max(l.label_w, text_w(fonts.bold, std::string(display_name(n)).c_str()));
+    l.label_w += 0.8f * em + 1.2f * em;                 // swatch, padding
+    const float avail = ImGui::GetContentRegionAvail().x;
+    float fit_w = measured_fit_width(t, fonts, l.cell_font, l.formula_font);
+    if (l.label_w + l.gap + kNumTransforms * (fit_w + l.paper_w) > avail) {
+        // Too wide for the window (a projector's large text, a small screen): values and formulas
+        // in the small font, the paper's columns as narrow as their short formulas.
+        l.cell_font = l.formula_font = small;
+        fit_w = measured_fit_width(t, fonts, l.cell_font, l.formula_font);
+        l.paper_w = 1.6f * em;
+        for (const char* f : kShortFormula) l.paper_w = std::max(l.paper_w, std::ceil(text_w(small, f) + 0.4f * em));
+        l.gap = 0.6f * em;
+    }
+    l.below = l.label_w + l.gap + kNumTransforms * (fit_w + l.paper_w) > avail;
+    l.cell_w = l.below ? std::max(std::floor((avail - l.label_w) / kNumTransforms), fit_w)
+                       : std::max(std::clamp(std::floor((avail - l.label_w - l.gap - kNumTransforms * l.paper_w) / kNumTransforms),
+                                             4.5f * em, 7.5f * em),
+                                  fit_w);
+    if (l.below) l.paper_w = l.cell_w;
+    return l;
+}
+
 // Row labels, the measured table and the paper's, drawn as one grid of cells.
 void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts& fonts) {
     const float em = ImGui::GetFontSize();
     ImFont* small = fonts.small;
     const auto text_w = [](ImFont* f, const char* text) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text).x; };
-
-    float label_w = 0.0f;
-    for (Norm n : kTableNorms) label_w = std::max(label_w, text_w(fonts.bold, std::string(display_name(n)).c_str()));
-    label_w += 0.8f * em + 1.2f * em;                 // swatch, padding
-    float paper_w = 2.3f * em;
-    float gap = 1.2f * em;
-    const float avail = ImGui::GetContentRegionAvail().x;
-    ImFont* cell_font = fonts.regular;
-    ImFont* formula_font = fonts.bold;
-    float fit_w = measured_fit_width(t, fonts, cell_font, formula_font);
-    if (label_w + gap + kNumTransforms * (fit_w + paper_w) > avail) {
-        // Too wide for the window (a projector's large text, a small screen): values and formulas
-        // in the small font, the paper's columns as narrow as their short formulas.
-        cell_font = formula_font = small;
-        fit_w = measured_fit_width(t, fonts, cell_font, formula_font);
-        paper_w = 1.6f * em;
-        for (const char* f : kShortFormula) paper_w = std::max(paper_w, std::ceil(text_w(small, f) + 0.4f * em));
-        gap = 0.6f * em;
-    }
-    // Still too wide: the paper's table goes below the measured one, in the same columns.
-    const bool below = label_w + gap + kNumTransforms * (fit_w + paper_w) > avail;
-    const float cell_w = below ? std::max(std::floor((avail - label_w) / kNumTransforms), fit_w)
-                               : std::max(std::clamp(std::floor((avail - label_w - gap - kNumTransforms * paper_w) / kNumTransforms),
-                                                     4.5f * em, 7.5f * em), fit_w);
-    if (below) paper_w = cell_w;
+    const TableLayout l = table_layout(t, fonts);
+    ImFont* const cell_font = l.cell_font;
+    ImFont* const formula_font = l.formula_font;
+    const float label_w = l.label_w, cell_w = l.cell_w, paper_w = l.paper_w, gap = l.gap;
+    const bool below = l.below;
     const float row_h = std::round(1.75f * em);
     const float header_h = 2.0f * small->FontSize + formula_font->FontSize + 0.6f * em;
 
