@@ -263,9 +263,9 @@ void draw_measured_cell(const InvarianceLabState& s, const CheckedTable& t, int 
     if (ImGui::IsItemHovered()) tooltip(cell_tooltip(s, check, r, c).c_str());
 }
 
-// The measured cells' width: never narrower than their widest header line, formula or value
-// (the panel scrolls sideways instead).
-float measured_fit_width(const CheckedTable& t, const Fonts& fonts) {
+// The measured cells' width: never narrower than their widest header line, formula (in
+// `formula_font`) or value (in `cell_font`); the panel scrolls sideways instead.
+float measured_fit_width(const CheckedTable& t, const Fonts& fonts, ImFont* cell_font, ImFont* formula_font) {
     ImFont* small = fonts.small;
     const auto text_w = [](ImFont* f, const char* text) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text).x; };
     float fit_w = 0.0f;
@@ -276,14 +276,50 @@ float measured_fit_width(const CheckedTable& t, const Fonts& fonts) {
         const size_t split = name.rfind(' ');
         fit_w = std::max({fit_w, text_w(small, std::string(name.substr(0, split)).c_str()),
                           text_w(small, split == std::string_view::npos ? "" : std::string(name.substr(split + 1)).c_str()),
-                          text_w(fonts.bold, std::string(f.substr(0, f.find(" ("))).c_str())});
+                          text_w(formula_font, std::string(f.substr(0, f.find(" ("))).c_str())});
         for (int r = 0; r < kNumTableNorms; ++r) {
             const CellCheck& check = t.cells[r][c];
-            fit_w = std::max(fit_w, text_w(fonts.regular, (std::string("✓ ") + invariance_residual_text(check.residual)).c_str()) +
+            fit_w = std::max(fit_w, text_w(cell_font, (std::string("✓ ") + invariance_residual_text(check.residual)).c_str()) +
                                         (t.badge[r][c] > 0 ? 2.0f * small->FontSize : 0.0f));
         }
     }
     return std::ceil(fit_w + 0.6f * ImGui::GetFontSize());
+}
+
+// The table's columns and fonts for the width at hand: the paper's table beside the measured one,
+// else (too wide) with the small font and narrow paper columns, else the paper's below.
+struct TableLayout {
+    ImFont* cell_font = nullptr;      // the measured values
+    ImFont* formula_font = nullptr;   // the column headers' formulas
+    float label_w = 0.0f, cell_w = 0.0f, paper_w = 0.0f, gap = 0.0f;
+    bool below = false;               // the paper's table below the measured one, in its columns
+};
+
+TableLayout table_layout(const CheckedTable& t, const Fonts& fonts) {
+    const float em = ImGui::GetFontSize();
+    ImFont* small = fonts.small;
+    const auto text_w = [](ImFont* f, const char* text) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text).x; };
+    TableLayout l{fonts.regular, fonts.bold, 0.0f, 0.0f, 2.3f * em, 1.2f * em, false};
+    for (Norm n : kTableNorms) l.label_w = std::max(l.label_w, text_w(fonts.bold, std::string(display_name(n)).c_str()));
+    l.label_w += 0.8f * em + 1.2f * em;                 // swatch, padding
+    const float avail = ImGui::GetContentRegionAvail().x;
+    float fit_w = measured_fit_width(t, fonts, l.cell_font, l.formula_font);
+    if (l.label_w + l.gap + kNumTransforms * (fit_w + l.paper_w) > avail) {
+        // Too wide for the window (a projector's large text, a small screen): values and formulas
+        // in the small font, the paper's columns as narrow as their short formulas.
+        l.cell_font = l.formula_font = small;
+        fit_w = measured_fit_width(t, fonts, l.cell_font, l.formula_font);
+        l.paper_w = 1.6f * em;
+        for (const char* f : kShortFormula) l.paper_w = std::max(l.paper_w, std::ceil(text_w(small, f) + 0.4f * em));
+        l.gap = 0.6f * em;
+    }
+    l.below = l.label_w + l.gap + kNumTransforms * (fit_w + l.paper_w) > avail;
+    l.cell_w = l.below ? std::max(std::floor((avail - l.label_w) / kNumTransforms), fit_w)
+                       : std::max(std::clamp(std::floor((avail - l.label_w - l.gap - kNumTransforms * l.paper_w) / kNumTransforms),
+                                             4.5f * em, 7.5f * em),
+                                  fit_w);
+    if (l.below) l.paper_w = l.cell_w;
+    return l;
 }
 
 // Row labels, the measured table and the paper's, drawn as one grid of cells.
@@ -291,18 +327,13 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
     const float em = ImGui::GetFontSize();
     ImFont* small = fonts.small;
     const auto text_w = [](ImFont* f, const char* text) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text).x; };
-
-    float label_w = 0.0f;
-    for (Norm n : kTableNorms) label_w = std::max(label_w, text_w(fonts.bold, std::string(display_name(n)).c_str()));
-    label_w += 0.8f * em + 1.2f * em;                 // swatch, padding
-    const float paper_w = 2.3f * em;
-    const float gap = 1.2f * em;
-    const float avail = ImGui::GetContentRegionAvail().x;
-    const float fit_w = measured_fit_width(t, fonts);
-    const float cell_w = std::max(std::clamp(std::floor((avail - label_w - gap - kNumTransforms * paper_w) / kNumTransforms),
-                                             4.5f * em, 7.5f * em), fit_w);
+    const TableLayout l = table_layout(t, fonts);
+    ImFont* const cell_font = l.cell_font;
+    ImFont* const formula_font = l.formula_font;
+    const float label_w = l.label_w, cell_w = l.cell_w, paper_w = l.paper_w, gap = l.gap;
+    const bool below = l.below;
     const float row_h = std::round(1.75f * em);
-    const float header_h = 2.0f * small->FontSize + fonts.bold->FontSize + 0.6f * em;
+    const float header_h = 2.0f * small->FontSize + formula_font->FontSize + 0.6f * em;
 
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
@@ -310,10 +341,13 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
     const ImU32 dim_col = ImGui::GetColorU32(ImGuiCol_TextDisabled);
     const ImU32 line_col = ImGui::GetColorU32(ImGuiCol_Border);
     const float measured_x = p0.x + label_w;
-    const float paper_x = measured_x + kNumTransforms * cell_w + gap;
+    const float paper_x = below ? measured_x : measured_x + kNumTransforms * cell_w + gap;
     const float body_y = p0.y + header_h;
+    const float paper_top = below ? body_y + kNumTableNorms * row_h + 0.5f * em : p0.y;   // its caption's line
+    const float paper_row_h = below ? std::round(1.3f * em) : row_h;
+    const float paper_body_y = below ? paper_top + fonts.bold->FontSize + 0.4f * em : body_y;
     const float total_w = paper_x + kNumTransforms * paper_w - p0.x;
-    const float total_h = header_h + kNumTableNorms * row_h;
+    const float total_h = paper_body_y + kNumTableNorms * paper_row_h - p0.y;
 
     // Headers: "Measured" and "Paper" captions sit in the row-label column's header space.
     dl->AddText(fonts.bold, fonts.bold->FontSize, ImVec2(p0.x, p0.y + 0.2f * em), text_col, tr("Measured"));
@@ -334,46 +368,52 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
         }
         const float fy = p0.y + 2.0f * small->FontSize + 0.15f * em;
         const std::string_view f = formula(kAllTransforms[c]);   // "x′ = δx (all cases)": the formula only
-        centered_text(dl, fonts.bold, ImVec2(x0, fy), ImVec2(x1, fy + fonts.bold->FontSize), text_col,
+        centered_text(dl, formula_font, ImVec2(x0, fy), ImVec2(x1, fy + formula_font->FontSize), text_col,
                       std::string(f.substr(0, f.find(" ("))));
     }
     const float paper_caption_w = text_w(fonts.bold, tr("Paper, Table 1"));
     dl->AddText(fonts.bold, fonts.bold->FontSize,
-                ImVec2(paper_x + 0.5f * (kNumTransforms * paper_w - paper_caption_w), p0.y), text_col, tr("Paper, Table 1"));
-    for (int c = 0; c < kNumTransforms; ++c) {
+                ImVec2(below ? p0.x : paper_x + 0.5f * (kNumTransforms * paper_w - paper_caption_w), paper_top), text_col,
+                tr("Paper, Table 1"));
+    for (int c = 0; c < kNumTransforms && !below; ++c) {   // below: under the measured columns' headers
         const float x0 = paper_x + static_cast<float>(c) * paper_w;
         const float fy = p0.y + 2.0f * small->FontSize + 0.15f * em;
-        centered_text(dl, small, ImVec2(x0, fy), ImVec2(x0 + paper_w, fy + fonts.bold->FontSize), dim_col, kShortFormula[c]);
+        centered_text(dl, small, ImVec2(x0, fy), ImVec2(x0 + paper_w, fy + formula_font->FontSize), dim_col, kShortFormula[c]);
     }
 
-    // Rows.
-    for (int r = 0; r < kNumTableNorms; ++r) {
-        const float y0 = body_y + static_cast<float>(r) * row_h;
-        const float y1 = y0 + row_h;
+    // Rows: the swatch and name, the measured cells, the paper's cells (beside, or below with
+    // their own names).
+    const auto row_label = [&](int r, float y0, float y1) {
         const float sw = 0.8f * em;
         const ImVec2 s0(p0.x, std::floor(0.5f * (y0 + y1 - sw)));
         dl->AddRectFilled(s0, ImVec2(s0.x + sw, s0.y + sw), to_u32(norm_color(kTableNorms[r])), 2.0f);
         const std::string name(display_name(kTableNorms[r]));
         dl->AddText(fonts.bold, fonts.bold->FontSize,
                     ImVec2(p0.x + sw + 0.4f * em, std::floor(0.5f * (y0 + y1 - fonts.bold->FontSize))), text_col, name.c_str());
-
+    };
+    for (int r = 0; r < kNumTableNorms; ++r) {
+        const float y0 = body_y + static_cast<float>(r) * row_h;
+        const float y1 = y0 + row_h;
+        row_label(r, y0, y1);
         for (int c = 0; c < kNumTransforms; ++c) {
-            const CellCheck& check = t.cells[r][c];
             const ImVec2 c0(measured_x + static_cast<float>(c) * cell_w, y0);
-            draw_measured_cell(s, t, r, c, c0, ImVec2(c0.x + cell_w, y1), fonts.regular, small, true);
-
-            // The paper's cell.
-            const ImVec2 q0(paper_x + static_cast<float>(c) * paper_w, y0);
-            const ImVec2 q1(q0.x + paper_w, y1);
-            dl->AddRectFilled(ImVec2(q0.x + 1.0f, q0.y + 1.0f), ImVec2(q1.x - 1.0f, q1.y - 1.0f),
-                              to_u32(check.paper ? colors::kPassFill : colors::kFailFill));
-            centered_text(dl, fonts.bold, q0, q1, ImGui::GetColorU32(check.paper ? kGoodText : kErrorText),
-                          check.paper ? "✓" : "✗");
+            draw_measured_cell(s, t, r, c, c0, ImVec2(c0.x + cell_w, y1), cell_font, small, true);
         }
-        dl->AddLine(ImVec2(p0.x, y1), ImVec2(paper_x - gap, y1), line_col);
+        dl->AddLine(ImVec2(p0.x, y1), ImVec2(below ? total_w + p0.x : paper_x - gap, y1), line_col);
+
+        const float q_y0 = paper_body_y + static_cast<float>(r) * paper_row_h;
+        if (below) row_label(r, q_y0, q_y0 + paper_row_h);
+        for (int c = 0; c < kNumTransforms; ++c) {
+            const bool paper = t.cells[r][c].paper;
+            const ImVec2 q0(paper_x + static_cast<float>(c) * paper_w, q_y0);
+            const ImVec2 q1(q0.x + paper_w, q_y0 + paper_row_h);
+            dl->AddRectFilled(ImVec2(q0.x + 1.0f, q0.y + 1.0f), ImVec2(q1.x - 1.0f, q1.y - 1.0f),
+                              to_u32(paper ? colors::kPassFill : colors::kFailFill));
+            centered_text(dl, fonts.bold, q0, q1, ImGui::GetColorU32(paper ? kGoodText : kErrorText), paper ? "✓" : "✗");
+        }
     }
-    dl->AddLine(ImVec2(p0.x, body_y), ImVec2(paper_x - gap, body_y), line_col);
-    dl->AddLine(ImVec2(paper_x, body_y), ImVec2(paper_x + kNumTransforms * paper_w, body_y), line_col);
+    dl->AddLine(ImVec2(p0.x, body_y), ImVec2(below ? total_w + p0.x : paper_x - gap, body_y), line_col);
+    dl->AddLine(ImVec2(below ? p0.x : paper_x, paper_body_y), ImVec2(paper_x + kNumTransforms * paper_w, paper_body_y), line_col);
     ImGui::SetCursorScreenPos(p0);
     ImGui::Dummy(ImVec2(total_w, total_h));
 }

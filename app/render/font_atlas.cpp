@@ -332,10 +332,12 @@ void load_fonts(Fonts& fonts, int px) {
         if (fonts.no_font.insert(c).second) fresh.push_back(c);
     if (!fresh.empty()) fonts.notice = tr("No font has {0}: drawn as □", named_characters(fresh));
     if (!no_cjk.empty()) {
+        // In English on screen: without the font a Korean or Chinese sentence would be boxes
+        // itself (the terminal gets the translation, main.cpp).
 #ifdef __EMSCRIPTEN__
-        fonts.warning = tr("The Korean and Chinese font could not be downloaded: their text is drawn as □ (reload the page to try again)");
+        fonts.warning = tr_later("The Korean and Chinese font could not be downloaded: their text is drawn as □ (reload the page to try again)");
 #else
-        fonts.warning = tr("Noto Sans CJK not found (install fonts-noto-cjk): Korean, Chinese and Japanese text is drawn as □");
+        fonts.warning = tr_later("Noto Sans CJK not found (install fonts-noto-cjk): Korean, Chinese and Japanese text is drawn as □");
 #endif
     }
     if (!left_out.empty())

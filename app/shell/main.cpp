@@ -136,7 +136,7 @@ public:
         load_fonts(fonts_, ui_.font_px);
         info_ = query_gl(fonts_);
         info_.scripted = (opt_.frames > 0 && !opt_.frame_stats) || opt_.check_layout;   // timed runs: as a user has them
-        if (!fonts_.warning.empty()) std::fprintf(stderr, "normlab: %s\n", fonts_.warning.c_str());
+        if (!fonts_.warning.empty()) std::fprintf(stderr, "normlab: %s\n", tr(fonts_.warning.c_str()));   // a terminal draws CJK
         ui_.select_lab = opt_.lab;
         if (const std::string open_error = open_start_scene(ctx_, opt_); !open_error.empty()) {   // checked at start-up already; the file changed since
             print_open_error(open_error);
