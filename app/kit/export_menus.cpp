@@ -4,6 +4,8 @@
 
 #include "plot_export.hpp"
 
+#include <normlab/base/i18n.hpp>
+
 #include <imgui.h>
 
 #include <optional>
@@ -38,18 +40,17 @@ std::string figure_context_menu(const char* id, const std::string& name, const s
     if (!ImGui::BeginPopup(id)) return {};
     std::string status;
     for (const char* ext : {"png", "svg", "csv"}) {
-        const std::string label = std::string("Save ") + (ext[0] == 'p' ? "PNG (2×)" : ext[0] == 's' ? "SVG" : "CSV");
-        if (!ImGui::MenuItem(label.c_str())) continue;
+        if (!ImGui::MenuItem(ext[0] == 'p' ? tr("Save PNG (2×)") : ext[0] == 's' ? tr("Save SVG") : tr("Save CSV"))) continue;
         const Plot plot = figure();
         const std::string path = unused_file_name(figure_path(export_folder(), plot.name, ext));
         const std::string error =
             ext[0] == 'p' ? save_plot_png(plot, kDefaultFigureWidth, kDefaultFigureHeight, 2, path, IfExists::Refuse)
                           : save_text_file(path, ext[0] == 's' ? to_svg(plot, kDefaultFigureWidth, kDefaultFigureHeight) : to_csv(plot),
                                            IfExists::Refuse);
-        status = error.empty() ? "Saved " + path : "⚠ Not saved: " + error;
+        status = error.empty() ? tr("Saved {0}", path) : tr("⚠ Not saved: {0}", error);
     }
     ImGui::Separator();
-    ImGui::TextDisabled("Files go to %s  (File ▸ Export folder…)", export_folder().empty() ? "." : export_folder().c_str());
+    ImGui::TextDisabled(tr("Files go to %s  (File ▸ Export folder…)"), export_folder().empty() ? "." : export_folder().c_str());
     ImGui::EndPopup();
     return status;
 }
@@ -65,24 +66,24 @@ std::string table_context_menu(const char* id, const std::vector<std::string>& n
         const char* ext;
         std::string (*write)(const Table&);
     };
-    static constexpr Format kFormats[] = {{"Save SVG", "svg", table_to_svg},
-                                          {"Save CSV", "csv", table_to_csv},
-                                          {"Save Markdown", "md", table_to_markdown},
-                                          {"Save LaTeX (booktabs)", "tex", table_to_latex}};
+    static constexpr Format kFormats[] = {{tr_later("Save SVG"), "svg", table_to_svg},
+                                          {tr_later("Save CSV"), "csv", table_to_csv},
+                                          {tr_later("Save Markdown"), "md", table_to_markdown},
+                                          {tr_later("Save LaTeX (booktabs)"), "tex", table_to_latex}};
     std::string status;
     for (const Format& f : kFormats) {
-        if (!ImGui::MenuItem(f.label)) continue;
+        if (!ImGui::MenuItem(tr(f.label))) continue;
         std::string saved;
         for (const Table& t : tables()) {
             const std::string path = unused_file_name(figure_path(export_folder(), t.name, f.ext));
             if (const std::string error = save_text_file(path, f.write(t), IfExists::Refuse); !error.empty())
-                return "⚠ Not saved: " + error;
+                return tr("⚠ Not saved: {0}", error);
             saved += (saved.empty() ? "" : ", ") + path;
         }
-        status = "Saved " + saved;
+        status = tr("Saved {0}", saved);
     }
     ImGui::Separator();
-    ImGui::TextDisabled("Files go to %s  (File ▸ Export folder…)", export_folder().empty() ? "." : export_folder().c_str());
+    ImGui::TextDisabled(tr("Files go to %s  (File ▸ Export folder…)"), export_folder().empty() ? "." : export_folder().c_str());
     ImGui::EndPopup();
     return status;
 }

@@ -11,6 +11,7 @@
 #include "theme_fonts.hpp"
 
 #include <normlab/base/file_io.hpp>
+#include <normlab/base/i18n.hpp>
 
 #include "gl.hpp"
 #include <imgui.h>
@@ -323,7 +324,7 @@ void FigureExport::write_table(const Table& table) {
         if (std::string error = save_text_file(unused_file_name(figure_path(dir_, table.name, ext)), write(table),
                                                IfExists::Refuse);
             !error.empty()) {
-            error_ = "⚠ Not saved: " + table.name + ": " + error;
+            error_ = tr("⚠ Not saved: {0}: {1}", table.name, error);
             return;
         }
     ++next_;
@@ -335,7 +336,7 @@ void FigureExport::step() {
         std::error_code ec;
         std::filesystem::create_directories(dir_, ec);
         if (ec) {
-            error_ = "⚠ Not saved: cannot create the folder \"" + dir_ + "\": " + ec.message();
+            error_ = tr("⚠ Not saved: cannot create the folder \"{0}\": {1}", dir_, ec.message());
             return;
         }
     }
@@ -349,7 +350,7 @@ void FigureExport::step() {
     if (error.empty()) error = save_text_file(svg, to_svg(plot, kDefaultFigureWidth, kDefaultFigureHeight), IfExists::Refuse);
     if (error.empty()) error = save_text_file(csv, to_csv(plot), IfExists::Refuse);
     if (!error.empty()) {
-        error_ = "⚠ Not saved: " + name + ": " + error;
+        error_ = tr("⚠ Not saved: {0}: {1}", name, error);
         return;
     }
     ++next_;
@@ -359,11 +360,13 @@ std::string FigureExport::status() const {
     if (!error_.empty()) return error_;
     std::error_code ec;
     const std::filesystem::path abs = std::filesystem::absolute(dir_, ec);
-    const std::string tables = tables_.empty() ? ""
-                               : " and " + std::to_string(tables_.size()) + (tables_.size() == 1 ? " table" : " tables") +
-                                     " (SVG + CSV + Markdown + LaTeX)";
-    return "Saved " + std::to_string(plots_.size()) + (plots_.size() == 1 ? " figure" : " figures") + " (PNG " +
-           std::to_string(scale_) + "× + SVG + CSV)" + tables + " to " + (ec ? dir_ : abs.string());
+    const std::string where = ec ? dir_ : abs.string();
+    const std::string figures = plots_.size() == 1 ? tr("1 figure (PNG {0}× + SVG + CSV)", scale_)
+                                                   : tr("{0} figures (PNG {1}× + SVG + CSV)", plots_.size(), scale_);
+    if (tables_.empty()) return tr("Saved {0} to {1}", figures, where);
+    const std::string tables = tables_.size() == 1 ? std::string(tr("1 table (SVG + CSV + Markdown + LaTeX)"))
+                                                   : tr("{0} tables (SVG + CSV + Markdown + LaTeX)", tables_.size());
+    return tr("Saved {0} and {1} to {2}", figures, tables, where);
 }
 
 std::string export_figures(const std::vector<Plot>& plots, const std::string& folder, int scale) {
