@@ -314,7 +314,7 @@ const std::string& export_folder() { return g_export_folder; }
 FigureExport::FigureExport(std::vector<Plot> plots, std::string dir, int scale, std::vector<Table> tables)
     : plots_(std::move(plots)), tables_(std::move(tables)), names_(unique_figure_names(plots_)),
       dir_(dir.empty() ? "." : std::move(dir)), scale_(scale) {
-    if (total() == 0) error_ = "⚠ This lab has no figures to save";
+    if (total() == 0) error_ = tr("⚠ This lab has no figures to save");
 }
 
 void FigureExport::write_table(const Table& table) {
