@@ -3,6 +3,8 @@
 # docs/RELIABILITY.md, Files, signals and limits):  export_all_atomic.sh NORMLAB_CLI WORKDIR
 # A batch that fails part-way — a bad CSV row in its last lab, a full disk — leaves the output
 # folder as it was (no figure, no staging folder), and the same batch then runs without "exists".
+# The scene's Depth lab is a small one (2 layers, 2 steps): the batch makes every lab's figures,
+# and the Depth lab's defaults train for a minute (several under the sanitizers).
 set -u
 . "$(dirname "$0")/../lib.sh"
 cli=$1 dir=$2
@@ -13,7 +15,9 @@ cat >scene.json <<'JSON'
 {"format": "normlab-scene", "version": 1, "lab": "explorer",
  "labs": {"explorer": {}, "gradients": {},
           "training": {"dataset": "csv", "csv_path": "data.csv", "hidden_layers": 1, "width": 2, "batch_size": 2,
-                       "steps": 10, "variants": ["none"]}}}
+                       "steps": 10, "variants": ["none"]},
+          "depth": {"layers": 2, "width": 16, "steps": 2, "measure_steps": 1, "seeds": 1,
+                    "sweep_points": 2, "sweep_steps": 5}}}
 JSON
 
 # A bad row in the training lab's CSV, read after the other labs' figures are made.

@@ -5,6 +5,7 @@
 #include "normlab/models/depth.hpp"
 
 #include "normlab/base/input_error.hpp"
+#include "sanitized.hpp"
 
 #include <gtest/gtest.h>
 
@@ -196,6 +197,8 @@ TEST(Depth, EvaluationsDoNotChangeTheTrainingNumbers) {
 // rises above 1 later (first 50 steps, seeds 1–8: 1.21–1.48). What holds for every seed we ran
 // is the order Post-LN < Pre-LN < NormFormer, which this test checks along with Pre-LN > 1.
 TEST(Depth, FirstStepsGradientRatiosAtSixLayers) {
+    if (normlab::test::kSanitized)
+        GTEST_SKIP() << "a science check of full runs (minutes under ASan); the other Depth tests run the same engine";
     double ratio[3] = {0, 0, 0};
     for (NormPlacement placement : kAllNormPlacements) {
         DepthConfig c = default_depth_config(TaskKind::Sort, placement, Norm::LayerNorm, 1);
@@ -276,6 +279,8 @@ TEST(Depth, AblationVariantsAreTheModelsTheyName) {
 // first ÷ last above Pre-LN's, in every seed (over seeds 1–10: `normlab-cli depth --ablation
 // --steps 1 --seeds 1-10`, whose help gives the numbers).
 TEST(Depth, EachAddedNormRaisesTheRatioAtTheFirstStep) {
+    if (normlab::test::kSanitized)
+        GTEST_SKIP() << "a science check of full runs (minutes under ASan); the other Depth tests run the same engine";
     const std::vector<DepthVariant> v = normformer_ablation();
     for (std::uint64_t seed = 1; seed <= 3; ++seed) {
         DepthConfig c = default_depth_config(TaskKind::Sort, NormPlacement::PreLN, Norm::LayerNorm, seed);
@@ -297,6 +302,8 @@ TEST(Depth, EachAddedNormRaisesTheRatioAtTheFirstStep) {
 // (lr 3e-3, batch 32; a couple of seconds) at least 95% of the answer digits of 256 held-out
 // problems are right (measured: 98.5%; whole problems solved digit by digit: 91%).
 TEST(Depth, TwoLayersLearnToSort) {
+    if (normlab::test::kSanitized)
+        GTEST_SKIP() << "a science check of full runs (minutes under ASan); the other Depth tests run the same engine";
     DepthConfig c = default_depth_config(TaskKind::Sort, NormPlacement::PreLN, Norm::LayerNorm, 1);
     c.model.layers = 2;
     c.model.width = 32;

@@ -490,6 +490,8 @@ DepthLabSnapshot trained(DepthLabState state) {
 
 // The measured facts of depth_lab.hpp: the defaults, the first 50 steps, seed 1 alone.
 TEST(DepthLab, ClaimsAtTheDefaultsStateWhatIsMeasured) {
+    if (normlab::test::kSanitized)
+        GTEST_SKIP() << "a science check of the defaults' runs (minutes under ASan); the other DepthLab tests run the same engine";
     DepthLabState state;
     state.steps = 50;
     state.seeds = 1;

@@ -296,6 +296,8 @@ TEST(Training, SpiralDefaultsReach95PercentWithEveryNorm) {
 }
 
 TEST(Training, DigitsDefaultsReach90PercentWithEveryNorm) {
+    if (normlab::test::kSanitized)
+        GTEST_SKIP() << "a science check of full runs (a minute under ASan); the Spiral test trains through the same code";
     for (Norm norm : kTrainNorms) {
         const TrainResult r = train(make_dataset(default_data_spec(DatasetKind::Digits, 1)),
                                     default_train_config(DatasetKind::Digits, norm, OptimizerKind::Adam, 1));

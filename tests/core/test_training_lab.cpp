@@ -240,9 +240,11 @@ TEST(TrainingLab, WorkerPublishesExactlyTheStepsAskedFor) {
 }
 
 // A run that plays to its end: wait_for(last step) returns once that step is published (the
-// worker marks the run done before it publishes; waiting returned early on that once).
+// worker marks the run done before it publishes; waiting returned early on that once). One
+// variant: the race is the worker's, not the models'.
 TEST(TrainingLab, WaitingForTheLastStepSeesItPublished) {
-    const TrainingLabState s = short_state(30);
+    TrainingLabState s = short_state(30);
+    s.variants = {false, false, true, false, false, false};
     for (int round = 0; round < 20; ++round) {
         TrainingLabWorker w(s);
         w.play(0.0);
