@@ -84,11 +84,31 @@ NavKeys nav_keys_owner(const ImGuiIO& io) {
     return io.NavVisible ? NavKeys::ImGui : NavKeys::App;
 }
 
+// ImGui's alone: the nav keys while a focus shows, Space in an open menu (it chooses the item,
+// which closes the menu: the app's Play must not see it after that).
+bool imgui_alone(const InputEvent& e, NavKeys owner, const ImGuiIO& io) {
+    return (owner == NavKeys::ImGui && nav_key(e.code)) || (owner == NavKeys::Both && !io.WantTextInput && e.code == GLFW_KEY_SPACE);
+}
+
 // Dear ImGui 1.86 has no call that shows or hides its keyboard focus; its context's flags do
 // (as its own arrow keys and mouse clicks set them).
 void show_focus(bool on) {
     GImGui->NavDisableHighlight = !on;
     if (on) GImGui->NavDisableMouseHover = true;   // until the mouse moves
+}
+
+// Alt tapped alone: Dear ImGui 1.86 then toggles the menu layer of the focused window, and a lab's
+// window has none (the main menu bar is a window of its own), so Alt showed a focus in the lab
+// rather than reaching the menus. The main menu bar takes the focus first; ImGui's toggle then
+// enters its menus, and Alt again leaves them (EndMainMenuBar gives the focus back).
+void alt_to_menu_bar(const ImGuiIO& io) {
+    ImGuiContext& g = *GImGui;
+    const bool alt_released = (io.KeyModsPrev & ImGuiKeyModFlags_Alt) != 0 && !io.KeyAlt;   // as NavUpdateWindowing reads it
+    if (!alt_released || !g.NavWindowingToggleLayer || io.KeyCtrl || io.KeyShift || io.KeySuper ||
+        io.InputQueueCharacters.Size > 0 || g.OpenPopupStack.Size > 0 || (g.ActiveId != 0 && !g.ActiveIdAllowOverlap))
+        return;
+    ImGuiWindow* bar = ImGui::FindWindowByName("##MainMenuBar");
+    if (bar != nullptr && bar->Active && g.NavWindow != bar) ImGui::FocusWindow(bar);   // Active: drawn last frame (not presenter view)
 }
 
 }  // namespace
@@ -194,9 +214,8 @@ bool InputQueue::feed_imgui() {
                 events_.pop_front();
                 continue;
             }
-            const bool in_range = e.code < IM_ARRAYSIZE(io.KeysDown);
-            const bool held = in_range && io.KeysDown[e.code];
-            const bool to_imgui_only = nav_owner == NavKeys::ImGui && nav_key(e.code);
+            const bool in_range = e.code < IM_ARRAYSIZE(io.KeysDown), held = in_range && io.KeysDown[e.code];
+            const bool to_imgui_only = imgui_alone(e, nav_owner, io);
             // The app's alone: a press recorded, its state not fed (a release only to let go of a
             // key ImGui holds down).
             const bool to_app_only = !to_imgui_only && (typing_key(e, held) || (nav_owner == NavKeys::App &&
@@ -229,6 +248,7 @@ bool InputQueue::feed_imgui() {
     // events fed. A mouse outside an unfocused window stays "nowhere" (-FLT_MAX).
     for (int b = 0; b < 5; ++b) io.MouseDown[b] = mouse_down_[b];
     if (has_pos_ && io.MousePos.x != -FLT_MAX) io.MousePos = ImVec2(mouse_x_, mouse_y_);
+    alt_to_menu_bar(io);
     return events_.size() != queued;
 }
 
