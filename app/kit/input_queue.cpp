@@ -39,6 +39,7 @@ struct FrameChanges {
     bool any_key = false;
     int buttons = 0;            // bit b: button b changed
     bool moved = false, wheeled = false, text = false;
+    bool alt_released = false;  // may have moved the focus to the menu bar: who takes the next keys changed
 };
 
 void set_modifiers(ImGuiIO& io) {
@@ -81,7 +82,8 @@ enum class NavKeys {
 NavKeys nav_keys_owner(const ImGuiIO& io) {
     const bool menu_open = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
     if (io.WantTextInput || ImGui::IsAnyItemActive() || menu_open) return NavKeys::Both;
-    return io.NavVisible ? NavKeys::ImGui : NavKeys::App;
+    const bool in_menu_bar = GImGui->NavWindow != nullptr && GImGui->NavLayer == ImGuiNavLayer_Menu;   // Alt put it there
+    return io.NavVisible || in_menu_bar ? NavKeys::ImGui : NavKeys::App;
 }
 
 // ImGui's alone: the nav keys while a focus shows, Space in an open menu (it chooses the item,
@@ -95,6 +97,7 @@ bool imgui_alone(const InputEvent& e, NavKeys owner, const ImGuiIO& io) {
 void show_focus(bool on) {
     GImGui->NavDisableHighlight = !on;
     if (on) GImGui->NavDisableMouseHover = true;   // until the mouse moves
+    if (!on) GImGui->NavLayer = ImGuiNavLayer_Main;   // out of the menu bar (EndMainMenuBar gives the focus back)
 }
 
 // Alt tapped alone: Dear ImGui 1.86 then toggles the menu layer of the focused window, and a lab's
@@ -157,7 +160,7 @@ bool InputQueue::feed_imgui() {
     FrameChanges c;
     const NavKeys nav_owner = nav_keys_owner(io);
     const std::size_t queued = events_.size();
-    while (!events_.empty()) {
+    while (!events_.empty() && !c.alt_released) {
         const InputEvent& e = events_.front();
         if (e.type == T::Move) {
             if (c.buttons != 0 || c.wheeled || c.any_key || c.text) break;
@@ -238,18 +241,23 @@ bool InputQueue::feed_imgui() {
                 if (down && !to_imgui_only) presses_.push_back({e.code, e.mods, false});
                 c.key_pressed |= down;
                 c.other_pressed |= down && !modifier_key(e.code);
+                c.alt_released |= !down && (e.code == GLFW_KEY_LEFT_ALT || e.code == GLFW_KEY_RIGHT_ALT);
                 c.any_key = true;
                 set_modifiers(io);
             }
         }
         events_.pop_front();
     }
+    set_mouse(io);
+    alt_to_menu_bar(io);
+    return events_.size() != queued;
+}
+
+void InputQueue::set_mouse(ImGuiIO& io) const {
     // The backend's NewFrame read the buttons and the cursor as they are now; ours are as of the
     // events fed. A mouse outside an unfocused window stays "nowhere" (-FLT_MAX).
     for (int b = 0; b < 5; ++b) io.MouseDown[b] = mouse_down_[b];
     if (has_pos_ && io.MousePos.x != -FLT_MAX) io.MousePos = ImVec2(mouse_x_, mouse_y_);
-    alt_to_menu_bar(io);
-    return events_.size() != queued;
 }
 
 bool input_queued() { return g_queue != nullptr && g_queue->pending(); }

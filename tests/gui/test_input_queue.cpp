@@ -315,6 +315,22 @@ TEST_F(Nav, AltReachesTheMainMenuBarAndComesBack) {
     EXPECT_STREQ(GImGui->NavWindow->Name, "lab");
     EXPECT_FALSE(file_shown);
     EXPECT_EQ(pressed_a + pressed_b, 0);
+    // Alt and ↓ tapped within one slow frame: ↓ waits for the frame after Alt's release, when the
+    // menu bar has the focus (not the app's, which would step a slide).
+    stroke(GLFW_KEY_LEFT_ALT, 0);
+    stroke(GLFW_KEY_DOWN, 0);
+    frames(4);
+    EXPECT_TRUE(file_shown);
+    EXPECT_EQ(app_saw(GLFW_KEY_DOWN), 0);
+    stroke(GLFW_KEY_ESCAPE, 0);               // closes the menu
+    frames(3);
+    stroke(GLFW_KEY_ESCAPE, 0);               // leaves the menu bar: → is the app's again
+    frames(3);
+    stroke(GLFW_KEY_RIGHT, 0);
+    frames(3);
+    EXPECT_FALSE(file_shown);
+    EXPECT_STREQ(GImGui->NavWindow->Name, "lab");
+    EXPECT_EQ(app_saw(GLFW_KEY_RIGHT), 1);
 }
 
 TEST_F(Nav, OneClickInANumberFieldTypes) {
