@@ -12,7 +12,8 @@
 #    scene's Korean title and the slide's Korean caption, and its header's pixels are those of the
 #    fresh Korean start's (Hangul drawn with the glyphs a Korean start has, not boxes).
 # 2. Started again without --lang: in Korean (the choice is remembered in ~/.config/normlab/language).
-#    Switched to English: the same texts in English again, the Korean ones gone, "en" remembered.
+#    Switched to 简体中文 (another catalog, the Han forms of Chinese), then to English: the same
+#    texts in Chinese, then in English again, the others gone; "en" remembered.
 # Prints "ok: …" per check; exits 1 at the first failure.
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -69,6 +70,7 @@ expect_gone() {   # expect_gone LOG WHAT TEXT…: no TEXT on screen
 # Slides panel's line for slide 7 (its scene's title), the status line (the lecture's title).
 EN=("View" "Run" "Training loss" "7.  Where the norm goes" "Slide 7 / 9 · Root Mean Square Layer Normalization")
 KO=("보기" "실행" "학습 손실" "7.  정규화를 어디에 두는가" "슬라이드 7 / 9 · 평균 제곱근 레이어 정규화")
+ZH=("视图" "运行" "训练损失" "7.  归一化放在哪里" "幻灯片 7 / 9 · 均方根层归一化")
 EN_SLIDE=("Where the norm goes: Post-LN, Pre-LN, NormFormer" "Shleifer et al. 2021 (125M–2.7B parameters, pretraining)")
 KO_SLIDE=("정규화를 어디에 두는가: Post-LN, Pre-LN, NormFormer" "Shleifer 등 2021(파라미터 125M–2.7B, 사전학습)")
 HEADER_ROWS=(0 150)   # presenter view at 1280×720: title and three caption lines (the run's progress below)
@@ -120,9 +122,12 @@ PY
     "$compare" "$switched_png" "$start_png" --max-mean 0.05 --max-differing 0 --rows "${HEADER_ROWS[@]}" ||
         fail "the slide's header after the switch is not drawn as at a Korean start"
     key F5
+    choose_language "$dir/ko.txt" 3
+    expect_texts "$dir/ko.txt" "View ▸ Language ▸ 简体中文: in Chinese" "${ZH[@]}"
+    expect_gone "$dir/ko.txt" "the Korean texts are gone" "${KO[@]}"
     choose_language "$dir/ko.txt" 1
     expect_texts "$dir/ko.txt" "View ▸ Language ▸ English: English again" "${EN[@]}"
-    expect_gone "$dir/ko.txt" "the Korean texts are gone" "${KO[@]}"
+    expect_gone "$dir/ko.txt" "the Chinese texts are gone" "${ZH[@]}"
     key F5
     expect_texts "$dir/ko.txt" "presenter view in English again" "${EN_SLIDE[@]}"
     normlab_quit "$pid" "$dir/ko.stderr.txt" || exit 1
