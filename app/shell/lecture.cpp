@@ -77,6 +77,7 @@ void show_language(AppContext& ctx) {
     LectureUi* lec = ctx.lecture;
     if (lec == nullptr || !lec->lecture) return;
     lec->heads = slide_heads(*lec->lecture);
+    lec->fit_problems.clear();   // the captions' lengths changed: laid out again at the next slide drawn
     if (!lec->slide_error.empty() || ctx.io == nullptr) return;
     const std::string caption = shown_caption(lec->lecture->slides[static_cast<std::size_t>(lec->slide)]);
     if (!caption.empty()) ctx.io->caption = caption;
