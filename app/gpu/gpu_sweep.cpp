@@ -194,13 +194,14 @@ double GpuSweep::progress() const {
 }
 
 std::string GpuSweep::status() const {
-    if (done()) return "done";
-    if (next_ == steps_.size()) return "waiting for the GPU's timer results";
+    if (done()) return tr("done");
+    if (next_ == steps_.size()) return tr("waiting for the GPU's timer results");
     const Step& s = steps_[next_];
     const Shape& shape = shapes_[static_cast<std::size_t>(s.shape)];
-    const std::string what = s.kernels.size() == 1 ? std::string(display_name(s.kernels.front())) : "kernels";
-    return std::string(s.device == Device::Gpu ? "GPU " : "CPU ") + what + " at " + shape_text(shape.rows, shape.cols) +
-           (s.timed ? "" : " (warm-up)");
+    const std::string what = s.kernels.size() == 1 ? std::string(display_name(s.kernels.front())) : tr("kernels");
+    const std::string at = shape_text(shape.rows, shape.cols);
+    const std::string step = s.device == Device::Gpu ? tr("GPU {0} at {1}", what, at) : tr("CPU {0} at {1}", what, at);
+    return s.timed ? step : tr("{0} (warm-up)", step);
 }
 
 // [SECTION] One shape, for other labs -------------------------------------------------------

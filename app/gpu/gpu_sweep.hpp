@@ -69,7 +69,7 @@ public:
     // Steps in the plan: advance() takes at least one per call, so a sweep ends after at most this
     // many calls (plus those that wait for timer results), however fast the machine.
     int step_count() const { return static_cast<int>(steps_.size()); }
-    std::string status() const;       // what runs now, e.g. "GPU LayerNorm backward at 1024 × 4096"
+    std::string status() const;       // what runs now, in the UI's language: "GPU LayerNorm backward at 1024 × 4096"
     const BenchResults& results() const { return results_; }   // grows as each median is known
     const SweepPlan& plan() const { return plan_; }
 

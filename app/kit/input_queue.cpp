@@ -39,6 +39,7 @@ struct FrameChanges {
     bool any_key = false;
     int buttons = 0;            // bit b: button b changed
     bool moved = false, wheeled = false, text = false;
+    bool alt_released = false;  // may have moved the focus to the menu bar: who takes the next keys changed
 };
 
 void set_modifiers(ImGuiIO& io) {
@@ -81,7 +82,14 @@ enum class NavKeys {
 NavKeys nav_keys_owner(const ImGuiIO& io) {
     const bool menu_open = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel);
     if (io.WantTextInput || ImGui::IsAnyItemActive() || menu_open) return NavKeys::Both;
-    return io.NavVisible ? NavKeys::ImGui : NavKeys::App;
+    const bool in_menu_bar = GImGui->NavWindow != nullptr && GImGui->NavLayer == ImGuiNavLayer_Menu;   // Alt put it there
+    return io.NavVisible || in_menu_bar ? NavKeys::ImGui : NavKeys::App;
+}
+
+// ImGui's alone: the nav keys while a focus shows, Space in an open menu (it chooses the item,
+// which closes the menu: the app's Play must not see it after that).
+bool imgui_alone(const InputEvent& e, NavKeys owner, const ImGuiIO& io) {
+    return (owner == NavKeys::ImGui && nav_key(e.code)) || (owner == NavKeys::Both && !io.WantTextInput && e.code == GLFW_KEY_SPACE);
 }
 
 // Dear ImGui 1.86 has no call that shows or hides its keyboard focus; its context's flags do
@@ -89,6 +97,21 @@ NavKeys nav_keys_owner(const ImGuiIO& io) {
 void show_focus(bool on) {
     GImGui->NavDisableHighlight = !on;
     if (on) GImGui->NavDisableMouseHover = true;   // until the mouse moves
+    if (!on) GImGui->NavLayer = ImGuiNavLayer_Main;   // out of the menu bar (EndMainMenuBar gives the focus back)
+}
+
+// Alt tapped alone: Dear ImGui 1.86 then toggles the menu layer of the focused window, and a lab's
+// window has none (the main menu bar is a window of its own), so Alt showed a focus in the lab
+// rather than reaching the menus. The main menu bar takes the focus first; ImGui's toggle then
+// enters its menus, and Alt again leaves them (EndMainMenuBar gives the focus back).
+void alt_to_menu_bar(const ImGuiIO& io) {
+    ImGuiContext& g = *GImGui;
+    const bool alt_released = (io.KeyModsPrev & ImGuiKeyModFlags_Alt) != 0 && !io.KeyAlt;   // as NavUpdateWindowing reads it
+    if (!alt_released || !g.NavWindowingToggleLayer || io.KeyCtrl || io.KeyShift || io.KeySuper ||
+        io.InputQueueCharacters.Size > 0 || g.OpenPopupStack.Size > 0 || (g.ActiveId != 0 && !g.ActiveIdAllowOverlap))
+        return;
+    ImGuiWindow* bar = ImGui::FindWindowByName("##MainMenuBar");
+    if (bar != nullptr && bar->Active && g.NavWindow != bar) ImGui::FocusWindow(bar);   // Active: drawn last frame (not presenter view)
 }
 
 }  // namespace
@@ -137,7 +160,7 @@ bool InputQueue::feed_imgui() {
     FrameChanges c;
     const NavKeys nav_owner = nav_keys_owner(io);
     const std::size_t queued = events_.size();
-    while (!events_.empty()) {
+    while (!events_.empty() && !c.alt_released) {
         const InputEvent& e = events_.front();
         if (e.type == T::Move) {
             if (c.buttons != 0 || c.wheeled || c.any_key || c.text) break;
@@ -194,9 +217,8 @@ bool InputQueue::feed_imgui() {
                 events_.pop_front();
                 continue;
             }
-            const bool in_range = e.code < IM_ARRAYSIZE(io.KeysDown);
-            const bool held = in_range && io.KeysDown[e.code];
-            const bool to_imgui_only = nav_owner == NavKeys::ImGui && nav_key(e.code);
+            const bool in_range = e.code < IM_ARRAYSIZE(io.KeysDown), held = in_range && io.KeysDown[e.code];
+            const bool to_imgui_only = imgui_alone(e, nav_owner, io);
             // The app's alone: a press recorded, its state not fed (a release only to let go of a
             // key ImGui holds down).
             const bool to_app_only = !to_imgui_only && (typing_key(e, held) || (nav_owner == NavKeys::App &&
@@ -219,17 +241,23 @@ bool InputQueue::feed_imgui() {
                 if (down && !to_imgui_only) presses_.push_back({e.code, e.mods, false});
                 c.key_pressed |= down;
                 c.other_pressed |= down && !modifier_key(e.code);
+                c.alt_released |= !down && (e.code == GLFW_KEY_LEFT_ALT || e.code == GLFW_KEY_RIGHT_ALT);
                 c.any_key = true;
                 set_modifiers(io);
             }
         }
         events_.pop_front();
     }
+    set_mouse(io);
+    alt_to_menu_bar(io);
+    return events_.size() != queued;
+}
+
+void InputQueue::set_mouse(ImGuiIO& io) const {
     // The backend's NewFrame read the buttons and the cursor as they are now; ours are as of the
     // events fed. A mouse outside an unfocused window stays "nowhere" (-FLT_MAX).
     for (int b = 0; b < 5; ++b) io.MouseDown[b] = mouse_down_[b];
     if (has_pos_ && io.MousePos.x != -FLT_MAX) io.MousePos = ImVec2(mouse_x_, mouse_y_);
-    return events_.size() != queued;
 }
 
 bool input_queued() { return g_queue != nullptr && g_queue->pending(); }

@@ -27,6 +27,7 @@
 #include <vector>
 
 struct GLFWwindow;
+struct ImGuiIO;
 
 namespace normlab::ui {
 
@@ -71,6 +72,8 @@ public:
     void push(const InputEvent& e);
 
 private:
+    void set_mouse(ImGuiIO& io) const;   // the buttons and the cursor as of the events fed
+
     GLFWwindow* window_ = nullptr;
     std::deque<InputEvent> events_;
     std::vector<KeyPress> presses_;       // this frame's

@@ -437,12 +437,45 @@ void draw_diverged_over_map(ImDrawList* dl, ImVec2 p0, float side, int step, ImF
     }
 }
 
-// One variant: its map (2D data), its name and result, its time per step as a bar split into the
-// norm's share (its colour) and the rest (grey), scaled to the slowest variant.
-// result_below: the result on a line of its own under the name (every card of a grid alike), else
-// beside it where it fits.
+// How every card of a row or grid sets its name and result: alike (the same fonts, the same
+// place), chosen once for the widest name and "100.0%".
+struct CardWords {
+    ImFont* name = nullptr;     // bold, or the small font where a row's card has no room for bold
+    ImFont* result = nullptr;   // the text font, or the small one on the name's baseline
+    bool below = false;         // the result on a line of its own under the name
+    bool test_word = false;     // "test 98.4%" rather than "98.4%"
+};
+
+float text_w(const ImFont* font, const std::string& text) {
+    return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, text.c_str()).x;
+}
+
+// The width of a card's swatch and its widest name in `font`, with the gaps after each and a pixel to spare.
+float name_lead_width(const TrainingLabSnapshot& snap, const ImFont* font) {
+    float name = 0.0f;
+    for (const TrainingVariant& v : snap.variants) name = std::max(name, text_w(font, std::string(display_name(v.norm))));
+    return 0.8f * ImGui::GetFontSize() + 2.0f * ImGui::GetStyle().ItemSpacing.x + name + 1.0f;
+}
+
+// The words of cards `card_w` wide: name in bold, then the result in the text font ("test" too
+// where it fits), else in the small font; else, where `below_allowed` (a slide's grid, which
+// reserves the line: result_row_width), the result under the name; else both in the small font.
+CardWords card_words(const TrainingLabSnapshot& snap, const Fonts& fonts, float card_w, bool below_allowed) {
+    ImFont* text = ImGui::GetFont();
+    const std::string pct = "100.0%", test = tr("test {0}", pct);
+    const float bold = name_lead_width(snap, fonts.bold);
+    if (bold + text_w(text, test) <= card_w) return {fonts.bold, text, false, true};
+    if (bold + text_w(text, pct) <= card_w) return {fonts.bold, text, false, false};
+    if (bold + text_w(fonts.small, pct) <= card_w) return {fonts.bold, fonts.small, false, false};
+    if (below_allowed)
+        return {bold - ImGui::GetStyle().ItemSpacing.x <= card_w ? fonts.bold : fonts.small, text, true, text_w(text, test) <= card_w};
+    return {fonts.small, fonts.small, false, false};
+}
+
+// One variant: its map (2D data), its name and result (set as `words` says), its time per step as
+// a bar split into the norm's share (its colour) and the rest (grey), scaled to the slowest variant.
 void draw_variant_card(const TrainingVariant& v, const Plot* map, const TrainingLabSnapshot& snap, double slowest_ms,
-                       ImVec2 size, float side, const Fonts& fonts, std::string& status, bool result_below = false) {
+                       ImVec2 size, float side, const Fonts& fonts, std::string& status, const CardWords& words) {
     const float width = size.x;
     // A child of the card's size: what does not fit is cut at its edge, never pushed into the next card.
     ImGui::BeginChild("card", size, false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse | ImGuiWindowFlags_NavFlattened);
@@ -461,52 +494,39 @@ void draw_variant_card(const TrainingVariant& v, const Plot* map, const Training
         if (std::string saved = figure_context_menu("map figure", map->name, [map] { return *map; }); !saved.empty())
             status = std::move(saved);
     }
-    // Name and result: the longest text that fits in the card.
+    // The longest text that fits in `room`.
     const auto first_fitting = [](std::initializer_list<std::string> texts, float room) {
         for (const std::string& t : texts)
             if (ImGui::CalcTextSize(t.c_str()).x <= room) return t;
         return *(texts.end() - 1);
     };
     swatch(norm_color(v.norm));
-    // The name in bold, or in the small font where bold leaves no room for "00.0%" after it (for
-    // the name alone, with the result below).
-    ImFont* name_font = fonts.bold;
-    const float pct_w = result_below ? 0.0f : fonts.small->CalcTextSizeA(fonts.small->FontSize, FLT_MAX, 0.0f, "00.0%").x;
-    if (fonts.bold->CalcTextSizeA(fonts.bold->FontSize, FLT_MAX, 0.0f, name.c_str()).x + pct_w +
-            ImGui::GetStyle().ItemSpacing.x > ImGui::GetContentRegionAvail().x)
-        name_font = fonts.small;
-    ImGui::PushFont(name_font);
+    ImGui::PushFont(words.name);
     ImGui::TextUnformatted(name.c_str());
     ImGui::PopFont();
-    if (!result_below) ImGui::SameLine();
-    const float room = ImGui::GetContentRegionAvail().x;
+    if (!words.below) {
+        ImGui::SameLine();
+        ImGui::SetCursorPosY(ImGui::GetCursorPosY() + words.name->Ascent - words.result->Ascent);   // one baseline
+    }
+    ImGui::PushFont(words.result);
     if (v.diverged_at > 0) {
         const std::string at = std::to_string(v.diverged_at);
         ImGui::TextColored(kErrorText, "%s",
-                           first_fitting({tr("✗ diverged at step {0}", at), tr("✗ diverged"), "✗ " + at}, room).c_str());
+                           first_fitting({tr("✗ diverged at step {0}", at), tr("✗ diverged"), "✗ " + at},
+                                         ImGui::GetContentRegionAvail().x).c_str());
         tooltip(tr(kDivergedHelp));
     } else {
         const EvalResult& e = v.run.last_eval ? *v.run.last_eval : v.initial;
         char pct[32];
         std::snprintf(pct, sizeof pct, "%.1f%%", 100.0 * e.test_accuracy);
-        if (ImGui::CalcTextSize(pct).x <= room) {
-            ImGui::TextUnformatted(first_fitting({tr("test {0}", pct), pct}, room).c_str());
-        } else if (fonts.small->CalcTextSizeA(fonts.small->FontSize, FLT_MAX, 0.0f, pct).x <= room) {
-            // narrow cards (six variants, large text): the number in the small font
-            ImGui::PushFont(fonts.small);
-            ImGui::AlignTextToFramePadding();
-            ImGui::TextUnformatted(pct);
-            ImGui::PopFont();
-        } else {   // a slide's grid of large maps: the number on a line of its own (result_row_width)
-            ImGui::NewLine();
-            ImGui::TextUnformatted(first_fitting({tr("test {0}", pct), pct}, ImGui::GetContentRegionAvail().x).c_str());
-        }
+        ImGui::TextUnformatted(words.test_word ? tr("test {0}", pct).c_str() : pct);
         const std::string help =
             tr("Accuracy on the {0} test cases at the last evaluation (step {1}); training set {2}%, test loss {3}.",
                snap.data->test_x.rows(), v.run.history.eval_step.empty() ? 0 : v.run.history.eval_step.back(),
                format_number(100.0 * e.train_accuracy, 3), format_number(e.test_loss, 3));
         tooltip(help.c_str());
     }
+    ImGui::PopFont();
     // Time per step.
     ImGui::PushFont(fonts.small);
     const StepTime t = median_step_time(v.run.history);
@@ -541,8 +561,8 @@ void draw_variant_card(const TrainingVariant& v, const Plot* map, const Training
     ImGui::EndChild();
 }
 
-// The height of a variant card's words under its map: the name row (a frame high where the
-// result is set in the small font, aligned to a frame) and the time row.
+// The height of a variant card's words under its map: the name row (a frame high, room for the
+// bold name with its result on its baseline) and the time row.
 float variant_caption_height(const Fonts& fonts) { return ImGui::GetFrameHeightWithSpacing() + 1.2f * fonts.small->FontSize; }
 
 // The slowest variant's median step time: the time bars' full length.
@@ -554,13 +574,7 @@ double slowest_step_ms(const TrainingLabSnapshot& snap) {
 
 // The narrowest card whose name (and, with `result`, its result) fits on one line, in the small font.
 float variant_card_min_width(const TrainingLabSnapshot& snap, const Fonts& fonts, bool result = true) {
-    const auto small = [&](const char* text) {
-        return fonts.small->CalcTextSizeA(fonts.small->FontSize, FLT_MAX, 0.0f, text).x;
-    };
-    float name = 0.0f;
-    for (const TrainingVariant& v : snap.variants) name = std::max(name, small(std::string(display_name(v.norm)).c_str()));
-    return 0.8f * ImGui::GetFontSize() + 2.0f * ImGui::GetStyle().ItemSpacing.x + name + (result ? small("100.0%") : 0.0f) +
-           1.0f;
+    return name_lead_width(snap, fonts.small) + (result ? text_w(fonts.small, "100.0%") : 0.0f);
 }
 
 // The variants side by side (in rows, where one row would leave a card too narrow for its name
@@ -581,10 +595,11 @@ void draw_variant_row(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fon
     const std::vector<Plot>& map_figures = map_plots(ui);
     const float caption_h = variant_caption_height(fonts);
     const ImVec2 size(width, side + (maps ? ImGui::GetStyle().ItemSpacing.y : 0.0f) + caption_h);
+    const CardWords words = card_words(snap, fonts, width, false);
     for (std::size_t i = 0; i < n; ++i) {
         if (i % cols != 0) ImGui::SameLine();
         ImGui::PushID(static_cast<int>(i));
-        draw_variant_card(snap.variants[i], map_of(map_figures, snap.variants[i]), snap, slowest, size, side, fonts, status);
+        draw_variant_card(snap.variants[i], map_of(map_figures, snap.variants[i]), snap, slowest, size, side, fonts, status, words);
         ImGui::PopID();
     }
     if (!maps)
@@ -595,13 +610,7 @@ void draw_variant_row(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fon
 // The width a card needs for its name and result on one line ("■ LayerNorm 98.4%", the number
 // in the small font at least): below it, the result takes a line of its own under the name.
 float result_row_width(const TrainingLabSnapshot& snap, const Fonts& fonts) {
-    float name = 0.0f;
-    for (const TrainingVariant& v : snap.variants) {
-        const std::string n(display_name(v.norm));
-        name = std::max(name, fonts.bold->CalcTextSizeA(fonts.bold->FontSize, FLT_MAX, 0.0f, n.c_str()).x);
-    }
-    const float pct = fonts.small->CalcTextSizeA(fonts.small->FontSize, FLT_MAX, 0.0f, "100.0%").x;   // at least in the small font
-    return 0.8f * ImGui::GetFontSize() + 2.0f * ImGui::GetStyle().ItemSpacing.x + name + pct + 1.0f;
+    return name_lead_width(snap, fonts.bold) + text_w(fonts.small, "100.0%");   // at least in the small font
 }
 
 // The variants in the grid (columns: 1 to all of them) that gives the largest maps in `size`,
@@ -632,12 +641,13 @@ void draw_variant_grid(const TrainingLabSnapshot& snap, TrainingUi& ui, const Fo
     const float card_w = std::floor((size.x - static_cast<float>(cols - 1) * sp) / static_cast<float>(cols));
     const double slowest = slowest_step_ms(snap);
     const std::vector<Plot>& map_figures = map_plots(ui);
+    const CardWords words = card_words(snap, fonts, card_w, true);   // below exactly where card_w < row_w
     for (int i = 0; i < n; ++i) {
         if (i % cols != 0) ImGui::SameLine();
         ImGui::PushID(i);
         const auto k = static_cast<std::size_t>(i);
         draw_variant_card(snap.variants[k], map_of(map_figures, snap.variants[k]), snap, slowest,
-                          ImVec2(card_w, side + caption_h(card_w)), side, fonts, status, card_w < row_w);
+                          ImVec2(card_w, side + caption_h(card_w)), side, fonts, status, words);
         ImGui::PopID();
     }
 }

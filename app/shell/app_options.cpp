@@ -70,6 +70,8 @@ constexpr const char* kUsage =
     "  --text-log FILE       write the texts of the latest frame to FILE, one per line, whenever\n"
     "                        they change (for tests that drive the window and read what it says);\n"
     "                        with --check-layout: every page's texts, each after a line \"## LAB SIZE\"\n"
+    "  --text-boxes          with --text-log: each text after its box in window pixels,\n"
+    "                        \"X0 Y0 X1 Y1<tab>TEXT\" (a test can tell fonts and baselines apart)\n"
     "  --pointer X,Y         draw the pointer highlight (F6) at window pixel X,Y (scripted runs)\n"
     "  --screenshot OUT.png  save the whole window as PNG after the last frame, then exit 0\n"
     "  --frames N            render N frames, then exit (with --screenshot: default 5)\n"
@@ -155,6 +157,7 @@ constexpr std::pair<const char*, bool Options::*> kSwitches[] = {
     {"--all-labs", &Options::all_labs},
     {"--replace", &Options::replace},
     {"--dump-session", &Options::dump_session},
+    {"--text-boxes", &Options::text_boxes},
 };
 const std::pair<const char*, std::string Options::*> kTexts[] = {
     {"--scene", &Options::scene},
@@ -178,6 +181,10 @@ int check_args(Options& opt) {
     }
     if (opt.all_labs && ((!opt.frame_stats && !opt.check_layout) || opt.lab_given)) {
         std::fprintf(stderr, "normlab: --all-labs goes with --frame-stats or --check-layout, and without --lab\n");
+        return 2;
+    }
+    if (opt.text_boxes && opt.text_log.empty()) {
+        std::fprintf(stderr, "normlab: --text-boxes goes with --text-log\n");
         return 2;
     }
     if (opt.dropped && !opt.check_layout) {

@@ -31,6 +31,7 @@ struct Options {
     std::string autosave;     // --autosave FILE
     bool dump_session = false;   // --dump-session
     std::string text_log;     // --text-log FILE
+    bool text_boxes = false;  // --text-boxes (with --text-log): each text after its box
     bool pointer = false;     // --pointer X,Y
     float pointer_x = 0.0f, pointer_y = 0.0f;
     bool frame_stats = false; // --frame-stats

@@ -60,14 +60,28 @@ std::string open_lecture_file(AppContext& ctx, const std::string& path, int slid
     return "";
 }
 
+namespace {
+
+// The status line on a slide: "Slide 3 / 9 · the lecture's title", and what did not fit on it.
+std::string slide_status(const LectureUi& lec) {
+    const auto at = static_cast<std::size_t>(lec.slide);
+    return tr("Slide {0} / {1}", lec.slide + 1, static_cast<int>(lec.lecture->slides.size())) +
+           (lec.lecture->title.empty() ? "" : " · " + shown_title(*lec.lecture)) +
+           (at < lec.fit_problems.size() && !lec.fit_problems[at].empty() ? " · ⚠ " + lec.fit_problems[at] : "");
+}
+
+}  // namespace
+
 void show_language(AppContext& ctx) {
     if (ctx.io != nullptr) show_scene_language(*ctx.io);
     LectureUi* lec = ctx.lecture;
     if (lec == nullptr || !lec->lecture) return;
     lec->heads = slide_heads(*lec->lecture);
+    lec->fit_problems.clear();   // the captions' lengths changed: laid out again at the next slide drawn
     if (!lec->slide_error.empty() || ctx.io == nullptr) return;
     const std::string caption = shown_caption(lec->lecture->slides[static_cast<std::size_t>(lec->slide)]);
     if (!caption.empty()) ctx.io->caption = caption;
+    if (ctx.app.status.empty()) ctx.app.status = slide_status(*lec);   // unless the switch had a problem to say
 }
 
 void go_to_slide(AppContext& ctx, int i) {
@@ -82,11 +96,7 @@ void go_to_slide(AppContext& ctx, int i) {
         if (const Lab& lab = kLabs[lec.slide_lab]; lab.set_playing != nullptr)
             lab.set_playing(ctx, ctx.uis, slide.run == SlideRun::Auto);
     }
-    const auto at = static_cast<std::size_t>(lec.slide);
-    if (lec.slide_error.empty())
-        ctx.app.status = tr("Slide {0} / {1}", lec.slide + 1, count) +
-                         (lec.lecture->title.empty() ? "" : " · " + shown_title(*lec.lecture)) +
-                         (at < lec.fit_problems.size() && !lec.fit_problems[at].empty() ? " · ⚠ " + lec.fit_problems[at] : "");
+    if (lec.slide_error.empty()) ctx.app.status = slide_status(lec);
 }
 
 // [SECTION] Keys and menu items -------------------------------------------------------------

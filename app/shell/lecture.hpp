@@ -36,8 +36,9 @@ std::string open_lecture_file(AppContext& ctx, const std::string& path, int slid
 // Opens slide i of the open lecture (clamped to the slides).
 void go_to_slide(AppContext& ctx, int i);
 
-// After View ▸ Language: the open scene's title and caption, the slide's own caption and the
-// slide list's titles in the new language, at once (not at the next slide).
+// After View ▸ Language: the open scene's title and caption, the slide's own caption, the
+// slide list's titles and the status line's slide and lecture title in the new language, at once
+// (not at the next slide); whether each slide fits is checked again (its words' lengths changed).
 void show_language(AppContext& ctx);
 
 // [SECTION] Per frame -----------------------------------------------------------------------

@@ -281,7 +281,7 @@ private:
     FrameStats stats_;
     ui::FramePacer pacer_;
     std::optional<ui::ControlProbe> probe_;   // --probe-controls, after the first opt.frames frames
-    TextLog text_log_{opt_.text_log};
+    TextLog text_log_{opt_.text_log, opt_.text_boxes};
     const std::vector<ui::SlideBox> no_boxes_;
     std::optional<int> end_code_;
     std::string language_file_;   // View ▸ Language's choice, remembered here ("" in scripted runs)

@@ -155,7 +155,7 @@ std::vector<ui::TextBox> check_page(GLFWwindow* window, const Options& opt, ui::
     if (report == nullptr) return texts;
     if (!opt.text_log.empty())
         log += "## " + where.lab + (slide >= 0 ? " slide " + std::to_string(slide + 1) : "") + " " + where.size + "\n" +
-               TextLog::lines(texts);
+               TextLog::lines(texts, opt.text_boxes);
     ui::add_problems(*report, where, texts);
     if (reference != nullptr)
         for (ui::TextBox& t : ui::dropped_texts(*reference, texts)) report->dropped.push_back({where, {std::move(t)}});
@@ -231,17 +231,24 @@ int check_figures(const ui::LabContext& ctx) {
     return missing.empty() ? 0 : 1;
 }
 
-std::string TextLog::lines(std::vector<TextBox> texts) {
+std::string TextLog::lines(std::vector<TextBox> texts, bool boxes) {
     std::stable_sort(texts.begin(), texts.end(), [](const ui::TextBox& a, const ui::TextBox& b) {
         return a.box.y != b.box.y ? a.box.y < b.box.y : a.box.x < b.box.x;
     });
     std::string text;
-    for (const ui::TextBox& t : texts) text += t.text + "\n";
+    for (const ui::TextBox& t : texts) {
+        if (boxes) {
+            char box[96];
+            std::snprintf(box, sizeof box, "%.0f %.0f %.0f %.0f\t", t.box.x, t.box.y, t.box.z, t.box.w);
+            text += box;
+        }
+        text += t.text + "\n";
+    }
     return text;
 }
 
 void TextLog::write(std::vector<TextBox> texts) {
-    std::string text = lines(std::move(texts));
+    std::string text = lines(std::move(texts), boxes_);
     if (text == last_) return;
     last_ = text;
     try {

@@ -61,16 +61,18 @@ int check_figures(const LabContext& ctx);
 // --text-log FILE: the texts of the latest frame, one per line (top to bottom, then left to
 // right), rewritten whenever they change. Tests drive the window with xdotool and read it.
 // With --check-layout, the texts of every page checked, each page after a line
-// "## <lab> [slide N] <W>x<H>", written once at the end.
+// "## <lab> [slide N] <W>x<H>", written once at the end. With --text-boxes each line starts with
+// the text's box, "X0 Y0 X1 Y1\t" (window pixels).
 class TextLog {
 public:
-    explicit TextLog(std::string path) : path_(std::move(path)) {}
+    TextLog(std::string path, bool boxes) : path_(std::move(path)), boxes_(boxes) {}
     void write(std::vector<TextBox> texts);
     // The lines of `texts` in reading order (top to bottom, then left to right).
-    static std::string lines(std::vector<TextBox> texts);
+    static std::string lines(std::vector<TextBox> texts, bool boxes);
 
 private:
     std::string path_, last_;
+    bool boxes_ = false;
 };
 
 }  // namespace normlab::ui

@@ -18,24 +18,7 @@
 # Prints "ok: …" per check; exits 1 at the first failure.
 set -u
 . "$(dirname "$0")/../lib.sh"
-
-# wait_for TEXT FILE: the window's text log has a line containing TEXT within 20 s.
-wait_for() {
-    for _ in $(seq 1 100); do
-        grep -qF -- "$1" "$2" 2>/dev/null && return 0
-        sleep 0.2
-    done
-    return 1
-}
-
-# wait_gone TEXT FILE: no line of the window's text log contains TEXT within 20 s.
-wait_gone() {
-    for _ in $(seq 1 100); do
-        grep -qF -- "$1" "$2" 2>/dev/null || return 0
-        sleep 0.2
-    done
-    return 1
-}
+. "$(dirname "$0")/window_lib.sh"   # wait_for, wait_gone
 
 # Inside the X server: --inner APP DIR NAME ARGS… runs one scripted session.
 if [ "${1:-}" = "--inner" ]; then

@@ -13,6 +13,7 @@
 #include "gpu_sweep.hpp"
 
 #include <normlab/norm/norm.hpp>
+#include <normlab/base/i18n.hpp>
 #include <normlab/base/random.hpp>
 
 #include <epoxy/gl.h>
@@ -369,6 +370,29 @@ TEST(GpuSweepTest, EveryKernelAndShapeGetsOneMedianGpuAndCpu) {
     EXPECT_EQ(r.timing, is_software_renderer(runner.renderer()) ? TimingMethod::GlFinishCpuClock
                                                                  : TimingMethod::GlTimeElapsed);
     EXPECT_EQ(r.renderer, runner.renderer());
+}
+
+// What the sweep says it runs is shown in the GPU lab: in the UI's language.
+TEST(GpuSweepTest, StatusIsInTheUiLanguage) {
+    GpuShaderSources sources = embedded_shader_sources();
+    sources.copy = "#version 430\nlayout(local_size_x = 1) in;\nvoid main() { oops }\n";
+    GpuRunner runner(sources);   // off: the CPU's kernels alone
+    SweepPlan plan;
+    plan.rows = {16};
+    plan.cols = {64};
+    plan.reps = 1;
+    plan.cpu = true;
+    GpuSweep sweep(runner, plan);
+    const std::string english = sweep.status();
+    EXPECT_NE(english.find("CPU "), std::string::npos) << english;
+    EXPECT_NE(english.find(" at 16 × 64 (warm-up)"), std::string::npos) << english;
+    set_language(Language::Ko, parse_po("msgid \"CPU {0} at {1}\"\nmsgstr \"CPU {0} ({1})\"\n"
+                                        "msgid \"{0} (warm-up)\"\nmsgstr \"{0} (워밍업)\"\n", "ko.po"));
+    const std::string korean = sweep.status();
+    set_language(Language::En, Catalog{});
+    EXPECT_NE(korean.find("(16 × 64) (워밍업)"), std::string::npos) << korean;
+    sweep.run_to_end();
+    EXPECT_EQ(sweep.status(), "done");
 }
 
 TEST(GpuSweepTest, EachAdvanceTakesAtLeastOneStep) {

@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 #include <imgui.h>
+#include <imgui_internal.h>   // GImGui->NavWindow: where the keyboard focus is
 
 #include <algorithm>
 #include <cstdio>
@@ -179,8 +180,9 @@ protected:
         io.KeyMap[ImGuiKey_UpArrow] = GLFW_KEY_UP;
         io.KeyMap[ImGuiKey_DownArrow] = GLFW_KEY_DOWN;
     }
-    int pressed_a = 0, pressed_b = 0;
+    int pressed_a = 0, pressed_b = 0, chosen = 0;
     bool open_menu = false, menu_shown = false;
+    bool menu_bar = false, file_shown = false;   // a main menu bar with a File menu (main_menu.cpp)
     double value = 1.0;
     ImVec2 field_centre;
     std::vector<int> app_keys;   // the presses the app saw, every frame
@@ -188,7 +190,16 @@ protected:
         queue.feed_imgui();
         for (const KeyPress& p : queue.presses()) app_keys.push_back(p.key);
         ImGui::NewFrame();
-        ImGui::SetNextWindowPos(ImVec2(0.0f, 0.0f));
+        file_shown = false;
+        if (menu_bar && ImGui::BeginMainMenuBar()) {
+            file_shown = ImGui::BeginMenu("File");
+            if (file_shown) {
+                if (ImGui::MenuItem("item")) ++chosen;
+                ImGui::EndMenu();
+            }
+            ImGui::EndMainMenuBar();
+        }
+        ImGui::SetNextWindowPos(ImVec2(0.0f, 20.0f));
         ImGui::SetNextWindowSize(ImVec2(400.0f, 300.0f));
         ImGui::Begin("lab");
         if (ImGui::Button("A")) ++pressed_a;
@@ -200,7 +211,7 @@ protected:
         open_menu = false;
         menu_shown = ImGui::BeginPopup("menu");
         if (menu_shown) {
-            ImGui::MenuItem("item");
+            if (ImGui::MenuItem("item")) ++chosen;
             ImGui::EndPopup();
         }
         ImGui::End();
@@ -264,6 +275,62 @@ TEST_F(Nav, EscClosesAMenu) {
     stroke(GLFW_KEY_ESCAPE, 0);
     frames(3);
     EXPECT_FALSE(menu_shown);
+}
+
+TEST_F(Nav, SpaceChoosesAMenuItem) {
+    frames(2);
+    open_menu = true;
+    frames(2);
+    ASSERT_TRUE(menu_shown);
+    stroke(GLFW_KEY_DOWN, 0);                 // the focus on the item
+    frames(3);
+    stroke(GLFW_KEY_SPACE, ' ');
+    frames(3);
+    EXPECT_EQ(chosen, 1);
+    EXPECT_FALSE(menu_shown);
+    EXPECT_EQ(app_saw(GLFW_KEY_SPACE), 0);    // not also Play once the menu closed
+}
+
+// Dear ImGui 1.86 toggles the focused window's own menu layer on Alt; the lab's window has none.
+TEST_F(Nav, AltReachesTheMainMenuBarAndComesBack) {
+    menu_bar = true;
+    frames(2);
+    stroke(GLFW_KEY_TAB, 0);                  // a focus in the lab
+    frames(3);
+    stroke(GLFW_KEY_LEFT_ALT, 0);
+    frames(3);
+    stroke(GLFW_KEY_DOWN, 0);                 // opens the menu bar's first menu
+    frames(3);
+    ASSERT_TRUE(file_shown);
+    stroke(GLFW_KEY_SPACE, ' ');
+    frames(3);
+    EXPECT_EQ(chosen, 1);
+    EXPECT_EQ(pressed_a, 0);
+    EXPECT_STREQ(GImGui->NavWindow->Name, "lab");   // the chosen item gave the focus back
+    stroke(GLFW_KEY_LEFT_ALT, 0);             // to the menu bar, and back to the lab
+    frames(3);
+    EXPECT_STREQ(GImGui->NavWindow->Name, "##MainMenuBar");
+    stroke(GLFW_KEY_LEFT_ALT, 0);
+    frames(3);
+    EXPECT_STREQ(GImGui->NavWindow->Name, "lab");
+    EXPECT_FALSE(file_shown);
+    EXPECT_EQ(pressed_a + pressed_b, 0);
+    // Alt and ↓ tapped within one slow frame: ↓ waits for the frame after Alt's release, when the
+    // menu bar has the focus (not the app's, which would step a slide).
+    stroke(GLFW_KEY_LEFT_ALT, 0);
+    stroke(GLFW_KEY_DOWN, 0);
+    frames(4);
+    EXPECT_TRUE(file_shown);
+    EXPECT_EQ(app_saw(GLFW_KEY_DOWN), 0);
+    stroke(GLFW_KEY_ESCAPE, 0);               // closes the menu
+    frames(3);
+    stroke(GLFW_KEY_ESCAPE, 0);               // leaves the menu bar: → is the app's again
+    frames(3);
+    stroke(GLFW_KEY_RIGHT, 0);
+    frames(3);
+    EXPECT_FALSE(file_shown);
+    EXPECT_STREQ(GImGui->NavWindow->Name, "lab");
+    EXPECT_EQ(app_saw(GLFW_KEY_RIGHT), 1);
 }
 
 TEST_F(Nav, OneClickInANumberFieldTypes) {
