@@ -132,7 +132,7 @@ struct LectureUi {
     std::string warning;              // what opening the lecture found: unknown keys
     std::vector<SlideHead> heads;     // per slide
     ImVec2 fit_size;                  // the window size fit_problems are for
-    std::vector<std::string> fit_problems;   // per slide: "" or why it would clip at fit_size
+    std::vector<std::string> fit_problems;   // per slide: "" or why it would clip at fit_size (UI language)
     LectureWriter writer;
 
     bool fullscreen = false;          // what the window is (set by apply_window_mode)

@@ -321,12 +321,12 @@ float header_height(const Fonts& fonts, const std::string& title, const std::str
 
 }  // namespace
 
-std::string slide_fit_problem(const AppContext& ctx, int i, ImVec2 size) {
+FitProblem slide_fit_problem(const AppContext& ctx, int i, ImVec2 size) {
     const LectureUi* lec = ctx.lecture;
-    if (lec == nullptr || !lec->lecture || i < 0 || i >= static_cast<int>(lec->heads.size())) return "";
+    if (lec == nullptr || !lec->lecture || i < 0 || i >= static_cast<int>(lec->heads.size())) return {};
     const LectureSlide& slide = lec->lecture->slides[static_cast<std::size_t>(i)];
     const SlideHead& head = lec->heads[static_cast<std::size_t>(i)];
-    if (head.lab < 0 || kLabs[head.lab].slide == nullptr) return "";
+    if (head.lab < 0 || kLabs[head.lab].slide == nullptr) return {};
     const SlideNames& parts = *kLabs[head.lab].slide;
     std::vector<std::string> figures = slide.figures;
     for (int k = 0; slide.figures.empty() && k < parts.defaults && k < static_cast<int>(parts.figures.size()); ++k)
@@ -345,11 +345,14 @@ std::string slide_fit_problem(const AppContext& ctx, int i, ImVec2 size) {
         const auto px = [](ImVec2 v) {
             return std::to_string(static_cast<int>(std::ceil(v.x))) + " × " + std::to_string(static_cast<int>(std::ceil(v.y)));
         };
-        return "slide " + std::to_string(i + 1) + " would clip at " + std::to_string(static_cast<int>(size.x)) + "×" +
-               std::to_string(static_cast<int>(size.y)) + ": " + figures[k] + " needs " + px(needs[k].min) + " px, has " +
-               px(ImVec2(cells[k].width(), cells[k].height()));
+        constexpr const char* kWouldClip = tr_later("slide {0} would clip at {1}: {2} needs {3} px, has {4}");
+        const std::vector<std::string> args = {
+            std::to_string(i + 1),
+            std::to_string(static_cast<int>(size.x)) + "×" + std::to_string(static_cast<int>(size.y)), figures[k],
+            px(needs[k].min), px(ImVec2(cells[k].width(), cells[k].height()))};
+        return {fill_placeholders(kWouldClip, args), fill_placeholders(tr(kWouldClip), args)};
     }
-    return "";
+    return {};
 }
 
 void check_slides_fit(AppContext& ctx, ImVec2 size) {
@@ -360,8 +363,9 @@ void check_slides_fit(AppContext& ctx, ImVec2 size) {
     lec->fit_size = size;
     lec->fit_problems.assign(n, "");
     for (std::size_t i = 0; i < n; ++i) {
-        lec->fit_problems[i] = slide_fit_problem(ctx, static_cast<int>(i), size);
-        if (!lec->fit_problems[i].empty()) std::fprintf(stderr, "normlab: warning: %s\n", lec->fit_problems[i].c_str());
+        const FitProblem problem = slide_fit_problem(ctx, static_cast<int>(i), size);
+        lec->fit_problems[i] = problem.shown;
+        if (!problem.english.empty()) std::fprintf(stderr, "normlab: warning: %s\n", problem.english.c_str());
     }
 }
 

@@ -51,13 +51,18 @@ std::vector<SlideRect> figure_cells(SlideRect area, const std::vector<FigureNeed
 // Whether each cell holds its figure's least size.
 bool cells_fit(const std::vector<SlideRect>& cells, const std::vector<FigureNeed>& needs);
 
-// "" or why slide `slide` (0-based) of the open lecture would cut a figure in a window of
-// `size` px: laid out from its header's words and its figures' least sizes, not their data,
-// e.g. "slide 3 would clip at 1024×768: explorer_outputs needs 640 × 380 px, has 600 × 265".
-std::string slide_fit_problem(const AppContext& ctx, int slide, ImVec2 size);
+// Why a slide would clip, in English (stderr, which scripts read) and in the UI's language.
+struct FitProblem {
+    std::string english, shown;   // both "" when the slide fits
+};
+
+// Whether slide `slide` (0-based) of the open lecture would cut a figure in a window of `size`
+// px: laid out from its header's words and its figures' least sizes, not their data, e.g.
+// "slide 3 would clip at 1024×768: explorer_outputs needs 640 × 380 px, has 600 × 265".
+FitProblem slide_fit_problem(const AppContext& ctx, int slide, ImVec2 size);
 
 // Once per window size (and lecture): slide_fit_problem of every slide into LectureUi::
-// fit_problems, each new one said on stderr.
+// fit_problems (in the UI's language), each new one said on stderr (in English).
 void check_slides_fit(AppContext& ctx, ImVec2 size);
 
 // [SECTION] Slide ---------------------------------------------------------------------------

@@ -88,7 +88,7 @@ Plot depth_layer_grad_plot(const DepthLabSnapshot& s) {
                    "output weights W₂, averaged over the first steps, seed " + std::to_string(s.state.seed) +
                    " (the claims give the spread over seeds); " + depth_conditions(s);
     plot.x = {tr("layer (1 = next to the input)"), Scale::Linear, 0.5, std::max(s.state.layers, 1) + 0.5};
-    plot.y = {"mean |∂L/∂W₂|", Scale::Linear, std::nullopt, std::nullopt};
+    plot.y = {tr("mean |∂L/∂W₂|"), Scale::Linear, std::nullopt, std::nullopt};
     double top = 0.0, left = 0.0, right = 0.0;   // the tallest bar; the bars' sums in each half
     for (const DepthRunView& r : s.runs) {
         std::vector<double> means = mean_layer_grads(r.run.history, want);
@@ -145,7 +145,7 @@ Plot depth_evolution_plot(const DepthLabSnapshot& s) {
     plot.title = r ? tr("{0}: each layer, {1}-step means", name, static_cast<int>(kSmoothSteps)) : tr("{0} is not ticked", name);
     plot.caption = "Per layer, mean |∂L/∂W₂| of each step, trailing mean over " + std::to_string(kSmoothSteps) +
                    " steps; " + depth_conditions(s);
-    plot.y = {"mean |∂L/∂W₂|", Scale::Log10, std::nullopt, std::nullopt};
+    plot.y = {tr("mean |∂L/∂W₂|"), Scale::Log10, std::nullopt, std::nullopt};
     if (r == nullptr) return plot;
     const std::vector<std::vector<double>>& g = r->run.history.ffn_grad;
     const int layers = static_cast<int>(g.size());
