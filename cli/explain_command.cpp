@@ -62,7 +62,7 @@ int run_explain(const Args& args) {
 
     std::cout << explain_text(e);
     if (verdict) {
-        std::cout << "\nClaim checked: " << verdict->summary << '\n';
+        std::cout << "\nClaim checked: " << claim_summary(e, *verdict) << '\n';
         for (const FormulaFit& fit : verdict->fits)
             std::cout << "  " << (fit.reproduces ? "✓ " : "✗ ") << display_name(fit.formula) << ": worst difference "
                       << fit.worst << '\n';

@@ -299,7 +299,7 @@ void draw_fits(const Explanation& e, const ClaimVerdict& v, const Fonts& fonts, 
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextColored(fit.reproduces ? kGoodText : kErrorText, "%s %s", fit.reproduces ? "✓" : "✗",
-                           std::string(display_name(fit.formula)).c_str());
+                           tr(std::string(display_name(fit.formula)).c_str()));
         if (outputs) {
             ImGui::TableNextColumn();
             flow_text(cell_list(formula_output(e, fit.formula), 4), ImGui::GetStyle().Colors[ImGuiCol_Text]);
@@ -341,7 +341,7 @@ void draw_verdict(const WorkedResults& r, const Fonts& fonts, bool outputs) {
         case ClaimStatus::Wrong:
             verdict_banner(r.status == ClaimStatus::Correct, r.headline, fonts);
             ImGui::Spacing();
-            flow_text(r.verdict->summary, ImGui::GetStyle().Colors[ImGuiCol_Text]);
+            flow_text(claim_summary(r.explanation, *r.verdict), ImGui::GetStyle().Colors[ImGuiCol_Text]);
             ImGui::Spacing();
             draw_fits(r.explanation, *r.verdict, fonts, outputs);
             break;

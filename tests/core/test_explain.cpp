@@ -1,5 +1,6 @@
 // The worked example and the claim checker, against hand-worked numbers.
 #include "normlab/norm/explain.hpp"
+#include "normlab/base/i18n.hpp"
 
 #include <gtest/gtest.h>
 
@@ -46,7 +47,7 @@ TEST(Explain, LargeOffsetStepsAgreeWithOutputs) {
     EXPECT_NE(text.find("1000000000001.5"), std::string::npos) << text;   // μ in full, not "1e+12"
     EXPECT_NE(text.find("[\u22121.34164, \u22120.447214, 0.447214, 1.34164]"), std::string::npos) << text;
     const ClaimVerdict c = check_claim(e, {"-1.3416", "-0.4472", "0.4472", "1.3416"});
-    EXPECT_EQ(c.matches, std::vector<Formula>{Formula::LayerNormPopulation}) << c.summary;
+    EXPECT_EQ(c.matches, std::vector<Formula>{Formula::LayerNormPopulation}) << claim_summary(e, c);
 }
 
 // x = [1, 3, 5]·10²⁰⁰: x² ~ 10⁴⁰⁰ is beyond double, yet every step is finite and right (in units
@@ -104,8 +105,32 @@ TEST(Explain, SampleStdClaimIsLayerNormNotRmsNorm) {
     const ClaimVerdict c = check_claim(e, {"-1.16", "-0.39", "0.39", "1.16"});
     ASSERT_EQ(c.matches.size(), 1u);
     EXPECT_EQ(c.matches[0], Formula::LayerNormSample);
-    EXPECT_NE(c.summary.find("not RMSNorm"), std::string::npos) << c.summary;
-    EXPECT_NE(c.summary.find("0.365"), std::string::npos) << c.summary;
+    EXPECT_NE(claim_summary(e, c).find("not RMSNorm"), std::string::npos) << claim_summary(e, c);
+    EXPECT_NE(claim_summary(e, c).find("0.365"), std::string::npos) << claim_summary(e, c);
+}
+
+// The verdict's and the steps' words are the UI's: English as the CLI prints them, Korean and
+// Chinese from the catalogs, the numbers the same in every language.
+TEST(Explain, ClaimSummaryAndStepsFollowTheLanguage) {
+    struct EnglishAfter {
+        ~EnglishAfter() { set_language(Language::En, Catalog{}); }
+    } restore;
+    const Explanation e = explain(v({2, 4, 6, 8}));
+    const ClaimVerdict c = check_claim(e, {"-1.16", "-0.39", "0.39", "1.16"});
+    EXPECT_EQ(claim_summary(e, c),
+              "These are the outputs of LayerNorm with the sample std (/(n−1)). They are not RMSNorm, which gives "
+              "[0.365, 0.730, 1.095, 1.461]. (x − mean)/std with the n−1 std is LayerNorm with Bessel's correction, "
+              "not RMSNorm: RMSNorm subtracts no mean and divides by √(mean(x²) + ε).");
+    EXPECT_EQ(check_step(e, "std = 2.58").message, "std = 2.58 holds (the sample std)");
+    ASSERT_TRUE(set_language(Language::Ko, NORMLAB_ASSETS_DIR "/i18n").empty());
+    EXPECT_EQ(check_step(e, "std = 2.58").message, "std = 2.58 맞음 (표본 표준편차)");
+    EXPECT_EQ(check_step(e, "mean = 4").message, "mean은(는) 5 (평균)이며 4이(가) 아님");
+    const std::string ko = claim_summary(e, c);
+    EXPECT_EQ(ko.rfind("이 값들은 표본 표준편차를 쓴 LayerNorm (/(n−1))의 출력입니다. RMSNorm의 출력이 아닙니다. "
+                       "RMSNorm의 결과는 [0.365, 0.730, 1.095, 1.461]입니다.", 0), 0u) << ko;
+    ASSERT_TRUE(set_language(Language::Zh, NORMLAB_ASSETS_DIR "/i18n").empty());
+    const std::string none = claim_summary(e, check_claim(e, {"-1.0", "-0.5", "0.5", "1.0"}));
+    EXPECT_EQ(none.rfind("没有公式能在打印的精度下复现这些数字。最接近的是 ", 0), 0u) << none;
 }
 
 TEST(Explain, CorrectClaimsAreRecognised) {
@@ -120,7 +145,7 @@ TEST(Explain, RefusesToGuessWhenNothingFits) {
     const Explanation e = explain(v({2, 4, 6, 8}));
     const ClaimVerdict c = check_claim(e, {"-1.0", "-0.5", "0.5", "1.0"});
     EXPECT_TRUE(c.matches.empty());
-    EXPECT_NE(c.summary.find("No formula"), std::string::npos);
+    EXPECT_NE(claim_summary(e, c).find("No formula"), std::string::npos);
     // One digit off in the last place is not a match: 1.35 is not 1.342 printed to 2 decimals.
     EXPECT_TRUE(check_claim(e, {"-1.34", "-0.45", "0.45", "1.35"}).matches.empty());
     // Coarse claims match coarsely: to one decimal, the sample-std LayerNorm gives −1.2, −0.4, ….

@@ -20,8 +20,8 @@ TEST(WorkedLab, DefaultIsTheMisconceptionAndIsRejected) {
     EXPECT_EQ(r.status, ClaimStatus::Wrong);
     EXPECT_EQ(r.headline, "Not RMSNorm");
     ASSERT_TRUE(r.verdict.has_value());
-    EXPECT_TRUE(contains(r.verdict->summary, "LayerNorm with the sample std")) << r.verdict->summary;
-    EXPECT_TRUE(contains(r.verdict->summary, "0.365")) << r.verdict->summary;
+    EXPECT_TRUE(contains(claim_summary(r.explanation, *r.verdict), "LayerNorm with the sample std")) << claim_summary(r.explanation, *r.verdict);
+    EXPECT_TRUE(contains(claim_summary(r.explanation, *r.verdict), "0.365")) << claim_summary(r.explanation, *r.verdict);
     // Its steps are right arithmetic: the mean, and the sample std √(20/3) ≈ 2.58.
     ASSERT_EQ(r.steps.size(), 2u);
     ASSERT_TRUE(r.steps[0].verdict.has_value());
@@ -80,7 +80,7 @@ TEST(WorkedLab, NamedClaimThatNothingReproduces) {
     const WorkedResults r = compute_worked(s, kExample);
     EXPECT_EQ(r.status, ClaimStatus::Wrong);
     EXPECT_EQ(r.headline, "Not LayerNorm");
-    EXPECT_TRUE(contains(r.verdict->summary, "No formula")) << r.verdict->summary;
+    EXPECT_TRUE(contains(claim_summary(r.explanation, *r.verdict), "No formula")) << claim_summary(r.explanation, *r.verdict);
 }
 
 TEST(WorkedLab, UnreadableClaimsSayWhy) {

@@ -301,8 +301,8 @@ PrintedNumber parse_printed_number(std::string_view text) {
 
 std::string_view display_name(Formula f) {
     switch (f) {
-        case Formula::LayerNormPopulation: return "LayerNorm (population std, /n)";
-        case Formula::LayerNormSample: return "LayerNorm with the sample std (/(n\u22121))";
+        case Formula::LayerNormPopulation: return tr_later("LayerNorm (population std, /n)");
+        case Formula::LayerNormSample: return tr_later("LayerNorm with the sample std (/(n−1))");
         case Formula::RMSNorm: return "RMSNorm";
         case Formula::L2Norm: return "L2-Norm";
     }
@@ -339,24 +339,26 @@ ClaimVerdict check_claim(const Explanation& e, const std::vector<std::string>& c
         if (fit.reproduces) v.matches.push_back(f);
         v.fits.push_back(fit);
     }
-    std::ostringstream s;
+    return v;
+}
+
+std::string claim_summary(const Explanation& e, const ClaimVerdict& v) {
+    const auto name = [](Formula f) { return std::string(tr(std::string(display_name(f)).c_str())); };
     if (v.matches.empty()) {
-        s << "No formula reproduces these numbers at their printed precision. Closest: ";
         const auto best = std::min_element(v.fits.begin(), v.fits.end(),
                                            [](const FormulaFit& a, const FormulaFit& b) { return a.worst < b.worst; });
-        s << display_name(best->formula) << " (off by up to " << num(best->worst) << ").";
-    } else {
-        s << "These are the outputs of " << display_name(v.matches.front());
-        for (size_t i = 1; i < v.matches.size(); ++i) s << " and of " << display_name(v.matches[i]);
-        s << ".";
-        const bool rms = std::find(v.matches.begin(), v.matches.end(), Formula::RMSNorm) != v.matches.end();
-        if (!rms) s << " They are not RMSNorm, which gives " << fixed_list(e.rmsnorm, 3) << ".";
-        if (v.matches.front() == Formula::LayerNormSample)
-            s << " (x \u2212 mean)/std with the n\u22121 std is LayerNorm with Bessel's correction, not RMSNorm: RMSNorm "
-                 "subtracts no mean and divides by \u221a(mean(x\u00b2) + \u03b5).";
+        return tr("No formula reproduces these numbers at their printed precision. Closest: {0} (off by up to {1}).",
+                  name(best->formula), num(best->worst));
     }
-    v.summary = s.str();
-    return v;
+    std::string names = name(v.matches.front());
+    for (size_t i = 1; i < v.matches.size(); ++i) names = tr("{0} and of {1}", names, name(v.matches[i]));
+    std::string s = tr("These are the outputs of {0}.", names);
+    if (std::find(v.matches.begin(), v.matches.end(), Formula::RMSNorm) == v.matches.end())
+        s += tr(" They are not RMSNorm, which gives {0}.", fixed_list(e.rmsnorm, 3));
+    if (v.matches.front() == Formula::LayerNormSample)
+        s += tr(" (x − mean)/std with the n−1 std is LayerNorm with Bessel's correction, not RMSNorm: RMSNorm "
+                "subtracts no mean and divides by √(mean(x²) + ε).");
+    return s;
 }
 
 // [SECTION] Arithmetic expressions and intermediate steps -----------------------------------
@@ -475,13 +477,14 @@ std::vector<std::pair<std::string, double>> named_values(const Explanation& e, c
     // The steps are in units of 2^exp2 (squares 2^(2·exp2)); a value beyond double reads as inf.
     const auto x1 = [&](double u) { return std::ldexp(u, e.exp2); };
     const auto x2 = [&](double u) { return std::ldexp(u, 2 * e.exp2); };
-    if (name == "mean" || name == "\u03bc" || name == "mu") return {{"mean", x1(e.mean)}};
+    if (name == "mean" || name == "\u03bc" || name == "mu") return {{tr_later("the mean"), x1(e.mean)}};
     if (name == "var" || name == "variance")
-        return {{"population variance", x2(e.var_population)}, {"sample variance", x2(e.var_sample)}};
+        return {{tr_later("the population variance"), x2(e.var_population)},
+                {tr_later("the sample variance"), x2(e.var_sample)}};
     if (name == "std" || name == "\u03c3" || name == "sigma")
-        return {{"population std", x1(e.sigma)},
-                {"sample std", x1(std::sqrt(e.var_sample + std::ldexp(e.eps, -2 * e.exp2)))}};
-    if (name == "rms" || name == "RMS") return {{"RMS", x1(e.rms)}};
+        return {{tr_later("the population std"), x1(e.sigma)},
+                {tr_later("the sample std"), x1(std::sqrt(e.var_sample + std::ldexp(e.eps, -2 * e.exp2)))}};
+    if (name == "rms" || name == "RMS") return {{tr_later("the RMS"), x1(e.rms)}};
     return {};
 }
 }  // namespace
@@ -497,27 +500,29 @@ StepVerdict check_step(const Explanation& e, std::string_view claim) {
     const PrintedNumber rhs = parse_printed_number(claim.substr(eq + 1));
     const auto holds = [&](double actual) { return std::abs(actual - rhs.value) <= rhs.half_ulp * (1.0 + 1e-9); };
 
+    // The messages in the UI's language (tr(): English in the CLI); the labels are tr_later texts.
     const auto named = named_values(e, lhs);
     if (!named.empty()) {
         for (const auto& [label, value] : named)
             if (holds(value)) {
                 v.holds = true;
                 v.actual = value;
-                v.message = lhs + " = " + num(rhs.value) + " holds (the " + label + ")";
+                v.message = tr("{0} = {1} holds ({2})", lhs, num(rhs.value), tr(label.c_str()));
                 return v;
             }
         v.actual = named.front().second;
-        v.message = lhs + " is " + num(v.actual) + " (" + named.front().first + ")";
-        if (named.size() > 1) v.message += " or " + num(named[1].second) + " (" + named[1].first + ")";
-        v.message += ", not " + num(rhs.value);
+        v.message = named.size() > 1 ? tr("{0} is {1} ({2}) or {3} ({4}), not {5}", lhs, num(v.actual),
+                                          tr(named[0].first.c_str()), num(named[1].second), tr(named[1].first.c_str()),
+                                          num(rhs.value))
+                                     : tr("{0} is {1} ({2}), not {3}", lhs, num(v.actual), tr(named[0].first.c_str()),
+                                          num(rhs.value));
         return v;
     }
     v.actual = evaluate_expression(lhs);
     v.holds = holds(v.actual);
     const std::string shown = std::string(claim.substr(0, eq));
     const std::string left = shown.substr(0, shown.find_last_not_of(' ') + 1);
-    v.message = v.holds ? left + " = " + num(rhs.value) + " holds"
-                        : left + " = " + num(v.actual) + ", not " + num(rhs.value);
+    v.message = v.holds ? tr("{0} = {1} holds", left, num(rhs.value)) : tr("{0} = {1}, not {2}", left, num(v.actual), num(rhs.value));
     return v;
 }
 

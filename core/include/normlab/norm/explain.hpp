@@ -121,11 +121,13 @@ struct FormulaFit {
 struct ClaimVerdict {
     std::vector<FormulaFit> fits;  // one per formula, in kAllFormulas order
     std::vector<Formula> matches;  // those that reproduce the claim
-    std::string summary;           // one paragraph in plain words
 };
 
 // claimed: the claimed outputs, as printed. Their count must equal x's length.
 ClaimVerdict check_claim(const Explanation& e, const std::vector<std::string>& claimed);
+// The verdict in one paragraph of plain words, in the UI's language (tr(): English in the CLI);
+// the GUI calls it as it draws, so that a language switch shows at once.
+std::string claim_summary(const Explanation& e, const ClaimVerdict& v);
 
 // A claimed intermediate step, "lhs = rhs": lhs an arithmetic expression (+ − × * / ^ ², √ or
 // sqrt(), parentheses) or one of the named quantities mean, var (population or sample), std,
