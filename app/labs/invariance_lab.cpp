@@ -68,13 +68,17 @@ void log_slider(const char* label, double& v, const NumberRule& rule, double lo,
     });
 }
 
+// The control panel's section headings (batch, transform size, norm settings).
+constexpr const char* kControlHeadings[3] = {tr_later("Batch of cases"), tr_later("Transform size: δ and γ"),
+                                             tr_later("ε, pRMSNorm's p, tolerance")};
+
 // The width a slider gets when `right` (buttons, text) must fit after it on the same row.
 float slider_width(float right) {
     return std::max(6.0f * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x - right);
 }
 
 void draw_batch_section(InvarianceContext& ctx, InvarianceLabState& s, InvarianceUi& ui, const Fonts& fonts, float maps_h) {
-    heading(fonts.heading, tr("Batch of cases"));
+    heading(fonts.heading, tr(kControlHeadings[0]));
     action_button(ctx, kActions[kNewBatch]);
     ImGui::SameLine();
     ImGui::AlignTextToFramePadding();
@@ -136,7 +140,7 @@ void draw_batch_section(InvarianceContext& ctx, InvarianceLabState& s, Invarianc
 }
 
 void draw_transform_section(InvarianceContext& ctx, InvarianceLabState& s, const Fonts& fonts) {
-    heading(fonts.heading, tr("Transform size: δ and γ"));
+    heading(fonts.heading, tr(kControlHeadings[1]));
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float buttons = button_width(kActions[kDeltaOne].label) + button_width(kActions[kDeltaTen].label) +
                           ImGui::CalcTextSize("δ").x + 4.0f * spacing;
@@ -160,7 +164,7 @@ void draw_transform_section(InvarianceContext& ctx, InvarianceLabState& s, const
 }
 
 void draw_norm_section(InvarianceContext& ctx, InvarianceLabState& s, const Fonts& fonts) {
-    heading(fonts.heading, tr("ε, pRMSNorm's p, tolerance"));
+    heading(fonts.heading, tr(kControlHeadings[2]));
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float buttons = button_width(kActions[kEpsLarge].label) + button_width(kActions[kEpsDefault].label) +
                           ImGui::CalcTextSize("ε").x + 4.0f * spacing;
@@ -703,7 +707,9 @@ void draw_invariance_lab(InvarianceContext& ctx) {
     if (show_controls(ctx.app)) {   // presenter view, or the panel collapsed: tables and curves alone
         begin_controls_panel(0.26f, 19.0f, 28.0f);
         // The heat maps take what the other sections leave (about 14 lines of them).
-        const float maps_h = ImGui::GetContentRegionAvail().y - 14.0f * ImGui::GetFrameHeightWithSpacing();
+        // (and the lines of headings that wrap in a narrow panel).
+        float maps_h = ImGui::GetContentRegionAvail().y - 14.0f * ImGui::GetFrameHeightWithSpacing();
+        for (const char* h : kControlHeadings) maps_h -= heading_extra_height(fonts.heading, tr(h));
         draw_batch_section(ctx, s, ui, fonts, maps_h);
         draw_transform_section(ctx, s, fonts);
         draw_norm_section(ctx, s, fonts);
