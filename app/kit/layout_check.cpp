@@ -83,6 +83,24 @@ const std::vector<DataMark>& recorded_data() { return g_last_data; }
 
 bool text_recording() { return g_recording; }
 
+void record_whole_block(std::string_view name, ImVec4 box) {
+    if (!g_recording) return;
+    const ImGuiWindow* w = ImGui::GetCurrentWindowRead();
+    const ImRect& room = w->InnerClipRect;
+    if (box.z - box.x <= room.GetWidth() + kSlack) return;
+    TextBox t;
+    std::ostringstream what;
+    what << "[table " << name << ": " << static_cast<int>(box.z - box.x) << " px wide in "
+         << static_cast<int>(room.GetWidth()) << " px, scrolls sideways]";
+    t.text = what.str();
+    t.box = box;
+    t.visible = intersect(box, ImVec4(room.Min.x, room.Min.y, room.Max.x, room.Max.y));
+    t.cut = true;
+    t.whole_window = true;   // not a text: no overlap with the texts in it
+    t.window = w->Name;
+    g_texts.push_back(std::move(t));
+}
+
 void record_text(std::string_view text, ImVec4 box, ImVec4 clip, const ImVec4* frame, bool labels_data,
                  std::string_view figure) {
     if (!g_recording || text.empty()) return;

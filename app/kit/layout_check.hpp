@@ -65,6 +65,12 @@ const std::vector<DataMark>& recorded_data();
 void record_text(std::string_view text, ImVec4 box, ImVec4 clip, const ImVec4* frame = nullptr, bool labels_data = false,
                  std::string_view figure = {});
 
+// A block that must be read whole (a table) drawn at `box` (screen px) in the current window:
+// while a frame is recorded, one wider than the window shows (its panel scrolls it sideways: a
+// column hidden until scrolled to) is recorded as a cut pseudo-text "[table NAME: W px wide in R
+// px, scrolls sideways]", reported as clipped.
+void record_whole_block(std::string_view name, ImVec4 box);
+
 // What ImDrawList::AddText is about to draw: records it (font null: the draw list's; end null:
 // up to the '\0'; fine_clip: AddText's optional extra clip rect).
 void record_draw_list_text(const ImDrawList& dl, const ImFont* font, float size, ImVec2 pos, ImU32 col,

@@ -19,6 +19,18 @@ void same_line_if_fits(float width, float right, float spacing) {
     if (ImGui::GetItemRectMax().x + gap + width <= right) ImGui::SameLine(0.0f, gap);
 }
 
+bool pair_fits(std::initializer_list<std::string_view> shown) {
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float half = 0.5f * (ImGui::GetContentRegionAvail().x - style.ItemSpacing.x);
+    for (std::string_view t : shown)
+        if (ImGui::CalcTextSize(t.data(), t.data() + t.size()).x + 2.0f * style.FramePadding.x > half) return false;
+    return true;
+}
+
+float radio_width(const char* label) {
+    return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+}
+
 bool begin_panel(const char* id, ImVec2 size, bool border) {
     return ImGui::BeginChild(id, size, border, ImGuiWindowFlags_HorizontalScrollbar | ImGuiWindowFlags_NavFlattened);
 }
@@ -30,6 +42,9 @@ void begin_controls_panel(float share, float min_em, float max_em) {
 }
 
 void end_controls_panel() {
+    // Dear ImGui 1.86 shows the vertical scroll bar only for content taller than the whole panel,
+    // not for content hidden under the sideways one: room for that bar below the last row.
+    if (ImGui::GetScrollMaxX() > 0.0f) ImGui::Dummy(ImVec2(0.0f, ImGui::GetStyle().ScrollbarSize));
     ImGui::EndChild();
     ImGui::SameLine();
 }

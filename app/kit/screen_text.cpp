@@ -38,7 +38,7 @@ void tooltip(const char* text) {
 void heading(ImFont* font, const char* text) {
     ImGui::Spacing();
     ImGui::PushFont(font);
-    ImGui::TextUnformatted(text);
+    flow_text(text, ImGui::GetStyle().Colors[ImGuiCol_Text]);   // a long one (a narrow panel) on two lines
     ImGui::PopFont();
     ImGui::Separator();
 }
@@ -71,6 +71,11 @@ void flow_text(const std::string& text, const ImVec4& color, float width) {
     for (const TextLine& l : wrap_lines(*ImGui::GetFont(), ImGui::GetFontSize(), text, flow_width(width)))
         ImGui::TextUnformatted(text.data() + l.begin, text.data() + l.end);
     ImGui::PopStyleColor();
+}
+
+float heading_extra_height(ImFont* font, const char* text) {
+    const std::size_t n = wrap_lines(*font, font->FontSize, text, ImGui::GetContentRegionAvail().x).size();
+    return n > 1 ? static_cast<float>(n - 1) * (font->FontSize + ImGui::GetStyle().ItemSpacing.y) : 0.0f;
 }
 
 void push_wrap_at_edge() { ImGui::PushTextWrapPos(ImGui::GetContentRegionMax().x + ImGui::GetScrollX()); }

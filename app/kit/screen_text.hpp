@@ -28,8 +28,13 @@ inline const ImVec4 kErrorText(0.75f, 0.05f, 0.05f, 1.0f);   // something went w
 inline const ImVec4 kGoodText(0.05f, 0.50f, 0.15f, 1.0f);    // a check passed
 inline const ImVec4 kWarnText(0.80f, 0.30f, 0.0f, 1.0f);     // ⚠: works, but read this
 
-// A section heading: a little space, the text in `font` (Fonts::heading), a separator.
+// A section heading: a little space, the text in `font` (Fonts::heading), wrapped (flow_text) where
+// it is wider than the panel, a separator.
 void heading(ImFont* font, const char* text);
+
+// The height heading(font, text) takes beyond a one-line heading in the available width (0 where
+// it fits on one line), for a panel that shares its height out before drawing its sections.
+float heading_extra_height(ImFont* font, const char* text);
 
 // `text` in `font` at `size` px broken into lines no wider than `width` px where English, Korean
 // and Chinese allow: at spaces, between Han characters, never inside a number nor before closing

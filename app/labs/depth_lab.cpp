@@ -539,18 +539,26 @@ void draw_figures(DepthUi& ui, const DepthFigures& f, const Fonts& fonts, float 
 void draw_sample_controls(DepthContext& ctx, DepthLabState& s, DepthUi& ui) {
     const bool synthetic = s.task != TaskKind::Text;
     const float em = ImGui::GetFontSize();
+    // Each field at least as wide as its words (a translation may be longer); the row wraps.
+    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+    const auto fit = [](float least, const std::string& shown) { return std::max(least, button_width(shown.c_str())); };
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted(tr("Samples"));
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(12.0f * em);
-    if (text_field("##prompt", synthetic ? tr("prompt, e.g. 314159") : tr("prompt, e.g. The lamp"), ui.prompt, s.prompt))
+    const char* hint = synthetic ? tr("prompt, e.g. 314159") : tr("prompt, e.g. The lamp");
+    const float prompt_w = fit(12.0f * em, hint);
+    same_line_if_fits(prompt_w, right);
+    ImGui::SetNextItemWidth(prompt_w);
+    if (text_field("##prompt", hint, ui.prompt, s.prompt))
         s.prompt = ui.prompt.text;
     tooltip(synthetic ? tr("Six digits 0–9 for the models to sort or copy (“|” optional), then Enter; the other lines are "
                         "random problems. Empty: random problems only.")
                       : tr("Text to continue, every character in the text's vocabulary, then Enter. Empty: the first "
                         "character of the held-out text."));
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(10.0f * em);
+    char shown[96];
+    std::snprintf(shown, sizeof shown, tr("temperature %.2f"), s.temperature);
+    const float temperature_w = fit(10.0f * em, shown);
+    same_line_if_fits(temperature_w, right);
+    ImGui::SetNextItemWidth(temperature_w);
     checked_number(tr("temperature"), s.temperature, kDepthTemperatureRule, [](double* t) {
         const bool changed = ImGui::SliderScalar("##temperature", ImGuiDataType_Double, t, &kDepthTemperatureRule.lo,
                                                  &kDepthTemperatureRule.hi, tr("temperature %.2f"));
@@ -558,11 +566,13 @@ void draw_sample_controls(DepthContext& ctx, DepthLabState& s, DepthUi& ui) {
                 "most likely one, larger T more surprising ones."));
         return changed;
     });
-    ImGui::SameLine();
-    int_slider("##lines", s.sample_lines, 1, kDepthMaxSampleLines, synthetic ? tr("%d problems") : tr("%d lines"), false,
-
-               7.0f * em, tr("How many problems (sort, copy) or lines of text (text) each model continues."));
-    ImGui::SameLine();
+    const char* lines_format = synthetic ? tr("%d problems") : tr("%d lines");
+    std::snprintf(shown, sizeof shown, lines_format, s.sample_lines);
+    const float lines_w = fit(7.0f * em, shown);
+    same_line_if_fits(lines_w, right);
+    int_slider("##lines", s.sample_lines, 1, kDepthMaxSampleLines, lines_format, false, lines_w,
+               tr("How many problems (sort, copy) or lines of text (text) each model continues."));
+    same_line_if_fits(action_button_width(kActions[kNewSamples]), right);
     action_button(ctx, kActions[kNewSamples]);
 }
 

@@ -10,6 +10,7 @@
 
 #include <normlab/base/palette.hpp>
 #include "export_menus.hpp"
+#include "layout_check.hpp"   // record_whole_block: a table that scrolls sideways is a finding
 #include "ui_util.hpp"
 
 #include <normlab/labs/invariance_figures.hpp>
@@ -68,13 +69,17 @@ void log_slider(const char* label, double& v, const NumberRule& rule, double lo,
     });
 }
 
+// The control panel's section headings (batch, transform size, norm settings).
+constexpr const char* kControlHeadings[3] = {tr_later("Batch of cases"), tr_later("Transform size: δ and γ"),
+                                             tr_later("ε, pRMSNorm's p, tolerance")};
+
 // The width a slider gets when `right` (buttons, text) must fit after it on the same row.
 float slider_width(float right) {
     return std::max(6.0f * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x - right);
 }
 
 void draw_batch_section(InvarianceContext& ctx, InvarianceLabState& s, InvarianceUi& ui, const Fonts& fonts, float maps_h) {
-    heading(fonts.heading, tr("Batch of cases"));
+    heading(fonts.heading, tr(kControlHeadings[0]));
     action_button(ctx, kActions[kNewBatch]);
     ImGui::SameLine();
     ImGui::AlignTextToFramePadding();
@@ -136,7 +141,7 @@ void draw_batch_section(InvarianceContext& ctx, InvarianceLabState& s, Invarianc
 }
 
 void draw_transform_section(InvarianceContext& ctx, InvarianceLabState& s, const Fonts& fonts) {
-    heading(fonts.heading, tr("Transform size: δ and γ"));
+    heading(fonts.heading, tr(kControlHeadings[1]));
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float buttons = button_width(kActions[kDeltaOne].label) + button_width(kActions[kDeltaTen].label) +
                           ImGui::CalcTextSize("δ").x + 4.0f * spacing;
@@ -160,7 +165,7 @@ void draw_transform_section(InvarianceContext& ctx, InvarianceLabState& s, const
 }
 
 void draw_norm_section(InvarianceContext& ctx, InvarianceLabState& s, const Fonts& fonts) {
-    heading(fonts.heading, tr("ε, pRMSNorm's p, tolerance"));
+    heading(fonts.heading, tr(kControlHeadings[2]));
     const float spacing = ImGui::GetStyle().ItemSpacing.x;
     const float buttons = button_width(kActions[kEpsLarge].label) + button_width(kActions[kEpsDefault].label) +
                           ImGui::CalcTextSize("ε").x + 4.0f * spacing;
@@ -236,7 +241,7 @@ std::string cell_tooltip(const InvarianceLabState& s, const CellCheck& c, int ro
 // Measured cell (r, c) at c0..c1: tinted ✓ / ✗ (with its number when `number`) in `font`; an
 // amber outline and badge where it disagrees with the paper; its tooltip says why.
 void draw_measured_cell(const InvarianceLabState& s, const CheckedTable& t, int r, int c, ImVec2 c0, ImVec2 c1,
-                        ImFont* font, ImFont* small, bool number) {
+                        ImFont* font, ImFont* small, bool number, bool two_line = false) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const CellCheck& check = t.cells[r][c];
     const bool finite = std::isfinite(check.residual);
@@ -247,9 +252,15 @@ void draw_measured_cell(const InvarianceLabState& s, const CheckedTable& t, int 
     const std::string label = !finite ? (number ? tr("cannot compute") : "?")
                               : number ? mark + " " + invariance_residual_text(check.residual)
                                        : mark;
-    centered_text(dl, font, c0, c1,
-                  finite ? ImGui::GetColorU32(check.measured ? kGoodText : kErrorText) : ImGui::GetColorU32(ImGuiCol_TextDisabled),
-                  label);
+    const ImU32 color = finite ? ImGui::GetColorU32(check.measured ? kGoodText : kErrorText) : ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    if (two_line && finite) {   // the mark above its number: a narrow column, the number whole
+        const float mid = std::floor(0.5f * (c0.y + c1.y));
+        centered_text(dl, font, ImVec2(c0.x, c0.y + 0.1f * font->FontSize), ImVec2(c1.x, mid + 0.1f * font->FontSize), color, mark);
+        centered_text(dl, font, ImVec2(c0.x, mid - 0.1f * font->FontSize), ImVec2(c1.x, c1.y - 0.1f * font->FontSize), color,
+                      invariance_residual_text(check.residual));
+    } else {
+        centered_text(dl, font, c0, c1, color, label);
+    }
     if (t.badge[r][c] > 0) {
         dl->AddRect(ImVec2(c0.x + 1.5f, c0.y + 1.5f), ImVec2(c1.x - 1.5f, c1.y - 1.5f), to_u32(colors::kAmber),
                     0.0f, 0, 3.0f);
@@ -263,9 +274,70 @@ void draw_measured_cell(const InvarianceLabState& s, const CheckedTable& t, int 
     if (ImGui::IsItemHovered()) tooltip(cell_tooltip(s, check, r, c).c_str());
 }
 
+// A column header's pieces where a narrow column may break it: its words, and a hyphenated word
+// after each hyphen ("re-" "centering"); `joined`: the piece follows a space.
+struct HeadPiece {
+    std::string text;
+    bool joined = false;
+};
+std::vector<HeadPiece> head_pieces(const std::string& name) {
+    std::vector<HeadPiece> out;
+    bool space = false;
+    for (std::size_t at = 0; at < name.size();) {
+        std::size_t end = name.find_first_of(" -", at);
+        end = end == std::string::npos ? name.size() : end + (name[end] == '-' ? 1 : 0);
+        if (end > at) out.push_back({name.substr(at, end - at), space});
+        space = end < name.size() && name[end] == ' ';
+        at = space ? end + 1 : end;
+    }
+    return out;
+}
+
+// Whether `text` is Korean or Chinese (core's line breaker may break it between characters).
+bool breaks_anywhere(const std::string& text) {
+    return std::any_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) >= 0xE0; });
+}
+
+// The header `name` in `width` px of `font`: its pieces packed onto lines; a piece wider than the
+// column (Korean, Chinese; a long word where even the words do not fit) broken where core's line
+// breaker allows.
+std::vector<std::string> wrap_head(ImFont* font, const std::string& name, float width) {
+    std::vector<std::string> lines;
+    const auto w = [&](const std::string& t) { return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, t.c_str()).x; };
+    for (const HeadPiece& p : head_pieces(name)) {
+        const std::string joined = lines.empty() ? p.text : lines.back() + (p.joined ? " " : "") + p.text;
+        if (!lines.empty() && w(joined) <= width) {
+            lines.back() = joined;
+        } else if (w(p.text) <= width) {
+            lines.push_back(p.text);
+        } else {
+            for (const TextLine& l : wrap_lines(*font, font->FontSize, p.text, width)) lines.push_back(p.text.substr(l.begin, l.end - l.begin));
+        }
+    }
+    return lines;
+}
+
 // The measured cells' width: never narrower than their widest header line, formula (in
-// `formula_font`) or value (in `cell_font`); the panel scrolls sideways instead.
-float measured_fit_width(const CheckedTable& t, const Fonts& fonts, ImFont* cell_font, ImFont* formula_font) {
+// `formula_font`) or value (in `cell_font`); the panel scrolls sideways instead. `two_line`: the
+// mark above the number, the header's words on as many lines as they need, the short formula;
+// the widest word sets a minimum only where label_w and six such columns fit in `avail`.
+float measured_fit_width(const CheckedTable& t, const Fonts& fonts, ImFont* cell_font, ImFont* formula_font,
+                         bool two_line = false, float label_w = 0.0f, float avail = 0.0f) {
+    if (two_line) {
+        const auto width = [&](ImFont* f, const std::string& text) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text.c_str()).x; };
+        float fit_w = 0.0f;
+        float words_w = 0.0f;   // each piece of the headers on a line of its own at most
+        for (int c = 0; c < kNumTransforms; ++c) {
+            fit_w = std::max(fit_w, width(formula_font, kShortFormula[c]));
+            const std::string name = tr(std::string(display_name(kAllTransforms[c])).c_str());
+            for (const HeadPiece& piece : head_pieces(name))
+                if (!breaks_anywhere(piece.text)) words_w = std::max(words_w, width(fonts.small, piece.text) - 0.3f * ImGui::GetFontSize());
+            for (int r = 0; r < kNumTableNorms; ++r) fit_w = std::max(fit_w, width(cell_font, invariance_residual_text(t.cells[r][c].residual)));
+        }
+        // The words whole where the table still fits (a word broken between letters is the last resort).
+        if (label_w + kNumTransforms * (std::max(fit_w, words_w) + 0.6f * ImGui::GetFontSize()) <= avail) fit_w = std::max(fit_w, words_w);
+        return std::ceil(fit_w + 0.6f * ImGui::GetFontSize());
+    }
     ImFont* small = fonts.small;
     const auto text_w = [](ImFont* f, const char* text) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text).x; };
     float fit_w = 0.0f;
@@ -291,18 +363,24 @@ float measured_fit_width(const CheckedTable& t, const Fonts& fonts, ImFont* cell
 struct TableLayout {
     ImFont* cell_font = nullptr;      // the measured values
     ImFont* formula_font = nullptr;   // the column headers' formulas
+    ImFont* name_font = nullptr;      // the rows' norm names
     float label_w = 0.0f, cell_w = 0.0f, paper_w = 0.0f, gap = 0.0f;
     bool below = false;               // the paper's table below the measured one, in its columns
+    bool two_line = false;            // still too wide: each cell's mark above its number (small font)
 };
 
 TableLayout table_layout(const CheckedTable& t, const Fonts& fonts) {
     const float em = ImGui::GetFontSize();
     ImFont* small = fonts.small;
     const auto text_w = [](ImFont* f, const char* text) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text).x; };
-    TableLayout l{fonts.regular, fonts.bold, 0.0f, 0.0f, 2.3f * em, 1.2f * em, false};
+    TableLayout l{fonts.regular, fonts.bold, fonts.bold, 0.0f, 0.0f, 2.3f * em, 1.2f * em, false};
     for (Norm n : kTableNorms) l.label_w = std::max(l.label_w, text_w(fonts.bold, std::string(display_name(n)).c_str()));
     l.label_w += 0.8f * em + 1.2f * em;                 // swatch, padding
-    const float avail = ImGui::GetContentRegionAvail().x;
+    // What the panel shows (its content region grows with what scrolls sideways in it).
+    const ImGuiStyle& style = ImGui::GetStyle();
+    const float shown = ImGui::GetWindowWidth() - ImGui::GetCursorPosX() - style.WindowPadding.x -
+                        (ImGui::GetScrollMaxY() > 0.0f ? style.ScrollbarSize : 0.0f);
+    const float avail = std::min(ImGui::GetContentRegionAvail().x, shown);
     float fit_w = measured_fit_width(t, fonts, l.cell_font, l.formula_font);
     if (l.label_w + l.gap + kNumTransforms * (fit_w + l.paper_w) > avail) {
         // Too wide for the window (a projector's large text, a small screen): values and formulas
@@ -314,12 +392,31 @@ TableLayout table_layout(const CheckedTable& t, const Fonts& fonts) {
         l.gap = 0.6f * em;
     }
     l.below = l.label_w + l.gap + kNumTransforms * (fit_w + l.paper_w) > avail;
+    // Below and still too wide (a projector at 1024×768): two lines per cell, so that no number
+    // hides behind a sideways scroll bar; each number stays whole on its line.
+    l.two_line = l.below && l.label_w + kNumTransforms * fit_w > avail;
+    if (l.two_line) {   // the names in the regular font: a narrower first column
+        l.name_font = fonts.regular;
+        l.label_w = 0.0f;
+        for (Norm n : kTableNorms) l.label_w = std::max(l.label_w, text_w(fonts.regular, std::string(display_name(n)).c_str()));
+        l.label_w += 0.8f * em + 1.2f * em;
+        fit_w = measured_fit_width(t, fonts, l.cell_font, l.formula_font, true, l.label_w, avail);
+    }
     l.cell_w = l.below ? std::max(std::floor((avail - l.label_w) / kNumTransforms), fit_w)
                        : std::max(std::clamp(std::floor((avail - l.label_w - l.gap - kNumTransforms * l.paper_w) / kNumTransforms),
                                              4.5f * em, 7.5f * em),
                                   fit_w);
     if (l.below) l.paper_w = l.cell_w;
     return l;
+}
+
+// Column c's name in lines: "Weight matrix" / "re-scaling" (at the last space; a translation
+// without one on the first line); with two-line cells, on as many lines as the column needs.
+std::vector<std::string> column_head(int c, const TableLayout& l, ImFont* small) {
+    const std::string name = tr(std::string(display_name(kAllTransforms[c])).c_str());
+    if (l.two_line) return wrap_head(small, name, l.cell_w - 0.3f * ImGui::GetFontSize());
+    const size_t split = name.rfind(' ');
+    return {name.substr(0, split), split == std::string::npos ? std::string() : name.substr(split + 1)};
 }
 
 // Row labels, the measured table and the paper's, drawn as one grid of cells.
@@ -332,8 +429,15 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
     ImFont* const formula_font = l.formula_font;
     const float label_w = l.label_w, cell_w = l.cell_w, paper_w = l.paper_w, gap = l.gap;
     const bool below = l.below;
-    const float row_h = std::round(1.75f * em);
-    const float header_h = 2.0f * small->FontSize + formula_font->FontSize + 0.6f * em;
+    const float row_h = l.two_line ? std::round(2.0f * cell_font->FontSize + 0.5f * em) : std::round(1.75f * em);
+    std::vector<std::string> heads[kNumTransforms];
+    std::size_t head_lines = 2;
+    for (int c = 0; c < kNumTransforms; ++c) {
+        heads[c] = column_head(c, l, small);
+        head_lines = std::max(head_lines, heads[c].size());
+    }
+    const float heads_h = static_cast<float>(head_lines) * small->FontSize;
+    const float header_h = heads_h + formula_font->FontSize + 0.6f * em;
 
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
@@ -356,20 +460,15 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
     for (int c = 0; c < kNumTransforms; ++c) {
         const float x0 = measured_x + static_cast<float>(c) * cell_w;
         const float x1 = x0 + cell_w;
-        // The paper's column name on two lines: "Weight matrix" / "re-scaling" (at its last space;
-        // a translation without one on the first line).
-        const std::string name = tr(std::string(display_name(kAllTransforms[c])).c_str());
-        const size_t split = name.rfind(' ');
-        const std::string lines[2] = {std::string(name.substr(0, split)),
-                                      split == std::string::npos ? std::string() : std::string(name.substr(split + 1))};
-        for (int line = 0; line < 2; ++line) {
+        for (std::size_t line = 0; line < heads[c].size(); ++line) {
             const float y = p0.y + static_cast<float>(line) * small->FontSize;
-            centered_text(dl, small, ImVec2(x0, y), ImVec2(x1, y + small->FontSize), dim_col, lines[line]);
+            centered_text(dl, small, ImVec2(x0, y), ImVec2(x1, y + small->FontSize), dim_col, heads[c][line]);
         }
-        const float fy = p0.y + 2.0f * small->FontSize + 0.15f * em;
+        const float fy = p0.y + heads_h + 0.15f * em;
         const std::string_view f = formula(kAllTransforms[c]);   // "x′ = δx (all cases)": the formula only
-        centered_text(dl, formula_font, ImVec2(x0, fy), ImVec2(x1, fy + formula_font->FontSize), text_col,
-                      std::string(f.substr(0, f.find(" ("))));
+        std::string head(f.substr(0, f.find(" (")));
+        if (text_w(formula_font, head.c_str()) + 0.3f * em > cell_w) head = kShortFormula[c];   // a narrow column
+        centered_text(dl, formula_font, ImVec2(x0, fy), ImVec2(x1, fy + formula_font->FontSize), text_col, head);
     }
     const float paper_caption_w = text_w(fonts.bold, tr("Paper, Table 1"));
     dl->AddText(fonts.bold, fonts.bold->FontSize,
@@ -377,7 +476,7 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
                 tr("Paper, Table 1"));
     for (int c = 0; c < kNumTransforms && !below; ++c) {   // below: under the measured columns' headers
         const float x0 = paper_x + static_cast<float>(c) * paper_w;
-        const float fy = p0.y + 2.0f * small->FontSize + 0.15f * em;
+        const float fy = p0.y + heads_h + 0.15f * em;
         centered_text(dl, small, ImVec2(x0, fy), ImVec2(x0 + paper_w, fy + formula_font->FontSize), dim_col, kShortFormula[c]);
     }
 
@@ -388,8 +487,8 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
         const ImVec2 s0(p0.x, std::floor(0.5f * (y0 + y1 - sw)));
         dl->AddRectFilled(s0, ImVec2(s0.x + sw, s0.y + sw), to_u32(norm_color(kTableNorms[r])), 2.0f);
         const std::string name(display_name(kTableNorms[r]));
-        dl->AddText(fonts.bold, fonts.bold->FontSize,
-                    ImVec2(p0.x + sw + 0.4f * em, std::floor(0.5f * (y0 + y1 - fonts.bold->FontSize))), text_col, name.c_str());
+        dl->AddText(l.name_font, l.name_font->FontSize,
+                    ImVec2(p0.x + sw + 0.4f * em, std::floor(0.5f * (y0 + y1 - l.name_font->FontSize))), text_col, name.c_str());
     };
     for (int r = 0; r < kNumTableNorms; ++r) {
         const float y0 = body_y + static_cast<float>(r) * row_h;
@@ -397,7 +496,7 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
         row_label(r, y0, y1);
         for (int c = 0; c < kNumTransforms; ++c) {
             const ImVec2 c0(measured_x + static_cast<float>(c) * cell_w, y0);
-            draw_measured_cell(s, t, r, c, c0, ImVec2(c0.x + cell_w, y1), cell_font, small, true);
+            draw_measured_cell(s, t, r, c, c0, ImVec2(c0.x + cell_w, y1), cell_font, small, true, l.two_line);
         }
         dl->AddLine(ImVec2(p0.x, y1), ImVec2(below ? total_w + p0.x : paper_x - gap, y1), line_col);
 
@@ -416,6 +515,7 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
     dl->AddLine(ImVec2(below ? p0.x : paper_x, paper_body_y), ImVec2(paper_x + kNumTransforms * paper_w, paper_body_y), line_col);
     ImGui::SetCursorScreenPos(p0);
     ImGui::Dummy(ImVec2(total_w, total_h));
+    record_whole_block("invariance_table", ImVec4(p0.x, p0.y, p0.x + total_w, p0.y + total_h));
 }
 
 // A presenter slide's Table 1: the measured cells alone, filling `size`. Each column is headed
@@ -703,7 +803,9 @@ void draw_invariance_lab(InvarianceContext& ctx) {
     if (show_controls(ctx.app)) {   // presenter view, or the panel collapsed: tables and curves alone
         begin_controls_panel(0.26f, 19.0f, 28.0f);
         // The heat maps take what the other sections leave (about 14 lines of them).
-        const float maps_h = ImGui::GetContentRegionAvail().y - 14.0f * ImGui::GetFrameHeightWithSpacing();
+        // (and the lines of headings that wrap in a narrow panel).
+        float maps_h = ImGui::GetContentRegionAvail().y - 14.0f * ImGui::GetFrameHeightWithSpacing();
+        for (const char* h : kControlHeadings) maps_h -= heading_extra_height(fonts.heading, tr(h));
         draw_batch_section(ctx, s, ui, fonts, maps_h);
         draw_transform_section(ctx, s, fonts);
         draw_norm_section(ctx, s, fonts);

@@ -182,18 +182,32 @@ void take_latest(TrainingUi& ui) {
 // Two items side by side: the width of each.
 float half_width() { return std::floor(0.5f * (ImGui::GetContentRegionAvail().x - ImGui::GetStyle().ItemSpacing.x)); }
 
+// Two items side by side where what they show fits (pair_fits), else one under the other: the
+// width of each.
+float pair_width(bool fits) { return fits ? half_width() : ImGui::GetContentRegionAvail().x; }
+
+// What a slider shows: its printf format with the value.
+template <class T>
+std::string shown(const char* format, T value) {
+    char text[160];
+    std::snprintf(text, sizeof text, format, value);
+    return text;
+}
+
 void draw_run_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
     heading(fonts.heading, tr("Run"));
     const bool cannot = !ui.problem.empty() || (ui.shown && !ui.shown->error.empty());
     const bool at_end = ui.shown && ui.shown->done() && !ui.playing;
     ImGui::BeginDisabled(cannot);
+    // The buttons wrap onto a second line where the panel is too narrow for their words.
+    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
     action_button(ctx, kActions[kPlay], run_button_label(ui.playing, at_end));
-    ImGui::SameLine();
+    same_line_if_fits(action_button_width(kActions[kStep]), right);
     action_button(ctx, kActions[kStep]);
     ImGui::EndDisabled();
-    ImGui::SameLine();
+    same_line_if_fits(action_button_width(kActions[kReset]), right);
     action_button(ctx, kActions[kReset]);
-    ImGui::SameLine();
+    same_line_if_fits(action_button_width(kActions[kNewSeed]), right);
     action_button(ctx, kActions[kNewSeed]);
 
     const int step = ui.shown ? ui.shown->step : 0;
@@ -215,14 +229,18 @@ void draw_run_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& ui,
     ui.achieved.update(ImGui::GetTime(), step, ui.playing && ui.shown && !ui.shown->done());
     const bool fastest = s.steps_per_second >= kTrainingMaxSpeed;
     std::string pace = fastest ? tr("pace: as fast as it goes") : tr("pace %.0f steps/s");
+    std::string achieved;   // under the slider where the slider is too narrow for it
     if (const std::optional<double> rate = ui.achieved.rate()) {
         const std::string r = format_number(*rate, *rate < 10.0 ? 2 : 3);
-        pace = fastest ? tr("pace: as fast as it goes (achieved {0})", r) : tr("pace %.0f steps/s (achieved {0})", r);
+        const std::string both = fastest ? tr("pace: as fast as it goes (achieved {0})", r) : tr("pace %.0f steps/s (achieved {0})", r);
+        if (button_width(shown(both.c_str(), s.steps_per_second).c_str()) <= ImGui::GetContentRegionAvail().x) pace = both;
+        else achieved = tr("achieved {0} steps/s", r);
     }
     log_slider("##speed", tr("pace"), s.steps_per_second, kTrainingSpeedRule, pace.c_str(), ImGui::GetContentRegionAvail().x,
                tr("How fast Play trains, 5 to 5000 steps per second (log scale); at the top, as fast as the CPU allows. "
                "In brackets, the pace achieved over the last second while playing: a big model can train slower "
                "than asked. The numbers do not depend on it, only how quickly they appear."));
+    if (!achieved.empty()) ImGui::TextDisabled("%s", achieved.c_str());
 
     // The stress test: a toggle button (filled while on) and its factor.
     const bool on = s.stress;
@@ -233,7 +251,9 @@ void draw_run_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& ui,
                   s.stress_factor);
     action_button(ctx, kActions[kStress], label);
     if (on) ImGui::PopStyleColor(2);
-    ImGui::SameLine();
+    // The factor beside the button, or under it where "× 30" and room for the grab do not fit.
+    same_line_if_fits(button_width(shown("× %.3g", s.stress_factor).c_str()) + 2.0f * ImGui::GetFontSize(),
+                      ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x);
     log_slider("##stress_factor", tr("stress factor"), s.stress_factor, kStressFactorRule, "× %.3g",
                ImGui::GetContentRegionAvail().x,
                tr("The stress test's factor on the learning rate, 2 to 100 (log scale; 30 by default)."));
@@ -241,9 +261,12 @@ void draw_run_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& ui,
 
 void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
     heading(fonts.heading, tr("Data"));
-    const float w = half_width();
+    const char* const dataset = tr(std::string(display_name(s.data.kind)).c_str());
+    const bool pair = pair_fits({dataset, shown(tr("train %.0f%%"), 100.0 * s.data.train_ratio)}) &&
+                      button_width(dataset) + ImGui::GetFrameHeight() <= half_width();   // the combo's arrow
+    float w = pair_width(pair);
     ImGui::SetNextItemWidth(w);
-    if (ImGui::BeginCombo("##dataset", tr(std::string(display_name(s.data.kind)).c_str()))) {
+    if (ImGui::BeginCombo("##dataset", dataset)) {
         for (DatasetKind kind : kBuiltinDatasets)
             if (ImGui::Selectable(tr(std::string(display_name(kind)).c_str()), s.data.kind == kind))
                 training_lab_choose_dataset(s, kind);
@@ -253,7 +276,7 @@ void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) 
     tooltip(tr("The data set: five 2D sets from TensorFlow Playground (500 points, 2 classes), the 8×8 handwritten "
             "digits (64 features, 10 classes), or your own CSV file. Choosing one loads its recommended width, "
             "learning rate, batch size and steps."));
-    ImGui::SameLine();
+    if (pair) ImGui::SameLine();
     ImGui::SetNextItemWidth(w);
     checked_number(tr("train share (1 = 100%)"), s.data.train_ratio, kTrainingRatioRule, [](double* train_ratio) {
         double ratio = 100.0 * *train_ratio;
@@ -285,6 +308,9 @@ void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) 
     }
 
     const bool two_d = is_synthetic_2d(s.data.kind);
+    const bool pair2 = pair_fits({shown(tr("noise %.2f"), s.data.noise),
+                                  shown(tr("seed %llu"), static_cast<unsigned long long>(s.train.seed))});
+    w = pair_width(pair2);
     ImGui::BeginDisabled(!two_d);
     ImGui::SetNextItemWidth(w);
     checked_number(tr("noise"), s.data.noise, kTrainingNoiseRule, [two_d](double* noise) {
@@ -296,7 +322,7 @@ void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) 
         return changed;
     });
     ImGui::EndDisabled();
-    ImGui::SameLine();
+    if (pair2) ImGui::SameLine();
     ImGui::SetNextItemWidth(w);
     const std::uint64_t one = 1;
     ImGui::InputScalar("##seed", ImGuiDataType_U64, &s.train.seed, &one, nullptr, tr("seed %llu"));
@@ -307,10 +333,11 @@ void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) 
 void draw_model_section(TrainingLabState& s, const Fonts& fonts) {
     heading(fonts.heading, tr("Model"));
     MlpConfig& m = s.train.model;
-    const float w = half_width();
+    const bool pair = pair_fits({shown(tr("%d hidden layers"), m.hidden_layers), shown(tr("width %d"), static_cast<int>(m.width))});
+    const float w = pair_width(pair);
     int_slider("##depth", m.hidden_layers, kMinHiddenLayers, kMaxHiddenLayers, tr("%d hidden layers"), false, w,
                tr("Hidden layers, 1 to 6: each is dense → norm → activation (or dense → activation → norm)."));
-    ImGui::SameLine();
+    if (pair) ImGui::SameLine();
     int width = static_cast<int>(m.width);
     int_slider("##width", width, static_cast<int>(kMinWidth), static_cast<int>(kMaxWidth), tr("width %d"), true, w,
                tr("Units per hidden layer n, 2 to 256 (log scale): the vector each norm normalizes."));
@@ -323,15 +350,16 @@ void draw_model_section(TrainingLabState& s, const Fonts& fonts) {
     } acts[] = {{Activation::ReLU, "ReLU", tr("f(a) = max(0, a); weights start He-scaled, N(0, 2/n_in).")},
                 {Activation::Tanh, "tanh", tr("f(a) = tanh(a); weights start N(0, 1/n_in).")},
                 {Activation::GELU, "GELU", tr("f(a) = a·Φ(a), the exact erf form; weights start N(0, 2/n_in).")}};
+    const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
     for (const auto& a : acts) {
-        if (&a != acts) ImGui::SameLine();
+        if (&a != acts) same_line_if_fits(radio_width(a.label), right);
         if (ImGui::RadioButton(a.label, m.activation == a.a)) m.activation = a.a;
         tooltip(a.help);
     }
     if (ImGui::RadioButton(tr("norm, then f"), m.placement == Placement::BeforeActivation))
         m.placement = Placement::BeforeActivation;
     tooltip(tr("y = f(norm(a) ⊙ g + b): the norm before the activation, as in the RMSNorm paper."));
-    ImGui::SameLine();
+    same_line_if_fits(radio_width(tr("f, then norm")), right);
     if (ImGui::RadioButton(tr("f, then norm"), m.placement == Placement::AfterActivation))
         m.placement = Placement::AfterActivation;
     tooltip(tr("y = norm(f(a)) ⊙ g + b: the norm after the activation."));
@@ -345,14 +373,15 @@ void draw_optimizer_section(TrainingLabState& s, const Fonts& fonts) {
     OptimizerSpec& o = s.train.optimizer;
     if (ImGui::RadioButton("Adam", o.kind == OptimizerKind::Adam)) training_lab_choose_optimizer(s, OptimizerKind::Adam);
     tooltip(tr("Adam (β₁ = 0.9, β₂ = 0.999); choosing it loads its recommended learning rate for the data set."));
-    ImGui::SameLine();
+    same_line_if_fits(radio_width(tr("SGD + momentum")), ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x);
     if (ImGui::RadioButton(tr("SGD + momentum"), o.kind == OptimizerKind::SGD))
         training_lab_choose_optimizer(s, OptimizerKind::SGD);
     tooltip(tr("SGD with momentum 0.9: v ← 0.9 v + ∂L/∂θ, θ ← θ − η v; choosing it loads its recommended learning rate."));
-    const float w = half_width();
+    const bool pair = pair_fits({shown(tr("lr %.4g"), o.lr), shown(tr("batch %d"), static_cast<int>(s.train.batch_size))});
+    const float w = pair_width(pair);
     log_slider("##lr", tr("lr"), o.lr, kTrainingLrRule, tr("lr %.4g"), w,
                tr("The learning rate η, 10⁻⁴ to 1 (log scale). The stress test multiplies it."));
-    ImGui::SameLine();
+    if (pair) ImGui::SameLine();
     int batch = static_cast<int>(s.train.batch_size);
     int_slider("##batch", batch, kTrainingMinBatch, kTrainingMaxBatch, tr("batch %d"), true, w,
                tr("Cases per mini-batch, 1 to 512 (log scale; at most the training set). BatchNorm's statistics come "
@@ -701,7 +730,7 @@ void draw_figure_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& 
     ImGui::SameLine();
     if (ImGui::RadioButton(tr("step###axis_step"), s.axis == TrainingAxis::Step) && s.axis != TrainingAxis::Step) kActions[kAxis].apply(ctx);
     tooltip(axis_help.c_str());
-    ImGui::SameLine();
+    same_line_if_fits(radio_width(tr("compute time")), ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x);
     if (ImGui::RadioButton(tr("compute time"), s.axis == TrainingAxis::Time) && s.axis != TrainingAxis::Time)
         kActions[kAxis].apply(ctx);
     tooltip(axis_help.c_str());
@@ -718,7 +747,7 @@ void draw_figure_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& 
         ImGui::EndCombo();
     }
     tooltip(action_tooltip(kActions[kGradVariant]).c_str());
-    ImGui::SameLine();
+    same_line_if_fits(radio_width(tr("test points")), ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x);
     ImGui::BeginDisabled(!ui.shown || !ui.shown->data || ui.shown->data->features() != 2);
     ImGui::Checkbox(tr("test points"), &ui.show_test_points);
     ImGui::EndDisabled();

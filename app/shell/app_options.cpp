@@ -31,7 +31,7 @@ constexpr const char* kUsage =
     "       normlab --bench-gpu [--json] [--cpu] [--egl] [--rows R,...] [--cols C,...] [--reps N] [--timing M]\n"
     "       normlab --frames N --frame-stats [--lab NAME | --all-labs]\n"
     "       normlab --check-layout [--size WxH[,WxH…]] [--scale-ui K] [--lab NAME | --all-labs | --lecture FILE]\n"
-    "               [--presenter] [--theme T] [--json]\n"
+    "               [--presenter] [--theme T[,T…]] [--json]\n"
     "       normlab [--scene FILE | --lecture FILE [--slide N]] [--presenter] [--fullscreen]\n"
     "               [--theme light|dark|projector] [--font-scale P] [--size WxH] [--scale-ui K]\n"
     "NormLab: a desktop lab for LayerNorm vs RMSNorm (Zhang & Sennrich, NeurIPS 2019).\n"
@@ -87,7 +87,7 @@ constexpr const char* kUsage =
     "                        clipped by its container or the window, and each slider grab over a\n"
     "                        text; exit 0 when there is none, 1 otherwise (--json: {\"overlaps\":\n"
     "                        [...], \"clipped\": [...]} on stdout); --size WxH,WxH,…: at each size\n"
-    "                        in turn, in one run\n"
+    "                        in turn, in one run; --theme T,T,…: each size in each theme in turn\n"
     "  --dropped             with --check-layout: first lay out each page at 1920x1080, then report\n"
     "                        each figure label or value (not a tick label) it showed there that the\n"
     "                        page at a checked size lacks (\"dropped\"; exit 1 if any)\n"
@@ -199,6 +199,10 @@ int check_args(Options& opt) {
         std::fprintf(stderr, "normlab: --size takes one WxH (a list only with --check-layout)\n");
         return 2;
     }
+    if (!opt.more_themes.empty() && !opt.check_layout) {
+        std::fprintf(stderr, "normlab: --theme takes one theme (a list only with --check-layout)\n");
+        return 2;
+    }
     if (opt.check_layout && (opt.frames > 0 || !opt.export_plot.empty())) {
         std::fprintf(stderr, "normlab: --check-layout takes no --frames, --screenshot or --export-plot\n");
         return 2;
@@ -307,7 +311,16 @@ int parse_args(int argc, char** argv, Options& opt) {
                 return 2;
             }
         } else if (arg == "--theme" && has_value) {
-            if (!parse_choice(argv[++i], {"light", "dark", "projector"}, "theme", opt.theme)) return 2;
+            // T, or with --check-layout T,T,… (the first is the window's theme).
+            const std::string themes = argv[++i];
+            opt.more_themes.clear();
+            for (std::size_t at = 0; at <= themes.size();) {
+                const std::size_t comma = std::min(themes.find(',', at), themes.size());
+                std::string& theme = at == 0 ? opt.theme : opt.more_themes.emplace_back();
+                if (!parse_choice(themes.substr(at, comma - at).c_str(), {"light", "dark", "projector"}, "theme", theme))
+                    return 2;
+                at = comma + 1;
+            }
         } else if (arg == "--lang" && has_value) {
             if (!parse_choice(argv[++i], {"en", "ko", "zh", "pseudo"}, "language", opt.lang)) return 2;
         } else if (arg == "--font-scale" && has_value) {

@@ -25,6 +25,7 @@ struct Options {
     bool presenter = false;   // --presenter
     bool fullscreen = false;  // --fullscreen
     std::string theme = "light";   // --theme
+    std::vector<std::string> more_themes;   // --check-layout --theme T,T,…: the themes after the first
     std::string lang;         // --lang en|ko|zh|pseudo; "" for none
     int font_px = ui::kDefaultFontPx;   // --font-scale P → P % of the default
     bool font_given = false;  // else the projector theme starts at ui::kProjectorFontPx

@@ -103,9 +103,7 @@ std::string open_start_scene(ui::AppContext& ctx, const Options& opt) {
 void apply_options(const Options& opt, ui::AppUi& ui, ui::LectureUi& lecture) {
     if (opt.lab_given) ui.select_lab = opt.lab;
     ui.presenter = opt.presenter;
-    ui.dark = opt.theme == "dark";
-    ui.projector = opt.theme == "projector";
-    ui.font_px = ui.projector && !opt.font_given ? ui::kProjectorFontPx : opt.font_px;
+    ui::apply_theme_option(opt.theme, opt, ui);
     lecture.want_fullscreen = opt.fullscreen;
     if (opt.pointer) {
         lecture.pointer = true;

@@ -126,7 +126,7 @@ bool resize_window(GLFWwindow* window, int w, int h) {
 // Lays out one page (a lab, or slide ≥ 0 of the lecture) for kSettleFrames frames and adds the
 // last frame's problems to the report (none without one: a reference page for --dropped), and
 // the figure labels and values of `reference` it lacks; returns its texts.
-std::vector<ui::TextBox> check_page(GLFWwindow* window, const Options& opt, ui::AppContext& ctx, ui::Fonts& fonts,
+std::vector<ui::TextBox> check_page(GLFWwindow* window, const Options& opt, const std::string& theme, ui::AppContext& ctx, ui::Fonts& fonts,
                                     Look& look, ImGuiIO& io, int lab, int slide, ui::LayoutReport* report,
                                     const std::vector<ui::TextBox>* reference, std::string& log) {
     if (slide >= 0) ui::go_to_slide(ctx, slide);
@@ -151,7 +151,7 @@ std::vector<ui::TextBox> check_page(GLFWwindow* window, const Options& opt, ui::
     where.slide = slide + 1;
     where.size = std::to_string(w) + "x" + std::to_string(h);
     where.scale = ui_scale(window, opt);
-    where.theme = opt.theme;
+    where.theme = theme;
     if (report == nullptr) return texts;
     if (!opt.text_log.empty())
         log += "## " + where.lab + (slide >= 0 ? " slide " + std::to_string(slide + 1) : "") + " " + where.size + "\n" +
@@ -163,6 +163,12 @@ std::vector<ui::TextBox> check_page(GLFWwindow* window, const Options& opt, ui::
 }
 
 }  // namespace
+
+void apply_theme_option(const std::string& theme, const Options& opt, AppUi& ui) {
+    ui.dark = theme == "dark";
+    ui.projector = theme == "projector";
+    ui.font_px = ui.projector && !opt.font_given ? kProjectorFontPx : opt.font_px;
+}
 
 int check_layout(GLFWwindow* window, const Options& opt, ui::AppContext& ctx, ui::Fonts& fonts, Look& look) {
     struct Page {
@@ -181,27 +187,32 @@ int check_layout(GLFWwindow* window, const Options& opt, ui::AppContext& ctx, ui
     std::string log;   // --text-log: every page's texts
     std::vector<std::pair<int, int>> sizes{{0, 0}};   // the window's own first, then --size's others
     sizes.insert(sizes.end(), opt.more_sizes.begin(), opt.more_sizes.end());
-    // --dropped: every page at 1920x1080 first, then the window's own size again.
-    std::vector<std::vector<ui::TextBox>> reference;
-    if (opt.dropped) {
-        int w0 = 0, h0 = 0;
-        glfwGetWindowSize(window, &w0, &h0);
-        sizes[0] = {w0, h0};
-        if (!resize_window(window, 1920, 1080)) {
-            std::fprintf(stderr, "normlab: --check-layout: the window did not take the size 1920x1080\n");
-            return 2;
+    int w0 = 0, h0 = 0;
+    glfwGetWindowSize(window, &w0, &h0);
+    if (opt.dropped || !opt.more_themes.empty()) sizes[0] = {w0, h0};   // the window is resized before it
+    std::vector<std::string> themes{opt.theme};
+    themes.insert(themes.end(), opt.more_themes.begin(), opt.more_themes.end());
+    for (const std::string& theme : themes) {
+        apply_theme_option(theme, opt, ctx.app);
+        // --dropped: every page at 1920x1080 first (in this theme), then the sizes.
+        std::vector<std::vector<ui::TextBox>> reference;
+        if (opt.dropped) {
+            if (!resize_window(window, 1920, 1080)) {
+                std::fprintf(stderr, "normlab: --check-layout: the window did not take the size 1920x1080\n");
+                return 2;
+            }
+            for (const Page& page : pages)
+                reference.push_back(check_page(window, opt, theme, ctx, fonts, look, io, page.lab, page.slide, nullptr, nullptr, log));
         }
-        for (const Page& page : pages)
-            reference.push_back(check_page(window, opt, ctx, fonts, look, io, page.lab, page.slide, nullptr, nullptr, log));
-    }
-    for (const auto& [size_w, size_h] : sizes) {
-        if (size_w > 0 && !resize_window(window, size_w, size_h)) {
-            std::fprintf(stderr, "normlab: --check-layout: the window did not take the size %dx%d\n", size_w, size_h);
-            return 2;
+        for (const auto& [size_w, size_h] : sizes) {
+            if (size_w > 0 && !resize_window(window, size_w, size_h)) {
+                std::fprintf(stderr, "normlab: --check-layout: the window did not take the size %dx%d\n", size_w, size_h);
+                return 2;
+            }
+            for (std::size_t i = 0; i < pages.size(); ++i)
+                check_page(window, opt, theme, ctx, fonts, look, io, pages[i].lab, pages[i].slide, &report,
+                           reference.empty() ? nullptr : &reference[i], log);
         }
-        for (std::size_t i = 0; i < pages.size(); ++i)
-            check_page(window, opt, ctx, fonts, look, io, pages[i].lab, pages[i].slide, &report,
-                       reference.empty() ? nullptr : &reference[i], log);
     }
     if (!opt.text_log.empty()) {
         try {

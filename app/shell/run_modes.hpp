@@ -48,9 +48,14 @@ private:
     double first_frame_ms_ = 0.0;
 };
 
+// The theme `theme` (light, dark, projector) on the app's display state: the projector's larger
+// text unless --font-scale gave a size.
+void apply_theme_option(const std::string& theme, const Options& opt, AppUi& ui);
+
 // --check-layout: each page (a lab, or a slide of --lecture) is drawn for kSettleFrames frames
 // (tables and windows size themselves from the previous frame), the texts of the last one
-// recorded (layout_check.hpp); prints the problems, returns 0 when there are none, else 1.
+// recorded (layout_check.hpp), at each size of --size in each theme of --theme; prints the
+// problems, returns 0 when there are none, else 1.
 int check_layout(GLFWwindow* window, const Options& opt, AppContext& ctx, Fonts& fonts, Look& look);
 
 // --check-figures: the figures offered for export on screen (plot_export.hpp's notes) against the

@@ -182,6 +182,14 @@ TEST(GradientLab, InputsCompareForTheCache) {
     EXPECT_TRUE(state != other);
 }
 
+// The labels a plot's curves carry at their ends (Series::end_label), in series order.
+std::vector<std::string> end_labels(const Plot& p) {
+    std::vector<std::string> out;
+    for (const Series& s : p.series)
+        if (!s.end_label.empty()) out.push_back(s.end_label);
+    return out;
+}
+
 TEST(GradientLab, LargerWeightsTakeSmallerRelativeSteps) {
     GradientLabState state = default_state();
     state.sgd_delta = 10.0;
@@ -198,18 +206,18 @@ TEST(GradientLab, LargerWeightsTakeSmallerRelativeSteps) {
     const double fall_dW = r.sgd_from_dW.loss.front() - r.sgd_from_dW.loss.back();
     EXPECT_GT(fall_W, 0.2 * r.sgd_from_W.loss.front());
     EXPECT_LT(fall_dW, 0.1 * fall_W);
+    // The outputs' plot names the δW run's curves y₁… at their ends, right of the data (never
+    // over a curve, as a label inside the data area was), not the W run's.
+    const Plot outputs = sgd_output_plot(r);
+    EXPECT_TRUE(outputs.annotations.empty());
+    ASSERT_GE(outputs.series.size(), 2u);
+    EXPECT_EQ(outputs.series[0].end_label, "");
+    EXPECT_EQ(outputs.series[1].end_label, "y₁");
+    EXPECT_EQ(end_labels(outputs).size(), std::min<std::size_t>(outputs.series.size() / 2, kSgdPlotOutputs));
     // The plot prints the measured ratio.
     const Plot p = sgd_relative_step_plot(r);
     ASSERT_EQ(p.annotations.size(), 1u);
     EXPECT_NE(p.annotations[0].text.find("÷ 100"), std::string::npos) << p.annotations[0].text;
-}
-
-// The labels a sweep plot's curves carry at their ends (Series::end_label), in series order.
-std::vector<std::string> end_labels(const Plot& p) {
-    std::vector<std::string> out;
-    for (const Series& s : p.series)
-        if (!s.end_label.empty()) out.push_back(s.end_label);
-    return out;
 }
 
 TEST(GradientLab, SweepPlotsCarryASlopeOnEveryCurve) {
@@ -235,7 +243,7 @@ TEST(GradientLab, SweepPlotsCarryASlopeOnEveryCurve) {
         EXPECT_GT(e.label.at.x, L.view.px.x1);
         EXPECT_EQ(e.label.text, p.series[e.series].end_label);
         if (i > 0) {
-            EXPECT_GE(e.label.at.y - L.end_labels[i - 1].label.at.y, 1.1 * e.label.font_px - 1e-9);
+            EXPECT_GE(e.label.at.y - L.end_labels[i - 1].label.at.y, 1.2 * e.label.font_px - 1e-9);
         }
     }
     state.show = {false, true, false};

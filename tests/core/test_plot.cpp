@@ -930,7 +930,7 @@ TEST(PlotLegendPlace, SmallCrowdedFigureNeverPutsTheLegendOverData) {
 }
 
 // Crowded end labels (the Gradients slide's 12 slopes at 1024×768): where the data area's height
-// cannot hold them 1.1 text heights apart in the tick font, they are set at 0.8 of it rather than
+// cannot hold them 1.2 text heights apart in the tick font, they are set at 0.8 of it rather than
 // the last ones left out; fewer are left out only where even that is too tall.
 TEST(PlotEndLabels, CrowdedLabelsShrinkBeforeAnyIsLeftOut) {
     Plot p;
@@ -945,7 +945,7 @@ TEST(PlotEndLabels, CrowdedLabelsShrinkBeforeAnyIsLeftOut) {
         SCOPED_TRACE(h);
         const PlotLayout L = layout_plot(p, {0, 0, 400, h});
         const double room = L.view.px.height() - 0.2 * tf;
-        const auto rows = [&](double f) { return static_cast<std::size_t>(std::floor(room / (1.1 * f))) + 1; };
+        const auto rows = [&](double f) { return static_cast<std::size_t>(std::floor(room / (1.2 * f))) + 1; };
         if (rows(tf) >= 8) {
             EXPECT_EQ(L.end_labels.size(), 8u);
             for (const EndLabel& e : L.end_labels) EXPECT_DOUBLE_EQ(e.label.font_px, tf);
@@ -1015,11 +1015,11 @@ TEST(PlotEndLabels, RightOfTheDataLevelWithTheirEndsAndApart) {
         EXPECT_GE(e.label.at.y - tf, L.view.px.y0 - tf);
         EXPECT_LE(e.label.at.y, L.view.px.y1);
         if (i > 0) {
-            EXPECT_GE(e.label.at.y - L.end_labels[i - 1].label.at.y, 1.1 * tf - 1e-9);
+            EXPECT_GE(e.label.at.y - L.end_labels[i - 1].label.at.y, 1.2 * tf - 1e-9);
         }
     }
     EXPECT_EQ(L.end_labels[0].label.text, "c");   // top first
-    EXPECT_FALSE(L.end_labels[0].leader);         // alone: level with its end
+    EXPECT_TRUE(L.end_labels[0].leader);          // level with its end, a leader as its column's others
     EXPECT_NEAR(L.end_labels[0].label.at.y - 0.36 * tf, L.view.to_px({1, 5.0}).y, 1e-9);
     EXPECT_EQ(L.end_labels[2].label.text, "a");
     EXPECT_TRUE(L.end_labels[2].shared);          // blue and vermillion curves
@@ -1038,6 +1038,56 @@ TEST(PlotEndLabels, RightOfTheDataLevelWithTheirEndsAndApart) {
     ASSERT_LT(S.end_labels.size(), 12u);
     for (const EndLabel& e : S.end_labels) EXPECT_LT(e.series, S.end_labels.size());
     EXPECT_NE(to_svg(p).find(">c</text>"), std::string::npos);
+}
+
+// Crowded end labels as in the Gradients lab (ten slopes, most ending in two bundles; in Chinese
+// at 1024×768 they were stacked with no gap and their leaders ran along each other in a strip a
+// quarter of a text height wide): at every height, each label clear of the next by a fifth of a
+// text height, right of the data area, and, once any had to move, every label with a straight
+// leader that fans out over at least 0.9 text heights, crosses no other leader and meets no label.
+TEST(PlotEndLabels, CrowdedLabelsKeepAGapAndTheirLeadersNeverCross) {
+    Plot p;
+    const double ends[10] = {200, 20, 9, 5, 4, 3.5, 3.2, 3, 0.01, 0.004};
+    for (int i = 0; i < 10; ++i) {
+        Series s = palette_series(i % 3, "", {0.01, 1, 100}, {ends[i] * 2, ends[i] * 1.5, ends[i]});
+        s.end_label = std::string(1, "Wxgb"[i % 4]) + (i % 2 ? " 0.00" : " −1.00");
+        p.series.push_back(std::move(s));
+    }
+    p.x.scale = p.y.scale = Scale::Log10;
+    // Where a, b: the leader's ends; whether segments ab and cd cross (touching at an end: no).
+    const auto cross = [](Point2 a, Point2 b, Point2 c, Point2 d) {
+        const auto side = [](Point2 o, Point2 u, Point2 v) { return (u.x - o.x) * (v.y - o.y) - (u.y - o.y) * (v.x - o.x); };
+        return side(a, b, c) * side(a, b, d) < 0.0 && side(c, d, a) * side(c, d, b) < 0.0;
+    };
+    bool moved_seen = false;
+    for (double h = 140; h <= 420; h += 20) {
+        SCOPED_TRACE(h);
+        const PlotLayout L = layout_plot(p, {0, 0, 420, h});
+        ASSERT_GE(L.end_labels.size(), 2u);
+        struct Box { double x0, y0, x1, y1; };
+        std::vector<Box> boxes;
+        std::vector<std::pair<Point2, Point2>> leaders;
+        for (const EndLabel& e : L.end_labels) {
+            const double f = e.label.font_px, x = e.label.at.x, y = e.label.at.y;
+            boxes.push_back({x, y - 0.76 * f, x + estimate_text_width(e.label.text, f), y + 0.24 * f});
+            EXPECT_GT(boxes.back().x0, L.view.px.x1);   // never over a curve
+            EXPECT_EQ(e.leader, L.end_labels.front().leader);   // all or none
+            if (e.leader) {
+                leaders.push_back({e.from, {x - 0.15 * f, y - 0.36 * f}});
+                EXPECT_GE(leaders.back().second.x - e.from.x, 0.9 * f);   // fans out
+            }
+        }
+        moved_seen = moved_seen || !leaders.empty();
+        for (std::size_t i = 1; i < boxes.size(); ++i)
+            EXPECT_GE(boxes[i].y0 - boxes[i - 1].y1, 0.2 * L.end_labels[i].label.font_px - 1e-9) << L.end_labels[i].label.text;
+        for (std::size_t i = 0; i < leaders.size(); ++i) {
+            for (std::size_t j = i + 1; j < leaders.size(); ++j)
+                EXPECT_FALSE(cross(leaders[i].first, leaders[i].second, leaders[j].first, leaders[j].second)) << i << " " << j;
+            for (const Box& b : boxes)   // a leader ends left of every label: the column's left edge
+                EXPECT_LT(leaders[i].second.x, b.x0);
+        }
+    }
+    EXPECT_TRUE(moved_seen);
 }
 
 TEST(PlotLegendRoom, FixedCornerIsLaidOutAsBefore) {

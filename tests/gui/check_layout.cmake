@@ -6,7 +6,8 @@
 # at 1920×1080 but not at SIZE: the same process lays every page out at 1920×1080 first, --dropped;
 # -DDROPPED=OFF leaves that out):
 #   cmake -DAPP=<normlab> -DXVFB=<xvfb-run> -DSIZE=1024x768 -DSCALE=1 -DTHEME=light [-DLECTURE=F] [-DOVER_DATA=ON] -P check_layout.cmake
-# SIZE may list sizes (1024x768,1280x720: one run checks each in turn); -DLANG=ko|zh|pseudo picks
+# SIZE may list sizes (1024x768,1280x720: one run checks each in turn), and THEME themes
+# (projector,light: each size in each theme, in the same run); -DLANG=ko|zh|pseudo picks
 # the language (default English); -DLAB=NAME checks that lab alone; with -DTEXT_LOG=FILE
 # -DI18N_CHECK=<normlab_i18n_check>, the run's texts go to FILE and at most 5 % of each page's
 # worded texts may be English (normlab_i18n_check --english-share).

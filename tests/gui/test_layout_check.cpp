@@ -154,6 +154,30 @@ TEST_F(LayoutCheck, TextBelowAScrollingChildIsNot) {
     EXPECT_TRUE(report.clipped.empty()) << report_text(report);
 }
 
+// A table that must be read whole (record_whole_block: the Invariance lab's Table 1) wider than
+// its panel: a finding even where the panel's sideways scroll bar could reach its last columns;
+// the same table where it fits is none.
+TEST_F(LayoutCheck, ATableThatScrollsSidewaysIsClipped) {
+    for (const float table_w : {500.0f, 150.0f}) {
+        const LayoutReport report = report_of(record([table_w] {
+            ImGui::BeginChild("panel", ImVec2(200.0f, 150.0f), true, ImGuiWindowFlags_HorizontalScrollbar);
+            const ImVec2 p = ImGui::GetCursorScreenPos();
+            ImGui::GetWindowDrawList()->AddText(p, ImGui::GetColorU32(ImGuiCol_Text), "1.9e-16");
+            ImGui::Dummy(ImVec2(table_w, 60.0f));
+            record_whole_block("table_1", ImVec4(p.x, p.y, p.x + table_w, p.y + 60.0f));
+            ImGui::EndChild();
+        }));
+        EXPECT_TRUE(report.overlaps.empty()) << report_text(report);
+        if (table_w > 200.0f) {
+            ASSERT_EQ(report.clipped.size(), 1u) << report_text(report);
+            EXPECT_NE(report.clipped[0].texts[0].text.find("[table table_1: 500 px wide in "), std::string::npos)
+                << report.clipped[0].texts[0].text;
+        } else {
+            EXPECT_TRUE(report.clipped.empty()) << report_text(report);
+        }
+    }
+}
+
 TEST_F(LayoutCheck, ATableColumnTooNarrowClipsItsCells) {
     const LayoutReport report = report_of(record([] {
         if (ImGui::BeginTable("t", 3, ImGuiTableFlags_Borders | ImGuiTableFlags_SizingStretchSame)) {

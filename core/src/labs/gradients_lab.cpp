@@ -356,74 +356,6 @@ constexpr double kLineWidth = 2.25;
 constexpr double kGradientWidths[kGradientCount] = {2.5, 2.5, 1.5, 1.5};
 constexpr double kGradientMarkerSizes[kGradientCount] = {7.0, 7.0, 5.5, 5.5};
 
-// [SECTION] Plots: label placement
-
-// Curve labels go where they cover the fewest other labels and curves of a typical on-screen
-// figure: a data area of about 470 × 370 px with 16 px text, each label kept 3 px clear.
-// Positions are in unit coordinates of the axes (0..1 on each, y up); this is a best effort,
-// the final size being the renderer's.
-constexpr double kLabelAreaW = 470.0, kLabelAreaH = 370.0, kLabelFontPx = 16.0, kLabelClearPx = 3.0;
-
-struct UnitBox {
-    double x0, y0, x1, y1;
-    double area() const { return std::max(0.0, x1 - x0) * std::max(0.0, y1 - y0); }
-};
-
-double overlap(const UnitBox& a, const UnitBox& b) {
-    return UnitBox{std::max(a.x0, b.x0), std::max(a.y0, b.y0), std::min(a.x1, b.x1), std::min(a.y1, b.y1)}.area();
-}
-
-// Whether the polyline through (ux, uy) passes through the box.
-bool crosses(const std::vector<Point2>& curve, const UnitBox& box) {
-    for (std::size_t j = 1; j < curve.size(); ++j) {
-        const Point2 a = curve[j - 1], b = curve[j];
-        if (b.x < box.x0 || a.x > box.x1 || !std::isfinite(a.y) || !std::isfinite(b.y)) continue;
-        // The segment's y over its part inside [x0, x1].
-        const auto y_at = [&](double x) { return a.y + (b.y - a.y) * (x - a.x) / (b.x - a.x); };
-        const double ya = y_at(std::max(a.x, box.x0)), yb = y_at(std::min(b.x, box.x1));
-        if (std::max(ya, yb) >= box.y0 && std::min(ya, yb) <= box.y1) return true;
-    }
-    return false;
-}
-
-// Moves each annotation along its curve (annotation i belongs to curve i) to the point whose
-// label box overlaps the placed labels, the other curves and `taken` (boxes already used, e.g.
-// by a reference line and its label) least, preferring its given point.
-void place_labels(std::vector<Annotation>& labels, const std::vector<const Series*>& curves, const AxisRange& xr,
-                  const AxisRange& yr, std::vector<UnitBox> taken = {}) {
-    std::vector<std::vector<Point2>> unit(curves.size());
-    for (std::size_t c = 0; c < curves.size(); ++c)
-        for (std::size_t j = 0; j < curves[c]->x.size(); ++j)
-            unit[c].push_back({xr.to_unit(curves[c]->x[j]), yr.to_unit(curves[c]->y[j])});
-    const double dx = 0.4 * kLabelFontPx / kLabelAreaW, dy = 0.4 * kLabelFontPx / kLabelAreaH;   // layout's offset
-    const double h = kLabelFontPx / kLabelAreaH, cx = kLabelClearPx / kLabelAreaW, cy = kLabelClearPx / kLabelAreaH;
-    std::vector<UnitBox>& placed = taken;
-    for (std::size_t c = 0; c < labels.size(); ++c) {
-        if (labels[c].text.empty()) continue;
-        const double w = estimate_text_width(labels[c].text, kLabelFontPx) / kLabelAreaW;
-        const auto box_at = [&](Point2 u) {
-            return UnitBox{u.x + dx - cx, u.y + dy - cy, u.x + dx + w + cx, u.y + dy + h + cy};
-        };
-        std::size_t preferred = 0;
-        for (std::size_t j = 0; j < curves[c]->x.size(); ++j)
-            if (curves[c]->x[j] == labels[c].x) preferred = j;
-        double best_cost = std::numeric_limits<double>::infinity();
-        std::size_t best = preferred;
-        for (std::size_t j = 1; j + 1 < unit[c].size(); ++j) {
-            const UnitBox box = box_at(unit[c][j]);
-            if (!std::isfinite(box.y0) || box.x1 > 1.0 || box.y1 > 1.0 || box.y0 < 0.0) continue;
-            double cost = std::abs(static_cast<double>(j) - static_cast<double>(preferred)) / static_cast<double>(unit[c].size());
-            for (const UnitBox& other : placed) cost += 100.0 * overlap(box, other) / box.area();
-            for (std::size_t o = 0; o < unit.size(); ++o)
-                if (o != c && crosses(unit[o], box)) cost += 10.0;
-            if (cost < best_cost) best_cost = cost, best = j;
-        }
-        labels[c].x = curves[c]->x[best];
-        labels[c].y = curves[c]->y[best];
-        if (std::isfinite(best_cost)) placed.push_back(box_at(unit[c][best]));
-    }
-}
-
 // A legend-only entry: a labelled series without points.
 Series key(std::string label, Color color) {
     Series s;
@@ -537,14 +469,9 @@ Plot sgd_output_plot(const GradientLabResults& r) {
         }
         p.ref_lines.push_back({RefLine::Orientation::Horizontal, t(i), "", Color{120, 120, 120}, LineStyle::Dotted, 1.25});
     }
-    // The δW run hardly moves, so its curves name the outputs (the runs start together).
-    std::vector<const Series*> named;
-    for (std::size_t k = 1; k < p.series.size(); k += 2) {
-        named.push_back(&p.series[k]);
-        if (!p.series[k].y.empty())
-            p.annotations.push_back({p.series[k].x.back(), p.series[k].y.back(), "y" + subscript(static_cast<Index>(k / 2 + 1))});
-    }
-    if (p.annotations.size() == named.size()) place_labels(p.annotations, named, auto_range(p, AxisId::X), auto_range(p, AxisId::Y));
+    // The δW run hardly moves, so its curves name the outputs (the runs start together), at their
+    // ends right of the data (Series::end_label): never over a curve.
+    for (std::size_t k = 1; k < p.series.size(); k += 2) p.series[k].end_label = "y" + subscript(static_cast<Index>(k / 2 + 1));
     return p;
 }
 

@@ -180,23 +180,32 @@ double color_bar_room(const Plot& plot, const Measure& measure, double tf, doubl
     return pad + (kColorBarEm + kColorBarGapEm) * tf + w;
 }
 
-// End labels (Series::end_label): their gap from the data area and their spacing, in text heights.
-constexpr double kEndGapEm = 0.4, kEndRowEm = 1.1, kEndMergeEm = 0.9, kEndLeaderEm = 0.3;
+// End labels (Series::end_label): their gap from the data area (kEndLeaderGapEm where two or more
+// may need leaders: room for the leaders to fan out), their spacing (a row: a text height and a
+// visible gap), in text heights.
+constexpr double kEndGapEm = 0.4, kEndLeaderGapEm = 1.1, kEndRowEm = 1.2, kEndMergeEm = 0.9, kEndLeaderEm = 0.3;
 constexpr double kEndCompactFont = 0.8;   // crowded end labels' font, of the tick font
 
 bool has_end_label(const Series& s) { return drawn(s) && s.kind == SeriesKind::Line && !s.end_label.empty(); }
+
+// The gap between the data area and the end labels: kEndLeaderGapEm for two labels or more.
+double end_label_gap(const Plot& plot, double tf) {
+    const auto n = std::count_if(plot.series.begin(), plot.series.end(), has_end_label);
+    return (n > 1 ? kEndLeaderGapEm : kEndGapEm) * tf;
+}
 
 // The width the end labels take right of the data area (0: none).
 double end_label_room(const Plot& plot, const Measure& measure, double tf) {
     double w = 0.0;
     for (const Series& s : plot.series)
         if (has_end_label(s)) w = std::max(w, measure(s.end_label, tf));
-    return w > 0.0 ? kEndGapEm * tf + w : 0.0;
+    return w > 0.0 ? end_label_gap(plot, tf) + w : 0.0;
 }
 
 // Places the end labels right of L's data area (see layout_plot).
 void place_end_labels(const Plot& plot, double tf, PlotLayout& L) {   // tf: the tick font (by value: may shrink)
     const Rect& d = L.view.px;
+    const double gap = end_label_gap(plot, tf);   // the tick font's: the room made for them
     struct End {
         double y, sum;   // centre line; the sum of its lines' ends (a shared label sits at their mean)
         int n;
@@ -244,13 +253,18 @@ void place_end_labels(const Plot& plot, double tf, PlotLayout& L) {   // tf: the
     for (const End& e : merged) c.push_back(e.y);
     for (std::size_t i = 0; i < c.size(); ++i) c[i] = std::max(c[i], i == 0 ? lo : c[i - 1] + row);
     for (std::size_t i = c.size(); i-- > 0;) c[i] = std::min(c[i], i + 1 == c.size() ? hi : c[i + 1] - row);
+    // One column of labels: kEndGapEm from the data where none moved, else at the room's gap, so
+    // that the leaders (straight, in the labels' order: they never cross) fan out visibly apart.
+    bool moved = false;
+    for (std::size_t i = 0; i < merged.size(); ++i) moved = moved || std::fabs(c[i] - merged[i].y) > kEndLeaderEm * tf;
+    const double x = d.x1 + (moved ? gap : kEndGapEm * tf);
     for (std::size_t i = 0; i < merged.size(); ++i) {
         EndLabel l;
         l.series = merged[i].series;
         l.shared = merged[i].shared;
         l.from = {d.x1, merged[i].y};
-        l.leader = std::fabs(c[i] - merged[i].y) > kEndLeaderEm * tf;
-        l.label = {plot.series[l.series].end_label, {d.x1 + kEndGapEm * tf, c[i] + kMidline * tf}, TextAnchor::Start, tf, 0.0};
+        l.leader = moved;   // every label of a moved column: a level one's leader is horizontal
+        l.label = {plot.series[l.series].end_label, {x, c[i] + kMidline * tf}, TextAnchor::Start, tf, 0.0};
         L.end_labels.push_back(std::move(l));
     }
 }

@@ -321,8 +321,9 @@ struct PlacedText {
 
 // A Series::end_label placed right of the data area. Labels of the same text whose lines end
 // within 0.9 text heights of each other are one label (`shared`: of curves in different colours,
-// drawn in the text colour); labels pushed apart to stay a text height apart keep a leader from
-// their line's end (`from`) when they moved more than 0.3 text heights.
+// drawn in the text colour); where any label had to move more than 0.3 text heights to stay
+// 1.2 text heights from the next, every label of the figure keeps a leader from its line's end
+// (`from`), the labels 1.1 text heights right of the data so that the leaders fan out apart.
 struct EndLabel {
     PlacedText label;
     std::size_t series = 0;   // the first series it labels (its colour)
@@ -401,9 +402,12 @@ struct RangeOverride {
 //
 // End labels (Series::end_label): the right margin is widened to hold the widest; each sits
 // 0.4 em right of the data area, centred on its line's last drawn point, one label for the same
-// text at ends closer than 0.9 em; then they are pushed apart to 1.1 em and kept within the data
-// area's height; where the height cannot hold them all, they are set in 0.8 of the tick font, and
-// where it still cannot, the last series' labels are left out.
+// text at ends closer than 0.9 em; then they are pushed apart to 1.2 em (a visible gap between
+// rows) and kept within the data area's height; where the height cannot hold them all, they are
+// set in 0.8 of the tick font, and where it still cannot, the last series' labels are left out.
+// Where any moved, all sit 1.1 em right of the data (the room made for two labels or more), each
+// with a straight leader from its line's end: in the lines' order, so no two leaders cross, and
+// no leader meets a label.
 //
 // Annotations last, so that every output shows the same readable labels: in the order of
 // Plot::annotations (earlier ones stay, later ones move), each text's box (its measured width;
