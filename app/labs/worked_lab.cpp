@@ -298,8 +298,9 @@ void draw_fits(const Explanation& e, const ClaimVerdict& v, const Fonts& fonts, 
     for (const FormulaFit& fit : v.fits) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
-        ImGui::TextColored(fit.reproduces ? kGoodText : kErrorText, "%s %s", fit.reproduces ? "✓" : "✗",
-                           tr(std::string(display_name(fit.formula)).c_str()));
+        // A name wider than its column wraps (a longer language's), never clipped.
+        flow_text(std::string(fit.reproduces ? "✓ " : "✗ ") + tr(std::string(display_name(fit.formula)).c_str()),
+                  fit.reproduces ? kGoodText : kErrorText);
         if (outputs) {
             ImGui::TableNextColumn();
             flow_text(cell_list(formula_output(e, fit.formula), 4), ImGui::GetStyle().Colors[ImGuiCol_Text]);
@@ -338,13 +339,24 @@ void draw_verdict(const WorkedResults& r, const Fonts& fonts, bool outputs) {
             ImGui::PopTextWrapPos();
             break;
         case ClaimStatus::Correct:
-        case ClaimStatus::Wrong:
+        case ClaimStatus::Wrong: {
             verdict_banner(r.status == ClaimStatus::Correct, r.headline, fonts);
             ImGui::Spacing();
-            flow_text(claim_summary(r.explanation, *r.verdict), ImGui::GetStyle().Colors[ImGuiCol_Text]);
+            // On a slide, the paragraph goes to the small font where it and the table would not
+            // both fit (a longer language's sentences).
+            const std::string summary = claim_summary(r.explanation, *r.verdict);
+            const ImGuiStyle& style = ImGui::GetStyle();
+            const float table_h = static_cast<float>(r.verdict->fits.size() + 1) *
+                                  (ImGui::GetTextLineHeight() + 2.0f * style.CellPadding.y);
+            const bool small = !outputs && flow_text_height(summary, ImGui::GetContentRegionAvail().x) + table_h +
+                                               2.0f * style.ItemSpacing.y > ImGui::GetContentRegionAvail().y;
+            if (small) ImGui::PushFont(fonts.small);
+            flow_text(summary, style.Colors[ImGuiCol_Text]);
+            if (small) ImGui::PopFont();
             ImGui::Spacing();
             draw_fits(r.explanation, *r.verdict, fonts, outputs);
             break;
+        }
     }
     if (r.steps.empty()) return;
     // A slide (no outputs column) shows the claimed steps only where they fit whole.
