@@ -261,12 +261,13 @@ void draw_run_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& ui,
 
 void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
     heading(fonts.heading, tr("Data"));
-    const char* const dataset = tr(std::string(display_name(s.data.kind)).c_str());
+    // A copy: tr() hands back its argument itself where there is no translation (English).
+    const std::string dataset = tr(std::string(display_name(s.data.kind)).c_str());
     const bool pair = pair_fits({dataset, shown(tr("train %.0f%%"), 100.0 * s.data.train_ratio)}) &&
-                      button_width(dataset) + ImGui::GetFrameHeight() <= half_width();   // the combo's arrow
+                      button_width(dataset.c_str()) + ImGui::GetFrameHeight() <= half_width();   // the combo's arrow
     float w = pair_width(pair);
     ImGui::SetNextItemWidth(w);
-    if (ImGui::BeginCombo("##dataset", dataset)) {
+    if (ImGui::BeginCombo("##dataset", dataset.c_str())) {
         for (DatasetKind kind : kBuiltinDatasets)
             if (ImGui::Selectable(tr(std::string(display_name(kind)).c_str()), s.data.kind == kind))
                 training_lab_choose_dataset(s, kind);
