@@ -4,10 +4,8 @@
 #                       them all at its end
 #   expect_exit(CODE EXPECTED)          fail()s unless the exit code CODE is EXPECTED
 #   run_retrying(CODE OUT ERR ARGS...)  execute_process(COMMAND ARGS...) into the variables CODE,
-#                       OUT and ERR; a run whose stderr says "xvfb-run: error:" is tried again, up to
-#                       3 times in all: xvfb-run itself sometimes fails around a short run ("problem
-#                       while cleaning up temporary directory", exit 5, seen 4 times in 40), which
-#                       says nothing about what it ran
+#                       OUT and ERR; a run whose stderr says "xvfb_run.sh: error:" (Xvfb did not
+#                       start: nothing was run) is tried again, up to 3 times in all
 set(failures "")
 macro(fail what)
   string(APPEND failures "\n  ${what}")
@@ -22,7 +20,7 @@ endmacro()
 function(run_retrying code_var out_var err_var)
   foreach(attempt RANGE 1 3)
     execute_process(COMMAND ${ARGN} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
-    if(NOT err MATCHES "xvfb-run: error:")
+    if(NOT err MATCHES "xvfb_run.sh: error:")
       break()
     endif()
     message("attempt ${attempt}: ${err}")

@@ -22,14 +22,14 @@ normlab_test_dir "$dir"
 save="$dir/autosave.json"
 screen=(-a -s "-screen 0 1600x1000x24")
 
-# xvfb-run sometimes fails around a short run on its own ("xvfb-run: error: …", exit 5): try again.
+# Xvfb did not start ("xvfb_run.sh: error: …"): nothing was run; try again.
 run_scripted() {   # run_scripted OUT ARGS... → normlab's exit code; stdout in OUT
     local out=$1 code
     shift
     for attempt in 1 2 3; do
         "$xvfb" "${screen[@]}" "$app" "$@" >"$out" 2>"$out.err"
         code=$?
-        grep -q "xvfb-run: error:" "$out.err" || break
+        grep -q "xvfb_run.sh: error:" "$out.err" || break
     done
     return $code
 }

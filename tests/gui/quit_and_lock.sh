@@ -17,20 +17,20 @@ save="$dir/autosave.json"
 screen=(-a -s "-screen 0 1280x720x24")
 
 # start_app LOG ARGS...: an interactive normlab under its own Xvfb; its pid in $dir/pid once its
-# window is on screen, xvfb-run's in $xvfb_pid. SIGQUIT at its default, as in a terminal (a
+# window is on screen, its Xvfb runner's in $xvfb_pid. SIGQUIT at its default, as in a terminal (a
 # background job of a script starts with it ignored, which normlab then keeps).
 start_app() {
     local log=$1
     shift
-    rm -f "$dir/pid" "$dir/display"
-    "$xvfb" "${screen[@]}" bash -c 'echo "$XAUTHORITY" > "$1/xauth"; echo "$DISPLAY" > "$1/display"; echo $$ > "$1/pid.tmp"; shift; exec env --default-signal=QUIT "$@"' _ \
+    rm -f "$dir/pid" "$dir/display" "$dir/server"
+    "$xvfb" "${screen[@]}" bash -c 'echo "$XVFB_PID" > "$1/server"; echo "$DISPLAY" > "$1/display"; echo $$ > "$1/pid.tmp"; shift; exec env --default-signal=QUIT "$@"' _ \
         "$dir" "$app" "$@" >"$log" 2>&1 &
     xvfb_pid=$!
     for _ in $(seq 1 120); do
         [ -s "$dir/display" ] && [ -s "$dir/pid.tmp" ] && break
         sleep 0.25
     done
-    DISPLAY=$(cat "$dir/display") XAUTHORITY=$(cat "$dir/xauth") timeout 60 xdotool search --sync --onlyvisible --name NormLab >/dev/null 2>&1 ||
+    DISPLAY=$(cat "$dir/display") timeout 60 xdotool search --sync --onlyvisible --name NormLab >/dev/null 2>&1 ||
         fail "no NormLab window: $(cat "$log")"
     mv "$dir/pid.tmp" "$dir/pid"
 }
@@ -45,7 +45,7 @@ end_status() {
         kill -9 "$(cat "$dir/pid")" 2>/dev/null
         fail "$1: normlab did not end within 30 s: $(cat "$dir/$1.log")"
     fi
-    wait "$xvfb_pid"   # xvfb-run exits with normlab's status
+    wait "$xvfb_pid"   # the runner exits with normlab's status
     code=$?
 }
 
@@ -71,9 +71,7 @@ done
 rm -f "$save"
 start_app "$dir/xlost.log" --scene "$scene" --autosave "$save"
 sleep 0.3
-display=$(cat "$dir/display")
-server=$(tr -d ' ' <"/tmp/.X${display#:}-lock")   # Xvfb's pid, from its display's lock file
-kill -9 "$server"
+kill -9 "$(cat "$dir/server")"   # the app's Xvfb (tests/xvfb_run.sh)
 end_status xlost
 grep -q "normlab: the connection to the X server was lost: saved the session to $save" "$dir/xlost.log" ||
     fail "a lost X server: stderr does not say what was saved: $(cat "$dir/xlost.log")"

@@ -1,7 +1,7 @@
 # Runs normlab once and checks what it did (used by the gui.* tests in CMakeLists.txt):
 #   cmake -DAPP=<normlab> [-DARGS=a|b] [-DXVFB=<xvfb-run>] [-DNO_DISPLAY=ON] -DEXIT=<code>
 #         [-DSTDOUT=<text>] [-DSTDERR=<text>] [-DPNG=<file> -DCHECKER=<checker> [-DCHECK_ARGS=a|b]] -P run_gui.cmake
-# XVFB        run inside a virtual 1600×1000×24 display (xvfb-run's path); SCREEN=WxH another size.
+# XVFB        run inside a virtual 1600×1000×24 display (tests/xvfb_run.sh); SCREEN=WxH another size.
 # NO_DISPLAY  run with DISPLAY and WAYLAND_DISPLAY unset.
 # EXIT        the expected exit code.
 # STDOUT      text that stdout must contain; STDERR: text that stderr must contain.
@@ -25,7 +25,7 @@ endif()
 if(PNG)
   file(REMOVE "${PNG}" "${PNG}.tmp")
 endif()
-run_retrying(code out err ${prefix} "${APP}" ${args})   # xvfb-run's own failures tried again
+run_retrying(code out err ${prefix} "${APP}" ${args})   # Xvfb's failures to start tried again
 
 expect_exit("${code}" "${EXIT}")
 foreach(stream IN ITEMS STDOUT STDERR)
