@@ -18,13 +18,21 @@ namespace {
 // widgets, kept the way Dear ImGui keeps its own per-item state (by ID, for the app's life);
 // an entry goes when its field takes a valid value, or when the value it kept changed some
 // other way (a scene opened, undo, a key or button of the lab): then the message no longer says
-// what the field holds.
+// what the field holds. The message is written when it is drawn, so that it follows a change of
+// the UI's language.
 struct Refused {
-    std::string message;
+    std::string name;                // the field's name in the message ("δ", "x₃")
+    double refused = 0.0;            // the value typed, and the rule that refused it
+    NumberRule rule;
     const double* value = nullptr;   // the value the message is about, and what it held then
     double kept = 0.0;
 };
 std::unordered_map<ImGuiID, Refused> g_refused;
+
+std::string message(const Refused& r) {
+    const std::string problem = unicode_minus(number_problem(r.name, r.refused, r.rule));
+    return "✗ " + normlab::tr("{0}; kept {1}", problem, fmt_value(r.kept));
+}
 
 }  // namespace
 
@@ -36,9 +44,8 @@ bool accept_number(ImGuiID slot, std::string_view name, bool changed, double edi
             g_refused.erase(it);
         return false;
     }
-    const std::string problem = number_problem(name, edited, rule);
-    if (!problem.empty()) {
-        g_refused[slot] = {"✗ " + unicode_minus(problem.c_str()) + "; kept " + fmt_value(v), &v, v};
+    if (!rule_accepts(rule, edited)) {
+        g_refused[slot] = {std::string(name), edited, rule, &v, v};
         return false;
     }
     g_refused.erase(slot);
@@ -49,12 +56,12 @@ bool accept_number(ImGuiID slot, std::string_view name, bool changed, double edi
 
 void field_message(ImGuiID slot, float width) {
     const auto it = g_refused.find(slot);
-    if (it != g_refused.end()) flow_text(it->second.message, kErrorText, width);
+    if (it != g_refused.end()) flow_text(message(it->second), kErrorText, width);
 }
 
 std::string field_message_text(ImGuiID slot) {
     const auto it = g_refused.find(slot);
-    return it != g_refused.end() ? it->second.message : std::string();
+    return it != g_refused.end() ? message(it->second) : std::string();
 }
 
 void log_slider(const char* id, const char* name, double& v, const NumberRule& rule, const char* format, float width,

@@ -1,6 +1,7 @@
 // The rules of the numbers a user types (number_rule.hpp): the one message per refusal, and the
 // lab fields' rules as scene files meet them (the GUI shows the same messages under its fields).
 #include "normlab/base/number_rule.hpp"
+#include "normlab/base/i18n.hpp"
 #include "normlab/scene/scene.hpp"
 #include "normlab/scene/session.hpp"
 
@@ -96,6 +97,28 @@ TEST(NumberList, RefusesEntriesOutsideTheRule) {
     EXPECT_EQ(parse_number_list("1, 1e300", 2, 64, kExplorerEntryRule).error,
               "entry 2 = 1e+300 is out of range [-1000000, 1000000]");
     EXPECT_TRUE(parse_number_list("1, 1e300", 2, 64).values) << "no rule: any finite number";
+}
+
+// The messages are the GUI's: in the UI's language (the shipped catalogs), English when none is
+// chosen, as in the CLI.
+TEST(NumberRule, MessagesFollowTheLanguage) {
+    struct EnglishAfter {
+        ~EnglishAfter() { set_language(Language::En, Catalog{}); }
+    } restore;
+    const NumberRule delta{1e-3, 1e3};
+    ASSERT_TRUE(set_language(Language::Ko, NORMLAB_ASSETS_DIR "/i18n").empty());
+    EXPECT_EQ(number_problem("δ", 5000, delta), "δ = 5000은(는) [0.001, 1000] 범위를 벗어납니다");
+    EXPECT_EQ(number_problem("η", -1, NumberRule{0, kNoBound, true}), "η = -1: 0보다 커야 합니다");
+    EXPECT_EQ(parse_number_list("1, 1e300", 2, 64, kExplorerEntryRule).error,
+              "2번째 원소 = 1e+300은(는) [-1000000, 1000000] 범위를 벗어납니다");
+    EXPECT_EQ(parse_number_list("1,,2", 2, 64).error, "2번째 원소가 비어 있습니다 (구분 기호를 연달아 두 번 썼나요?)");
+    ASSERT_TRUE(set_language(Language::Zh, NORMLAB_ASSETS_DIR "/i18n").empty());
+    EXPECT_EQ(number_problem("steps", 2.5, NumberRule{1, 1e6, false, true}), "steps = 2.5 不是整数");
+    EXPECT_EQ(parse_number_list("1, x", 2, 64).error, "第 2 个元素（\"x\"）不是数字");
+    EXPECT_EQ(parse_number_list("1", 2, 64).error, "需要 2 到 64 个数，实际为 1 个");
+    set_language(Language::En, Catalog{});
+    EXPECT_EQ(number_problem("δ", 5000, delta), "δ = 5000 is out of range [0.001, 1000]");
+    EXPECT_EQ(parse_number_list("1, x", 2, 64).error, "entry 2 (\"x\") is not a number");
 }
 
 // [SECTION] Scene files: the lab fields' rules, with the key's path ------------------------

@@ -5,6 +5,7 @@
 // (Ctrl+click or a click, then keys) through ImGuiIO.
 #include "ui_util.hpp"
 
+#include <normlab/base/i18n.hpp>
 #include <normlab/scene/session.hpp>
 
 #include "headless_imgui.hpp"
@@ -127,6 +128,21 @@ TEST(AcceptNumber, NaNIsRefusedAndAnUnchangedWidgetChangesNothing) {
     EXPECT_TRUE(accept_number(slot, "δ", true, 5.0, v, kExplorerDeltaRule));
     EXPECT_EQ(v, 5.0);
     EXPECT_EQ(field_message_text(slot), "");
+    ImGui::DestroyContext();
+}
+
+// The message is written as it is drawn: after View ▸ Language it is in the new language.
+TEST(AcceptNumber, TheMessageFollowsTheLanguage) {
+    ImGui::CreateContext();
+    const ImGuiID slot = 4242;
+    double v = 2.0;
+    EXPECT_FALSE(accept_number(slot, "δ", true, 5000.0, v, kExplorerDeltaRule));
+    EXPECT_EQ(field_message_text(slot), "✗ δ = 5000 is out of range [0.001, 1000]; kept 2.000");
+    normlab::set_language(normlab::Language::Ko, normlab::parse_po(
+        "msgid \"{0} = {1} is out of range {2}\"\nmsgstr \"{0} = {1}은(는) {2} 범위를 벗어납니다\"\n"
+        "msgid \"{0}; kept {1}\"\nmsgstr \"{0}; 이전 값 {1}을(를) 유지합니다\"\n", "ko.po"));
+    EXPECT_EQ(field_message_text(slot), "✗ δ = 5000은(는) [0.001, 1000] 범위를 벗어납니다; 이전 값 2.000을(를) 유지합니다");
+    normlab::set_language(normlab::Language::En, normlab::Catalog{});
     ImGui::DestroyContext();
 }
 

@@ -1,6 +1,8 @@
 // NormLab core: number_problem and rule_number (number_rule.hpp).
 #include "normlab/base/number_rule.hpp"
 
+#include "normlab/base/i18n.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cmath>
@@ -21,16 +23,18 @@ bool rule_accepts(const NumberRule& rule, double v) {
     return (rule.lo_open ? v > rule.lo : v >= rule.lo) && v <= rule.hi;
 }
 
+// In the UI's language (tr): English in the CLI, which never chooses another.
 std::string number_problem(std::string_view name, double v, const NumberRule& rule) {
     if (rule_accepts(rule, v)) return {};
-    const std::string id(name);
-    if (std::isnan(v)) return id + " is NaN";
-    const std::string is = id + " = " + rule_number(v);
-    if (std::isinf(v)) return is + " is not finite";
-    if (rule.whole && v != std::floor(v)) return is + " is not a whole number";
-    if (rule.hi == kNoBound) return is + (rule.lo_open ? " must be > " : " must be ≥ ") + rule_number(rule.lo);
-    return is + " is out of range " + (rule.lo_open ? "(" : "[") + rule_number(rule.lo) + ", " + rule_number(rule.hi) +
-           "]";
+    if (std::isnan(v)) return tr("{0} is NaN", name);
+    const std::string value = rule_number(v);
+    if (std::isinf(v)) return tr("{0} = {1} is not finite", name, value);
+    if (rule.whole && v != std::floor(v)) return tr("{0} = {1} is not a whole number", name, value);
+    const std::string lo = rule_number(rule.lo);
+    if (rule.hi == kNoBound)
+        return rule.lo_open ? tr("{0} = {1} must be > {2}", name, value, lo) : tr("{0} = {1} must be ≥ {2}", name, value, lo);
+    const std::string range = (rule.lo_open ? "(" : "[") + lo + ", " + rule_number(rule.hi) + "]";
+    return tr("{0} = {1} is out of range {2}", name, value, range);
 }
 
 double at_display_precision(double v, double largest, int digits) {

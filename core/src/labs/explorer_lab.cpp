@@ -6,6 +6,7 @@
 // [SECTION] Scene file
 #include "normlab/labs/explorer_lab.hpp"
 
+#include "normlab/base/i18n.hpp"
 #include "normlab/base/parse_double.hpp"
 #include "normlab/base/random.hpp"
 #include "normlab/base/text.hpp"
@@ -161,10 +162,6 @@ ExplorerResults compute_explorer(const ExplorerState& state) {
 
 // [SECTION] Number lists --------------------------------------------------------------------
 
-namespace {
-
-}  // namespace
-
 ParsedList parse_number_list(std::string_view text, Index min_count, Index max_count, const NumberRule& rule) {
     const std::string ascii = ascii_minus(text);
     std::string_view rest = trim_spaces(ascii);
@@ -174,8 +171,9 @@ ParsedList parse_number_list(std::string_view text, Index min_count, Index max_c
 
     std::vector<double> values;
     ParsedList out;
-    const auto fail = [&](const std::string& what) {
-        out.error = "entry " + std::to_string(values.size() + 1) + what;
+    // The messages in the UI's language (tr; the CLI's stay English).
+    const auto fail = [&](std::string message) {
+        out.error = std::move(message);
         return out;
     };
     // Hard separators (, ;) delimit fields; each field holds one or more space-separated numbers.
@@ -183,28 +181,24 @@ ParsedList parse_number_list(std::string_view text, Index min_count, Index max_c
         const std::size_t end = rest.find_first_of(",;");
         std::string_view field = trim_spaces(rest.substr(0, end));
         if (field.empty()) {
-            if (end == std::string_view::npos && values.empty()) {
-                out.error = "no numbers given";
-                return out;
-            }
-            return fail(" is empty (two separators in a row?)");
+            if (end == std::string_view::npos && values.empty()) return fail(tr("no numbers given"));
+            return fail(tr("entry {0} is empty (two separators in a row?)", values.size() + 1));
         }
         while (!field.empty()) {
             std::size_t len = 0;
             while (len < field.size() && !is_ascii_space(field[len])) ++len;
             const std::string_view token = field.substr(0, len);
-            const std::string quoted = " (\"" + std::string(token) + "\")";
             const std::string_view digits = token.front() == '+' ? token.substr(1) : token;
             double v = 0;
             const auto [ptr, ec] = parse_double(digits.data(), digits.data() + digits.size(), v);
-            if (ec == std::errc::result_out_of_range) return fail(quoted + " is out of the double range");
-            if (ec != std::errc() || ptr != digits.data() + digits.size()) return fail(quoted + " is not a number");
-            if (!std::isfinite(v)) return fail(quoted + " is not finite");
-            if (std::string problem = number_problem("entry " + std::to_string(values.size() + 1), v, rule);
-                !problem.empty()) {
-                out.error = std::move(problem);
-                return out;
-            }
+            const std::size_t n = values.size() + 1;
+            if (ec == std::errc::result_out_of_range)
+                return fail(tr("entry {0} (\"{1}\") is out of the double range", n, token));
+            if (ec != std::errc() || ptr != digits.data() + digits.size())
+                return fail(tr("entry {0} (\"{1}\") is not a number", n, token));
+            if (!std::isfinite(v)) return fail(tr("entry {0} (\"{1}\") is not finite", n, token));
+            if (std::string problem = number_problem(tr("entry {0}", n), v, rule); !problem.empty())
+                return fail(std::move(problem));
             values.push_back(v);
             field = trim_spaces(field.substr(len));
         }
@@ -213,8 +207,7 @@ ParsedList parse_number_list(std::string_view text, Index min_count, Index max_c
     }
     const auto count = static_cast<Index>(values.size());
     if (count < min_count || count > max_count) {
-        out.error = "need " + std::to_string(min_count) + " to " + std::to_string(max_count) +
-                    " numbers, got " + std::to_string(count);
+        out.error = tr("need {0} to {1} numbers, got {2}", min_count, max_count, count);
         return out;
     }
     out.values = Eigen::Map<const Vec>(values.data(), count);

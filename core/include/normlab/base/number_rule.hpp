@@ -25,7 +25,8 @@ struct NumberRule {
 // Whether `rule` accepts v.
 bool rule_accepts(const NumberRule& rule, double v);
 
-// Empty when `rule` accepts v; otherwise one line naming `name` and the value:
+// Empty when `rule` accepts v; otherwise one line naming `name` and the value, in the UI's
+// language (tr; the CLI's stays English):
 //   "ε is NaN", "x₃ = inf is not finite", "steps = 2.5 is not a whole number",
 //   "δ = 5000 is out of range [0.001, 1000]", "p = 0 is out of range (0, 1]",
 //   "η = -1 must be > 0", "ε = -1 must be ≥ 0" (the last two: no upper bound).
