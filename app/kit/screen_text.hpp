@@ -7,6 +7,7 @@
 
 #include <imgui.h>
 
+#include <cstdio>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -16,6 +17,15 @@ namespace normlab::ui {
 // A number for captions and tooltips: 3 decimals between 0.01 and 10⁴ ("5.000"), otherwise
 // 4 significant digits in scientific form ("2.236e−03"); minus signs are U+2212.
 std::string fmt_value(double v);
+
+// What a slider or field shows: its printf `format` (tr()'d) with `value` ("temperature 0.70"),
+// to measure before drawing it.
+template <class T>
+std::string printf_text(const char* format, T value) {
+    char text[160];
+    std::snprintf(text, sizeof text, format, value);
+    return text;
+}
 
 // A tick label: up to 6 significant digits, no trailing zeros ("0.5", "200", "1e−05").
 std::string fmt_tick(double v);

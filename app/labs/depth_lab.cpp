@@ -554,9 +554,7 @@ void draw_sample_controls(DepthContext& ctx, DepthLabState& s, DepthUi& ui) {
                         "random problems. Empty: random problems only.")
                       : tr("Text to continue, every character in the text's vocabulary, then Enter. Empty: the first "
                         "character of the held-out text."));
-    char shown[96];
-    std::snprintf(shown, sizeof shown, tr("temperature %.2f"), s.temperature);
-    const float temperature_w = fit(10.0f * em, shown);
+    const float temperature_w = fit(10.0f * em, printf_text(tr("temperature %.2f"), s.temperature));
     same_line_if_fits(temperature_w, right);
     ImGui::SetNextItemWidth(temperature_w);
     checked_number(tr("temperature"), s.temperature, kDepthTemperatureRule, [](double* t) {
@@ -567,8 +565,7 @@ void draw_sample_controls(DepthContext& ctx, DepthLabState& s, DepthUi& ui) {
         return changed;
     });
     const char* lines_format = synthetic ? tr("%d problems") : tr("%d lines");
-    std::snprintf(shown, sizeof shown, lines_format, s.sample_lines);
-    const float lines_w = fit(7.0f * em, shown);
+    const float lines_w = fit(7.0f * em, printf_text(lines_format, s.sample_lines));
     same_line_if_fits(lines_w, right);
     int_slider("##lines", s.sample_lines, 1, kDepthMaxSampleLines, lines_format, false, lines_w,
                tr("How many problems (sort, copy) or lines of text (text) each model continues."));

@@ -73,6 +73,11 @@ void log_slider(const char* label, double& v, const NumberRule& rule, double lo,
 constexpr const char* kControlHeadings[3] = {tr_later("Batch of cases"), tr_later("Transform size: δ and γ"),
                                              tr_later("ε, pRMSNorm's p, tolerance")};
 
+// The width of `text` on one line in `font` at its own size.
+float text_w(ImFont* f, std::string_view text) {
+    return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text.data(), text.data() + text.size()).x;
+}
+
 // The width a slider gets when `right` (buttons, text) must fit after it on the same row.
 float slider_width(float right) {
     return std::max(6.0f * ImGui::GetFontSize(), ImGui::GetContentRegionAvail().x - right);
@@ -303,12 +308,11 @@ bool breaks_anywhere(const std::string& text) {
 // breaker allows.
 std::vector<std::string> wrap_head(ImFont* font, const std::string& name, float width) {
     std::vector<std::string> lines;
-    const auto w = [&](const std::string& t) { return font->CalcTextSizeA(font->FontSize, FLT_MAX, 0.0f, t.c_str()).x; };
     for (const HeadPiece& p : head_pieces(name)) {
         const std::string joined = lines.empty() ? p.text : lines.back() + (p.joined ? " " : "") + p.text;
-        if (!lines.empty() && w(joined) <= width) {
+        if (!lines.empty() && text_w(font, joined) <= width) {
             lines.back() = joined;
-        } else if (w(p.text) <= width) {
+        } else if (text_w(font, p.text) <= width) {
             lines.push_back(p.text);
         } else {
             for (const TextLine& l : wrap_lines(*font, font->FontSize, p.text, width)) lines.push_back(p.text.substr(l.begin, l.end - l.begin));
@@ -324,22 +328,20 @@ std::vector<std::string> wrap_head(ImFont* font, const std::string& name, float 
 float measured_fit_width(const CheckedTable& t, const Fonts& fonts, ImFont* cell_font, ImFont* formula_font,
                          bool two_line = false, float label_w = 0.0f, float avail = 0.0f) {
     if (two_line) {
-        const auto width = [&](ImFont* f, const std::string& text) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text.c_str()).x; };
         float fit_w = 0.0f;
         float words_w = 0.0f;   // each piece of the headers on a line of its own at most
         for (int c = 0; c < kNumTransforms; ++c) {
-            fit_w = std::max(fit_w, width(formula_font, kShortFormula[c]));
+            fit_w = std::max(fit_w, text_w(formula_font, kShortFormula[c]));
             const std::string name = tr(std::string(display_name(kAllTransforms[c])).c_str());
             for (const HeadPiece& piece : head_pieces(name))
-                if (!breaks_anywhere(piece.text)) words_w = std::max(words_w, width(fonts.small, piece.text) - 0.3f * ImGui::GetFontSize());
-            for (int r = 0; r < kNumTableNorms; ++r) fit_w = std::max(fit_w, width(cell_font, invariance_residual_text(t.cells[r][c].residual)));
+                if (!breaks_anywhere(piece.text)) words_w = std::max(words_w, text_w(fonts.small, piece.text) - 0.3f * ImGui::GetFontSize());
+            for (int r = 0; r < kNumTableNorms; ++r) fit_w = std::max(fit_w, text_w(cell_font, invariance_residual_text(t.cells[r][c].residual)));
         }
         // The words whole where the table still fits (a word broken between letters is the last resort).
         if (label_w + kNumTransforms * (std::max(fit_w, words_w) + 0.6f * ImGui::GetFontSize()) <= avail) fit_w = std::max(fit_w, words_w);
         return std::ceil(fit_w + 0.6f * ImGui::GetFontSize());
     }
     ImFont* small = fonts.small;
-    const auto text_w = [](ImFont* f, const char* text) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text).x; };
     float fit_w = 0.0f;
     for (int c = 0; c < kNumTransforms; ++c) {
         // (tr returns its argument where the catalog has no entry: the name is kept, not viewed.)
@@ -372,7 +374,6 @@ struct TableLayout {
 TableLayout table_layout(const CheckedTable& t, const Fonts& fonts) {
     const float em = ImGui::GetFontSize();
     ImFont* small = fonts.small;
-    const auto text_w = [](ImFont* f, const char* text) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text).x; };
     TableLayout l{fonts.regular, fonts.bold, fonts.bold, 0.0f, 0.0f, 2.3f * em, 1.2f * em, false};
     for (Norm n : kTableNorms) l.label_w = std::max(l.label_w, text_w(fonts.bold, std::string(display_name(n)).c_str()));
     l.label_w += 0.8f * em + 1.2f * em;                 // swatch, padding
@@ -423,7 +424,6 @@ std::vector<std::string> column_head(int c, const TableLayout& l, ImFont* small)
 void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts& fonts) {
     const float em = ImGui::GetFontSize();
     ImFont* small = fonts.small;
-    const auto text_w = [](ImFont* f, const char* text) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text).x; };
     const TableLayout l = table_layout(t, fonts);
     ImFont* const cell_font = l.cell_font;
     ImFont* const formula_font = l.formula_font;
@@ -522,12 +522,11 @@ void draw_tables(const InvarianceLabState& s, const CheckedTable& t, const Fonts
 // by its formula (the paper's short form where that does not fit); a cell shows its residual
 // where that fits, in the regular font or else the small one, else ✓ / ✗ alone.
 void draw_slide_table(const InvarianceLabState& s, const CheckedTable& t, const Fonts& fonts, ImVec2 size) {
-    const auto width_of = [](ImFont* f, const std::string& text) { return f->CalcTextSizeA(f->FontSize, FLT_MAX, 0.0f, text.c_str()).x; };
     ImFont* small = fonts.small;
     const float pad = 0.4f * ImGui::GetFontSize();
     const float sw = 0.8f * fonts.bold->FontSize;   // the norm's colour swatch
     float label_w = 0.0f;
-    for (Norm n : kTableNorms) label_w = std::max(label_w, width_of(fonts.bold, std::string(display_name(n))));
+    for (Norm n : kTableNorms) label_w = std::max(label_w, text_w(fonts.bold, std::string(display_name(n))));
     label_w += sw + 2.0f * pad;
     const float cell_w = std::floor((size.x - label_w) / kNumTransforms);
     // Each column's formula, or its short form where the formula is wider than the column; where
@@ -537,8 +536,8 @@ void draw_slide_table(const InvarianceLabState& s, const CheckedTable& t, const 
     for (int c = 0; c < kNumTransforms; ++c) {
         const std::string_view f = formula(kAllTransforms[c]);   // "x′ = δx (all cases)": the formula only
         heads[c] = std::string(f.substr(0, f.find(" (")));
-        if (width_of(small, heads[c]) + pad > cell_w) heads[c] = kShortFormula[c];
-        stagger = stagger || width_of(small, heads[c]) + pad > cell_w;
+        if (text_w(small, heads[c]) + pad > cell_w) heads[c] = kShortFormula[c];
+        stagger = stagger || text_w(small, heads[c]) + pad > cell_w;
     }
     const float header_row = std::round(1.5f * small->FontSize);
     const float header_h = stagger ? 2.0f * header_row : header_row;
@@ -547,7 +546,7 @@ void draw_slide_table(const InvarianceLabState& s, const CheckedTable& t, const 
     float widest = 0.0f;   // the widest "✓ 1.8×10⁻⁶" in the regular font
     for (int r = 0; r < kNumTableNorms; ++r)
         for (int c = 0; c < kNumTransforms; ++c)
-            widest = std::max(widest, width_of(fonts.regular, "✓ " + invariance_residual_text(t.cells[r][c].residual)));
+            widest = std::max(widest, text_w(fonts.regular, "✓ " + invariance_residual_text(t.cells[r][c].residual)));
     const bool regular_fits = widest + pad <= cell_w && fonts.regular->FontSize + 2.0f <= row_h;
     const bool small_fits = widest * small->FontSize / fonts.regular->FontSize + pad <= cell_w;
     ImFont* cell_font = regular_fits || !small_fits ? fonts.regular : small;

@@ -186,14 +186,6 @@ float half_width() { return std::floor(0.5f * (ImGui::GetContentRegionAvail().x 
 // width of each.
 float pair_width(bool fits) { return fits ? half_width() : ImGui::GetContentRegionAvail().x; }
 
-// What a slider shows: its printf format with the value.
-template <class T>
-std::string shown(const char* format, T value) {
-    char text[160];
-    std::snprintf(text, sizeof text, format, value);
-    return text;
-}
-
 void draw_run_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) {
     heading(fonts.heading, tr("Run"));
     const bool cannot = !ui.problem.empty() || (ui.shown && !ui.shown->error.empty());
@@ -233,7 +225,7 @@ void draw_run_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& ui,
     if (const std::optional<double> rate = ui.achieved.rate()) {
         const std::string r = format_number(*rate, *rate < 10.0 ? 2 : 3);
         const std::string both = fastest ? tr("pace: as fast as it goes (achieved {0})", r) : tr("pace %.0f steps/s (achieved {0})", r);
-        if (button_width(shown(both.c_str(), s.steps_per_second).c_str()) <= ImGui::GetContentRegionAvail().x) pace = both;
+        if (button_width(printf_text(both.c_str(), s.steps_per_second).c_str()) <= ImGui::GetContentRegionAvail().x) pace = both;
         else achieved = tr("achieved {0} steps/s", r);
     }
     log_slider("##speed", tr("pace"), s.steps_per_second, kTrainingSpeedRule, pace.c_str(), ImGui::GetContentRegionAvail().x,
@@ -252,7 +244,7 @@ void draw_run_section(TrainingContext& ctx, TrainingLabState& s, TrainingUi& ui,
     action_button(ctx, kActions[kStress], label);
     if (on) ImGui::PopStyleColor(2);
     // The factor beside the button, or under it where "× 30" and room for the grab do not fit.
-    same_line_if_fits(button_width(shown("× %.3g", s.stress_factor).c_str()) + 2.0f * ImGui::GetFontSize(),
+    same_line_if_fits(button_width(printf_text("× %.3g", s.stress_factor).c_str()) + 2.0f * ImGui::GetFontSize(),
                       ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x);
     log_slider("##stress_factor", tr("stress factor"), s.stress_factor, kStressFactorRule, "× %.3g",
                ImGui::GetContentRegionAvail().x,
@@ -263,7 +255,7 @@ void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) 
     heading(fonts.heading, tr("Data"));
     // A copy: tr() hands back its argument itself where there is no translation (English).
     const std::string dataset = tr(std::string(display_name(s.data.kind)).c_str());
-    const bool pair = pair_fits({dataset, shown(tr("train %.0f%%"), 100.0 * s.data.train_ratio)}) &&
+    const bool pair = pair_fits({dataset, printf_text(tr("train %.0f%%"), 100.0 * s.data.train_ratio)}) &&
                       button_width(dataset.c_str()) + ImGui::GetFrameHeight() <= half_width();   // the combo's arrow
     float w = pair_width(pair);
     ImGui::SetNextItemWidth(w);
@@ -309,8 +301,8 @@ void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) 
     }
 
     const bool two_d = is_synthetic_2d(s.data.kind);
-    const bool pair2 = pair_fits({shown(tr("noise %.2f"), s.data.noise),
-                                  shown(tr("seed %llu"), static_cast<unsigned long long>(s.train.seed))});
+    const bool pair2 = pair_fits({printf_text(tr("noise %.2f"), s.data.noise),
+                                  printf_text(tr("seed %llu"), static_cast<unsigned long long>(s.train.seed))});
     w = pair_width(pair2);
     ImGui::BeginDisabled(!two_d);
     ImGui::SetNextItemWidth(w);
@@ -334,7 +326,7 @@ void draw_data_section(TrainingLabState& s, TrainingUi& ui, const Fonts& fonts) 
 void draw_model_section(TrainingLabState& s, const Fonts& fonts) {
     heading(fonts.heading, tr("Model"));
     MlpConfig& m = s.train.model;
-    const bool pair = pair_fits({shown(tr("%d hidden layers"), m.hidden_layers), shown(tr("width %d"), static_cast<int>(m.width))});
+    const bool pair = pair_fits({printf_text(tr("%d hidden layers"), m.hidden_layers), printf_text(tr("width %d"), static_cast<int>(m.width))});
     const float w = pair_width(pair);
     int_slider("##depth", m.hidden_layers, kMinHiddenLayers, kMaxHiddenLayers, tr("%d hidden layers"), false, w,
                tr("Hidden layers, 1 to 6: each is dense → norm → activation (or dense → activation → norm)."));
@@ -378,7 +370,7 @@ void draw_optimizer_section(TrainingLabState& s, const Fonts& fonts) {
     if (ImGui::RadioButton(tr("SGD + momentum"), o.kind == OptimizerKind::SGD))
         training_lab_choose_optimizer(s, OptimizerKind::SGD);
     tooltip(tr("SGD with momentum 0.9: v ← 0.9 v + ∂L/∂θ, θ ← θ − η v; choosing it loads its recommended learning rate."));
-    const bool pair = pair_fits({shown(tr("lr %.4g"), o.lr), shown(tr("batch %d"), static_cast<int>(s.train.batch_size))});
+    const bool pair = pair_fits({printf_text(tr("lr %.4g"), o.lr), printf_text(tr("batch %d"), static_cast<int>(s.train.batch_size))});
     const float w = pair_width(pair);
     log_slider("##lr", tr("lr"), o.lr, kTrainingLrRule, tr("lr %.4g"), w,
                tr("The learning rate η, 10⁻⁴ to 1 (log scale). The stress test multiplies it."));
